@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Runs the compiled test files (dist/test/**/*.test.js) with node's built-in test runner.
+// Usage: node scripts/run-tests.mjs [unit|integration|compat|cluster ...] [--only-file substring]
+// Node 20's --test does not expand globs itself, so the file list is gathered here.
+// GANNET_BUILD_DIR points at another compiled tree (tsc --outDir X) instead of dist/.
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { spawn } from 'node:child_process';
+
+const root = new URL('..', import.meta.url).pathname;
+const testRoot = join(process.env.GANNET_BUILD_DIR ?? join(root, 'dist'), 'test');
+const args = process.argv.slice(2);
+const onlyIdx = args.indexOf('--only-file');
+const only = onlyIdx >= 0 ? args.splice(onlyIdx, 2)[1] : undefined;
+const suites = args.length > 0 ? args : null;
+
+function collect(dir, out) {
+  for (const name of readdirSync(dir).sort()) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) collect(path, out);
+    else if (name.endsWith('.test.js')) out.push(path);
+  }
+  return out;
+}
+
+let files = collect(testRoot, []);
+if (suites) files = files.filter((f) => suites.some((s) => relative(testRoot, f).startsWith(s + '/')));
+if (only) files = files.filter((f) => f.includes(only));
+if (files.length === 0) {
+  console.error('no test files found under ' + testRoot);
+  process.exit(1);
+}
+const concurrency = process.env.GANNET_TEST_CONCURRENCY ?? '2';
+const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
+child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));

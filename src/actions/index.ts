@@ -1,0 +1,8 @@
+/** Every REST route Gannet serves, by API family. The HTTP layer registers this list. */
+import type { Route } from './rest.js';
+import { mainRoutes } from './main-action.js';
+
+export const allRoutes: readonly Route[] = [...mainRoutes];
+
+export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
+export type { NodeServices } from './context.js';

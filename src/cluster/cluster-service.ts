@@ -1,0 +1,71 @@
+/**
+ * Holds the node's current cluster state and tells listeners when it changes. Changes come from the
+ * coordinator (embedded or etcd); readers such as the health API wait here for a state that satisfies
+ * their conditions.
+ */
+import { EventEmitter } from 'node:events';
+import type { ClusterState } from './cluster-state.js';
+
+export type ClusterStateListener = (state: ClusterState, previous: ClusterState) => void;
+
+export class ClusterService {
+  private current: ClusterState;
+  private readonly emitter = new EventEmitter();
+  /** Cluster-state updates queued on the master and not yet applied. */
+  pendingTaskCount = 0;
+  /** Time the oldest pending update has waited, in ms. */
+  maxTaskWaitMillis = 0;
+  /** Shard-store fetches under way (ES's number_of_in_flight_fetch). */
+  inFlightFetches = 0;
+
+  constructor(initial: ClusterState) {
+    this.current = initial;
+    this.emitter.setMaxListeners(0);
+  }
+
+  state(): ClusterState {
+    return this.current;
+  }
+
+  /** Applies a newer state; older or equal versions are ignored so states apply in order. */
+  apply(next: ClusterState): boolean {
+    if (next.version <= this.current.version) return false;
+    const previous = this.current;
+    this.current = next;
+    this.emitter.emit('change', next, previous);
+    return true;
+  }
+
+  onChange(listener: ClusterStateListener): () => void {
+    this.emitter.on('change', listener);
+    return () => this.emitter.off('change', listener);
+  }
+
+  /**
+   * Resolves with the first state for which `accept` holds, or with the latest state and `timedOut` when
+   * `timeoutMillis` passes first. Rejects with the signal's reason when the signal aborts (task cancelled).
+   */
+  waitFor(
+    accept: (state: ClusterState) => boolean,
+    timeoutMillis: number,
+    signal?: AbortSignal,
+  ): Promise<{ state: ClusterState; timedOut: boolean }> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (accept(this.current)) return Promise.resolve({ state: this.current, timedOut: false });
+    if (timeoutMillis <= 0) return Promise.resolve({ state: this.current, timedOut: true });
+    return new Promise((resolve, reject) => {
+      const finish = (outcome: () => void) => {
+        clearTimeout(timer);
+        unsubscribe();
+        signal?.removeEventListener('abort', onAbort);
+        outcome();
+      };
+      const onAbort = () => finish(() => reject(signal!.reason));
+      const timer = setTimeout(() => finish(() => resolve({ state: this.current, timedOut: true })), timeoutMillis);
+      const unsubscribe = this.onChange((state) => {
+        if (accept(state)) finish(() => resolve({ state, timedOut: false }));
+      });
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+}

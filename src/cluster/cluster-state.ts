@@ -1,0 +1,74 @@
+/**
+ * The cluster state: which nodes are in the cluster, who is master, which indices exist and where every shard
+ * copy lives. It is immutable; a change produces a new state with a higher version. Only the master computes
+ * new states; every node applies them in version order.
+ */
+import type { DiscoveryNode } from './discovery-node.js';
+
+export type ShardState = 'UNASSIGNED' | 'INITIALIZING' | 'STARTED' | 'RELOCATING';
+
+/** Where a copy recovers from; a new empty primary (EMPTY_STORE) still initialising counts as yellow, not red. */
+export type RecoverySource = 'EMPTY_STORE' | 'EXISTING_STORE' | 'PEER' | 'SNAPSHOT' | 'LOCAL_SHARDS';
+
+export interface UnassignedInfo {
+  reason: string;
+  atMillis: number;
+  delayed: boolean;
+  failedAllocations: number;
+  /** ES's AllocationStatus: `DECIDERS_NO` makes an unassigned primary red even for a new index. */
+  lastAllocationStatus: 'NO_ATTEMPT' | 'DECIDERS_NO' | 'NO_VALID_SHARD_COPY' | 'DECIDERS_THROTTLED' | 'DELAYED_ALLOCATION';
+}
+
+export interface ShardRouting {
+  index: string;
+  shard: number;
+  primary: boolean;
+  state: ShardState;
+  nodeId: string | undefined;
+  relocatingNodeId: string | undefined;
+  allocationId: string | undefined;
+  recoverySource: RecoverySource | undefined;
+  unassignedInfo: UnassignedInfo | undefined;
+}
+
+export interface IndexMetadata {
+  name: string;
+  uuid: string;
+  state: 'open' | 'close';
+  numberOfShards: number;
+  numberOfReplicas: number;
+  creationDateMillis: number;
+  /** Flat index settings (`index.refresh_interval` ...), as strings the way ES stores them. */
+  settings: Record<string, string>;
+  /** Mapping as stored; owned by the mapping layer. */
+  mappings: Record<string, unknown>;
+  aliases: string[];
+  /** Primary term per shard, raised when a primary is promoted. */
+  primaryTerms: number[];
+  /** Allocation ids of the in-sync copies per shard: only these may become primary. */
+  inSyncAllocationIds: string[][];
+}
+
+export interface ClusterState {
+  clusterName: string;
+  clusterUuid: string;
+  version: number;
+  stateUuid: string;
+  masterNodeId: string | undefined;
+  nodes: ReadonlyMap<string, DiscoveryNode>;
+  indices: ReadonlyMap<string, IndexMetadata>;
+  /** index name -> shard number -> copies (primary first). */
+  routing: ReadonlyMap<string, ReadonlyArray<ReadonlyArray<ShardRouting>>>;
+  /** Global blocks with a 503 status force health to red (no master, state not recovered). */
+  globalBlocks: ReadonlyArray<{ id: number; description: string; status: number }>;
+}
+
+export function shardCopies(state: ClusterState, index: string): ReadonlyArray<ReadonlyArray<ShardRouting>> {
+  return state.routing.get(index) ?? [];
+}
+
+export function allShardCopies(state: ClusterState): ShardRouting[] {
+  const out: ShardRouting[] = [];
+  for (const shards of state.routing.values()) for (const copies of shards) out.push(...copies);
+  return out;
+}

@@ -1,0 +1,108 @@
+/**
+ * The single-node coordinator: the node is its own elected master. Cluster metadata (cluster uuid, index
+ * metadata) is persisted atomically under `<data>/_state/cluster.json` so indices survive restarts; the
+ * routing of a single node is rebuilt from it on start. Updates are serialised through one queue so they
+ * apply in order, as a master's would.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomically } from '../../common/atomic-file.js';
+import { randomBase64Uuid } from '../../common/uuid.js';
+import type { ClusterService } from '../cluster-service.js';
+import type { ClusterState, IndexMetadata } from '../cluster-state.js';
+import type { DiscoveryNode } from '../discovery-node.js';
+import type { Coordinator } from './coordinator.js';
+
+interface PersistedMetadata {
+  formatVersion: 1;
+  clusterUuid: string;
+  version: number;
+  indices: IndexMetadata[];
+}
+
+export function initialClusterState(clusterName: string): ClusterState {
+  return {
+    clusterName,
+    clusterUuid: '_na_',
+    version: 0,
+    stateUuid: '_na_',
+    masterNodeId: undefined,
+    nodes: new Map(),
+    indices: new Map(),
+    routing: new Map(),
+    globalBlocks: [{ id: 1, description: 'state not recovered / initialized', status: 503 }],
+  };
+}
+
+export class EmbeddedCoordinator implements Coordinator {
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly stateFile: string;
+
+  constructor(
+    private readonly clusterService: ClusterService,
+    private readonly localNode: DiscoveryNode,
+    dataPath: string,
+    /** Rebuilds routing for the restored indices (the indices layer decides shard states on start). */
+    private readonly restoreRouting: (state: ClusterState) => ClusterState = (state) => state,
+  ) {
+    this.stateFile = join(dataPath, '_state', 'cluster.json');
+  }
+
+  async start(): Promise<void> {
+    const persisted = this.load();
+    const base = this.clusterService.state();
+    const recovered: ClusterState = {
+      ...base,
+      clusterUuid: persisted?.clusterUuid ?? randomBase64Uuid(),
+      version: (persisted?.version ?? 0) + 1,
+      stateUuid: randomBase64Uuid(),
+      masterNodeId: this.localNode.id,
+      nodes: new Map([[this.localNode.id, this.localNode]]),
+      indices: new Map((persisted?.indices ?? []).map((index) => [index.name, index])),
+      routing: new Map(),
+      globalBlocks: [],
+    };
+    const withRouting = this.restoreRouting(recovered);
+    this.persist(withRouting);
+    this.clusterService.apply(withRouting);
+  }
+
+  async stop(): Promise<void> {
+    await this.queue.catch(() => undefined);
+  }
+
+  submitStateUpdate(_source: string, update: (state: ClusterState) => ClusterState): Promise<ClusterState> {
+    const run = async (): Promise<ClusterState> => {
+      const current = this.clusterService.state();
+      const proposed = update(current);
+      if (proposed === current) return current;
+      const next: ClusterState = { ...proposed, version: current.version + 1, stateUuid: randomBase64Uuid() };
+      if (next.indices !== current.indices || next.clusterUuid !== current.clusterUuid) this.persist(next);
+      this.clusterService.apply(next);
+      return next;
+    };
+    this.clusterService.pendingTaskCount++;
+    const result = this.queue.then(run, run).finally(() => {
+      this.clusterService.pendingTaskCount--;
+    });
+    this.queue = result.catch(() => undefined);
+    return result;
+  }
+
+  private load(): PersistedMetadata | undefined {
+    if (!existsSync(this.stateFile)) return undefined;
+    const parsed = JSON.parse(readFileSync(this.stateFile, 'utf8')) as PersistedMetadata;
+    if (parsed.formatVersion !== 1) throw new Error(`${this.stateFile}: unsupported format version ${parsed.formatVersion}`);
+    return parsed;
+  }
+
+  private persist(state: ClusterState): void {
+    const content: PersistedMetadata = {
+      formatVersion: 1,
+      clusterUuid: state.clusterUuid,
+      version: state.version,
+      indices: [...state.indices.values()],
+    };
+    writeFileAtomically(this.stateFile, JSON.stringify(content));
+  }
+}

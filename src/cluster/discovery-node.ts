@@ -1,0 +1,71 @@
+/** A node as the cluster knows it: identity, addresses and roles (ES's DiscoveryNode). */
+
+export const ALL_ROLES = [
+  'data',
+  'data_cold',
+  'data_content',
+  'data_frozen',
+  'data_hot',
+  'data_warm',
+  'ingest',
+  'master',
+  'ml',
+  'remote_cluster_client',
+  'transform',
+] as const;
+
+export const KNOWN_ROLES = [...ALL_ROLES, 'voting_only'] as const;
+export type NodeRole = (typeof KNOWN_ROLES)[number];
+
+/** ES's DiscoveryNodeRole.roleNameAbbreviation. */
+export const ROLE_LETTERS: Record<NodeRole, string> = {
+  data_cold: 'c',
+  data: 'd',
+  data_frozen: 'f',
+  data_hot: 'h',
+  ingest: 'i',
+  ml: 'l',
+  master: 'm',
+  remote_cluster_client: 'r',
+  data_content: 's',
+  transform: 't',
+  voting_only: 'v',
+  data_warm: 'w',
+};
+
+export interface DiscoveryNode {
+  id: string;
+  name: string;
+  ephemeralId: string;
+  /** Host name the node publishes. */
+  host: string;
+  /** IP address the node publishes. */
+  ip: string;
+  transportPort: number;
+  httpPort: number | undefined;
+  roles: NodeRole[];
+  attributes: Record<string, string>;
+  version: string;
+  pid?: number;
+}
+
+export function isDataNode(node: DiscoveryNode): boolean {
+  return node.roles.some((role) => role === 'data' || role.startsWith('data_'));
+}
+
+export function isMasterEligible(node: DiscoveryNode): boolean {
+  return node.roles.includes('master');
+}
+
+/** Role letters sorted and concatenated, `-` for a node with no roles (coordinating only). */
+export function roleLetters(roles: readonly NodeRole[]): string {
+  if (roles.length === 0) return '-';
+  return roles
+    .map((role) => ROLE_LETTERS[role])
+    .sort()
+    .join('');
+}
+
+export function transportAddress(node: DiscoveryNode): string {
+  return `${node.ip}:${node.transportPort}`;
+}

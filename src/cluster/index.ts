@@ -1,0 +1,3 @@
+export * from './discovery-node.js';
+export * from './cluster-state.js';
+export { ClusterService, type ClusterStateListener } from './cluster-service.js';

@@ -1,0 +1,144 @@
+/**
+ * The one error table. Every error a user can see is an EsError built here, so the ES `type`, the HTTP
+ * status and the wording live in one place. `type` is what Elasticsearch puts on the wire (the Java
+ * exception class in snake_case); `status` is the HTTP status ES answers with for that exception.
+ */
+
+/** ES exception type -> HTTP status, as Elasticsearch maps them. */
+export const ERROR_STATUS = {
+  illegal_argument_exception: 400,
+  parse_exception: 400,
+  parsing_exception: 400,
+  x_content_parse_exception: 400,
+  json_parse_exception: 400,
+  not_x_content_exception: 400,
+  media_type_header_exception: 400,
+  action_request_validation_exception: 400,
+  illegal_state_exception: 500,
+  resource_not_found_exception: 404,
+  index_not_found_exception: 404,
+  resource_already_exists_exception: 400,
+  no_such_node_exception: 404,
+  failed_node_exception: 500,
+  task_cancelled_exception: 400,
+  timeout_exception: 500,
+  receive_timeout_transport_exception: 500,
+  unsupported_operation_exception: 500,
+  version_conflict_engine_exception: 409,
+  document_missing_exception: 404,
+  circuit_breaking_exception: 429,
+  es_rejected_execution_exception: 429,
+  master_not_discovered_exception: 503,
+  cluster_block_exception: 403,
+  node_closed_exception: 500,
+  security_exception: 403,
+  status_exception: 400,
+  mapper_parsing_exception: 400,
+  strict_dynamic_mapping_exception: 400,
+  invalid_index_name_exception: 400,
+  too_many_buckets_exception: 400,
+  search_phase_execution_exception: 400,
+  query_shard_exception: 400,
+  exception: 500,
+} as const;
+
+export type EsErrorType = keyof typeof ERROR_STATUS;
+
+export interface EsErrorOptions {
+  /** Extra keys ES writes next to `type` and `reason` (e.g. `index`, `resource.id`). */
+  metadata?: Record<string, unknown>;
+  causedBy?: EsError;
+  /** Overrides the table's status (ES does this for a few wrapped exceptions). */
+  status?: number;
+}
+
+/** An error with Elasticsearch's wire identity. */
+export class EsError extends Error {
+  readonly type: string;
+  readonly status: number;
+  readonly metadata: Record<string, unknown>;
+  readonly causedBy: EsError | undefined;
+
+  constructor(type: EsErrorType, reason: string, options: EsErrorOptions = {}) {
+    super(reason);
+    this.name = 'EsError';
+    this.type = type;
+    this.status = options.status ?? ERROR_STATUS[type];
+    this.metadata = options.metadata ?? {};
+    this.causedBy = options.causedBy;
+  }
+
+  get reason(): string {
+    return this.message;
+  }
+}
+
+/** Wraps anything thrown into an EsError; unknown errors become a 500 `exception`, never a crash. */
+export function toEsError(err: unknown): EsError {
+  if (err instanceof EsError) return err;
+  if (err instanceof RangeError && /call stack/i.test(err.message)) {
+    return new EsError('illegal_argument_exception', 'request is nested too deeply');
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return new EsError('exception', message || 'unknown error');
+}
+
+// ---- Message templates shared by several modules. Wording follows Elasticsearch. ----
+
+export const errors = {
+  illegalArgument: (reason: string, causedBy?: EsError) => new EsError('illegal_argument_exception', reason, { causedBy }),
+
+  unrecognizedParameters(path: string, unknown: string[], suggestions: Map<string, string[]>): EsError {
+    const parts = unknown.map((name) => {
+      const candidates = suggestions.get(name) ?? [];
+      if (candidates.length === 1) return `[${name}] -> did you mean [${candidates[0]}]?`;
+      if (candidates.length > 1) return `[${name}] -> did you mean any of [${candidates.join(', ')}]?`;
+      return `[${name}]`;
+    });
+    const noun = unknown.length === 1 ? 'parameter' : 'parameters';
+    return new EsError('illegal_argument_exception', `request [${path}] contains unrecognized ${noun}: ${parts.join(', ')}`);
+  },
+
+  bodyNotSupported: (method: string, path: string) =>
+    new EsError('illegal_argument_exception', `request [${method} ${path}] does not support having a body`),
+
+  bodyRequired: () => new EsError('parse_exception', 'request body is required'),
+
+  malformedTaskId: (raw: string) => new EsError('illegal_argument_exception', `malformed task id ${raw}`),
+
+  failedToParseBoolean: (name: string, value: string) =>
+    new EsError(
+      'illegal_argument_exception',
+      `Failed to parse value [${value}] only [true] or [false] are allowed.`,
+      { metadata: {} },
+    ),
+
+  failedToParseTime: (name: string, value: string) =>
+    new EsError('illegal_argument_exception', `failed to parse setting [${name}] with value [${value}] as a time value: unit is missing or unrecognized`),
+
+  jsonParse: (detail: string) => new EsError('x_content_parse_exception', detail),
+
+  notXContent: () =>
+    new EsError('not_x_content_exception', 'Compressor detection can only be called on some xcontent bytes or compressed xcontent bytes'),
+
+  mediaTypeHeader: (detail: string) =>
+    new EsError('media_type_header_exception', 'Invalid media-type value on headers [Accept, Content-Type]', {
+      causedBy: new EsError('status_exception', detail),
+    }),
+
+  resourceNotFound: (reason: string, causedBy?: EsError) => new EsError('resource_not_found_exception', reason, { causedBy }),
+
+  indexNotFound: (index: string) =>
+    new EsError('index_not_found_exception', `no such index [${index}]`, {
+      metadata: { 'resource.type': 'index_or_alias', 'resource.id': index, index_uuid: '_na_', index },
+    }),
+
+  noSuchNode: (nodeId: string) => new EsError('no_such_node_exception', `No such node [${nodeId}]`, { metadata: { node_id: nodeId } }),
+
+  failedNode: (nodeId: string, causedBy: EsError) =>
+    new EsError('failed_node_exception', `Failed node [${nodeId}]`, { metadata: { node_id: nodeId }, causedBy }),
+
+  taskCancelled: (reason: string) => new EsError('task_cancelled_exception', `task cancelled [${reason}]`),
+
+  timeout: (reason: string) => new EsError('timeout_exception', reason),
+};

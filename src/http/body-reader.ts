@@ -1,0 +1,54 @@
+/**
+ * Reads a request body within `http.max_content_length`, inflating gzip/deflate bodies (with the same limit
+ * on the inflated size, so a small compressed bomb cannot exhaust memory).
+ */
+import type { IncomingMessage } from 'node:http';
+import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
+
+export class BodyTooLargeError extends Error {
+  constructor(readonly limit: number) {
+    super(`request body exceeds http.max_content_length [${limit}]`);
+  }
+}
+
+export class BadContentEncodingError extends Error {}
+
+export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  const encoding = (request.headers['content-encoding'] ?? '').toLowerCase().trim();
+  let source: NodeJS.ReadableStream = request;
+  let decoder: Gunzip | Inflate | undefined;
+  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
+  else if (encoding === 'deflate') decoder = createInflate();
+  else if (encoding !== '' && encoding !== 'identity') {
+    return Promise.reject(new BadContentEncodingError(`unsupported content encoding [${encoding}]`));
+  }
+  if (decoder) source = request.pipe(decoder);
+
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let done = false;
+    const fail = (err: Error) => {
+      if (done) return;
+      done = true;
+      decoder?.destroy();
+      reject(err);
+    };
+    source.on('data', (chunk: Buffer) => {
+      if (done) return;
+      received += chunk.length;
+      if (received > limit) {
+        fail(new BodyTooLargeError(limit));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    source.on('end', () => {
+      if (done) return;
+      done = true;
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
+    });
+    source.on('error', (err: Error) => fail(decoder ? new BadContentEncodingError(`failed to decompress request body: ${err.message}`) : err));
+    request.on('aborted', () => fail(new Error('client aborted the request')));
+  });
+}

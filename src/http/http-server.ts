@@ -1,0 +1,369 @@
+/**
+ * The HTTP front door, shared by every endpoint. For each request it: routes (ES's 400/405 bodies for unknown
+ * paths and methods), rejects undeclared query parameters with ES's did-you-mean message, enforces
+ * `http.max_content_length` (413), inflates gzip bodies, negotiates media types, runs the handler as a
+ * registered task (cancelled if the client disconnects), and renders the result with `pretty`, `human`,
+ * `filter_path`, `format` and gzip. Whatever a handler throws becomes an ES error body; nothing crashes the node.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import type { Logger } from 'pino';
+import { EsError, errors, toEsError } from '../common/errors.js';
+import { levenshteinSimilarity } from '../common/levenshtein.js';
+import type { HttpMethod, RestResponse, Route } from '../actions/rest.js';
+import type { NodeServices } from '../actions/context.js';
+import { Router, splitPath, type RouteMatch } from './router.js';
+import { HttpRestRequest } from './http-request.js';
+import { readBody, BodyTooLargeError, BadContentEncodingError } from './body-reader.js';
+import { writeJson, writeYaml } from './xcontent.js';
+import { applyFilterPath, parseFilterPath } from './filter-path.js';
+import { contentTypeFor, negotiateCompatibleVersion, parseAccept, parseMediaType, type Format } from './media-type.js';
+import { errorBody } from './error-response.js';
+
+/** Parameters every endpoint accepts (ES's RestResponse.RESPONSE_PARAMS plus the xcontent ones). */
+const COMMON_PARAMS = ['format', 'filter_path', 'pretty', 'human', 'error_trace'];
+
+const KNOWN_METHODS = new Set<string>(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
+
+/** Body formats ES accepts in Content-Type. */
+const ACCEPTED_BODY_FORMATS = new Set<Format>(['json', 'ndjson', 'yaml']);
+
+export interface HttpServerOptions {
+  host: string;
+  /** Inclusive port range; the first free port is used (0 asks the OS). */
+  ports: [number, number];
+  maxContentLength: number;
+  compression: boolean;
+}
+
+export class HttpServer {
+  private readonly router = new Router();
+  private readonly server: Server;
+  private readonly sockets = new Set<Socket>();
+  private boundPort = 0;
+
+  constructor(
+    private readonly services: NodeServices,
+    private readonly options: HttpServerOptions,
+    private readonly logger: Logger,
+  ) {
+    this.server = createServer({ maxHeaderSize: 16 * 1024 }, (request, response) => {
+      void this.dispatch(request, response);
+    });
+    this.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    this.server.on('clientError', (err, socket) => {
+      if (socket.writable) {
+        const body = JSON.stringify({ error: `bad request: ${(err as Error).message}`, status: 400 });
+        socket.end(
+          `HTTP/1.1 400 Bad Request\r\nX-elastic-product: Elasticsearch\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
+      } else socket.destroy();
+    });
+  }
+
+  register(routes: readonly Route[]): void {
+    for (const route of routes) this.router.add(route);
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  async start(): Promise<number> {
+    const [low, high] = this.options.ports;
+    let lastError: unknown;
+    for (let port = low; port <= high; port++) {
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const onError = (err: Error) => {
+            this.server.off('listening', onListening);
+            reject(err);
+          };
+          const onListening = () => {
+            this.server.off('error', onError);
+            resolve();
+          };
+          this.server.once('error', onError);
+          this.server.once('listening', onListening);
+          this.server.listen(port, this.options.host);
+        });
+        const address = this.server.address();
+        this.boundPort = typeof address === 'object' && address ? address.port : port;
+        return this.boundPort;
+      } catch (err) {
+        lastError = err;
+        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') break;
+      }
+    }
+    throw new Error(`failed to bind HTTP to ${this.options.host}:${low}-${high}: ${(lastError as Error)?.message}`);
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      this.server.close(() => resolve());
+      for (const socket of this.sockets) socket.destroy();
+    });
+  }
+
+  private async dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    response.setHeader('X-elastic-product', 'Elasticsearch');
+    const rawUri = request.url ?? '/';
+    const method = (request.method ?? 'GET').toUpperCase();
+    let pretty = false;
+    let errorTrace = false;
+    let compatibleWith: number | undefined;
+    try {
+      const { path, query } = parseUri(rawUri);
+      pretty = isTrue(query.get('pretty'));
+      errorTrace = isTrue(query.get('error_trace'));
+      if (!KNOWN_METHODS.has(method)) {
+        this.sendSimpleError(request, response, 405, `Incorrect HTTP method for uri [${rawUri}] and method [${method}]`);
+        return;
+      }
+      const lookup = this.router.lookup(method as HttpMethod, splitPath(path));
+      if (lookup.kind === 'not-found') {
+        drain(request);
+        this.sendSimpleError(request, response, 400, `no handler found for uri [${rawUri}] and method [${method}]`);
+        return;
+      }
+      if (lookup.kind === 'method-not-allowed') {
+        drain(request);
+        const allowed = lookup.allowed.includes('GET') && !lookup.allowed.includes('HEAD') ? [...lookup.allowed, 'HEAD' as const].sort() : lookup.allowed;
+        response.setHeader('Allow', allowed.join(','));
+        if (method === 'OPTIONS') {
+          response.writeHead(200, { 'content-length': '0' });
+          response.end();
+          return;
+        }
+        this.sendSimpleError(request, response, 405, `Incorrect HTTP method for uri [${rawUri}] and method [${method}], allowed: [${allowed.join(', ')}]`);
+        return;
+      }
+      const match = lookup.match;
+      this.checkParameters(path, match, query);
+
+      const declaredLength = Number(request.headers['content-length'] ?? '0');
+      if (declaredLength > this.options.maxContentLength) {
+        this.rejectTooLarge(request, response);
+        return;
+      }
+      let body: Buffer;
+      try {
+        body = await readBody(request, this.options.maxContentLength);
+      } catch (err) {
+        if (err instanceof BodyTooLargeError) {
+          this.rejectTooLarge(request, response);
+          return;
+        }
+        if (err instanceof BadContentEncodingError) throw new EsError('illegal_argument_exception', err.message);
+        response.destroy();
+        return;
+      }
+      compatibleWith = negotiateCompatibleVersion(request.headers['accept'], request.headers['content-type'], body.length > 0);
+      if (body.length > 0) this.checkBody(match.route, method, path, request);
+
+      const clientClosed = new Promise<void>((resolve) => {
+        response.on('close', () => {
+          if (!response.writableFinished) resolve();
+        });
+      });
+      const restRequest = new HttpRestRequest(method as HttpMethod, path, rawUri, match.pathParams, request.headers, query, body, clientClosed);
+      const result = await this.runAsTask(match.route, restRequest);
+      this.send(request, response, result, query, compatibleWith);
+    } catch (err) {
+      if (err instanceof NotAcceptableError) {
+        this.sendSimpleError(request, response, 406, err.message);
+        return;
+      }
+      const error = toEsError(err);
+      if (error.status >= 500) this.logger.warn({ err, uri: rawUri, method }, 'request failed');
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      const { query } = safeParseUri(rawUri);
+      this.send(request, response, { kind: 'json', status: error.status, body: errorBody(error, errorTrace) }, query, compatibleWith, pretty);
+    }
+  }
+
+  private async runAsTask(route: Route, request: HttpRestRequest): Promise<RestResponse> {
+    const taskManager = this.services.taskManager;
+    const opaqueId = request.headers['x-opaque-id'];
+    const task = taskManager.register({
+      type: 'transport',
+      action: route.action,
+      cancellable: route.cancellable ?? false,
+      description: route.describe?.(request),
+      headers: typeof opaqueId === 'string' ? { 'X-Opaque-Id': opaqueId } : {},
+    });
+    // A client that goes away cancels what it started, as ES does for cancellable REST requests.
+    void request.clientClosed.then(() => {
+      if (task.cancellable && !task.isCompleted && !task.isCancelled) {
+        void taskManager.cancel(task, 'channel closed', false).catch(() => undefined);
+      }
+    });
+    try {
+      return await route.handler(request, { task, services: this.services });
+    } finally {
+      taskManager.unregister(task);
+    }
+  }
+
+  /** ES rejects parameters the handler did not consume: 400, with did-you-mean suggestions. */
+  private checkParameters(path: string, match: RouteMatch, query: ReadonlyMap<string, string>): void {
+    const route = match.route;
+    const allowed = new Set<string>([...COMMON_PARAMS, ...(route.params ?? []), ...(route.responseParams ?? []), ...Object.keys(match.pathParams)]);
+    const unknown = [...query.keys()].filter((name) => !allowed.has(name)).sort();
+    if (unknown.length === 0) return;
+    const candidates = [...new Set([...(route.params ?? []), ...(route.responseParams ?? []), ...COMMON_PARAMS])];
+    const suggestions = new Map<string, string[]>();
+    for (const name of unknown) {
+      const scored = candidates
+        .map((candidate) => ({ candidate, score: levenshteinSimilarity(name, candidate) }))
+        .filter(({ score }) => score > 0.5)
+        .sort((a, b) => b.score - a.score || a.candidate.localeCompare(b.candidate));
+      if (scored.length > 0) suggestions.set(name, scored.map(({ candidate }) => candidate));
+    }
+    throw errors.unrecognizedParameters(path, unknown, suggestions);
+  }
+
+  private checkBody(route: Route, method: string, path: string, request: IncomingMessage): void {
+    if ((route.body ?? 'none') === 'none') throw errors.bodyNotSupported(method, path);
+    const contentType = request.headers['content-type'];
+    const mediaType = parseMediaType(contentType);
+    if (!mediaType || !ACCEPTED_BODY_FORMATS.has(mediaType.format)) {
+      throw new NotAcceptableError(
+        contentType === undefined ? 'Content-Type header is missing' : `Content-Type header [${contentType}] is not supported`,
+      );
+    }
+  }
+
+  private rejectTooLarge(request: IncomingMessage, response: ServerResponse): void {
+    // ES answers 413 with an empty body and closes the connection (the rest of the body is not read).
+    response.writeHead(413, { 'content-length': '0', connection: 'close', 'X-elastic-product': 'Elasticsearch' });
+    response.end();
+    request.resume();
+    response.on('finish', () => request.socket.destroySoon?.());
+  }
+
+  /** ES's "simple" error: `{"error":"<message>","status":N}` with a string error, used for routing failures. */
+  private sendSimpleError(request: IncomingMessage, response: ServerResponse, status: number, message: string): void {
+    const { query } = safeParseUri(request.url ?? '/');
+    this.send(request, response, { kind: 'json', status, body: { error: message, status } }, query, undefined);
+  }
+
+  private send(
+    request: IncomingMessage,
+    response: ServerResponse,
+    result: RestResponse,
+    query: ReadonlyMap<string, string>,
+    compatibleWith: number | undefined,
+    prettyOverride?: boolean,
+  ): void {
+    if (result.headers) for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
+    if (result.kind === 'empty') {
+      response.writeHead(result.status, { 'content-length': '0' });
+      response.end();
+      return;
+    }
+    let payload: string;
+    let contentType: string;
+    if (result.kind === 'text') {
+      payload = result.text;
+      contentType = result.contentType ?? contentTypeFor('text', undefined);
+    } else {
+      const format = responseFormat(query.get('format'), request.headers['accept']);
+      const pretty = prettyOverride ?? isTrue(query.get('pretty'));
+      let filterPath;
+      try {
+        filterPath = parseFilterPath(query.get('filter_path'));
+      } catch {
+        filterPath = undefined;
+      }
+      const body = applyFilterPath(result.body, filterPath);
+      payload = format === 'yaml' ? writeYaml(body) : writeJson(body, pretty);
+      contentType = contentTypeFor(format, compatibleWith);
+    }
+    let bytes: Buffer = Buffer.from(payload, 'utf8');
+    const headers: Record<string, string | number> = { 'content-type': contentType };
+    if (this.options.compression && bytes.length > 0 && acceptsGzip(request.headers['accept-encoding'])) {
+      bytes = gzipSync(bytes, { level: 3 });
+      headers['content-encoding'] = 'gzip';
+      headers['vary'] = 'Accept-Encoding';
+    }
+    headers['content-length'] = bytes.length;
+    response.writeHead(result.status, headers);
+    if (request.method === 'HEAD') response.end();
+    else response.end(bytes);
+  }
+}
+
+/** 406 for an unsupported request Content-Type, rendered like ES as a simple error. */
+class NotAcceptableError extends EsError {
+  constructor(message: string) {
+    super('status_exception', message, { status: 406 });
+  }
+}
+
+function responseFormat(formatParam: string | undefined, accept: string | undefined): Format {
+  if (formatParam === 'yaml') return 'yaml';
+  if (formatParam === 'json') return 'json';
+  const accepted = parseAccept(accept);
+  return accepted?.format === 'yaml' ? 'yaml' : 'json';
+}
+
+function acceptsGzip(header: string | undefined): boolean {
+  return header !== undefined && /\bgzip\b/i.test(header);
+}
+
+function isTrue(value: string | undefined): boolean {
+  return value !== undefined && value !== 'false';
+}
+
+function drain(request: IncomingMessage): void {
+  request.resume();
+}
+
+/** Splits a request target into its decoded path and query parameters (last value wins, `+` is a space). */
+export function parseUri(uri: string): { path: string; query: Map<string, string> } {
+  const questionMark = uri.indexOf('?');
+  const rawPath = questionMark < 0 ? uri : uri.slice(0, questionMark);
+  const rawQuery = questionMark < 0 ? '' : uri.slice(questionMark + 1);
+  const query = new Map<string, string>();
+  for (const pair of rawQuery.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? '' : decodeComponent(pair.slice(eq + 1));
+    query.set(name, value);
+  }
+  const path = '/' + splitPath(rawPath).map(decodePathSegment).join('/');
+  return { path, query };
+}
+
+function decodeComponent(text: string): string {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    throw new EsError('illegal_argument_exception', `unterminated escape sequence at end of string: ${text}`);
+  }
+}
+
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new EsError('illegal_argument_exception', `invalid escape sequence in path segment [${segment}]`);
+  }
+}
+
+function safeParseUri(uri: string): { path: string; query: Map<string, string> } {
+  try {
+    return parseUri(uri);
+  } catch {
+    return { path: '/', query: new Map() };
+  }
+}

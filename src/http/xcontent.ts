@@ -1,0 +1,182 @@
+/**
+ * Response writers for the XContent formats Gannet serves: JSON (compact, or pretty the way ES's Jackson
+ * printer lays it out: two-space indent, `"key" : value`, `{ }` and `[ ]` for empty containers, a line feed at
+ * the end) and YAML (as `format=yaml` prints it). Values may contain JsonFloat to force a Java-style double.
+ */
+import { JsonFloat, javaDoubleString } from '../common/json-float.js';
+
+export function writeJson(value: unknown, pretty: boolean): string {
+  const parts: string[] = [];
+  if (pretty) {
+    writePretty(value, parts, '');
+    parts.push('\n');
+  } else {
+    writeCompact(value, parts);
+  }
+  return parts.join('');
+}
+
+function scalar(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'null';
+  switch (typeof value) {
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : JSON.stringify(javaDoubleString(value));
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'bigint':
+      return value.toString();
+    default:
+      break;
+  }
+  if (value instanceof JsonFloat) {
+    const text = javaDoubleString(value.value);
+    return Number.isFinite(value.value) ? text : JSON.stringify(text);
+  }
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  return undefined;
+}
+
+function entriesOf(value: object): Array<[string, unknown]> {
+  if (value instanceof Map) return [...value.entries()].filter(([, v]) => v !== undefined);
+  return Object.entries(value).filter(([, v]) => v !== undefined);
+}
+
+function writeCompact(value: unknown, out: string[]): void {
+  const simple = scalar(value);
+  if (simple !== undefined) {
+    out.push(simple);
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.push('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',');
+      writeCompact(value[i] === undefined ? null : value[i], out);
+    }
+    out.push(']');
+    return;
+  }
+  out.push('{');
+  let first = true;
+  for (const [key, child] of entriesOf(value as object)) {
+    if (!first) out.push(',');
+    first = false;
+    out.push(JSON.stringify(key), ':');
+    writeCompact(child, out);
+  }
+  out.push('}');
+}
+
+function writePretty(value: unknown, out: string[], indent: string): void {
+  const simple = scalar(value);
+  if (simple !== undefined) {
+    out.push(simple);
+    return;
+  }
+  const inner = indent + '  ';
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      out.push('[ ]');
+      return;
+    }
+    out.push('[\n');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.push(',\n');
+      out.push(inner);
+      writePretty(value[i] === undefined ? null : value[i], out, inner);
+    }
+    out.push('\n', indent, ']');
+    return;
+  }
+  const entries = entriesOf(value as object);
+  if (entries.length === 0) {
+    out.push('{ }');
+    return;
+  }
+  out.push('{\n');
+  for (let i = 0; i < entries.length; i++) {
+    const [key, child] = entries[i]!;
+    if (i > 0) out.push(',\n');
+    out.push(inner, JSON.stringify(key), ' : ');
+    writePretty(child, out, inner);
+  }
+  out.push('\n', indent, '}');
+}
+
+/** YAML as ES's YAML generator writes it: a `---` document start, block style, quoted strings where needed. */
+export function writeYaml(value: unknown): string {
+  const lines: string[] = ['---'];
+  writeYamlValue(value, lines, '', null);
+  return lines.join('\n') + '\n';
+}
+
+function yamlScalar(value: unknown): string | undefined {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return yamlString(value);
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (value instanceof JsonFloat) return javaDoubleString(value.value);
+  if (value instanceof Date) return yamlString(value.toISOString());
+  return undefined;
+}
+
+function yamlString(text: string): string {
+  const plain =
+    text.length > 0 &&
+    /^[A-Za-z_/][A-Za-z0-9_ ./-]*$/.test(text) &&
+    !/^(true|false|null|yes|no|on|off|~)$/i.test(text) &&
+    !text.endsWith(' ');
+  return plain ? text : JSON.stringify(text);
+}
+
+function writeYamlValue(value: unknown, lines: string[], indent: string, prefix: string | null): void {
+  const simple = yamlScalar(value);
+  if (simple !== undefined) {
+    lines.push(`${prefix ?? indent}${simple}`);
+    return;
+  }
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      lines.push(`${prefix ?? indent}[]`);
+      return;
+    }
+    if (prefix !== null) lines.push(prefix.trimEnd());
+    for (const item of value) {
+      writeYamlItem(item, lines, indent);
+    }
+    return;
+  }
+  const entries = entriesOf(value as object);
+  if (entries.length === 0) {
+    lines.push(`${prefix ?? indent}{}`);
+    return;
+  }
+  if (prefix !== null) lines.push(prefix.trimEnd());
+  for (const [key, child] of entries) {
+    const keyText = `${indent}${yamlString(key)}: `;
+    const childSimple = yamlScalar(child);
+    if (childSimple !== undefined) lines.push(keyText + childSimple);
+    else if (Array.isArray(child) && child.length === 0) lines.push(keyText + '[]');
+    else if (!Array.isArray(child) && entriesOf(child as object).length === 0) lines.push(keyText + '{}');
+    else {
+      lines.push(keyText.trimEnd());
+      if (Array.isArray(child)) for (const item of child) writeYamlItem(item, lines, indent);
+      else writeYamlValue(child, lines, indent + '  ', null);
+    }
+  }
+}
+
+function writeYamlItem(item: unknown, lines: string[], indent: string): void {
+  const simple = yamlScalar(item);
+  if (simple !== undefined) {
+    lines.push(`${indent}- ${simple}`);
+    return;
+  }
+  // Objects in a list: the first key shares the "- " line, the rest align under it.
+  const nested: string[] = [];
+  writeYamlValue(item, nested, indent + '  ', null);
+  if (nested.length === 0) return;
+  nested[0] = `${indent}- ${nested[0]!.slice(indent.length + 2)}`;
+  lines.push(...nested);
+}

@@ -1,0 +1,113 @@
+/**
+ * A Gannet node: builds every service from the settings, starts them in dependency order and stops them in
+ * reverse. This is the only place that knows how the pieces fit together.
+ */
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { Settings } from '../common/settings.js';
+import { parsePortRange } from '../common/settings.js';
+import { versionInfo, GANNET_VERSION } from '../common/version.js';
+import { randomBase64Uuid } from '../common/uuid.js';
+import { ClusterService, type DiscoveryNode } from '../cluster/index.js';
+import { EmbeddedCoordinator, initialClusterState } from '../cluster/coordination/embedded-coordinator.js';
+import type { Coordinator } from '../cluster/coordination/coordinator.js';
+import { TaskManager } from '../tasks/index.js';
+import { NodeMonitor } from '../monitor/index.js';
+import { HttpServer } from '../http/http-server.js';
+import { allRoutes, type NodeServices } from '../actions/index.js';
+import { NodeEnvironment } from './node-environment.js';
+import { nodeRoles } from './node-settings.js';
+import { createLogger } from './logger.js';
+
+export class GannetNode {
+  readonly settings: Settings;
+  readonly logger: Logger;
+  private environment: NodeEnvironment | undefined;
+  private http: HttpServer | undefined;
+  private coordinator: Coordinator | undefined;
+  private services: NodeServices | undefined;
+
+  constructor(settings: Settings, logger?: Logger) {
+    this.settings = settings;
+    this.logger = logger ?? createLogger(settings.getString('logger.level', 'info'), settings.getString('node.name', hostname()));
+  }
+
+  get httpPort(): number {
+    return this.http?.port ?? 0;
+  }
+
+  get nodeServices(): NodeServices {
+    if (!this.services) throw new Error('node is not started');
+    return this.services;
+  }
+
+  async start(): Promise<void> {
+    const settings = this.settings;
+    const version = versionInfo(settings.getString('compatibility.version', '8.19.2'));
+    const environment = new NodeEnvironment(settings.getString('path.data', 'data'), GANNET_VERSION);
+    this.environment = environment;
+    const host = settings.getString('network.host', '127.0.0.1');
+    const httpPorts = parsePortRange(settings.getString('http.port', '9200-9299'), 'http.port');
+    const transportPorts = parsePortRange(settings.getString('transport.port', '9300-9399'), 'transport.port');
+
+    const clusterService = new ClusterService(initialClusterState(settings.getString('cluster.name', 'gannet')));
+    const taskManager = new TaskManager(environment.nodeId);
+    const monitor = new NodeMonitor(environment.dataPath);
+
+    // The HTTP port is known only once bound, and the local node carries it, so bind first.
+    const localNode: DiscoveryNode = {
+      id: environment.nodeId,
+      name: settings.getString('node.name', hostname()),
+      ephemeralId: randomBase64Uuid(),
+      host: settings.getString('network.publish_host', host),
+      ip: host,
+      transportPort: transportPorts[0],
+      httpPort: undefined,
+      roles: nodeRoles(settings),
+      attributes: nodeAttributes(settings),
+      version: version.number,
+      pid: process.pid,
+    };
+    const services: NodeServices = { settings, version, localNode, clusterService, taskManager, monitor, logger: this.logger };
+    this.services = services;
+
+    this.http = new HttpServer(
+      services,
+      {
+        host,
+        ports: httpPorts,
+        maxContentLength: settings.getBytes('http.max_content_length', 100 * 1024 * 1024),
+        compression: settings.getBool('http.compression', true),
+      },
+      this.logger,
+    );
+    this.http.register(allRoutes);
+    const httpPort = await this.http.start();
+    localNode.httpPort = httpPort;
+
+    this.coordinator = new EmbeddedCoordinator(clusterService, localNode, environment.dataPath);
+    await this.coordinator.start();
+
+    this.logger.info(
+      { event: 'started', node_id: localNode.id, http_address: `${host}:${httpPort}`, cluster_name: clusterService.state().clusterName },
+      `publish_address {${host}:${httpPort}}, started`,
+    );
+  }
+
+  async stop(): Promise<void> {
+    this.logger.info({ event: 'stopping' }, 'stopping ...');
+    await this.http?.stop();
+    await this.coordinator?.stop();
+    this.environment?.close();
+    this.logger.info({ event: 'stopped' }, 'stopped');
+  }
+}
+
+/** `node.attr.<name>` settings become node attributes. */
+function nodeAttributes(settings: Settings): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const [key, value] of Object.entries(settings.raw())) {
+    if (key.startsWith('node.attr.')) attributes[key.slice('node.attr.'.length)] = value;
+  }
+  return attributes;
+}

@@ -1,0 +1,103 @@
+/**
+ * A unit of work the cluster is doing, as ES's Task: an action name, an id on its node, a parent, a start
+ * time and, when cancellable, a cancellation flag that the work checks at safe points.
+ */
+import { EsError, errors } from '../common/errors.js';
+import { TaskId } from './task-id.js';
+
+export type TaskType = 'transport' | 'direct' | 'persistent';
+
+export interface TaskOptions {
+  type?: TaskType;
+  action: string;
+  description?: string;
+  parentTaskId?: TaskId;
+  cancellable?: boolean;
+  headers?: Record<string, string>;
+  /** Live status object (e.g. a reindex's counters), read when the task is listed with `detailed`. */
+  status?: () => unknown;
+}
+
+export class Task {
+  readonly taskId: TaskId;
+  readonly type: TaskType;
+  readonly action: string;
+  description: string | undefined;
+  readonly parentTaskId: TaskId | undefined;
+  readonly cancellable: boolean;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly startTimeMillis: number;
+  private readonly startNanos: bigint;
+  private readonly statusSupplier: (() => unknown) | undefined;
+  private readonly abortController = new AbortController();
+  private cancellationReasonText: string | undefined;
+  private completed = false;
+  private readonly completionWaiters: Array<() => void> = [];
+
+  constructor(nodeId: string, id: number, options: TaskOptions) {
+    this.taskId = new TaskId(nodeId, id);
+    this.type = options.type ?? 'transport';
+    this.action = options.action;
+    this.description = options.description;
+    this.parentTaskId = options.parentTaskId;
+    this.cancellable = options.cancellable ?? false;
+    this.headers = options.headers ?? {};
+    this.statusSupplier = options.status;
+    this.startTimeMillis = Date.now();
+    this.startNanos = process.hrtime.bigint();
+  }
+
+  get id(): number {
+    return this.taskId.id;
+  }
+
+  get runningTimeNanos(): number {
+    return Number(process.hrtime.bigint() - this.startNanos);
+  }
+
+  get status(): unknown {
+    return this.statusSupplier?.();
+  }
+
+  get isCancelled(): boolean {
+    return this.cancellationReasonText !== undefined;
+  }
+
+  get cancellationReason(): string | undefined {
+    return this.cancellationReasonText;
+  }
+
+  /** Aborted when the task is cancelled; pass it to timers and I/O so waiting work wakes up. */
+  get signal(): AbortSignal {
+    return this.abortController.signal;
+  }
+
+  get isCompleted(): boolean {
+    return this.completed;
+  }
+
+  /** Throws ES's task_cancelled_exception when the task was cancelled. Call it at every safe point. */
+  ensureNotCancelled(): void {
+    if (this.cancellationReasonText !== undefined) throw errors.taskCancelled(this.cancellationReasonText);
+  }
+
+  /** Only the TaskManager calls this; it also handles children and bans. */
+  markCancelled(reason: string): boolean {
+    if (!this.cancellable) throw new EsError('illegal_argument_exception', `task [${this.taskId}] doesn't support cancellation`);
+    if (this.cancellationReasonText !== undefined) return false;
+    this.cancellationReasonText = reason;
+    this.abortController.abort(errors.taskCancelled(reason));
+    return true;
+  }
+
+  markCompleted(): void {
+    if (this.completed) return;
+    this.completed = true;
+    for (const waiter of this.completionWaiters.splice(0)) waiter();
+  }
+
+  whenCompleted(): Promise<void> {
+    if (this.completed) return Promise.resolve();
+    return new Promise((resolve) => this.completionWaiters.push(resolve));
+  }
+}

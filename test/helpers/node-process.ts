@@ -1,0 +1,148 @@
+/**
+ * Starts a real Gannet node process for integration tests: its own temp data path, an OS-assigned HTTP port
+ * (read back from the node's "started" log line), and helpers to call it over HTTP and to stop or kill it.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { request as httpRequest } from 'node:http';
+import { createInterface } from 'node:readline';
+
+/** The compiled tree this test runs from (dist/ or a private --outDir): test/helpers/ is two levels down. */
+const buildRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+/** The node entry point of the same build, so a test always runs the code it was compiled with. */
+export const GANNET_ENTRY = join(buildRoot, 'src', 'cli', 'run.js');
+
+export interface StartOptions {
+  settings?: Record<string, string>;
+  dataPath?: string;
+  /** Keep the data path after stop (for restart tests). */
+  keepData?: boolean;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface HttpResult {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  /** Parsed JSON body, or undefined when the body is not JSON. */
+  body: any;
+}
+
+export interface RequestOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Raw bytes to send as the body (no JSON encoding). */
+  raw?: Buffer | string;
+}
+
+export class NodeProcess {
+  readonly logs: string[] = [];
+  private exited: Promise<number | null>;
+
+  private constructor(
+    readonly child: ChildProcess,
+    readonly url: string,
+    readonly port: number,
+    readonly nodeId: string,
+    readonly dataPath: string,
+    private readonly keepData: boolean,
+    exited: Promise<number | null>,
+  ) {
+    this.exited = exited;
+  }
+
+  static async start(options: StartOptions = {}): Promise<NodeProcess> {
+    const dataPath = options.dataPath ?? mkdtempSync(join(tmpdir(), 'gannet-test-'));
+    const settings: Record<string, string> = {
+      'path.data': dataPath,
+      'http.port': '0',
+      'transport.port': '0',
+      'node.name': 'test-node',
+      ...options.settings,
+    };
+    const args = [GANNET_ENTRY, 'start', '--config', join(dataPath, 'no-config')];
+    for (const [key, value] of Object.entries(settings)) args.push('-E', `${key}=${value}`);
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    const logs: string[] = [];
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const started = await new Promise<{ address: string; nodeId: string }>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`node did not start in 20s:\n${logs.join('\n')}`)), 20_000);
+      createInterface({ input: child.stderr! }).on('line', (line) => logs.push(line));
+      createInterface({ input: child.stdout! }).on('line', (line) => {
+        logs.push(line);
+        try {
+          const entry = JSON.parse(line) as { event?: string; http_address?: string; node_id?: string };
+          if (entry.event === 'started' && entry.http_address) {
+            clearTimeout(timer);
+            resolve({ address: entry.http_address, nodeId: entry.node_id ?? '' });
+          }
+        } catch {
+          // not a JSON log line
+        }
+      });
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`node exited with ${code} before starting:\n${logs.join('\n')}`));
+      });
+    });
+    const port = Number(started.address.split(':').pop());
+    const node = new NodeProcess(child, `http://${started.address}`, port, started.nodeId, dataPath, options.keepData ?? false, exited);
+    node.logs.push(...logs);
+    return node;
+  }
+
+  /** A request through node:http (no automatic decompression or header rewriting). */
+  request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+    return rawRequest(this.port, method, path, options);
+  }
+
+  async stop(): Promise<number | null> {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    const code = await this.exited;
+    if (!this.keepData) rmSync(this.dataPath, { recursive: true, force: true });
+    return code;
+  }
+
+  async kill9(): Promise<void> {
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
+
+  get exitPromise(): Promise<number | null> {
+    return this.exited;
+  }
+}
+
+export function rawRequest(port: number, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+  return new Promise((resolve, reject) => {
+    let payload: Buffer | undefined;
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.raw !== undefined) payload = Buffer.isBuffer(options.raw) ? options.raw : Buffer.from(options.raw);
+    else if (options.body !== undefined) {
+      payload = Buffer.from(typeof options.body === 'string' ? options.body : JSON.stringify(options.body));
+      headers['content-type'] ??= 'application/json';
+    }
+    if (payload) headers['content-length'] = String(payload.length);
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let body: unknown;
+        try {
+          body = text.length > 0 ? JSON.parse(text) : undefined;
+        } catch {
+          body = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, body });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (payload) req.end(payload);
+    else req.end();
+  });
+}
