@@ -120,6 +120,12 @@ export class HttpServer {
       const { path, query } = parseUri(rawUri);
       pretty = isTrue(query.get('pretty'));
       errorTrace = isTrue(query.get('error_trace'));
+      // Like ES's HTTP pipeline, the size limit applies before any routing.
+      const declaredLength = Number(request.headers['content-length'] ?? '0');
+      if (declaredLength > this.options.maxContentLength) {
+        this.rejectTooLarge(request, response);
+        return;
+      }
       if (!KNOWN_METHODS.has(method)) {
         this.sendSimpleError(request, response, 405, `Incorrect HTTP method for uri [${rawUri}] and method [${method}]`);
         return;
@@ -144,12 +150,6 @@ export class HttpServer {
       }
       const match = lookup.match;
       this.checkParameters(path, match, query);
-
-      const declaredLength = Number(request.headers['content-length'] ?? '0');
-      if (declaredLength > this.options.maxContentLength) {
-        this.rejectTooLarge(request, response);
-        return;
-      }
       let body: Buffer;
       try {
         body = await readBody(request, this.options.maxContentLength);

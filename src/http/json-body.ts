@@ -4,6 +4,7 @@
  * as x_content_parse_exception with the `[line:column]` prefix ES uses.
  */
 import { EsError } from '../common/errors.js';
+import { findJsonSyntaxFault } from './json-syntax.js';
 
 export const MAX_NESTING_DEPTH = 1000;
 
@@ -76,12 +77,9 @@ export function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    const message = (err as Error).message;
-    const position = /position (\d+)/.exec(message);
-    const offset = position ? Number(position[1]) : text.length;
-    const [line, column] = lineColumn(text, offset);
-    const detail = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
-    throw new EsError('x_content_parse_exception', `[${line}:${column}] ${detail}`);
+    const fault = findJsonSyntaxFault(text) ?? { offset: text.length, message: (err as Error).message };
+    const [line, column] = lineColumn(text, fault.offset);
+    throw new EsError('x_content_parse_exception', `[${line}:${column}] ${fault.message}`);
   }
 }
 
