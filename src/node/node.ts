@@ -12,6 +12,7 @@ import { ClusterService, type DiscoveryNode } from '../cluster/index.js';
 import { EmbeddedCoordinator, initialClusterState } from '../cluster/coordination/embedded-coordinator.js';
 import type { Coordinator } from '../cluster/coordination/coordinator.js';
 import { TaskManager } from '../tasks/index.js';
+import { TransportService, registerHandshake } from '../transport/index.js';
 import { NodeMonitor } from '../monitor/index.js';
 import { HttpServer } from '../http/http-server.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
@@ -24,6 +25,7 @@ export class GannetNode {
   readonly logger: Logger;
   private environment: NodeEnvironment | undefined;
   private http: HttpServer | undefined;
+  private transport: TransportService | undefined;
   private coordinator: Coordinator | undefined;
   private services: NodeServices | undefined;
 
@@ -54,14 +56,17 @@ export class GannetNode {
     const taskManager = new TaskManager(environment.nodeId);
     const monitor = new NodeMonitor(environment.dataPath);
 
-    // The HTTP port is known only once bound, and the local node carries it, so bind first.
+    // Ports are known only once bound, and the local node carries them, so bind before publishing the node.
+    const transport = new TransportService(host, transportPorts);
+    this.transport = transport;
+    const transportPort = await transport.start();
     const localNode: DiscoveryNode = {
       id: environment.nodeId,
       name: settings.getString('node.name', hostname()),
       ephemeralId: randomBase64Uuid(),
       host: settings.getString('network.publish_host', host),
       ip: host,
-      transportPort: transportPorts[0],
+      transportPort,
       httpPort: undefined,
       roles: nodeRoles(settings),
       attributes: nodeAttributes(settings),
@@ -82,6 +87,12 @@ export class GannetNode {
       this.logger,
     );
     this.http.register(allRoutes);
+    registerHandshake(transport, () => ({
+      nodeId: localNode.id,
+      nodeName: localNode.name,
+      clusterName: clusterService.state().clusterName,
+      version: version.number,
+    }));
     const httpPort = await this.http.start();
     localNode.httpPort = httpPort;
 
@@ -89,7 +100,13 @@ export class GannetNode {
     await this.coordinator.start();
 
     this.logger.info(
-      { event: 'started', node_id: localNode.id, http_address: `${host}:${httpPort}`, cluster_name: clusterService.state().clusterName },
+      {
+        event: 'started',
+        node_id: localNode.id,
+        http_address: `${host}:${httpPort}`,
+        transport_address: `${host}:${transportPort}`,
+        cluster_name: clusterService.state().clusterName,
+      },
       `publish_address {${host}:${httpPort}}, started`,
     );
   }
@@ -97,6 +114,7 @@ export class GannetNode {
   async stop(): Promise<void> {
     this.logger.info({ event: 'stopping' }, 'stopping ...');
     await this.http?.stop();
+    await this.transport?.stop();
     await this.coordinator?.stop();
     this.environment?.close();
     this.logger.info({ event: 'stopped' }, 'stopped');

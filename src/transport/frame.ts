@@ -1,0 +1,97 @@
+/**
+ * Wire framing for node-to-node messages. Each frame is an 8-byte header — magic "GT", format version,
+ * message kind, payload length (uint32 BE) — followed by a msgpack payload. The decoder accepts bytes in any
+ * chunking and yields whole frames; a bad magic, an unknown version or an oversize frame is a protocol error
+ * and the connection is dropped, never half-read.
+ */
+import { Packr } from 'msgpackr';
+
+export const FRAME_MAGIC = 0x4754; // "GT"
+export const FRAME_VERSION = 1;
+export const HEADER_BYTES = 8;
+export const MAX_FRAME_BYTES = 512 * 1024 * 1024;
+
+export const enum FrameKind {
+  Request = 1,
+  Response = 2,
+  Error = 3,
+}
+
+export interface RequestFrame {
+  kind: FrameKind.Request;
+  id: number;
+  action: string;
+  parentTaskId?: string;
+  body: unknown;
+}
+
+export interface ResponseFrame {
+  kind: FrameKind.Response;
+  id: number;
+  body: unknown;
+}
+
+export interface ErrorFrame {
+  kind: FrameKind.Error;
+  id: number;
+  error: WireError;
+}
+
+/** An EsError as it crosses the wire. */
+export interface WireError {
+  type: string;
+  reason: string;
+  status: number;
+  metadata?: Record<string, unknown>;
+  causedBy?: WireError;
+}
+
+export type Frame = RequestFrame | ResponseFrame | ErrorFrame;
+
+const packr = new Packr({ useRecords: false, mapsAsObjects: true, int64AsType: 'number' });
+
+export class ProtocolError extends Error {}
+
+export function encodeFrame(frame: Frame): Buffer {
+  const { kind, ...payload } = frame;
+  const body = packr.pack(payload);
+  if (body.length > MAX_FRAME_BYTES) throw new ProtocolError(`frame of ${body.length} bytes exceeds ${MAX_FRAME_BYTES}`);
+  const header = Buffer.allocUnsafe(HEADER_BYTES);
+  header.writeUInt16BE(FRAME_MAGIC, 0);
+  header.writeUInt8(FRAME_VERSION, 2);
+  header.writeUInt8(kind, 3);
+  header.writeUInt32BE(body.length, 4);
+  return Buffer.concat([header, body]);
+}
+
+export class FrameDecoder {
+  private pending: Buffer = Buffer.alloc(0);
+
+  /** Feeds bytes; returns the frames completed by them. Throws ProtocolError on a malformed stream. */
+  push(chunk: Buffer): Frame[] {
+    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    const frames: Frame[] = [];
+    while (this.pending.length >= HEADER_BYTES) {
+      if (this.pending.readUInt16BE(0) !== FRAME_MAGIC) throw new ProtocolError('bad frame magic: not a Gannet transport stream');
+      const version = this.pending.readUInt8(2);
+      if (version !== FRAME_VERSION) throw new ProtocolError(`unsupported transport frame version ${version}`);
+      const kind = this.pending.readUInt8(3);
+      const length = this.pending.readUInt32BE(4);
+      if (length > MAX_FRAME_BYTES) throw new ProtocolError(`frame of ${length} bytes exceeds ${MAX_FRAME_BYTES}`);
+      if (this.pending.length < HEADER_BYTES + length) break;
+      const payload = this.pending.subarray(HEADER_BYTES, HEADER_BYTES + length);
+      this.pending = this.pending.subarray(HEADER_BYTES + length);
+      if (kind !== FrameKind.Request && kind !== FrameKind.Response && kind !== FrameKind.Error) {
+        throw new ProtocolError(`unknown frame kind ${kind}`);
+      }
+      let decoded: Record<string, unknown>;
+      try {
+        decoded = packr.unpack(payload) as Record<string, unknown>;
+      } catch (err) {
+        throw new ProtocolError(`undecodable frame payload: ${(err as Error).message}`);
+      }
+      frames.push({ kind, ...decoded } as Frame);
+    }
+    return frames;
+  }
+}

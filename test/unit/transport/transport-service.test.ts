@@ -1,0 +1,98 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect } from 'node:net';
+import fc from 'fast-check';
+import { TransportService, handshake, registerHandshake } from '../../../src/transport/index.js';
+import { EsError } from '../../../src/common/errors.js';
+import { encodeFrame, FrameDecoder, FrameKind } from '../../../src/transport/frame.js';
+
+async function pair(): Promise<{ a: TransportService; b: TransportService; bAddress: string; close: () => Promise<void> }> {
+  const a = new TransportService('127.0.0.1', [0, 0]);
+  const b = new TransportService('127.0.0.1', [0, 0]);
+  await a.start();
+  const port = await b.start();
+  return { a, b, bAddress: `127.0.0.1:${port}`, close: async () => { await a.stop(); await b.stop(); } };
+}
+
+test('frames survive any chunking', () => {
+  fc.assert(
+    fc.property(fc.array(fc.record({ id: fc.nat(), action: fc.string(), body: fc.jsonValue() }), { minLength: 1, maxLength: 5 }), fc.nat({ max: 50 }), (requests, cut) => {
+      const bytes = Buffer.concat(requests.map((r) => encodeFrame({ kind: FrameKind.Request, ...r })));
+      const decoder = new FrameDecoder();
+      const step = Math.max(1, cut);
+      const frames = [];
+      for (let i = 0; i < bytes.length; i += step) frames.push(...decoder.push(bytes.subarray(i, i + step)));
+      assert.equal(frames.length, requests.length);
+      frames.forEach((frame, i) => {
+        assert.equal(frame.kind, FrameKind.Request);
+        assert.deepEqual(JSON.parse(JSON.stringify(frame.kind === FrameKind.Request ? frame.body : null)), JSON.parse(JSON.stringify(requests[i]!.body)));
+      });
+    }),
+    { numRuns: 100 },
+  );
+  assert.throws(() => new FrameDecoder().push(Buffer.from('GET / HTTP/1.1\r\n\r\n')), /bad frame magic/);
+});
+
+test('requests get responses; parent task ids travel with them', async () => {
+  const { a, b, bAddress, close } = await pair();
+  try {
+    b.registerHandler('test:echo', async (body, context) => ({ echoed: body, parent: context.parentTaskId }));
+    const results = await Promise.all([1, 2, 3].map((n) => a.send(bAddress, 'test:echo', { n }, { parentTaskId: 'node:7' })));
+    assert.deepEqual(results, [1, 2, 3].map((n) => ({ echoed: { n }, parent: 'node:7' })));
+  } finally {
+    await close();
+  }
+});
+
+test('remote errors come back as the same EsError, causes included', async () => {
+  const { a, b, bAddress, close } = await pair();
+  try {
+    b.registerHandler('test:fail', async () => {
+      throw new EsError('resource_not_found_exception', 'task [x:1] is not found', { causedBy: new EsError('index_not_found_exception', 'no such index [.tasks]') });
+    });
+    await assert.rejects(a.send(bAddress, 'test:fail', {}), (err: unknown) => {
+      assert.ok(err instanceof EsError);
+      assert.equal(err.type, 'resource_not_found_exception');
+      assert.equal(err.status, 404);
+      assert.equal(err.causedBy?.type, 'index_not_found_exception');
+      return true;
+    });
+    await assert.rejects(a.send(bAddress, 'test:missing', {}), /No handler for action \[test:missing\]/);
+  } finally {
+    await close();
+  }
+});
+
+test('timeouts, refused connections and dropped peers fail the request, not the process', async () => {
+  const { a, b, bAddress, close } = await pair();
+  try {
+    b.registerHandler('test:slow', () => new Promise((resolve) => setTimeout(() => resolve('late'), 300)));
+    await assert.rejects(a.send(bAddress, 'test:slow', {}, { timeoutMillis: 20 }), (err: unknown) => (err as EsError).type === 'receive_timeout_transport_exception');
+    await assert.rejects(a.send('127.0.0.1:1', 'test:echo', {}), (err: unknown) => (err as EsError).type === 'connect_transport_exception');
+    b.registerHandler('test:hang', () => new Promise(() => undefined));
+    const hanging = a.send(bAddress, 'test:hang', {});
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await b.stop();
+    await assert.rejects(hanging, (err: unknown) => ['node_disconnected_exception', 'node_closed_exception'].includes((err as EsError).type));
+  } finally {
+    await close();
+  }
+});
+
+test('handshake checks the cluster name; garbage on the port is dropped', async () => {
+  const { a, b, bAddress, close } = await pair();
+  try {
+    registerHandshake(b, () => ({ nodeId: 'b', nodeName: 'node-b', clusterName: 'prod', version: '8.19.2' }));
+    assert.equal((await handshake(a, bAddress, 'prod')).nodeName, 'node-b');
+    await assert.rejects(handshake(a, bAddress, 'other'), /does not match local cluster name \[other\]/);
+    const closed = await new Promise<boolean>((resolve) => {
+      const socket = connect(b.port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\n\r\n'));
+      socket.on('close', () => resolve(true));
+      socket.on('error', () => undefined);
+    });
+    assert.ok(closed);
+    assert.equal((await handshake(a, bAddress, 'prod')).nodeId, 'b', 'still serving after garbage');
+  } finally {
+    await close();
+  }
+});
