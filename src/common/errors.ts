@@ -43,6 +43,9 @@ export const ERROR_STATUS = {
   too_many_buckets_exception: 400,
   search_phase_execution_exception: 400,
   query_shard_exception: 400,
+  corrupt_index_exception: 500,
+  index_format_too_old_exception: 500,
+  index_format_too_new_exception: 500,
   exception: 500,
 } as const;
 
@@ -145,4 +148,21 @@ export const errors = {
   taskCancelled: (reason: string) => new EsError('task_cancelled_exception', `task cancelled [${reason}]`),
 
   timeout: (reason: string) => new EsError('timeout_exception', reason),
+
+  // Lucene's CorruptIndexException and IndexFormatTooOld/NewException, as ES reports them: the resource
+  // (the file) is appended in parentheses so the operator knows which file to look at.
+  corruptIndex: (message: string, resource: string) =>
+    new EsError('corrupt_index_exception', `${message} (resource=${resource})`),
+
+  indexFormatTooOld: (resource: string, version: number, minVersion: number, maxVersion: number) =>
+    new EsError(
+      'index_format_too_old_exception',
+      `Format version is not supported (resource ${resource}): ${version} (needs to be between ${minVersion} and ${maxVersion}). This version of Gannet does not support this index anymore; reindex it with a version that can still read it`,
+    ),
+
+  indexFormatTooNew: (resource: string, version: number, minVersion: number, maxVersion: number) =>
+    new EsError(
+      'index_format_too_new_exception',
+      `Format version is not supported (resource ${resource}): ${version} (needs to be between ${minVersion} and ${maxVersion})`,
+    ),
 };
