@@ -113,6 +113,43 @@ export const errors = {
 
   malformedTaskId: (raw: string) => new EsError('illegal_argument_exception', `malformed task id ${raw}`),
 
+  // ---- Tasks API (TransportGetTaskAction, TransportCancelTasksAction, TaskManager, RestListTasksAction) ----
+
+  taskNotCancellable: (taskId: string) => new EsError('illegal_argument_exception', `task [${taskId}] doesn't support cancellation`),
+
+  taskDoesNotSupportOperation: (taskId: string) =>
+    new EsError('illegal_argument_exception', `task [${taskId}] doesn't support this operation`),
+
+  taskToCancelNotFound: (taskId: string) => new EsError('resource_not_found_exception', `task [${taskId}] is not found`),
+
+  taskNotRunningNoResults: (taskId: string, causedBy?: EsError) =>
+    new EsError('resource_not_found_exception', `task [${taskId}] isn't running and hasn't stored its results`, { causedBy }),
+
+  taskNodeNotInCluster: (taskId: string, nodeId: string, causedBy: EsError) =>
+    new EsError(
+      'resource_not_found_exception',
+      `task [${taskId}] belongs to the node [${nodeId}] which isn't part of the cluster and there is no record of the task`,
+      { causedBy },
+    ),
+
+  taskCancelledBeforeStarting: (reason: string) => new EsError('task_cancelled_exception', `task cancelled before starting [${reason}]`),
+
+  parentTaskCancelled: (reason: string) => new EsError('task_cancelled_exception', `parent task was cancelled [${reason}]`),
+
+  tasksGroupByInvalid: (value: string) =>
+    new EsError('illegal_argument_exception', `[group_by] must be one of [nodes], [parents] or [none] but was [${value}]`),
+
+  /** ES's ActionRequestValidationException: `Validation Failed: 1: <first>;2: <second>;`. */
+  requestValidation: (problems: readonly string[]) =>
+    new EsError('action_request_validation_exception', `Validation Failed: ${problems.map((p, i) => `${i + 1}: ${p};`).join('')}`),
+
+  /** SubscribableListener.addTimeout's ElasticsearchTimeoutException. */
+  timedOutAfter: (timeoutText: string, timeoutMillis: number) =>
+    new EsError('timeout_exception', `timed out after [${timeoutText}/${timeoutMillis}ms]`),
+
+  nodeNotConnected: (nodeName: string, address: string) =>
+    new EsError('node_not_connected_exception', `[${nodeName}][${address}] Node not connected`),
+
   failedToParseBoolean: (name: string, value: string) =>
     new EsError(
       'illegal_argument_exception',

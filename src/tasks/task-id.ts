@@ -1,28 +1,45 @@
-/** `<node_id>:<number>`, parsed as ES's TaskId does: split on the first `:`, the rest must be a long. */
+/**
+ * `<node_id>:<number>`, parsed as ES's TaskId(String) does: `""` and `unset` mean "no task id", the text is
+ * split at the FIRST `:` (so `a:b:c` fails on the number `b:c`), the node part may be empty, and the number
+ * follows Java's Long.parseLong (optional sign, ASCII digits, 64-bit range). An id of -1 is ES's "unset"
+ * marker, so `node:-1` also means "no task id".
+ */
 import { errors } from '../common/errors.js';
 
+const LONG_MIN = -(2n ** 63n);
+const LONG_MAX = 2n ** 63n - 1n;
+
 export class TaskId {
+  /** Exact decimal text of the id; differs from String(id) only beyond 2^53, where numbers lose precision. */
+  private readonly idText: string;
+
   constructor(
     readonly nodeId: string,
     readonly id: number,
-  ) {}
+    idText?: string,
+  ) {
+    this.idText = idText ?? String(id);
+  }
 
   toString(): string {
-    return `${this.nodeId}:${this.id}`;
+    return `${this.nodeId}:${this.idText}`;
   }
 
   equals(other: TaskId | undefined): boolean {
-    return other !== undefined && other.nodeId === this.nodeId && other.id === this.id;
+    return other !== undefined && other.nodeId === this.nodeId && other.idText === this.idText;
   }
 
-  /** Parses a task id; `""` and `unset` mean "no task id" (undefined), as ES's TaskId(String) does. */
+  /** Parses a task id; undefined stands for ES's EMPTY_TASK_ID (no filter, no target). */
   static parse(raw: string | undefined): TaskId | undefined {
     if (raw === undefined || raw === '' || raw === 'unset') return undefined;
     const colon = raw.indexOf(':');
     if (colon < 0) throw errors.malformedTaskId(raw);
     const nodeId = raw.slice(0, colon);
-    const number = raw.slice(colon + 1);
-    if (!/^-?\d+$/.test(number) || !Number.isSafeInteger(Number(number))) throw errors.malformedTaskId(raw);
-    return new TaskId(nodeId, Number(number));
+    const numberText = raw.slice(colon + 1);
+    if (!/^[+-]?[0-9]+$/.test(numberText)) throw errors.malformedTaskId(raw);
+    const value = BigInt(numberText);
+    if (value < LONG_MIN || value > LONG_MAX) throw errors.malformedTaskId(raw);
+    if (value === -1n) return undefined;
+    return new TaskId(nodeId, Number(value), value.toString());
   }
 }

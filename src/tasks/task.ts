@@ -2,14 +2,16 @@
  * A unit of work the cluster is doing, as ES's Task: an action name, an id on its node, a parent, a start
  * time and, when cancellable, a cancellation flag that the work checks at safe points.
  */
-import { EsError, errors } from '../common/errors.js';
+import { errors } from '../common/errors.js';
 import { TaskId } from './task-id.js';
 
+/** How the request reached the node, as ES names it: `transport` from a client or peer, `direct` in-process. */
 export type TaskType = 'transport' | 'direct' | 'persistent';
 
 export interface TaskOptions {
   type?: TaskType;
   action: string;
+  /** What the request is about (shown with `detailed`); ES requests default to the empty string. */
   description?: string;
   parentTaskId?: TaskId;
   cancellable?: boolean;
@@ -81,9 +83,9 @@ export class Task {
     if (this.cancellationReasonText !== undefined) throw errors.taskCancelled(this.cancellationReasonText);
   }
 
-  /** Only the TaskManager calls this; it also handles children and bans. */
+  /** Only the TaskManager calls this; it also handles children and bans. Returns false if already cancelled. */
   markCancelled(reason: string): boolean {
-    if (!this.cancellable) throw new EsError('illegal_argument_exception', `task [${this.taskId}] doesn't support cancellation`);
+    if (!this.cancellable) throw errors.taskNotCancellable(this.taskId.toString());
     if (this.cancellationReasonText !== undefined) return false;
     this.cancellationReasonText = reason;
     this.abortController.abort(errors.taskCancelled(reason));
