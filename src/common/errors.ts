@@ -24,6 +24,7 @@ export const ERROR_STATUS = {
   timeout_exception: 500,
   receive_timeout_transport_exception: 500,
   connect_transport_exception: 500,
+  node_not_connected_exception: 500,
   node_disconnected_exception: 500,
   action_not_found_transport_exception: 500,
   transport_serialization_exception: 500,
