@@ -1,8 +1,9 @@
 /** Every REST route Gannet serves, by API family. The HTTP layer registers this list. */
 import type { Route } from './rest.js';
 import { mainRoutes } from './main-action.js';
+import { clusterHealthRoutes } from './cluster/health.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   mapper_parsing_exception: 400,
   strict_dynamic_mapping_exception: 400,
   invalid_index_name_exception: 400,
+  index_closed_exception: 400,
+  number_format_exception: 400,
   too_many_buckets_exception: 400,
   search_phase_execution_exception: 400,
   query_shard_exception: 400,
@@ -177,6 +179,43 @@ export const errors = {
     new EsError('index_not_found_exception', `no such index [${index}]`, {
       metadata: { 'resource.type': 'index_or_alias', 'resource.id': index, index_uuid: '_na_', index },
     }),
+
+  /**
+   * ES's IndexNameExpressionResolver.notFoundException: what a missing index, alias or expression reports,
+   * depending on how many expressions the request named.
+   */
+  indexExpressionNotFound(expressions: readonly string[]): EsError {
+    if (expressions.length === 0 || (expressions.length === 1 && expressions[0] === '_all')) {
+      return new EsError('index_not_found_exception', 'no such index [_all] and no indices exist', {
+        metadata: { 'resource.type': 'index_or_alias', 'resource.id': '_all', index_uuid: '_na_', index: '_all' },
+      });
+    }
+    if (expressions.length === 1) {
+      const expression = expressions[0]!;
+      const reason = expression.startsWith('-')
+        ? `no such index [${expression}] and if you intended to exclude this index, ensure that you use wildcards that include it before explicitly excluding it`
+        : `no such index [${expression}]`;
+      return new EsError('index_not_found_exception', reason, {
+        metadata: { 'resource.type': 'index_or_alias', 'resource.id': expression, index_uuid: '_na_', index: expression },
+      });
+    }
+    return new EsError('index_not_found_exception', 'no such index [null]', {
+      metadata: { 'resource.type': 'index_expression', 'resource.id': [...expressions] },
+    });
+  },
+
+  invalidIndexName: (name: string, description: string) =>
+    new EsError('invalid_index_name_exception', `Invalid index name [${name}], ${description}`, {
+      metadata: { index_uuid: '_na_', index: name },
+    }),
+
+  indexClosed: (index: string) => new EsError('index_closed_exception', 'closed', { metadata: { index_uuid: '_na_', index } }),
+
+  /** Java's NumberFormatException from Integer.parseInt, which ES lets through as a 400. */
+  numberFormat: (input: string) => new EsError('number_format_exception', `For input string: "${input}"`),
+
+  /** Java's Enum.valueOf failure, e.g. for `wait_for_status=purple`. */
+  noEnumConstant: (enumClass: string, name: string) => new EsError('illegal_argument_exception', `No enum constant ${enumClass}.${name}`),
 
   noSuchNode: (nodeId: string) => new EsError('no_such_node_exception', `No such node [${nodeId}]`, { metadata: { node_id: nodeId } }),
 
