@@ -2,8 +2,9 @@
 import type { Route } from './rest.js';
 import { mainRoutes } from './main-action.js';
 import { clusterHealthRoutes } from './cluster/health.js';
+import { taskRoutes } from './tasks/index.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

@@ -1,0 +1,51 @@
+/**
+ * Listing tasks across nodes, as ES's TransportListTasksAction; `GET /_tasks` and `GET /_cat/tasks` both
+ * call it. On each node the matching tasks are snapshotted (detailed or not); with `wait_for_completion`
+ * the node then waits until those tasks have finished (list tasks excepted, so a list never waits for
+ * itself or another list), and a node that waits past the timeout reports a node failure.
+ */
+import { TaskId, taskInfoOf, taskMatches, type Task, type TaskFilter } from '../../tasks/index.js';
+import type { RestRequest } from '../rest.js';
+import type { NodeServices } from '../context.js';
+import { executeOnTaskNodes } from './node-fanout.js';
+import type { TasksResponse } from './tasks-response.js';
+import { waitForTasks } from './wait-for-tasks.js';
+
+export const LIST_TASKS_ACTION = 'cluster:monitor/tasks/lists';
+
+/** The query parameters RestListTasksAction.generateListTasksRequest reads (also `_cat/tasks`'s). */
+export const LIST_TASKS_PARAMS = ['nodes', 'actions', 'detailed', 'parent_task_id', 'wait_for_completion', 'timeout'] as const;
+
+export interface ListTasksRequest {
+  readonly nodes: readonly string[];
+  readonly filter: TaskFilter;
+  readonly detailed: boolean;
+  readonly waitForCompletion: boolean;
+  /** undefined: the default wait of 30s. */
+  readonly timeoutMillis: number | undefined;
+}
+
+/** Reads the list parameters in ES's order, so the same input fails with the same first error. */
+export function parseListTasksRequest(request: RestRequest): ListTasksRequest {
+  const detailed = request.paramBool('detailed', false);
+  const nodes = request.paramList('nodes');
+  const actions = request.paramList('actions');
+  const parentTaskId = TaskId.parse(request.param('parent_task_id'));
+  const waitForCompletion = request.paramBool('wait_for_completion', false);
+  const timeoutMillis = request.hasParam('timeout') ? request.paramTimeMillis('timeout', 0) : undefined;
+  return { nodes, filter: { actions, parentTaskId }, detailed, waitForCompletion, timeoutMillis };
+}
+
+export function listTasks(services: NodeServices, listTask: Task, request: ListTasksRequest): Promise<TasksResponse> {
+  return executeOnTaskNodes(services, listTask, LIST_TASKS_ACTION, { nodes: request.nodes, targetTaskId: undefined }, async () => {
+    const matched = services.taskManager.list().filter((task) => taskMatches(request.filter, task));
+    const tasks = matched.map((task) => taskInfoOf(task, request.detailed));
+    if (request.waitForCompletion) {
+      await waitForTasks(
+        matched.filter((task) => !task.action.startsWith(LIST_TASKS_ACTION)),
+        request.timeoutMillis,
+      );
+    }
+    return { tasks, taskFailures: [] };
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * What list and cancel return, as ES's ListTasksResponse: the tasks with the failures met on the way, and
+ * its three JSON shapes (`group_by=nodes|parents|none`). Failure arrays are written only when non-empty, and
+ * before the tasks. The HTTP status stays 200 whatever failed.
+ */
+import { errors, type EsError } from '../../common/errors.js';
+import { transportAddress, type DiscoveryNode } from '../../cluster/index.js';
+import { groupByParents, type TaskGroup, type TaskInfo } from '../../tasks/index.js';
+import { errorJson, taskFailureJson, taskInfoJson, type TaskJsonOptions, type TaskOperationFailure } from './task-json.js';
+
+export interface TasksResponse {
+  /** Per node in the order the nodes were asked, each node's tasks in id order. */
+  readonly tasks: readonly TaskInfo[];
+  readonly taskFailures: readonly TaskOperationFailure[];
+  /** failed_node_exception per node that could not answer. */
+  readonly nodeFailures: readonly EsError[];
+}
+
+export type GroupBy = 'nodes' | 'parents' | 'none';
+
+/** RestListTasksAction's `group_by` check (also used by cancel): anything else is a 400. */
+export function parseGroupBy(value: string | undefined): GroupBy {
+  const groupBy = value ?? 'nodes';
+  if (groupBy === 'nodes' || groupBy === 'parents' || groupBy === 'none') return groupBy;
+  throw errors.tasksGroupByInvalid(groupBy);
+}
+
+export function tasksResponseJson(
+  response: TasksResponse,
+  groupBy: GroupBy,
+  clusterNodes: ReadonlyMap<string, DiscoveryNode>,
+  options: TaskJsonOptions,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (response.taskFailures.length > 0) out['task_failures'] = response.taskFailures.map(taskFailureJson);
+  if (response.nodeFailures.length > 0) out['node_failures'] = response.nodeFailures.map(errorJson);
+  if (groupBy === 'nodes') out['nodes'] = groupedByNode(response.tasks, clusterNodes, options);
+  else if (groupBy === 'parents') out['tasks'] = groupedByParents(response.tasks, options);
+  else out['tasks'] = response.tasks.map((info) => taskInfoJson(info, options));
+  return out;
+}
+
+function groupedByNode(
+  tasks: readonly TaskInfo[],
+  clusterNodes: ReadonlyMap<string, DiscoveryNode>,
+  options: TaskJsonOptions,
+): Record<string, unknown> {
+  const byNode = new Map<string, TaskInfo[]>();
+  for (const info of tasks) {
+    const list = byNode.get(info.taskId.nodeId) ?? [];
+    list.push(info);
+    byNode.set(info.taskId.nodeId, list);
+  }
+  const out: Record<string, unknown> = {};
+  for (const [nodeId, nodeTasks] of byNode) {
+    const block: Record<string, unknown> = {};
+    const node = clusterNodes.get(nodeId);
+    // A node that left the cluster since answering keeps only its tasks, as in ES.
+    if (node) {
+      block['name'] = node.name;
+      block['transport_address'] = transportAddress(node);
+      block['host'] = node.host;
+      block['ip'] = transportAddress(node);
+      block['roles'] = [...node.roles].sort();
+      if (Object.keys(node.attributes).length > 0) block['attributes'] = { ...node.attributes };
+    }
+    const taskMap: Record<string, unknown> = {};
+    for (const info of nodeTasks) taskMap[info.taskId.toString()] = taskInfoJson(info, options);
+    block['tasks'] = taskMap;
+    out[nodeId] = block;
+  }
+  return out;
+}
+
+function groupedByParents(tasks: readonly TaskInfo[], options: TaskJsonOptions): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const group of groupByParents(tasks)) out[group.info.taskId.toString()] = groupJson(group, options);
+  return out;
+}
+
+function groupJson(group: TaskGroup, options: TaskJsonOptions): Record<string, unknown> {
+  const out = taskInfoJson(group.info, options);
+  if (group.children.length > 0) out['children'] = group.children.map((child) => groupJson(child, options));
+  return out;
+}
