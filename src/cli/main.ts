@@ -1,25 +1,43 @@
 /** The `gannet` command: `start` runs a node; the operator commands talk to a running node over HTTP. */
-import { startCommand } from './start-command.js';
+import { processIo } from './cli-io.js';
+import { ExitCode } from './exit-codes.js';
+import { OPERATOR_COMMANDS, commandHelp, findOperatorCommand, runOperatorCommand } from './run-operator-command.js';
 
 const USAGE = `usage: gannet <command> [options]
 
 commands:
   start         run a node in the foreground (-E key=value, --config DIR)
+
+operator commands (talk to a running node over HTTP; --url URL or $GANNET_URL, default http://127.0.0.1:9200):
+${OPERATOR_COMMANDS.map((command) => `  ${command.name.padEnd(12)}  ${command.summary}`).join('\n')}
+
+every operator command takes --json (print the node's JSON response) and --help.
+exit codes: 0 ok/green, 1 yellow/nothing matched, 2 red/failure reported, 3 node unreachable,
+4 other error, 64 bad command line. "gannet help <command>" explains each one.
 `;
 
 export async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
+  const operatorCommand = findOperatorCommand(command);
+  if (operatorCommand !== undefined) return runOperatorCommand(operatorCommand, rest, processIo());
   switch (command) {
-    case 'start':
+    case 'start': {
+      // Loaded on demand: the operator commands are pure HTTP clients and should not pay for (or depend on) the server code.
+      const { startCommand } = await import('./start-command.js');
       return startCommand(rest);
+    }
+    case 'help': {
+      const topic = findOperatorCommand(rest[0]);
+      process.stdout.write(topic !== undefined ? commandHelp(topic) : USAGE);
+      return ExitCode.ok;
+    }
     case undefined:
-    case 'help':
     case '--help':
     case '-h':
       process.stdout.write(USAGE);
-      return command === undefined ? 64 : 0;
+      return command === undefined ? ExitCode.usage : ExitCode.ok;
     default:
       process.stderr.write(`gannet: unknown command [${command}]\n${USAGE}`);
-      return 64;
+      return ExitCode.usage;
   }
 }
