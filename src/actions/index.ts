@@ -3,8 +3,9 @@ import type { Route } from './rest.js';
 import { mainRoutes } from './main-action.js';
 import { clusterHealthRoutes } from './cluster/health.js';
 import { taskRoutes } from './tasks/index.js';
+import { catFamilyRoutes } from './cat/index.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

@@ -1,0 +1,19 @@
+/**
+ * Every `_cat` route Gannet serves. Endpoints are listed in ES's registration order (ActionModule: allocation,
+ * shards, master, nodes, tasks, indices, segments, count, recovery, health, pending_tasks, aliases,
+ * thread_pool, plugins, fielddata, nodeattrs, repositories, snapshots, templates, component_templates),
+ * because `GET /_cat` prints their documentation in that order. A new cat endpoint joins this list.
+ */
+import type { Route } from '../rest.js';
+import { allocationEndpoint } from './allocation-action.js';
+import { nodesEndpoint } from './nodes-action.js';
+import { catRoutes, type CatEndpoint } from './cat-endpoint.js';
+import { catRootRoute } from './cat-root.js';
+
+const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [allocationEndpoint, nodesEndpoint];
+
+export const catFamilyRoutes: Route[] = [catRootRoute(catEndpoints), ...catEndpoints.flatMap((endpoint) => catRoutes(endpoint))];
+
+export { CAT_RESPONSE_PARAMS, catRoutes, type CatEndpoint } from './cat-endpoint.js';
+export { catTableResponse, catText, catOutputMode, CAT_TEXT_CONTENT_TYPE } from './cat-response.js';
+export { readClusterState } from './master-state.js';

@@ -1,0 +1,107 @@
+/**
+ * What cat endpoints know about each node: ES gathers it with nodes info (build, JVM, HTTP address) and
+ * nodes stats (OS, process, file system, indices) requests to every selected node. Here each node's answer
+ * is a NodeSnapshot; the local node's comes from its own monitor and data path. Other nodes will answer over
+ * the transport layer; until it exists they are simply absent, which cat renders the way ES renders a node
+ * that did not answer (null cells in `_cat/nodes`, no row in `_cat/allocation`).
+ */
+import { join } from 'node:path';
+import { isDataNode, type ClusterState, type DiscoveryNode } from '../../cluster/index.js';
+import type { NodeFigures } from '../../monitor/index.js';
+import { directorySizeBytes } from '../../monitor/directory-size.js';
+import { zeroIndicesStats, zeroScriptStats, type NodeIndicesStats, type ScriptStats } from '../../monitor/indices-stats.js';
+import type { NodeServices } from '../context.js';
+
+/** ES's NodeInfo fields that cat reads. */
+export interface NodeInfoSnapshot {
+  pid: number;
+  buildType: string;
+  buildHash: string;
+  /** The runtime's version, shown in the `jdk` column (Node.js here, the JVM in ES). */
+  runtimeVersion: string;
+  heapMaxBytes: number;
+  /** `ip:port` the node publishes for HTTP, or undefined when it serves no HTTP. */
+  httpPublishAddress: string | undefined;
+}
+
+/** ES's NodeStats fields that cat reads. */
+export interface NodeStatsSnapshot extends NodeFigures {
+  indices: NodeIndicesStats;
+  script: ScriptStats;
+  /** Desired-balance figures the master keeps for data nodes; undefined for nodes that hold no data. */
+  allocation: NodeAllocationStats | undefined;
+}
+
+/** ES's NodeAllocationStats. */
+export interface NodeAllocationStats {
+  undesiredShards: number;
+  forecastedIngestLoad: number;
+  forecastedDiskUsageBytes: number;
+}
+
+export interface NodeSnapshot {
+  info: NodeInfoSnapshot;
+  stats: NodeStatsSnapshot;
+}
+
+/** Snapshots of the given nodes that could be reached, keyed by node id. */
+export async function collectNodeSnapshots(
+  services: NodeServices,
+  state: ClusterState,
+  nodeIds: readonly string[],
+): Promise<Map<string, NodeSnapshot>> {
+  const snapshots = new Map<string, NodeSnapshot>();
+  if (nodeIds.includes(services.localNode.id)) {
+    snapshots.set(services.localNode.id, await localSnapshot(services, state));
+  }
+  return snapshots;
+}
+
+async function localSnapshot(services: NodeServices, state: ClusterState): Promise<NodeSnapshot> {
+  const node = services.localNode;
+  const figures = await services.monitor.figures();
+  const indices: NodeIndicesStats = {
+    ...zeroIndicesStats(),
+    // The shard engine keeps every shard under <data>/indices/, so its size is the node's store size.
+    storeSizeBytes: await directorySizeBytes(join(figures.fs.path, 'indices')),
+    shardCount: shardCopiesOn(state, node.id),
+  };
+  return {
+    info: {
+      pid: figures.process.pid,
+      buildType: services.version.buildType,
+      buildHash: services.version.buildHash,
+      runtimeVersion: figures.process.nodeVersion.replace(/^v/, ''),
+      heapMaxBytes: figures.process.heapMaxBytes,
+      httpPublishAddress: httpPublishAddress(node),
+    },
+    stats: {
+      ...figures,
+      indices,
+      script: zeroScriptStats(),
+      allocation: allocationStats(node, indices),
+    },
+  };
+}
+
+function httpPublishAddress(node: DiscoveryNode): string | undefined {
+  return node.httpPort === undefined ? undefined : `${node.ip}:${node.httpPort}`;
+}
+
+/**
+ * Gannet has no desired-balance allocator, so no shard is ever scheduled to move and no write-load
+ * forecast exists; the disk forecast is ES's fallback, the shards' current size.
+ */
+function allocationStats(node: DiscoveryNode, indices: NodeIndicesStats): NodeAllocationStats | undefined {
+  if (!isDataNode(node)) return undefined;
+  return { undesiredShards: 0, forecastedIngestLoad: 0, forecastedDiskUsageBytes: indices.storeSizeBytes };
+}
+
+/** Shard copies the routing table places on a node (a relocating copy counts on its source node). */
+export function shardCopiesOn(state: ClusterState, nodeId: string): number {
+  let count = 0;
+  for (const shards of state.routing.values()) {
+    for (const copies of shards) for (const copy of copies) if (copy.state !== 'UNASSIGNED' && copy.nodeId === nodeId) count++;
+  }
+  return count;
+}
