@@ -49,6 +49,9 @@ export const ERROR_STATUS = {
   corrupt_index_exception: 500,
   index_format_too_old_exception: 500,
   index_format_too_new_exception: 500,
+  translog_corrupted_exception: 500,
+  translog_exception: 500,
+  already_closed_exception: 500,
   exception: 500,
 } as const;
 
