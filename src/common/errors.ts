@@ -39,6 +39,9 @@ export const ERROR_STATUS = {
   security_exception: 403,
   status_exception: 400,
   mapper_parsing_exception: 400,
+  document_parsing_exception: 400,
+  // Only ever a caused_by (java.time's parse failure); ES would answer 500 were it thrown bare.
+  date_time_parse_exception: 500,
   strict_dynamic_mapping_exception: 400,
   invalid_index_name_exception: 400,
   index_closed_exception: 400,
