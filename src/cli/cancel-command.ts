@@ -5,6 +5,7 @@
  */
 import { describeErrorResponse, expectJson, objectField, rootCause, stringField } from './es-json.js';
 import { ExitCode } from './exit-codes.js';
+import { UnreachableError, type GannetResponse } from './gannet-client.js';
 import { writeRawJson, type CommandContext, type OperatorCommand } from './operator-command.js';
 import { UsageError, booleanOption, nonEmptyOption, parseTaskId, parseTimeout, stringOption } from './operator-options.js';
 import { buildTaskForest, failuresFromResponse, renderFailures, tasksFromResponse, type FailureView, type TaskView } from './task-list.js';
@@ -64,12 +65,19 @@ exit codes:
     }
 
     const path = taskId === undefined ? '/_tasks/_cancel' : `/_tasks/${encodeURIComponent(taskId).replace('%3A', ':')}/_cancel`;
-    const response = await client.request(
-      'POST',
-      path,
-      { actions, nodes, parent_task_id: parent, wait_for_completion: wait },
-      { timeoutMs: wait ? waitMs : undefined },
-    );
+    let response: GannetResponse;
+    try {
+      response = await client.request('POST', path, { actions, nodes, parent_task_id: parent, wait_for_completion: wait }, { timeoutMs: wait ? waitMs : undefined });
+    } catch (err) {
+      // With --wait the node holds the answer until the tasks stop; running out of time says nothing about reachability.
+      if (wait && err instanceof UnreachableError && err.timedOut) {
+        throw new UnreachableError(
+          `no answer from ${client.displayUrl} within ${timeoutRaw ?? '60s'}: the cancel may have been applied but the tasks had not stopped yet; check with "gannet tasks"`,
+          true,
+        );
+      }
+      throw err;
+    }
     // ES puts "no such task" into node_failures with 200; a node that answers 404 instead means the same thing.
     if (response.status === 404 && stringField(rootCause(objectField(response.body, 'error')), 'type') === 'resource_not_found_exception') {
       if (context.json) writeRawJson(io, response.text);

@@ -25,6 +25,13 @@ export type QueryParams = Record<string, string | boolean | undefined>;
 
 export class UnreachableError extends Error {
   override readonly name = 'UnreachableError';
+  constructor(
+    message: string,
+    /** The request was sent but no full answer came within the time limit (as opposed to never connecting). */
+    readonly timedOut: boolean,
+  ) {
+    super(message);
+  }
 }
 
 export class ResponseError extends Error {
@@ -103,9 +110,13 @@ export class GannetClient {
       const text = await response.text();
       return { status: response.status, text, body: parseJson(text), request };
     } catch (err) {
-      throw new UnreachableError(`cannot reach Gannet at ${this.displayUrl}: ${describeFetchFailure(err, timeoutMs)}`);
+      throw new UnreachableError(`cannot reach Gannet at ${this.displayUrl}: ${describeFetchFailure(err, timeoutMs)}`, isTimeout(err));
     }
   }
+}
+
+function isTimeout(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError');
 }
 
 function parseJson(text: string): unknown {
@@ -138,7 +149,7 @@ const NETWORK_ERRORS: Record<string, string> = {
 
 /** Words for why fetch failed. fetch wraps the socket error as `cause` (sometimes an AggregateError of per-address tries). */
 export function describeFetchFailure(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
+  if (isTimeout(err)) {
     return `no answer within ${formatSeconds(timeoutMs)}`;
   }
   const code = errorCode(err instanceof Error ? err.cause : undefined) ?? errorCode(err);

@@ -17,7 +17,8 @@ interface Seen {
   headers: IncomingMessage['headers'];
 }
 
-type Reply = { status?: number; body: unknown } | ((seen: Seen) => { status?: number; body: unknown });
+type Answer = { status?: number; body: unknown };
+type Reply = Answer | ((seen: Seen) => Answer | Promise<Answer>);
 
 let server: Server;
 let baseUrl: string;
@@ -25,19 +26,22 @@ let replies: Map<string, Reply>;
 let seen: Seen[];
 
 before(async () => {
-  server = createServer((req, res) => {
+  server = createServer(async (req, res) => {
     const url = new URL(req.url ?? '/', 'http://stub');
     const request: Seen = { method: req.method ?? '', path: url.pathname, query: url.searchParams, headers: req.headers };
     seen.push(request);
     const reply = replies.get(`${req.method} ${url.pathname}`);
-    const { status, body } = reply === undefined ? { status: 400, body: { error: 'no handler', status: 400 } } : typeof reply === 'function' ? reply(request) : reply;
+    const { status, body } = reply === undefined ? { status: 400, body: { error: 'no handler', status: 400 } } : typeof reply === 'function' ? await reply(request) : reply;
     res.writeHead(status ?? 200, { 'content-type': 'application/json' });
     res.end(typeof body === 'string' ? body : JSON.stringify(body));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
-after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+after(() => new Promise<void>((resolve) => {
+  server.closeAllConnections();
+  server.close(() => resolve());
+}));
 beforeEach(() => {
   replies = new Map();
   seen = [];
@@ -280,6 +284,16 @@ test('cancel by filter: POST /_tasks/_cancel with the filters; nothing matched e
   assert.equal(seen[0]!.query.get('actions'), '*reindex');
   assert.equal(seen[0]!.query.get('nodes'), 'a,b');
   assert.match(result.stderr, /no task matched --actions \*reindex --nodes a,b/);
+});
+
+test('cancel --wait that outlives --timeout exits 3 and says the cancel may still be under way', async () => {
+  replies.set('POST /_tasks/_cancel', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    return { body: { nodes: {} } };
+  });
+  const result = await run(['cancel', '--actions', '*reindex', '--wait', '--timeout', '200ms']);
+  assert.equal(result.code, 3);
+  assert.match(result.stderr, /^gannet cancel: no answer from http:\/\/127\.0\.0\.1:\d+ within 200ms: the cancel may have been applied/);
 });
 
 test('an unreachable node exits 3 with the address and the reason', async () => {

@@ -1,0 +1,27 @@
+/**
+ * The operator commands are a pure HTTP client: an operator tool that reached into server internals could
+ * show what the code believes rather than what the node answers. Only `start` may load the server.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+// Runs from the compiled tree; the sources sit beside package.json in the cwd, as architecture.test.ts assumes.
+const cliRoot = join(process.cwd(), 'src', 'cli');
+const SERVER_SIDE = new Set(['start-command.ts', 'run.ts']);
+
+test('src/cli imports only itself and src/common, except the start command', () => {
+  const violations: string[] = [];
+  for (const name of readdirSync(cliRoot).filter((file) => file.endsWith('.ts') && !SERVER_SIDE.has(file))) {
+    const text = readFileSync(join(cliRoot, name), 'utf8');
+    for (const match of text.matchAll(/^\s*(?:import|export)[^'"]*from\s+['"](\.[^'"]+)['"]/gm)) {
+      const target = match[1]!;
+      if (!target.startsWith('./') && !target.startsWith('../common/')) violations.push(`${name} imports ${target}`);
+    }
+    for (const match of text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+      if (match[1] !== './start-command.js') violations.push(`${name} dynamically imports ${match[1]}`);
+    }
+  }
+  assert.deepEqual(violations, []);
+});
