@@ -57,6 +57,8 @@ export function allocationRows(
 ): AllocationRow[] {
   const shardCounts = new Map<string, number>();
   for (const copy of allShardCopies(state)) {
+    // ES's routing table keeps a relocation as one entry, on its source node; skip a separate target entry.
+    if (copy.state === 'INITIALIZING' && copy.relocatingNodeId !== undefined) continue;
     const holder = copy.state !== 'UNASSIGNED' && copy.nodeId !== undefined ? copy.nodeId : UNASSIGNED;
     shardCounts.set(holder, (shardCounts.get(holder) ?? 0) + 1);
   }

@@ -97,7 +97,7 @@ function allocationStats(node: DiscoveryNode, indices: NodeIndicesStats): NodeAl
   return { undesiredShards: 0, forecastedIngestLoad: 0, forecastedDiskUsageBytes: indices.storeSizeBytes };
 }
 
-/** Shard copies the routing table places on a node (a relocating copy counts on its source node). */
+/** Shard copies a node holds, a relocation's incoming copy included (ES counts the node's shard objects). */
 export function shardCopiesOn(state: ClusterState, nodeId: string): number {
   let count = 0;
   for (const shards of state.routing.values()) {
