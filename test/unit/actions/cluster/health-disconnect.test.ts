@@ -1,0 +1,82 @@
+/**
+ * The whole path in one process: a real HttpServer with the health routes, a client that goes away while the
+ * health request waits, and the node's task manager inspected directly to see the task end.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import pino from 'pino';
+import { HttpServer } from '../../../../src/http/http-server.js';
+import { clusterHealthRoutes } from '../../../../src/actions/cluster/health.js';
+import type { NodeServices } from '../../../../src/actions/context.js';
+import { ClusterService } from '../../../../src/cluster/cluster-service.js';
+import { TaskManager } from '../../../../src/tasks/task-manager.js';
+import { NodeMonitor } from '../../../../src/monitor/node-monitor.js';
+import { Settings } from '../../../../src/common/settings.js';
+import { versionInfo } from '../../../../src/common/version.js';
+import { clusterState, node } from '../../../helpers/cluster-state-builder.js';
+
+let server: HttpServer;
+let taskManager: TaskManager;
+let port: number;
+
+before(async () => {
+  const logger = pino({ level: 'silent' });
+  taskManager = new TaskManager('node-a');
+  const services: NodeServices = {
+    settings: new Settings({}),
+    version: versionInfo('8.19.2'),
+    localNode: node('node-a'),
+    clusterService: new ClusterService(clusterState()),
+    taskManager,
+    monitor: new NodeMonitor(tmpdir()),
+    logger,
+  };
+  server = new HttpServer(services, { host: '127.0.0.1', ports: [0, 0], maxContentLength: 1 << 20, compression: false }, logger);
+  server.register(clusterHealthRoutes);
+  port = await server.start();
+});
+
+after(async () => {
+  await server.stop();
+});
+
+function healthTasks() {
+  return taskManager.list().filter((task) => task.action === 'cluster:monitor/health');
+}
+
+test('the health request runs as a cancellable cluster:monitor/health task', async () => {
+  const req = httpRequest({ host: '127.0.0.1', port, path: '/_cluster/health?wait_for_nodes=3&timeout=200ms' });
+  const answered = new Promise<number>((resolve) => req.on('response', (res) => {
+    res.resume();
+    resolve(res.statusCode ?? 0);
+  }));
+  req.end();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const [task] = healthTasks();
+  assert.ok(task, 'a task is registered while the request waits');
+  assert.equal(task.cancellable, true);
+  assert.equal(task.description, '');
+  assert.equal(await answered, 408);
+  assert.equal(healthTasks().length, 0);
+});
+
+test('a client that disconnects cancels the waiting health task, which ends promptly', async () => {
+  const req = httpRequest({ host: '127.0.0.1', port, path: '/_cluster/health?wait_for_nodes=5&timeout=60s' });
+  req.on('error', () => undefined);
+  req.end();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const [task] = healthTasks();
+  assert.ok(task, 'the request is waiting');
+  const started = Date.now();
+  req.destroy();
+  await Promise.race([
+    task.whenCompleted(),
+    new Promise((_, reject) => setTimeout(() => reject(new Error('the health task did not end within 2s of the disconnect')), 2000)),
+  ]);
+  assert.ok(Date.now() - started < 500, `ended ${Date.now() - started}ms after the disconnect`);
+  assert.equal(task.isCancelled, true);
+  assert.equal(task.cancellationReason, 'channel closed');
+  assert.equal(healthTasks().length, 0);
+});
