@@ -2,3 +2,5 @@ export * from './discovery-node.js';
 export * from './cluster-state.js';
 export { ClusterService, type ClusterStateListener } from './cluster-service.js';
 export { resolveNodeSelectors } from './node-selector.js';
+export { resolveConcreteIndexNames } from './index-name-resolver.js';
+export * from './indices-options.js';
