@@ -387,3 +387,56 @@ test('unknown parameters are rejected as ES does', async () => {
   const cancel = await node.request('POST', '/_tasks/_cancel?timeout=1s');
   assert.equal(cancel.status, 400, 'cancel has no timeout parameter in ES');
 });
+
+test('GET /_cat/tasks matches the cat.tasks/10_basic rows, parent before child', async () => {
+  const plain = await node.request('GET', '/_cat/tasks');
+  assert.equal(plain.status, 200);
+  assert.equal(plain.headers['content-type'], 'text/plain; charset=UTF-8');
+  assert.match(
+    plain.text,
+    /^(\S+\s+\S+:\d+\s+(?:-|\S+:\d+)\s+\S+\s+\d+\s+\d\d:\d\d:\d\d\s+\S+\s+\d{1,3}.\d{1,3}.\d{1,3}.\d{1,3}\s+\S+\n)+$/,
+  );
+  const lines = plain.text.trimEnd().split('\n');
+  assert.ok(lines[0]!.startsWith('cluster:monitor/tasks/lists '));
+  assert.ok(lines[1]!.startsWith('cluster:monitor/tasks/lists[n] '));
+  assert.equal(lines[1]!.split(/\s+/)[2], lines[0]!.split(/\s+/)[1], 'the child row names the parent row');
+
+  const detailed = await node.request('GET', '/_cat/tasks?detailed=true');
+  assert.match(
+    detailed.text,
+    /^(\S+\s+\S+:\d+\s+(?:-|\S+:\d+)\s+\S+\s+\d+\s+\d\d:\d\d:\d\d\s+\S+\s+\d{1,3}.\d{1,3}.\d{1,3}.\d{1,3}\s+\S+\s+.*\n)+$/,
+  );
+  const headers = await node.request('GET', '/_cat/tasks?v=true&detailed=true');
+  assert.match(headers.text.split('\n')[0]!, /^action\s+task_id\s+parent_task_id\s+type\s+start_time\s+timestamp\s+running_time\s+ip\s+node\s+description$/);
+  const noDescription = await node.request('GET', '/_cat/tasks?v=true&h=action,description');
+  assert.match(noDescription.text.split('\n')[0]!, /^action$/, 'without detailed there is no description column');
+});
+
+test('GET /_cat/tasks records X-Opaque-Id, filters like _tasks, answers help and JSON', async () => {
+  const opaque = await node.request('GET', '/_cat/tasks?h=action,x_opaque_id', { headers: { 'X-Opaque-Id': 'TestID' } });
+  assert.match(opaque.text, /TestID/);
+
+  const rows = await node.request('GET', '/_cat/tasks?format=json&actions=*[n]&h=action,ti,pti,node_id,port');
+  assert.equal(rows.status, 200);
+  assert.equal(rows.body.length, 1);
+  assert.deepEqual(Object.keys(rows.body[0]), ['action', 'ti', 'pti', 'node_id', 'port']);
+  assert.equal(rows.body[0].action, 'cluster:monitor/tasks/lists[n]');
+  assert.equal(rows.body[0].node_id, node.nodeId.slice(0, 4));
+  assert.match(rows.body[0].port, /^\d+$/);
+  const none = await node.request('GET', '/_cat/tasks?nodes=nope');
+  assert.equal(none.text, '');
+
+  const help = await node.request('GET', '/_cat/tasks?help');
+  assert.equal(help.status, 200);
+  const names = help.text.trimEnd().split('\n').map((line) => line.split('|')[0]!.trim());
+  assert.deepEqual(names, [
+    'id', 'action', 'task_id', 'parent_task_id', 'type', 'start_time', 'timestamp', 'running_time_ns',
+    'running_time', 'node_id', 'ip', 'port', 'node', 'version', 'x_opaque_id',
+  ]);
+  const detailedHelp = await node.request('GET', '/_cat/tasks?help&detailed');
+  assert.match(detailedHelp.text, /^description +\| desc +\| task action +\n$/m);
+
+  const fullId = await node.request('GET', '/_cat/tasks?full_id=true');
+  assert.equal(fullId.status, 400, 'ES reads full_id too late for it to count as consumed');
+  assert.equal(fullId.body.error.reason, 'request [/_cat/tasks] contains unrecognized parameter: [full_id]');
+});

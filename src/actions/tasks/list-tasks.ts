@@ -4,6 +4,7 @@
  * the node then waits until those tasks have finished (list tasks excepted, so a list never waits for
  * itself or another list), and a node that waits past the timeout reports a node failure.
  */
+import { splitByComma } from '../../cat/index.js';
 import { TaskId, taskInfoOf, taskMatches, type Task, type TaskFilter } from '../../tasks/index.js';
 import type { RestRequest } from '../rest.js';
 import type { NodeServices } from '../context.js';
@@ -28,8 +29,9 @@ export interface ListTasksRequest {
 /** Reads the list parameters in ES's order, so the same input fails with the same first error. */
 export function parseListTasksRequest(request: RestRequest): ListTasksRequest {
   const detailed = request.paramBool('detailed', false);
-  const nodes = request.paramList('nodes');
-  const actions = request.paramList('actions');
+  // Strings.splitStringByCommaToArray: Java's split, entries not trimmed.
+  const nodes = splitByComma(request.param('nodes'));
+  const actions = splitByComma(request.param('actions'));
   const parentTaskId = TaskId.parse(request.param('parent_task_id'));
   const waitForCompletion = request.paramBool('wait_for_completion', false);
   const timeoutMillis = request.hasParam('timeout') ? request.paramTimeMillis('timeout', 0) : undefined;

@@ -4,6 +4,7 @@
  * RestCancelTasksAction read. Parameters are read in ES's order so that bad input meets the same first error.
  */
 import { errors } from '../../common/errors.js';
+import { splitByComma } from '../../cat/index.js';
 import { TaskId } from '../../tasks/index.js';
 import { json, type RestRequest, type Route } from '../rest.js';
 import type { ActionContext } from '../rest.js';
@@ -11,6 +12,7 @@ import { cancelTasks, CANCEL_TASKS_ACTION, DEFAULT_CANCEL_REASON } from './cance
 import { getTask, GET_TASK_ACTION } from './get-task.js';
 import { LIST_TASKS_ACTION, LIST_TASKS_PARAMS, listTasks, parseListTasksRequest } from './list-tasks.js';
 import { taskInfoJson } from './task-json.js';
+import { catTasksRoute } from './cat-tasks.js';
 import { parseGroupBy, tasksResponseJson, type GroupBy, type TasksResponse } from './tasks-response.js';
 
 function respond(request: RestRequest, context: ActionContext, response: TasksResponse, groupBy: GroupBy) {
@@ -56,9 +58,9 @@ const getRoute: Route = {
 const CANCEL_PARAMS = ['nodes', 'actions', 'parent_task_id', 'wait_for_completion', 'group_by'] as const;
 
 async function cancelHandler(request: RestRequest, context: ActionContext) {
-  const nodes = request.paramList('nodes');
+  const nodes = splitByComma(request.param('nodes'));
   const targetTaskId = TaskId.parse(request.param('task_id'));
-  const actions = request.paramList('actions');
+  const actions = splitByComma(request.param('actions'));
   const parentTaskId = TaskId.parse(request.param('parent_task_id'));
   const waitForCompletion = request.paramBool('wait_for_completion', false);
   const groupBy = parseGroupBy(request.param('group_by'));
@@ -78,4 +80,4 @@ const cancelRoutes: Route[] = [
   { method: 'POST', path: '/_tasks/{task_id}/_cancel', action: CANCEL_TASKS_ACTION, params: CANCEL_PARAMS, handler: cancelHandler },
 ];
 
-export const taskRoutes: readonly Route[] = [listRoute, getRoute, ...cancelRoutes];
+export const taskRoutes: readonly Route[] = [listRoute, getRoute, ...cancelRoutes, catTasksRoute];
