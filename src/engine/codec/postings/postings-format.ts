@@ -1,0 +1,58 @@
+/**
+ * Postings: which documents contain a term, how often, and at which positions.
+ *
+ * Doc file (`<segment>.doc`), body = the postings of every term with docFreq >= 2, back to back in term
+ * order (a term with one document is inlined in the term dictionary instead, as Lucene "pulses" it):
+ *
+ *   TermPostings = SkipLength(vInt) Skip Block+
+ *   Skip   = one entry per block: LastDocDelta(vInt) DocBlockLength(vLong) [PosBlockLength(vLong)]
+ *            ImpactCount(vInt) { FreqDelta(vInt) NormDelta(vInt) }*
+ *   Block  = full block of 128 docs: DocBits(byte) PackedDocDeltas(16*DocBits bytes)
+ *                                    [FreqBits(byte) PackedFreqs(16*FreqBits bytes)]
+ *          | tail block of docFreq % 128 docs, as vInts: with freqs, vLong((delta-1)*2 + (freq == 1 ? 1 : 0))
+ *            then Freq(vInt) when freq != 1; without freqs, vInt(delta-1)
+ *
+ * Doc deltas are stored minus one (doc - previousDoc - 1, the first relative to -1), so a dense run costs
+ * zero bits; frequencies are stored minus one for the same reason (freq 1 is by far the most common).
+ *
+ * Skip entries give each block's last doc (for advance()), its byte length (to jump to it) and its
+ * competitive impacts: the (freq, norm) pairs no other pair of the block beats on both — higher freq and
+ * lower norm — which is Lucene's Impacts. Any score that grows with freq and shrinks with the norm byte
+ * (BM25 does both) reaches its block maximum on one of these pairs, so block-max WAND gets the exact
+ * block bound. Pairs are sorted by norm ascending, hence freq strictly ascending: both are delta-coded
+ * (freq - previousFreq - 1 from 0, norm - previousNorm - 1 from -1). Fields without norms use norm 1;
+ * fields without freqs use freq 1.
+ *
+ * Positions file (`<segment>.pos`), body = for each term, for each of its docs in order, `freq`
+ * positions as vInt deltas (the first of each doc absolute). PosBlockLength lets advance() jump over the
+ * positions of skipped blocks; within a block, positions of skipped docs are skipped by count.
+ */
+export const POSTINGS_DOC_CODEC = 'GannetPostingsDoc';
+export const POSTINGS_POS_CODEC = 'GannetPostingsPos';
+export const POSTINGS_VERSION_START = 1;
+export const POSTINGS_VERSION_CURRENT = POSTINGS_VERSION_START;
+export const DOC_EXTENSION = 'doc';
+export const POS_EXTENSION = 'pos';
+
+/** doc id meaning "exhausted"; doc ids are 0 <= doc < NO_MORE_DOCS. */
+export const NO_MORE_DOCS = 0x7fffffff;
+/** Largest frequency or position accepted (Java's Integer.MAX_VALUE). */
+export const MAX_FREQ = 0x7fffffff;
+
+/** Where a term's postings are and what the term dictionary stores about them (Lucene's BlockTermState). */
+export interface TermState {
+  docFreq: number;
+  totalTermFreq: number;
+  /** Offset of the term's postings in the doc file's body (after the header); -1 for a singleton. */
+  docStartFP: number;
+  /** Offset of the term's first position in the positions file's body; -1 when positions are not indexed. */
+  posStartFP: number;
+  /** The one document of a term with docFreq 1 (its freq is totalTermFreq); -1 otherwise. */
+  singletonDoc: number;
+}
+
+/** What a caller needs from a postings cursor; asking for less lets the reader decode less. */
+export const POSTINGS_DOCS = 0;
+export const POSTINGS_FREQS = 1;
+export const POSTINGS_POSITIONS = 2;
+export type PostingsFlags = typeof POSTINGS_DOCS | typeof POSTINGS_FREQS | typeof POSTINGS_POSITIONS;

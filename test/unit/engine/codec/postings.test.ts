@@ -1,0 +1,185 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  NO_MORE_DOCS,
+  POSTINGS_DOCS,
+  POSTINGS_FREQS,
+  POSTINGS_POSITIONS,
+} from '../../../../src/engine/codec/postings/postings-format.js';
+import { LENGTH_TABLE } from '../../../../src/engine/codec/norms/small-float.js';
+import { AssertingPostingsEnum } from './asserting-postings-enum.js';
+import { termPostings, writeAndOpen, type TermPostings } from './postings-fixtures.js';
+
+const RUNS = 40;
+const MAX_DOC = 2 ** 31 - 1;
+
+test('postings round-trip: doc ids, freqs and positions via nextDoc', () => {
+  for (const [withFreqs, withPositions] of [
+    [false, false],
+    [true, false],
+    [true, true],
+  ] as const) {
+    fc.assert(
+      fc.property(fc.array(termPostings(MAX_DOC, withFreqs, withPositions), { minLength: 1, maxLength: 4 }), fc.integer(), (terms, seed) => {
+        const { reader, states } = writeAndOpen(terms, withFreqs, withPositions, null);
+        terms.forEach((term, t) => {
+          const state = states[t]!;
+          assert.equal(state.docFreq, term.docs.length);
+          assert.equal(state.totalTermFreq, withFreqs ? term.freqs.reduce((a, b) => a + b, 0) : term.docs.length);
+          const flags = withPositions ? POSTINGS_POSITIONS : withFreqs ? POSTINGS_FREQS : POSTINGS_DOCS;
+          const postings = new AssertingPostingsEnum(reader.postings(state, withFreqs, withPositions, flags), withPositions);
+          assert.equal(postings.cost(), term.docs.length);
+          for (let i = 0; i < term.docs.length; i++) {
+            assert.equal(postings.nextDoc(), term.docs[i]);
+            assert.equal(postings.freq(), withFreqs ? term.freqs[i] : 1);
+            // Read the positions of some docs only, so skipping unread positions is exercised too.
+            if (term.positions !== null && ((seed >>> i % 31) & 1) === 1) {
+              const read = term.positions[i]!.map(() => postings.nextPosition());
+              assert.deepEqual(read, term.positions[i]);
+            }
+          }
+          assert.equal(postings.nextDoc(), NO_MORE_DOCS);
+          assert.equal(postings.docID(), NO_MORE_DOCS);
+        });
+      }),
+      { numRuns: RUNS },
+    );
+  }
+});
+
+/** advance() and nextDoc() interleaved, against a cursor over the plain array. */
+test('advance() lands where a naive scan does, positions included', () => {
+  const op = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 5_000_000 }));
+  fc.assert(
+    fc.property(termPostings(MAX_DOC, true, true), fc.array(op, { minLength: 1, maxLength: 60 }), (term, ops) => {
+      const { reader, states } = writeAndOpen([term], true, true, null);
+      const postings = new AssertingPostingsEnum(reader.postings(states[0]!, true, true, POSTINGS_POSITIONS), true);
+      let index = -1;
+      for (const step of ops) {
+        const current = index < 0 ? -1 : index >= term.docs.length ? NO_MORE_DOCS : term.docs[index]!;
+        if (current === NO_MORE_DOCS) break;
+        let got: number;
+        if (step === 0) {
+          index++;
+          got = postings.nextDoc();
+        } else {
+          const target = Math.min(current + step, NO_MORE_DOCS);
+          while (index < term.docs.length && (index < 0 || term.docs[index]! < target)) index++;
+          got = postings.advance(target);
+        }
+        const expected = index >= term.docs.length ? NO_MORE_DOCS : term.docs[index]!;
+        assert.equal(got, expected);
+        if (expected !== NO_MORE_DOCS) {
+          assert.equal(postings.freq(), term.freqs[index]);
+          if (step % 2 === 0) assert.deepEqual(term.positions![index]!.map(() => postings.nextPosition()), term.positions![index]);
+        }
+      }
+    }),
+    { numRuns: RUNS * 2 },
+  );
+});
+
+test('advance() on docs-only postings, from a fresh enum and to far targets', () => {
+  fc.assert(
+    fc.property(termPostings(MAX_DOC, false, false), fc.array(fc.integer({ min: 1, max: 2 ** 31 }), { minLength: 1, maxLength: 20 }), (term, steps) => {
+      const { reader, states } = writeAndOpen([term], false, false, null);
+      const postings = new AssertingPostingsEnum(reader.postings(states[0]!, false, false, POSTINGS_DOCS), false);
+      let current = -1;
+      for (const step of steps) {
+        const target = Math.min(current + step, NO_MORE_DOCS);
+        const expected = term.docs.find((d) => d >= target) ?? NO_MORE_DOCS;
+        current = postings.advance(target);
+        assert.equal(current, expected);
+        if (current === NO_MORE_DOCS) break;
+      }
+    }),
+    { numRuns: RUNS },
+  );
+});
+
+function randomNorms(maxDoc: number, seed: number): Uint8Array {
+  const norms = new Uint8Array(maxDoc);
+  let state = seed | 1;
+  for (let i = 0; i < maxDoc; i++) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    // Skewed towards short fields, like real text, so frontiers have several pairs.
+    norms[i] = 1 + ((state >>> 0) % (i % 3 === 0 ? 255 : 40));
+  }
+  return norms;
+}
+
+/** A BM25 scorer like Lucene's (k1 1.2, b 0.75), to check the impacts bound real scores. */
+function bm25(avgdl: number): (freq: number, norm: number) => number {
+  const cache = new Float32Array(256);
+  for (let i = 0; i < 256; i++) cache[i] = 1 / (1.2 * (0.25 + (0.75 * LENGTH_TABLE[i]!) / avgdl));
+  return (freq, norm) => 2.5 - 2.5 / (1 + freq * cache[norm]!);
+}
+
+test('block impacts bound every (freq, norm) of their block, and advanceShallow reports block ends', () => {
+  const maxDoc = 20_000;
+  fc.assert(
+    fc.property(
+      termPostings(maxDoc, true, false),
+      fc.integer(),
+      fc.double({ min: 1, max: 500, noNaN: true }),
+      (term: TermPostings, seed: number, avgdl: number) => {
+        // Norms of docs that contain a term are never 0 (an empty field has no terms): 1..255.
+        const norms = randomNorms(maxDoc, seed);
+        const { reader, states } = writeAndOpen([term], true, false, norms);
+        const postings = reader.postings(states[0]!, true, false, POSTINGS_FREQS);
+        const impacts = postings.impacts();
+        const score = bm25(avgdl);
+        const maxScores = impacts.maxScores(score);
+        assert.equal(impacts.blockCount, Math.ceil(term.docs.length / 128));
+        for (let i = 0; i < term.docs.length; i++) {
+          const block = term.docs.length === 1 ? 0 : Math.floor(i / 128);
+          const doc = term.docs[i]!;
+          const freq = term.freqs[i]!;
+          const norm = norms[doc]!;
+          assert.ok(impacts.blockLastDocs[block]! >= doc);
+          // Dominance: some competitive pair has freq >= and norm <= this doc's.
+          let dominated = false;
+          for (let k = impacts.impactStarts[block]!; k < impacts.impactStarts[block + 1]!; k++) {
+            if (impacts.impactFreqs[k]! >= freq && impacts.impactNorms[k]! <= norm) dominated = true;
+          }
+          assert.ok(dominated, `doc ${doc} (freq ${freq}, norm ${norm}) not covered by block ${block}'s impacts`);
+          assert.ok(maxScores[block]! >= score(freq, norm));
+        }
+        // The last doc of every block is exact (not just a bound), and the frontier is strictly monotonic.
+        for (let b = 0; b < impacts.blockCount; b++) {
+          assert.equal(impacts.blockLastDocs[b], term.docs[Math.min(term.docs.length, (b + 1) * 128) - 1]);
+          for (let k = impacts.impactStarts[b]! + 1; k < impacts.impactStarts[b + 1]!; k++) {
+            assert.ok(impacts.impactFreqs[k]! > impacts.impactFreqs[k - 1]! && impacts.impactNorms[k]! > impacts.impactNorms[k - 1]!);
+          }
+        }
+        const shallow = reader.postings(states[0]!, true, false, POSTINGS_FREQS);
+        for (const target of [0, term.docs[0]!, term.docs[term.docs.length >> 1]!, term.docs[term.docs.length - 1]!, maxDoc]) {
+          const upTo = shallow.advanceShallow(target);
+          const block = impacts.blockIndexOf(target);
+          assert.equal(upTo, block >= impacts.blockCount ? NO_MORE_DOCS : impacts.blockLastDocs[block]);
+        }
+      },
+    ),
+    { numRuns: RUNS },
+  );
+});
+
+test('postings of a docs-only field with dense ids take no bits per doc delta', () => {
+  const docs = Array.from({ length: 1280 }, (_, i) => i);
+  const term = { docs, freqs: docs.map(() => 1), positions: null };
+  const { docBytes } = writeAndOpen([term], false, false, null);
+  // 10 full blocks of one header byte each, plus the skip entries; far below a byte per doc.
+  assert.ok(docBytes < 100, `dense postings took ${docBytes} bytes`);
+});
+
+test('postings writer rejects out-of-order docs, bad freqs and missing positions', () => {
+  assert.throws(() => writeAndOpen([{ docs: [5, 5], freqs: [1, 1], positions: null }], true, false, null), /increasing/);
+  assert.throws(() => writeAndOpen([{ docs: [1], freqs: [0], positions: null }], true, false, null), /freq/);
+  assert.throws(() => writeAndOpen([{ docs: [1], freqs: [2 ** 31], positions: null }], true, false, null), /freq/);
+  assert.throws(() => writeAndOpen([{ docs: [NO_MORE_DOCS], freqs: [1], positions: null }], true, false, null), /below/);
+  assert.throws(() => writeAndOpen([{ docs: [1, 2], freqs: [2, 1], positions: [[3], [1]] }], true, true, null), /positions/);
+  assert.throws(() => writeAndOpen([{ docs: [1], freqs: [1], positions: [[4, 5]] }], true, true, null), /positions/);
+});
