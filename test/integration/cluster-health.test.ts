@@ -228,3 +228,30 @@ test('a waiting health request ends on the server when its client disconnects', 
     assert.equal(remaining, 0, 'the cancelled health task has ended');
   }
 });
+
+test('GET /_cat/health prints one row with ES columns; v, ts, h, format=json and help work', async () => {
+  const plain = await node.request('GET', '/_cat/health');
+  assert.equal(plain.status, 200);
+  assert.equal(plain.headers['content-type'], 'text/plain; charset=UTF-8');
+  // The cat.health YAML "Empty cluster" pattern, plus unassign.pri (8.16+).
+  assert.match(plain.text, /^\d+ \d\d:\d\d:\d\d health-test green 1 1 0 0 0 0 0 0 0 - 100\.0%\n$/);
+
+  const verbose = await node.request('GET', '/_cat/health?v&ts=false');
+  assert.equal(
+    verbose.text,
+    'cluster     status node.total node.data shards pri relo init unassign unassign.pri pending_tasks max_task_wait_time active_shards_percent\n' +
+      'health-test green           1         1      0   0    0    0        0            0             0                  -                100.0%\n',
+  );
+
+  const picked = await node.request('GET', '/_cat/health?h=status,up,asp&format=json');
+  assert.equal(picked.status, 200);
+  assert.deepEqual(picked.body, [{ status: 'green', up: '0', asp: '100.0%' }]);
+
+  const help = await node.request('GET', '/_cat/health?help');
+  assert.deepEqual(
+    help.text.split('\n').filter(Boolean).map((line) => line.split('|')[0]!.trim()),
+    ['epoch', 'timestamp', 'cluster', 'status', 'node.total', 'node.data', 'shards', 'pri', 'relo', 'init', 'unassign', 'unassign.pri', 'pending_tasks', 'max_task_wait_time', 'active_shards_percent'],
+  );
+  const catRoot = await node.request('GET', '/_cat');
+  assert.match(catRoot.text, /^\/_cat\/health$/m);
+});

@@ -7,10 +7,11 @@
 import type { Route } from '../rest.js';
 import { allocationEndpoint } from './allocation-action.js';
 import { nodesEndpoint } from './nodes-action.js';
+import { catHealthEndpoint } from './health-action.js';
 import { catRoutes, type CatEndpoint } from './cat-endpoint.js';
 import { catRootRoute } from './cat-root.js';
 
-const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [allocationEndpoint, nodesEndpoint];
+const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [allocationEndpoint, nodesEndpoint, catHealthEndpoint];
 
 export const catFamilyRoutes: Route[] = [catRootRoute(catEndpoints), ...catEndpoints.flatMap((endpoint) => catRoutes(endpoint))];
 

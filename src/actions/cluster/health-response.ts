@@ -4,7 +4,7 @@
  * before their raw fields, as XContentBuilder.humanReadableField / percentageField do.
  */
 import { jsonFloat, javaDoubleString } from '../../common/json-float.js';
-import { formatTimeValueMillis } from '../../common/time-value.js';
+import { defaultText } from '../../cat/index.js';
 import type { ClusterHealthResult, IndexHealth, ShardHealth } from '../../cluster/health/index.js';
 import type { HealthLevel } from './health-params.js';
 
@@ -72,9 +72,9 @@ function renderShard(shard: ShardHealth): Record<string, unknown> {
   };
 }
 
-/** TimeValue.toString() of a millisecond count: "0s" for zero, otherwise the largest fitting unit. */
+/** TimeValue.toString() of a millisecond count ("0s", "422ms", "1.5s": one truncated decimal), as cat prints it. */
 function humanTime(millis: number): string {
-  return millis === 0 ? '0s' : formatTimeValueMillis(millis);
+  return defaultText({ kind: 'time', duration: millis, unitNanos: 1e6 });
 }
 
 /**
