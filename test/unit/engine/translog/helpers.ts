@@ -1,0 +1,134 @@
+/**
+ * Test helpers for the translog: a file system that counts fsyncs and can fail chosen calls, operation
+ * generators for fast-check, and temp directories.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { nodeTranslogFs, type TranslogFileHandle, type TranslogFs } from '../../../../src/engine/translog/index.js';
+import type { TranslogOperation } from '../../../../src/engine/translog/index.js';
+
+export interface FsCounters {
+  /** fdatasync calls on generation and temp checkpoint files. */
+  fileSyncs: number;
+  directorySyncs: number;
+  writes: number;
+  renames: number;
+}
+
+export type FaultPoint = 'write' | 'datasync' | 'fsyncDirectory' | 'rename' | 'open';
+
+/** Wraps the real file system, counting calls; `failNext(point)` makes the next such call throw EIO. */
+export class InstrumentedFs implements TranslogFs {
+  readonly counters: FsCounters = { fileSyncs: 0, directorySyncs: 0, writes: 0, renames: 0 };
+  private readonly faults = new Map<FaultPoint, number>();
+
+  constructor(private readonly inner: TranslogFs = nodeTranslogFs) {}
+
+  get fsyncs(): number {
+    return this.counters.fileSyncs + this.counters.directorySyncs;
+  }
+
+  /** The `skip`+1-th next call at `point` fails with EIO. */
+  failNext(point: FaultPoint, skip = 0): void {
+    this.faults.set(point, skip);
+  }
+
+  private maybeFail(point: FaultPoint): void {
+    const skip = this.faults.get(point);
+    if (skip === undefined) return;
+    if (skip > 0) {
+      this.faults.set(point, skip - 1);
+      return;
+    }
+    this.faults.delete(point);
+    const err = new Error(`EIO: i/o error, ${point} (injected)`) as NodeJS.ErrnoException;
+    err.code = 'EIO';
+    throw err;
+  }
+
+  async open(path: string, mode: 'create-exclusive' | 'truncate' | 'read'): Promise<TranslogFileHandle> {
+    this.maybeFail('open');
+    const handle = await this.inner.open(path, mode);
+    const fs = this;
+    return {
+      async write(data, position) {
+        fs.counters.writes++;
+        fs.maybeFail('write');
+        return handle.write(data, position);
+      },
+      read: (target, length, position) => handle.read(target, length, position),
+      async datasync() {
+        fs.counters.fileSyncs++;
+        fs.maybeFail('datasync');
+        return handle.datasync();
+      },
+      close: () => handle.close(),
+    };
+  }
+
+  readFile(path: string): Promise<Buffer> {
+    return this.inner.readFile(path);
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    this.counters.renames++;
+    this.maybeFail('rename');
+    return this.inner.rename(from, to);
+  }
+
+  unlink(path: string): Promise<void> {
+    return this.inner.unlink(path);
+  }
+
+  list(dir: string): Promise<string[]> {
+    return this.inner.list(dir);
+  }
+
+  mkdirs(dir: string): Promise<void> {
+    return this.inner.mkdirs(dir);
+  }
+
+  async fsyncDirectory(dir: string): Promise<void> {
+    this.counters.directorySyncs++;
+    this.maybeFail('fsyncDirectory');
+    return this.inner.fsyncDirectory(dir);
+  }
+
+  stat(path: string): Promise<{ size: number; mtimeMs: number } | undefined> {
+    return this.inner.stat(path);
+  }
+}
+
+export function tempDir(prefix = 'gannet-translog-'): { dir: string; cleanup: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export function indexOp(seqNo: number, id = `doc-${seqNo}`, source: string | Uint8Array = `{"n":${seqNo}}`): TranslogOperation {
+  return { type: 'index', id, seqNo, primaryTerm: 1, version: 1, source: typeof source === 'string' ? Buffer.from(source) : source };
+}
+
+const longValue = fc.oneof(fc.constantFrom(0, 1, Number.MAX_SAFE_INTEGER, 2 ** 32, 2 ** 32 - 1, 2 ** 31), fc.maxSafeNat());
+const text = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary', maxLength: 20 }), fc.constant(''));
+const sourceBytes = fc.oneof(
+  { weight: 4, arbitrary: fc.uint8Array({ maxLength: 300 }) },
+  { weight: 1, arbitrary: fc.constant(new Uint8Array(0)) },
+  { weight: 1, arbitrary: fc.integer({ min: 100_000, max: 300_000 }).map((n) => new Uint8Array(n).fill(n % 251)) },
+);
+
+/** Arbitrary operations: unicode ids, empty and large sources, seqNo/term/version up to MAX_SAFE_INTEGER. */
+export const operationArbitrary: fc.Arbitrary<TranslogOperation> = fc.oneof(
+  fc.record({
+    type: fc.constant('index' as const),
+    id: text,
+    seqNo: longValue,
+    primaryTerm: longValue,
+    version: fc.oneof(longValue, fc.integer({ min: -3, max: -1 })),
+    source: sourceBytes.map((bytes) => Buffer.from(bytes)),
+    routing: fc.option(text, { nil: undefined }),
+  }).map(({ routing, ...rest }) => (routing === undefined ? rest : { ...rest, routing })),
+  fc.record({ type: fc.constant('delete' as const), id: text, seqNo: longValue, primaryTerm: longValue, version: longValue }),
+  fc.record({ type: fc.constant('noop' as const), seqNo: longValue, primaryTerm: longValue, reason: text }),
+);

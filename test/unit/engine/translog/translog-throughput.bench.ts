@@ -1,0 +1,44 @@
+/**
+ * Throughput and fsyncs per operation under concurrent `request` durability (not a test; run by hand):
+ *   node <build>/test/unit/engine/translog/translog-throughput.bench.js [seconds-per-case]
+ * C concurrent writers each loop { add one ~1 KB index op; await sync(location) }, as C concurrent
+ * single-document index requests would. Prints ops/s and fsyncs per op (data + checkpoint file + directory).
+ */
+import { Translog } from '../../../../src/engine/translog/index.js';
+import { InstrumentedFs, tempDir } from './helpers.js';
+
+const seconds = Number(process.argv[2] ?? 3);
+const source = Buffer.from(JSON.stringify({ title: 'x'.repeat(1000) }));
+
+async function runCase(concurrency: number): Promise<void> {
+  const { dir, cleanup } = tempDir('gannet-translog-bench-');
+  const fs = new InstrumentedFs();
+  const translog = await Translog.open(dir, { createIfMissing: true, fs });
+  const before = { ...fs.counters };
+  let seqNo = 0;
+  let acked = 0;
+  const deadline = Date.now() + seconds * 1000;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < deadline) {
+        const location = translog.add({ type: 'index', id: `doc-${seqNo}`, seqNo: seqNo++, primaryTerm: 1, version: 1, source });
+        await translog.sync(location);
+        acked++;
+      }
+    }),
+  );
+  const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
+  const dataSyncs = fs.counters.fileSyncs - before.fileSyncs;
+  const dirSyncs = fs.counters.directorySyncs - before.directorySyncs;
+  const rounds = fs.counters.renames - before.renames;
+  await translog.close();
+  cleanup();
+  console.log(
+    `concurrency ${String(concurrency).padStart(4)}: ${(acked / elapsedS).toFixed(0).padStart(7)} acked ops/s, ` +
+      `${rounds} group commits (${(acked / rounds).toFixed(1)} ops each), ` +
+      `fsyncs/op ${((dataSyncs + dirSyncs) / acked).toFixed(3)} (file ${dataSyncs}, dir ${dirSyncs})`,
+  );
+}
+
+for (const concurrency of [1, 8, 64, 256]) await runCase(concurrency);
