@@ -7,9 +7,14 @@
  */
 import { join } from 'node:path';
 import { isDataNode, type ClusterState, type DiscoveryNode } from '../../cluster/index.js';
-import type { NodeFigures } from '../../monitor/index.js';
-import { directorySizeBytes } from '../../monitor/directory-size.js';
-import { zeroIndicesStats, zeroScriptStats, type NodeIndicesStats, type ScriptStats } from '../../monitor/indices-stats.js';
+import {
+  directorySizeBytes,
+  zeroIndicesStats,
+  zeroScriptStats,
+  type NodeFigures,
+  type NodeIndicesStats,
+  type ScriptStats,
+} from '../../monitor/index.js';
 import type { NodeServices } from '../context.js';
 
 /** ES's NodeInfo fields that cat reads. */
