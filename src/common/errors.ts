@@ -43,6 +43,8 @@ export const ERROR_STATUS = {
   // Only ever a caused_by (java.time's parse failure); ES would answer 500 were it thrown bare.
   date_time_parse_exception: 500,
   date_time_exception: 500,
+  // ES's MapperException (e.g. changing an object's `enabled`): an ElasticsearchException with no status of its own.
+  mapper_exception: 500,
   strict_dynamic_mapping_exception: 400,
   invalid_index_name_exception: 400,
   index_closed_exception: 400,
