@@ -16,6 +16,10 @@ export type HealthLevel = 'cluster' | 'indices' | 'shards';
 export interface ParsedHealthRequest {
   request: ClusterHealthRequest;
   level: HealthLevel;
+  /** Answer from this node's state without waiting for an elected master. */
+  local: boolean;
+  /** How long to wait for an elected master; ES defaults it to `timeout` when only that is given. */
+  masterTimeoutMillis: number;
 }
 
 const DEFAULT_TIMEOUT_MILLIS = 30_000;
@@ -25,10 +29,10 @@ const PRIORITIES: readonly string[] = ['IMMEDIATE', 'URGENT', 'HIGH', 'NORMAL', 
 export function parseHealthRequest(rest: RestRequest): ParsedHealthRequest {
   const indices = splitCommaLikeJava(rest.pathParams['index'] ?? '');
   const indicesOptions = indicesOptionsFromParams((name) => rest.param(name), LENIENT_EXPAND_OPEN_CLOSED_HIDDEN);
-  // `local` and `master_timeout` are validated like ES does; a single embedded node is always its own master.
-  rest.paramBool('local', false);
+  const local = rest.paramBool('local', false);
+  const explicitMasterTimeout = rest.hasParam('master_timeout') ? rest.paramTimeMillis('master_timeout', DEFAULT_TIMEOUT_MILLIS) : undefined;
   const timeoutMillis = rest.paramTimeMillis('timeout', DEFAULT_TIMEOUT_MILLIS);
-  rest.paramTimeMillis('master_timeout', timeoutMillis);
+  const masterTimeoutMillis = explicitMasterTimeout ?? timeoutMillis;
 
   const request: ClusterHealthRequest = {
     indices,
@@ -50,7 +54,7 @@ export function parseHealthRequest(rest: RestRequest): ParsedHealthRequest {
   if (waitForNodes !== '') request.waitForNodes = parseWaitForNodes(waitForNodes);
   const waitForEvents = rest.param('wait_for_events');
   if (waitForEvents !== undefined) request.waitForEvents = enumValue('org.elasticsearch.common.Priority', PRIORITIES, waitForEvents) as EventPriority;
-  return { request, level: parseLevel(rest.param('level')) };
+  return { request, level: parseLevel(rest.param('level')), local, masterTimeoutMillis };
 }
 
 /**

@@ -8,6 +8,7 @@
  * the current state, then every new one, until all conditions hold or the timeout passes; on timeout the
  * latest state is reported with `timed_out: true` and HTTP 408 (a normal body, not an error).
  */
+import { EsError } from '../../common/errors.js';
 import { INDICES_OPTIONS_PARAMS } from '../../cluster/indices-options.js';
 import {
   evaluateHealth,
@@ -38,7 +39,8 @@ const HEALTH_PARAMS = [
 ];
 
 const handler: Route['handler'] = async (rest, { task, services }) => {
-  const { request, level } = parseHealthRequest(rest);
+  const { request, level, local, masterTimeoutMillis } = parseHealthRequest(rest);
+  if (!local) await waitForMaster(services.clusterService, masterTimeoutMillis, rest.param('master_timeout') ?? rest.param('timeout') ?? '30s', task);
   const { result, timedOut } = await clusterHealth(request, services.clusterService, task);
   return json(renderHealth(result, timedOut, level, rest.human), timedOut ? 408 : 200);
 };
@@ -80,6 +82,17 @@ export async function clusterHealth(
   if (timeoutMillis === 0) return respond(clusterService.state(), false);
   const outcome = await clusterService.waitFor((state) => evaluate(state).conditionsMet === waitCount, timeoutMillis, task.signal);
   return respond(outcome.state, outcome.timedOut);
+}
+
+/**
+ * Health is a master read action: unless `local`, it waits for an elected master (until the node has
+ * recovered its state, or joins a cluster) and fails with 503 master_not_discovered_exception after
+ * `master_timeout`. ES's exception has a null reason; Gannet says what it waited for, as the cat APIs do.
+ */
+async function waitForMaster(clusterService: ClusterService, timeoutMillis: number, timeoutText: string, task: Task): Promise<void> {
+  const forever = 2 ** 31 - 1;
+  const { timedOut } = await clusterService.waitFor((state) => state.masterNodeId !== undefined, timeoutMillis < 0 ? forever : timeoutMillis, task.signal);
+  if (timedOut) throw new EsError('master_not_discovered_exception', `no master node was discovered within [${timeoutText}]`);
 }
 
 function masterStats(clusterService: ClusterService): MasterServiceStats {

@@ -19,6 +19,7 @@ import { clusterState, node } from '../../../helpers/cluster-state-builder.js';
 
 let server: HttpServer;
 let taskManager: TaskManager;
+let clusterService: ClusterService;
 let port: number;
 
 before(async () => {
@@ -28,7 +29,7 @@ before(async () => {
     settings: new Settings({}),
     version: versionInfo('8.19.2'),
     localNode: node('node-a'),
-    clusterService: new ClusterService(clusterState()),
+    clusterService: (clusterService = new ClusterService(clusterState())),
     taskManager,
     monitor: new NodeMonitor(tmpdir()),
     logger,
@@ -79,4 +80,34 @@ test('a client that disconnects cancels the waiting health task, which ends prom
   assert.equal(task.isCancelled, true);
   assert.equal(task.cancellationReason, 'channel closed');
   assert.equal(healthTasks().length, 0);
+});
+
+test('without an elected master the request waits for one, then fails with 503 master_not_discovered_exception', async () => {
+  const get = (path: string) =>
+    new Promise<{ status: number; body: any }>((resolve, reject) => {
+      httpRequest({ host: '127.0.0.1', port, path }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+  const blocked = [{ id: 1, description: 'state not recovered / initialized', status: 503 }];
+  clusterService.apply(clusterState({ version: 10, nodes: [], globalBlocks: blocked }));
+  const noMaster = await get('/_cluster/health?timeout=50ms');
+  assert.equal(noMaster.status, 503);
+  assert.equal(noMaster.body.error.type, 'master_not_discovered_exception');
+  assert.equal(noMaster.body.error.reason, 'no master node was discovered within [50ms]');
+  const local = await get('/_cluster/health?local=true&timeout=50ms');
+  assert.equal(local.status, 200, 'local reads this node\'s state without a master');
+  assert.equal(local.body.status, 'red', 'the 503 block makes it red');
+  assert.equal(local.body.number_of_nodes, 0);
+  assert.equal(local.body.active_shards_percent_as_number, 0, 'no shards and not green: 0.0 rather than NaN');
+
+  const waiting = get('/_cluster/health?master_timeout=5s&timeout=1s');
+  setTimeout(() => clusterService.apply(clusterState({ version: 11 })), 50);
+  const recovered = await waiting;
+  assert.equal(recovered.status, 200);
+  assert.equal(recovered.body.status, 'green');
 });
