@@ -23,6 +23,9 @@ import { json, type Route } from '../rest.js';
 import { parseHealthRequest } from './health-params.js';
 import { renderHealth } from './health-response.js';
 
+/** setTimeout's longest delay (about 24.8 days); longer timeouts would fire at once, so they are capped. */
+const LONGEST_TIMER_MILLIS = 2 ** 31 - 1;
+
 const HEALTH_PARAMS = [
   ...INDICES_OPTIONS_PARAMS,
   'local',
@@ -80,7 +83,7 @@ export async function clusterHealth(
   }
   task.ensureNotCancelled();
   if (timeoutMillis === 0) return respond(clusterService.state(), false);
-  const outcome = await clusterService.waitFor((state) => evaluate(state).conditionsMet === waitCount, timeoutMillis, task.signal);
+  const outcome = await clusterService.waitFor((state) => evaluate(state).conditionsMet === waitCount, Math.min(timeoutMillis, LONGEST_TIMER_MILLIS), task.signal);
   return respond(outcome.state, outcome.timedOut);
 }
 
@@ -90,8 +93,8 @@ export async function clusterHealth(
  * `master_timeout`. ES's exception has a null reason; Gannet says what it waited for, as the cat APIs do.
  */
 async function waitForMaster(clusterService: ClusterService, timeoutMillis: number, timeoutText: string, task: Task): Promise<void> {
-  const forever = 2 ** 31 - 1;
-  const { timedOut } = await clusterService.waitFor((state) => state.masterNodeId !== undefined, timeoutMillis < 0 ? forever : timeoutMillis, task.signal);
+  const bounded = timeoutMillis < 0 ? LONGEST_TIMER_MILLIS : Math.min(timeoutMillis, LONGEST_TIMER_MILLIS);
+  const { timedOut } = await clusterService.waitFor((state) => state.masterNodeId !== undefined, bounded, task.signal);
   if (timedOut) throw new EsError('master_not_discovered_exception', `no master node was discovered within [${timeoutText}]`);
 }
 
