@@ -47,14 +47,23 @@ function healthTasks() {
   return taskManager.list().filter((task) => task.action === 'cluster:monitor/health');
 }
 
+/** Polls (under a loaded CI machine a request may take a while to reach the handler). */
+async function eventually(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 test('the health request runs as a cancellable cluster:monitor/health task', async () => {
-  const req = httpRequest({ host: '127.0.0.1', port, path: '/_cluster/health?wait_for_nodes=3&timeout=200ms' });
+  const req = httpRequest({ host: '127.0.0.1', port, path: '/_cluster/health?wait_for_nodes=3&timeout=1s' });
   const answered = new Promise<number>((resolve) => req.on('response', (res) => {
     res.resume();
     resolve(res.statusCode ?? 0);
   }));
   req.end();
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await eventually(() => healthTasks().length > 0, 'the health task is registered');
   const [task] = healthTasks();
   assert.ok(task, 'a task is registered while the request waits');
   assert.equal(task.cancellable, true);
@@ -67,7 +76,7 @@ test('a client that disconnects cancels the waiting health task, which ends prom
   const req = httpRequest({ host: '127.0.0.1', port, path: '/_cluster/health?wait_for_nodes=5&timeout=60s' });
   req.on('error', () => undefined);
   req.end();
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await eventually(() => healthTasks().length > 0, 'the health task is registered');
   const [task] = healthTasks();
   assert.ok(task, 'the request is waiting');
   const started = Date.now();

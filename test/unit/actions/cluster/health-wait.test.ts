@@ -32,7 +32,7 @@ describe('waiting for conditions', () => {
     const started = Date.now();
     const unmet = await clusterHealth(request({ timeoutMillis: 0, waitForNodes: parseWaitForNodes('2') }), clusterService, task);
     assert.equal(unmet.timedOut, true);
-    assert.ok(Date.now() - started < 100);
+    assert.ok(Date.now() - started < 1000, 'no waiting');
     const met = await clusterHealth(request({ timeoutMillis: 0 }), clusterService, task);
     assert.equal(met.timedOut, false);
   });
@@ -64,7 +64,7 @@ describe('waiting for conditions', () => {
     const started = Date.now();
     await taskManager.cancel(task, 'channel closed', false);
     await assert.rejects(waiting, (err: unknown) => err instanceof EsError && err.type === 'task_cancelled_exception' && err.reason === 'task cancelled [channel closed]' && err.status === 400);
-    assert.ok(Date.now() - started < 100);
+    assert.ok(Date.now() - started < 1000, 'ends long before the 60s timeout');
   });
 
   test('wait_for_events waits for queued cluster-state updates, within the timeout', async () => {
