@@ -21,7 +21,7 @@ export async function readHeader(handle: TranslogFileHandle, path: string): Prom
   try {
     return decodeHeader(bytes.subarray(0, read));
   } catch (err) {
-    if (err instanceof FormatError) throw translogErrors.badFile(path, `bad header: ${err.message}`);
+    if (err instanceof FormatError) throw translogErrors.badHeader(path, err.message);
     throw err;
   }
 }

@@ -35,6 +35,9 @@ export const translogErrors = {
       `file is truncated to [${actualLength}] bytes but its checkpoint covers [${checkpointOffset}] bytes (at offset [${actualLength}]); ${RECOVER_ADVICE}`,
     ),
 
+  /** A generation file's header does not decode; the details say which field and where. */
+  badHeader: (file: string, what: string) => new TranslogCorruptedError(file, 0, `bad header at offset [0]: ${what}; ${RECOVER_ADVICE}`),
+
   badFile: (file: string, what: string) => new TranslogCorruptedError(file, -1, `${what}; ${RECOVER_ADVICE}`),
 
   badCheckpoint: (file: string, what: string) =>

@@ -390,31 +390,35 @@ export class Translog {
   // ---- reading ----
 
   /**
-   * The operations with seqNo >= fromSeqNo, in file order across generations, as of now: everything added
-   * before this call is included (written to the OS first, not necessarily fsynced).
+   * The operations with seqNo >= fromSeqNo, in file order across generations, exactly as of this call:
+   * everything added before it is included (written to the OS first, not necessarily fsynced), nothing after.
    */
   snapshot(fromSeqNo = 0): TranslogSnapshot {
     this.ensureOpen();
+    // The extent of each generation being written, fixed now: later adds are not part of this snapshot.
+    const bounds = new Map<number, number>();
+    for (const writer of [...this.frozen, this.current]) bounds.set(writer.generation, writer.addedOffset);
     // Not tragic if the files cannot be opened for reading; the write-out inside is (see capture).
-    const sources = this.enqueue(() => this.captureSnapshotSources(fromSeqNo), false);
+    const sources = this.enqueue(() => this.captureSnapshotSources(fromSeqNo, bounds), false);
     return new TranslogSnapshot(sources, fromSeqNo);
   }
 
-  private async captureSnapshotSources(fromSeqNo: number): Promise<SnapshotSource[]> {
-    const writers = [...this.frozen, this.current].filter((writer) => writer.handle && !writer.closed);
+  private async captureSnapshotSources(fromSeqNo: number, bounds: ReadonlyMap<number, number>): Promise<SnapshotSource[]> {
+    const lastGeneration = Math.max(...bounds.keys());
     const extents: { path: string; formatVersion: number; start: number; end: number; trimmedAboveSeqNo: number }[] = [];
     for (const reader of this.readers) {
-      if (reader.checkpoint.numOps > 0 && reader.checkpoint.maxSeqNo >= fromSeqNo) {
-        extents.push({
-          path: reader.path,
-          formatVersion: reader.formatVersion,
-          start: reader.headerLength,
-          end: reader.checkpoint.offset,
-          trimmedAboveSeqNo: reader.checkpoint.trimmedAboveSeqNo,
-        });
-      }
+      if (reader.generation > lastGeneration || reader.checkpoint.numOps === 0 || reader.checkpoint.maxSeqNo < fromSeqNo) continue;
+      extents.push({
+        path: reader.path,
+        formatVersion: reader.formatVersion,
+        start: reader.headerLength,
+        end: Math.min(reader.checkpoint.offset, bounds.get(reader.generation) ?? Infinity),
+        trimmedAboveSeqNo: reader.checkpoint.trimmedAboveSeqNo,
+      });
     }
-    for (const writer of writers) {
+    for (const writer of [...this.frozen, this.current]) {
+      const bound = bounds.get(writer.generation);
+      if (bound === undefined || !writer.handle || writer.closed) continue;
       let state: WriterState;
       try {
         state = await this.writeOut(writer);
@@ -422,13 +426,7 @@ export class Translog {
         throw this.fail(err);
       }
       if (state.numOps > 0 && state.maxSeqNo >= fromSeqNo) {
-        extents.push({
-          path: writer.path,
-          formatVersion: writer.header.formatVersion,
-          start: writer.headerBytes.length,
-          end: writer.writtenOffset,
-          trimmedAboveSeqNo: UNASSIGNED_SEQ_NO,
-        });
+        extents.push({ path: writer.path, formatVersion: writer.header.formatVersion, start: writer.headerBytes.length, end: bound, trimmedAboveSeqNo: UNASSIGNED_SEQ_NO });
       }
     }
     const sources: SnapshotSource[] = [];
