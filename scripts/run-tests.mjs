@@ -25,7 +25,8 @@ function collect(dir, out) {
 
 let files = collect(testRoot, []);
 if (suites) files = files.filter((f) => suites.some((s) => relative(testRoot, f).startsWith(s + '/')));
-if (only) files = files.filter((f) => f.includes(only));
+// Match against the path below the test root, so a build dir named e.g. /tmp/build-cat does not match everything.
+if (only) files = files.filter((f) => relative(testRoot, f).includes(only));
 if (files.length === 0) {
   console.error('no test files found under ' + testRoot);
   process.exit(1);

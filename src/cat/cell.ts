@@ -5,7 +5,7 @@
  * only when their kinds match, otherwise by their default text, as ES's TableIndexComparator does.
  */
 import { javaDoubleString } from '../common/json-float.js';
-import { byteSizeString, formatFixed2, sizeValueString, timeValueString } from './units.js';
+import { byteSizeString, formatFixed2, sizeValueString, timeValueString } from '../common/es-units.js';
 
 export type CatCell =
   | null

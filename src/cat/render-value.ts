@@ -4,7 +4,7 @@
  */
 import { defaultText, type CatCell } from './cell.js';
 import type { CatParamSource } from './params.js';
-import { bytesInExactUnit, sizeInExactUnit, timeInExactUnit } from './units.js';
+import { bytesInExactUnit, sizeInExactUnit, timeInExactUnit } from '../common/es-units.js';
 
 export interface UnitChoice {
   readonly bytes: string | undefined;

@@ -1,5 +1,6 @@
 /** Elasticsearch ByteSizeValue parsing ("100mb") and rendering ("47.3gb", "260b"). */
 import { EsError } from './errors.js';
+import { byteSizeString } from './es-units.js';
 
 const UNIT_BYTES: Record<string, number> = {
   b: 1,
@@ -28,27 +29,7 @@ export function parseByteSize(value: string | number, settingName: string): numb
   return Math.floor(Number(match[1]) * UNIT_BYTES[unit]!);
 }
 
-/** ES's ByteSizeValue.toString(): largest unit where the value is >= 1, one decimal at most. */
+/** ES's ByteSizeValue.toString(), e.g. `47.3gb` (truncated, see es-units.ts). */
 export function formatByteSize(bytes: number): string {
-  const units: Array<[string, number]> = [
-    ['pb', 1024 ** 5],
-    ['tb', 1024 ** 4],
-    ['gb', 1024 ** 3],
-    ['mb', 1024 ** 2],
-    ['kb', 1024],
-  ];
-  for (const [suffix, size] of units) {
-    if (bytes >= size) {
-      const rounded = Math.round((bytes / size) * 10) / 10;
-      return (Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1)) + suffix;
-    }
-  }
-  return `${bytes}b`;
-}
-
-/** Truncated integer in the unit named by `bytes=` on cat APIs; undefined when the unit is unknown. */
-export function bytesInUnit(bytes: number, unit: string): string | undefined {
-  const size = UNIT_BYTES[unit.toLowerCase()];
-  if (size === undefined) return undefined;
-  return String(Math.trunc(bytes / size));
+  return byteSizeString(bytes);
 }

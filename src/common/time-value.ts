@@ -3,6 +3,7 @@
  * ("1.4ms", "3.4h", "5m", "2d", "150.2micros").
  */
 import { EsError } from './errors.js';
+import { timeValueString } from './es-units.js';
 
 const UNIT_NANOS: Record<string, number> = {
   nanos: 1,
@@ -39,39 +40,11 @@ export function parseTimeValueNanos(value: string, settingName: string): number 
   return amount * UNIT_NANOS[match[2]!]!;
 }
 
-/**
- * Formats a duration as ES's TimeValue.toString(): the largest unit in which the value is at least 1,
- * with at most one fractional digit, a trailing ".0" dropped.
- */
+/** ES's TimeValue.toString() of a duration in nanoseconds: `1.4ms`, `3.4h`, `0s` (truncated, see es-units.ts). */
 export function formatTimeValueNanos(nanos: number): string {
-  if (nanos < 0) return '-1';
-  const units: Array<[string, number]> = [
-    ['d', 86400e9],
-    ['h', 3600e9],
-    ['m', 60e9],
-    ['s', 1e9],
-    ['ms', 1e6],
-    ['micros', 1e3],
-  ];
-  for (const [suffix, size] of units) {
-    if (nanos >= size) return formatOneDecimal(nanos / size) + suffix;
-  }
-  return `${Math.trunc(nanos)}nanos`;
+  return timeValueString(nanos, 1);
 }
 
 export function formatTimeValueMillis(millis: number): string {
-  return formatTimeValueNanos(millis * 1e6);
-}
-
-/** Truncated integer in a given unit, for `time=` on cat APIs. Returns undefined for an unknown unit. */
-export function timeInUnit(nanos: number, unit: string): string | undefined {
-  const size = UNIT_NANOS[unit];
-  if (size === undefined) return undefined;
-  return String(Math.trunc(nanos / size));
-}
-
-function formatOneDecimal(value: number): string {
-  // ES uses a one-fraction-digit DecimalFormat with rounding HALF_UP on the double value.
-  const rounded = Math.round(value * 10) / 10;
-  return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
+  return timeValueString(millis, 1e6);
 }

@@ -111,6 +111,9 @@ export class HttpServer {
 
   private async dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
     response.setHeader('X-elastic-product', 'Elasticsearch');
+    // ES echoes the caller's X-Opaque-Id so it can match responses (and tasks, slow logs) to requests.
+    const opaqueId = request.headers['x-opaque-id'];
+    if (typeof opaqueId === 'string') response.setHeader('X-Opaque-Id', opaqueId);
     const rawUri = request.url ?? '/';
     const method = (request.method ?? 'GET').toUpperCase();
     let pretty = false;
@@ -309,8 +312,9 @@ class NotAcceptableError extends EsError {
 }
 
 function responseFormat(formatParam: string | undefined, accept: string | undefined): Format {
-  if (formatParam === 'yaml') return 'yaml';
-  if (formatParam === 'json') return 'json';
+  const requested = formatParam?.toLowerCase();
+  if (requested === 'yaml') return 'yaml';
+  if (requested === 'json') return 'json';
   const accepted = parseAccept(accept);
   return accepted?.format === 'yaml' ? 'yaml' : 'json';
 }

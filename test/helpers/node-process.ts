@@ -69,7 +69,11 @@ export class NodeProcess {
     const logs: string[] = [];
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const started = await new Promise<{ address: string; nodeId: string }>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`node did not start in 20s:\n${logs.join('\n')}`)), 20_000);
+      const timer = setTimeout(() => {
+        // Never leave a half-started node behind.
+        child.kill('SIGKILL');
+        reject(new Error(`node did not start in 20s:\n${logs.join('\n')}`));
+      }, 20_000);
       createInterface({ input: child.stderr! }).on('line', (line) => logs.push(line));
       createInterface({ input: child.stdout! }).on('line', (line) => {
         logs.push(line);

@@ -183,3 +183,10 @@ test('garbage on the socket gets a 400 and the node keeps serving', async () => 
   assert.match(reply, /^HTTP\/1\.1 400/);
   await assertStillServing();
 });
+
+test('X-Opaque-Id is echoed on the response, as ES does', async () => {
+  const res = await node.request('GET', '/', { headers: { 'x-opaque-id': 'my-request-42' } });
+  assert.equal(res.headers['x-opaque-id'], 'my-request-42');
+  const none = await node.request('GET', '/');
+  assert.equal(none.headers['x-opaque-id'], undefined);
+});

@@ -4,10 +4,10 @@
  */
 import type { Route } from '../rest.js';
 import { catText } from './cat-response.js';
-import type { CatEndpoint } from './cat-endpoint.js';
 
-export function catRootRoute(endpoints: ReadonlyArray<CatEndpoint<string>>): Route {
-  const body = ['=^.^=', ...endpoints.flatMap((endpoint) => endpoint.documentation)].map((line) => line + '\n').join('');
+/** `documentation`: each endpoint's lines, in ES's registration order. */
+export function catRootRoute(documentation: readonly string[]): Route {
+  const body = ['=^.^=', ...documentation].map((line) => line + '\n').join('');
   return {
     method: 'GET',
     path: '/_cat',

@@ -13,7 +13,19 @@ import { catRootRoute } from './cat-root.js';
 
 const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [allocationEndpoint, nodesEndpoint, catHealthEndpoint];
 
-export const catFamilyRoutes: Route[] = [catRootRoute(catEndpoints), ...catEndpoints.flatMap((endpoint) => catRoutes(endpoint))];
+/**
+ * `_cat/tasks` is served by the tasks family (its columns depend on `detailed`; see actions/tasks/cat-tasks.ts)
+ * but listed here in ES's order. Importing it from there would make a module cycle, hence the literal line.
+ */
+const CAT_TASKS_DOCUMENTATION = ['/_cat/tasks'];
+const documentation = [
+  ...allocationEndpoint.documentation,
+  ...nodesEndpoint.documentation,
+  ...CAT_TASKS_DOCUMENTATION,
+  ...catHealthEndpoint.documentation,
+];
+
+export const catFamilyRoutes: Route[] = [catRootRoute(documentation), ...catEndpoints.flatMap((endpoint) => catRoutes(endpoint))];
 
 export { CAT_RESPONSE_PARAMS, catRoutes, type CatEndpoint } from './cat-endpoint.js';
 export { catTableResponse, catText, catOutputMode, CAT_TEXT_CONTENT_TYPE } from './cat-response.js';

@@ -92,7 +92,7 @@ test('allocation table: human sizes, UNASSIGNED row last with blank cells', () =
   const lines = text.trimEnd().split('\n');
   assert.equal(lines[0], 'node        shards  disk.indices  disk.used  disk.avail  disk.total  disk  host      ip        role');
   assert.equal(lines[1], 'n1              11         1.5mb         1b          2b          3b   33%  h1        10.0.0.1  m');
-  assert.equal(lines[2], 'n2              12          270b     47.3gb      52.7gb       100gb   47%  10.0.0.2  10.0.0.2  dim');
+  assert.equal(lines[2], 'n2              12          270b     47.2gb      52.7gb       100gb   47%  10.0.0.2  10.0.0.2  dim');
   assert.equal(lines[3], 'UNASSIGNED       3');
 });
 

@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { formatByteSize, parseByteSize, bytesInUnit } from '../../../src/common/byte-size.js';
-import { formatTimeValueNanos, parseTimeValueMillis, timeInUnit } from '../../../src/common/time-value.js';
+import { formatByteSize, parseByteSize } from '../../../src/common/byte-size.js';
+import { bytesInExactUnit } from '../../../src/common/es-units.js';
+import { formatTimeValueNanos, parseTimeValueMillis } from '../../../src/common/time-value.js';
+import { timeInExactUnit } from '../../../src/common/es-units.js';
 import { levenshteinSimilarity } from '../../../src/common/levenshtein.js';
 import { simpleMatch } from '../../../src/common/wildcards.js';
 import { parseRestBoolean } from '../../../src/common/booleans.js';
@@ -9,10 +11,10 @@ import { parseRestBoolean } from '../../../src/common/booleans.js';
 test('byte sizes render like ES ByteSizeValue', () => {
   assert.equal(formatByteSize(260), '260b');
   assert.equal(formatByteSize(1024), '1kb');
-  assert.equal(formatByteSize(Math.round(47.3 * 1024 ** 3)), '47.3gb');
+  assert.equal(formatByteSize(Math.round(47.38 * 1024 ** 3)), '47.3gb', 'truncated like ES, not rounded');
   assert.equal(formatByteSize(1012.1 * 1024 ** 3), '1012.1gb');
-  assert.equal(bytesInUnit(5 * 1024 ** 3 - 1, 'gb'), '4');
-  assert.equal(bytesInUnit(10, 'zz'), undefined);
+  assert.equal(bytesInExactUnit(5 * 1024 ** 3 - 1, 'gb'), '4');
+  assert.equal(bytesInExactUnit(10, 'zz'), undefined);
   assert.equal(parseByteSize('100mb', 'x'), 100 * 1024 * 1024);
   assert.throws(() => parseByteSize('100 parsecs', 'x'), /failed to parse setting \[x\]/);
 });
@@ -28,7 +30,9 @@ test('time values parse and render like ES TimeValue', () => {
   assert.equal(formatTimeValueNanos(5 * 60e9), '5m');
   assert.equal(formatTimeValueNanos(150_200), '150.2micros');
   assert.equal(formatTimeValueNanos(12), '12nanos');
-  assert.equal(timeInUnit(2_500_000, 'ms'), '2');
+  assert.equal(formatTimeValueNanos(0), '0s');
+  assert.equal(formatTimeValueNanos(1.49e6), '1.4ms', 'truncated like ES');
+  assert.equal(timeInExactUnit(2_500_000, 1, 'ms'), '2');
 });
 
 test('levenshtein similarity as Lucene computes it', () => {

@@ -9,7 +9,7 @@ import {
   sizeValueString,
   timeInExactUnit,
   timeValueString,
-} from '../../../src/cat/units.js';
+} from '../../../src/common/es-units.js';
 
 const GB = 1024 ** 3;
 

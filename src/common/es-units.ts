@@ -1,11 +1,10 @@
 /**
- * How Elasticsearch prints the values that cat tables hold, digit for digit: ByteSizeValue and SizeValue
+ * How Elasticsearch prints sizes, counts and durations, digit for digit: ByteSizeValue and SizeValue
  * (`Strings.format1Decimals`, which truncates to one decimal: 47.38gb prints `47.3gb`), TimeValue
  * (`toHumanReadableString(1)`, also truncating, and `0s` for zero) and `String.format("%.2f")` (half-up on
- * the shortest decimal form). The general-purpose formatters in common/ round instead, which is why cat
- * keeps its own copies of ES's exact algorithms here.
+ * the shortest decimal form). Every human-readable figure Gannet prints goes through here.
  */
-import { javaDoubleString } from '../common/json-float.js';
+import { javaDoubleString } from './json-float.js';
 
 const KB = 1024;
 const MB = KB * 1024;

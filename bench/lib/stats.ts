@@ -1,0 +1,30 @@
+/** Summaries of repeated measurements: median and spread, and latency percentiles. */
+
+export interface Summary {
+  median: number;
+  min: number;
+  max: number;
+  /** (max - min) / median: how much the runs disagree. */
+  spread: number;
+  runs: number[];
+}
+
+export function summarize(values: number[]): Summary {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = percentileOfSorted(sorted, 50);
+  const min = sorted[0] ?? Number.NaN;
+  const max = sorted[sorted.length - 1] ?? Number.NaN;
+  return { median, min, max, spread: median === 0 ? 0 : (max - min) / median, runs: values };
+}
+
+export function percentileOfSorted(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = (p / 100) * (sorted.length - 1);
+  const low = Math.floor(rank);
+  const high = Math.ceil(rank);
+  return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
+}
+
+export function percentile(values: readonly number[], p: number): number {
+  return percentileOfSorted([...values].sort((a, b) => a - b), p);
+}
