@@ -21,16 +21,14 @@ import { LetterTokenizer, WhitespaceTokenizer } from './tokenizers/char-tokenize
 
 const NAMED = { positionIncrementGap: DEFAULT_POSITION_INCREMENT_GAP };
 const lowercase: TokenFilterFactory = (input) => new LowerCaseFilter(input);
-const stop =
-  (words: WordSet): TokenFilterFactory =>
-  (input) =>
-    new StopFilter(input, words);
+/** An empty stop set removes nothing, so the filter is left out of the chain (same tokens, less work). */
+const stop = (words: WordSet): TokenFilterFactory[] => (words.size === 0 ? [] : [(input) => new StopFilter(input, words)]);
 
 export const ENGLISH_STOP_SET = new WordSet(ENGLISH_STOP_WORDS);
 
 export function standardAnalyzer(name = 'standard', stopWords: WordSet = EMPTY_WORD_SET, maxTokenLength = DEFAULT_MAX_TOKEN_LENGTH): Analyzer {
   new StandardTokenizer(maxTokenLength); // validates the length now, not at first use
-  return new Analyzer(name, () => new StandardTokenizer(maxTokenLength), [lowercase, stop(stopWords)], NAMED);
+  return new Analyzer(name, () => new StandardTokenizer(maxTokenLength), [lowercase, ...stop(stopWords)], NAMED);
 }
 
 export function simpleAnalyzer(name = 'simple'): Analyzer {
@@ -46,11 +44,11 @@ export function keywordAnalyzer(name = 'keyword'): Analyzer {
 }
 
 export function stopAnalyzer(name = 'stop', stopWords: WordSet = ENGLISH_STOP_SET): Analyzer {
-  return new Analyzer(name, () => new LetterTokenizer(), [lowercase, stop(stopWords)], NAMED);
+  return new Analyzer(name, () => new LetterTokenizer(), [lowercase, ...stop(stopWords)], NAMED);
 }
 
 export function englishAnalyzer(name = 'english', stopWords: WordSet = ENGLISH_STOP_SET, stemExclusion: WordSet = EMPTY_WORD_SET): Analyzer {
-  const filters: TokenFilterFactory[] = [(input) => new EnglishPossessiveFilter(input), lowercase, stop(stopWords)];
+  const filters: TokenFilterFactory[] = [(input) => new EnglishPossessiveFilter(input), lowercase, ...stop(stopWords)];
   if (stemExclusion.size > 0) filters.push((input) => new KeywordMarkerFilter(input, stemExclusion));
   filters.push((input) => new PorterStemFilter(input));
   return new Analyzer(name, () => new StandardTokenizer(), filters, NAMED);

@@ -13,27 +13,30 @@ const U = 0x75;
 const Y = 0x79;
 
 export class PorterStemmer {
-  private b: number[] = [];
+  private b = new Uint16Array(64);
   private k = 0;
   private j = 0;
+  /** Set when a char was replaced (not just cut off), as Lucene's `dirty`. */
+  private rewritten = false;
 
   /** Returns the stem of `word`, or `word` itself when nothing changes. Words of 1-2 chars stay as they are. */
   stem(word: string): string {
     const length = word.length;
     if (length <= 2) return word;
+    if (this.b.length < length + 8) this.b = new Uint16Array(length * 2 + 8);
     const b = this.b;
-    b.length = length;
     for (let i = 0; i < length; i++) b[i] = word.charCodeAt(i);
     this.k = length - 1;
+    this.rewritten = false;
     this.step1();
     this.step2();
     this.step3();
     this.step4();
     this.step5();
     this.step6();
-    let changed = this.k + 1 !== length;
-    for (let i = 0; !changed && i < length; i++) changed = b[i] !== word.charCodeAt(i);
-    return changed ? String.fromCharCode(...b.slice(0, this.k + 1)) : word;
+    const stemLength = this.k + 1;
+    if (this.rewritten) return String.fromCharCode.apply(null, b.subarray(0, stemLength) as unknown as number[]);
+    return stemLength === length ? word : word.slice(0, stemLength);
   }
 
   private cons(i: number): boolean {
@@ -111,6 +114,7 @@ export class PorterStemmer {
     const o = this.j + 1;
     for (let i = 0; i < l; i++) this.b[o + i] = s.charCodeAt(i);
     this.k = this.j + l;
+    this.rewritten = true;
   }
 
   private r(s: string): void {
@@ -141,7 +145,10 @@ export class PorterStemmer {
 
   /** Terminal y to i when there is another vowel in the stem. */
   private step2(): void {
-    if (this.ends('y') && this.vowelInStem()) this.b[this.k] = I;
+    if (this.ends('y') && this.vowelInStem()) {
+      this.b[this.k] = I;
+      this.rewritten = true;
+    }
   }
 
   /** Double suffixes to single ones: -ization -> -ize etc., when m > 0. */

@@ -85,16 +85,36 @@ export function compileRules(rules: readonly Regex[], numClasses: number): Dfa {
     nfa[build(rule, ruleStart)]!.rule = index;
   });
 
-  const closure = (states: Iterable<number>): number[] => {
-    const seen = new Set<number>();
-    const stack = [...states];
+  // Epsilon closure of each NFA state, computed once; a subset's closure is the union of its members'.
+  const closureOf: number[][] = nfa.map((_, start) => {
+    const seen = new Set<number>([start]);
+    const stack = [start];
     while (stack.length > 0) {
-      const s = stack.pop()!;
-      if (seen.has(s)) continue;
-      seen.add(s);
-      for (const next of nfa[s]!.epsilon) stack.push(next);
+      for (const next of nfa[stack.pop()!]!.epsilon) {
+        if (!seen.has(next)) {
+          seen.add(next);
+          stack.push(next);
+        }
+      }
     }
-    return [...seen].sort((a, b) => a - b);
+    // Only states that consume input or accept matter for identity: keeping just those makes equal
+    // subsets compare equal and keeps the keys short.
+    return [...seen].filter((t) => nfa[t]!.edges.length > 0 || nfa[t]!.rule >= 0);
+  });
+  const stamp = new Int32Array(nfa.length);
+  let generation = 0;
+  const closure = (states: readonly number[]): number[] => {
+    generation++;
+    const out: number[] = [];
+    for (const s of states) {
+      for (const t of closureOf[s]!) {
+        if (stamp[t] !== generation) {
+          stamp[t] = generation;
+          out.push(t);
+        }
+      }
+    }
+    return out.sort((x, y) => x - y);
   };
 
   const dfaStates: number[][] = [];
@@ -119,21 +139,67 @@ export function compileRules(rules: readonly Regex[], numClasses: number): Dfa {
 
   add(closure([nfaStart]));
   for (let d = 0; d < dfaStates.length; d++) {
-    const targets: Set<number>[] = Array.from({ length: numClasses }, () => new Set<number>());
+    const targets: number[][] = Array.from({ length: numClasses }, () => []);
     for (const s of dfaStates[d]!) {
       for (const edge of nfa[s]!.edges) {
-        for (const c of edge.classes) targets[c]!.add(edge.to);
+        for (const c of edge.classes) targets[c]!.push(edge.to);
       }
     }
     for (let c = 0; c < numClasses; c++) {
-      transitions[d * numClasses + c] = targets[c]!.size === 0 ? -1 : add(closure(targets[c]!));
+      transitions[d * numClasses + c] = targets[c]!.length === 0 ? -1 : add(closure(targets[c]!));
     }
   }
-  const terminal = new Uint8Array(dfaStates.length);
-  for (let d = 0; d < dfaStates.length; d++) {
-    let exits = false;
-    for (let c = 0; c < numClasses && !exits; c++) exits = transitions[d * numClasses + c]! >= 0;
-    terminal[d] = exits ? 0 : 1;
+  return minimize(numClasses, transitions, accept);
+}
+
+/**
+ * Moore's partition refinement: merges states that accept the same rule and move to equivalent states on
+ * every class. Subset construction leaves many duplicates; a smaller table keeps the scanner's hot loop in
+ * cache. State 0 stays the start state.
+ */
+function minimize(numClasses: number, transitions: readonly number[], accept: readonly number[]): Dfa {
+  const count = accept.length;
+  let block = accept.map((rule) => rule + 1);
+  let blockCount = 0;
+  while (true) {
+    const signatures = new Map<string, number>();
+    const next: number[] = new Array(count);
+    for (let s = 0; s < count; s++) {
+      let signature = String(block[s]);
+      for (let c = 0; c < numClasses; c++) {
+        const target = transitions[s * numClasses + c]!;
+        signature += ',' + (target < 0 ? -1 : block[target]);
+      }
+      let id = signatures.get(signature);
+      if (id === undefined) {
+        id = signatures.size;
+        signatures.set(signature, id);
+      }
+      next[s] = id;
+    }
+    block = next;
+    if (signatures.size === blockCount) break;
+    blockCount = signatures.size;
   }
-  return { numClasses, transitions: Int32Array.from(transitions), accept: Int32Array.from(accept), terminal };
+  // Renumber so the start state's block is 0.
+  const order = new Map<number, number>([[block[0]!, 0]]);
+  for (let s = 0; s < count; s++) if (!order.has(block[s]!)) order.set(block[s]!, order.size);
+  const size = order.size;
+  const minimized = new Int32Array(size * numClasses).fill(-1);
+  const minimizedAccept = new Int32Array(size);
+  for (let s = 0; s < count; s++) {
+    const b = order.get(block[s]!)!;
+    minimizedAccept[b] = accept[s]!;
+    for (let c = 0; c < numClasses; c++) {
+      const target = transitions[s * numClasses + c]!;
+      minimized[b * numClasses + c] = target < 0 ? -1 : order.get(block[target]!)!;
+    }
+  }
+  const terminal = new Uint8Array(size);
+  for (let b = 0; b < size; b++) {
+    let exits = false;
+    for (let c = 0; c < numClasses && !exits; c++) exits = minimized[b * numClasses + c]! >= 0;
+    terminal[b] = exits ? 0 : 1;
+  }
+  return { numClasses, transitions: minimized, accept: minimizedAccept, terminal };
 }
