@@ -22,7 +22,7 @@ export class NormsReader {
       } else if (mode === NORMS_MODE_BYTES) {
         const offset = toc.readUInt64LE();
         if (offset < file.body.start || offset + maxDoc > toc.start) throw toc.corrupt(`norms of [${name}] lie outside the data`);
-        this.fields.set(name, bytes.subarray(offset, offset + maxDoc));
+        this.fields.set(name, new Uint8Array(bytes.buffer, bytes.byteOffset + offset, maxDoc));
       } else {
         throw toc.corrupt(`unknown norms mode ${mode} for field [${name}]`);
       }

@@ -1,0 +1,151 @@
+/**
+ * LZ4 block format (the raw format, no frame): a sequence of (literals, match) pairs, each introduced by a
+ * token whose high nibble is the literal length and low nibble the match length - 4 (15 = more bytes of
+ * 255 follow), then the literals, then a 2-byte little-endian back-reference distance. The last 5 bytes
+ * are always literals and the last match starts at least 12 bytes before the end, as the format requires,
+ * so the output is readable by any LZ4 decoder.
+ *
+ * Written for V8: one greedy pass with a 16K-entry hash table of 4-byte sequences, skipping faster through
+ * incompressible input. The decoder can stop once it has produced the bytes a caller needs, which is
+ * what lets a stored-fields read decompress only the head of a chunk up to the requested document.
+ */
+
+const MIN_MATCH = 4;
+const LAST_LITERALS = 5;
+const MF_LIMIT = 12;
+const HASH_LOG = 14;
+const MAX_DISTANCE = 0xffff;
+
+const hashTable = new Int32Array(1 << HASH_LOG);
+
+/** Largest possible compressed size of `length` input bytes. */
+export function lz4CompressBound(length: number): number {
+  return length + Math.floor(length / 255) + 16;
+}
+
+function read32(bytes: Uint8Array, i: number): number {
+  return bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
+}
+
+function writeLength(out: Uint8Array, op: number, length: number): number {
+  while (length >= 255) {
+    out[op++] = 255;
+    length -= 255;
+  }
+  out[op++] = length;
+  return op;
+}
+
+export function lz4Compress(src: Uint8Array): Uint8Array {
+  const length = src.length;
+  const out = new Uint8Array(lz4CompressBound(length));
+  let op = 0;
+  let anchor = 0;
+  if (length > MF_LIMIT) {
+    const table = hashTable;
+    table.fill(-1);
+    const matchLimit = length - LAST_LITERALS;
+    const lastMatchStart = length - MF_LIMIT;
+    let ip = 0;
+    while (ip < lastMatchStart) {
+      const sequence = read32(src, ip);
+      const hash = Math.imul(sequence, -1640531535) >>> (32 - HASH_LOG);
+      let ref = table[hash]!;
+      table[hash] = ip;
+      if (ref < 0 || ip - ref > MAX_DISTANCE || read32(src, ref) !== sequence) {
+        // No match: step further the longer we go without one (incompressible data costs little).
+        ip += 1 + ((ip - anchor) >>> 6);
+        continue;
+      }
+      while (ip > anchor && ref > 0 && src[ip - 1] === src[ref - 1]) {
+        ip--;
+        ref--;
+      }
+      let matchLength = MIN_MATCH;
+      while (ip + matchLength < matchLimit && src[ip + matchLength] === src[ref + matchLength]) matchLength++;
+
+      const literalLength = ip - anchor;
+      const tokenAt = op++;
+      const matchCode = matchLength - MIN_MATCH;
+      out[tokenAt] = (Math.min(literalLength, 15) << 4) | Math.min(matchCode, 15);
+      if (literalLength >= 15) op = writeLength(out, op, literalLength - 15);
+      out.set(src.subarray(anchor, ip), op);
+      op += literalLength;
+      const distance = ip - ref;
+      out[op++] = distance & 0xff;
+      out[op++] = distance >>> 8;
+      if (matchCode >= 15) op = writeLength(out, op, matchCode - 15);
+      ip += matchLength;
+      anchor = ip;
+      // Index a position inside the match too: the next match often starts right after this one.
+      if (ip - 2 < lastMatchStart) table[Math.imul(read32(src, ip - 2), -1640531535) >>> (32 - HASH_LOG)] = ip - 2;
+    }
+  }
+  const literalLength = length - anchor;
+  out[op++] = Math.min(literalLength, 15) << 4;
+  if (literalLength >= 15) op = writeLength(out, op, literalLength - 15);
+  out.set(src.subarray(anchor, length), op);
+  op += literalLength;
+  return out.subarray(0, op);
+}
+
+export class Lz4FormatError extends Error {}
+
+/**
+ * Decompresses src[start, end) into dst, which must be exactly the original length, stopping as soon as
+ * at least `needed` bytes are produced (pass dst.length for everything). Returns the bytes produced.
+ * Malformed input throws Lz4FormatError; it never reads or writes out of bounds.
+ */
+export function lz4Decompress(src: Uint8Array, start: number, end: number, dst: Uint8Array, needed = dst.length): number {
+  let ip = start;
+  let op = 0;
+  const dstLength = dst.length;
+  while (ip < end) {
+    const token = src[ip++]!;
+    let literalLength = token >>> 4;
+    if (literalLength === 15) {
+      let b: number;
+      do {
+        if (ip >= end) throw new Lz4FormatError('truncated literal length');
+        b = src[ip++]!;
+        literalLength += b;
+      } while (b === 255);
+    }
+    if (ip + literalLength > end || op + literalLength > dstLength) throw new Lz4FormatError('literals overrun');
+    if (literalLength < 16) {
+      for (let i = 0; i < literalLength; i++) dst[op + i] = src[ip + i]!;
+    } else {
+      dst.set(src.subarray(ip, ip + literalLength), op);
+    }
+    ip += literalLength;
+    op += literalLength;
+    if (ip === end || op >= needed) break;
+    if (ip + 2 > end) throw new Lz4FormatError('truncated match offset');
+    const distance = src[ip]! | (src[ip + 1]! << 8);
+    ip += 2;
+    if (distance === 0 || distance > op) throw new Lz4FormatError(`invalid match distance ${distance} at ${op}`);
+    let matchLength = token & 15;
+    if (matchLength === 15) {
+      let b: number;
+      do {
+        if (ip >= end) throw new Lz4FormatError('truncated match length');
+        b = src[ip++]!;
+        matchLength += b;
+      } while (b === 255);
+    }
+    matchLength += MIN_MATCH;
+    if (op + matchLength > dstLength) throw new Lz4FormatError('match overruns the output');
+    let ref = op - distance;
+    if (distance >= matchLength && matchLength > 32) {
+      dst.copyWithin(op, ref, ref + matchLength);
+      op += matchLength;
+    } else {
+      // Overlapping copies repeat the last `distance` bytes, byte by byte (that is how runs are encoded).
+      const matchEnd = op + matchLength;
+      while (op < matchEnd) dst[op++] = dst[ref++]!;
+    }
+    if (op >= needed) break;
+  }
+  if (op < needed) throw new Lz4FormatError(`decompressed ${op} bytes, expected ${needed}`);
+  return op;
+}
