@@ -63,12 +63,8 @@ export class DatePattern {
   /** Prints an instant in UTC with this pattern (optional sections are printed when they have data). */
   format(epochMillis: number): string {
     const civil = civilFromEpochMillis(epochMillis);
-    let out = '';
-    const print = (tokens: PatternToken[]): void => {
-      for (const token of tokens) out += printToken(token, civil, print);
-    };
-    print(this.tokens);
-    return out;
+    const print = (tokens: PatternToken[]): string => tokens.map((token) => printToken(token, civil, print)).join('');
+    return print(this.tokens);
   }
 }
 
@@ -82,14 +78,13 @@ interface ParseState {
 function printToken(
   token: PatternToken,
   civil: ReturnType<typeof civilFromEpochMillis>,
-  printNested: (tokens: PatternToken[]) => void,
+  printNested: (tokens: PatternToken[]) => string,
 ): string {
   switch (token.kind) {
     case 'literal':
       return token.text;
     case 'optional':
-      printNested(token.tokens);
-      return '';
+      return printNested(token.tokens);
     case 'fraction':
       return String(civil.millis).padStart(3, '0').padEnd(token.width, '0').slice(0, token.width);
     case 'offset':
