@@ -75,9 +75,10 @@ export function renderTable(result: TrackResult): string {
   const out = [`${result.track}${result.corpus ? ' (' + result.corpus + ')' : ''} — ${result.runs} run(s), commit ${result.commit}`, line(header)];
   for (const row of rows) out.push(row.length === 2 && row[1]!.startsWith('unavailable') ? `${row[0]!.padEnd(widths[0]!)}  ${row[1]}` : line(row));
   const gannet = result.results.find((r) => r.engine.startsWith('gannet') && !r.unavailable);
-  if (gannet) {
+  const peers = result.results.filter((r) => !r.engine.startsWith('gannet') && !r.unavailable && r.engine !== 'bench process');
+  if (gannet && peers.length > 0) {
     out.push('', 'gannet as a ratio to each peer (>1 is better for gannet):');
-    for (const peer of result.results.filter((r) => r !== gannet && !r.unavailable)) {
+    for (const peer of peers) {
       const ratios = metrics
         .filter((m) => gannet.metrics[m] !== undefined && peer.metrics[m] !== undefined && peer.metrics[m] !== 0)
         .map((m) => {

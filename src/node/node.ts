@@ -54,7 +54,11 @@ export class GannetNode {
 
     const clusterService = new ClusterService(initialClusterState(settings.getString('cluster.name', 'gannet')));
     const taskManager = new TaskManager(environment.nodeId);
-    const monitor = new NodeMonitor(environment.dataPath);
+    const monitor = new NodeMonitor(environment.dataPath, {
+      osMillis: settings.getTimeMillis('monitor.os.refresh_interval', 1000),
+      processMillis: settings.getTimeMillis('monitor.process.refresh_interval', 1000),
+      fsMillis: settings.getTimeMillis('monitor.fs.refresh_interval', 1000),
+    });
 
     // Ports are known only once bound, and the local node carries them, so bind before publishing the node.
     const transport = new TransportService(host, transportPorts);
