@@ -8,8 +8,8 @@
  *     again, because opening always starts a fresh generation (as Elasticsearch does).
  *   - Leftovers of an interrupted step are cleaned up only when they provably hold nothing acknowledged:
  *     `*.tmp` files (the rename never happened), generations older than minTranslogGeneration (an
- *     interrupted trim), and a header-only next generation (an interrupted roll, whose checkpoint was never
- *     switched to it). Anything else that does not fit is reported as corruption, never deleted.
+ *     interrupted trim), and a next generation too short to hold an operation (an interrupted roll, whose
+ *     checkpoint was never switched to it). Anything else that does not fit is reported as corruption, never deleted.
  */
 import { join } from 'node:path';
 import { checkpointsEqual, type Checkpoint } from './checkpoint.js';
@@ -23,6 +23,7 @@ import {
 } from './checkpoint-file.js';
 import { GenerationWriter } from './generation-writer.js';
 import { readHeader } from './generation-reader.js';
+import { decodeHeader, MAX_HEADER_BYTES } from './translog-header.js';
 import { UNASSIGNED_SEQ_NO } from './operation.js';
 import { translogErrors } from './translog-errors.js';
 import type { TranslogFs } from './translog-fs.js';
@@ -70,26 +71,32 @@ export async function createGenerationFile(fs: TranslogFs, dir: string, writer: 
   try {
     await attempt('write translog header', writer.path, () => handle.write(writer.headerBytes, 0));
     await attempt('fsync', writer.path, () => handle.datasync());
+    await attempt('fsync directory', dir, () => fs.fsyncDirectory(dir));
   } catch (err) {
     await handle.close().catch(() => undefined);
     throw err;
   }
   writer.handle = handle;
-  await attempt('fsync directory', dir, () => fs.fsyncDirectory(dir));
 }
 
 /**
- * True when a generation file holds at most a header (possibly torn): nothing in it was ever acknowledged.
- * Header layout: 8 fixed bytes (magic, version, uuid length), the uuid, 20 more bytes.
+ * True when a generation file cannot hold an operation: it is no longer than a header can be and does not
+ * start with a valid header followed by more bytes. A crash while a generation is being created leaves
+ * exactly such a file (a torn header, or zeros where the header was not yet written back).
  */
 async function holdsNoOperations(fs: TranslogFs, path: string): Promise<boolean> {
   const stat = await attempt('stat', path, () => fs.stat(path));
-  if (!stat || stat.size < 8) return true;
+  if (!stat) return true;
+  if (stat.size > MAX_HEADER_BYTES) return false;
   const handle = await attempt('open', path, () => fs.open(path, 'read'));
   try {
-    const fixed = Buffer.alloc(8);
-    await attempt('read', path, () => handle.read(fixed, 8, 0));
-    return stat.size <= 8 + fixed.readUInt16BE(6) + 20;
+    const bytes = Buffer.alloc(stat.size);
+    await attempt('read', path, () => handle.read(bytes, bytes.length, 0));
+    try {
+      return decodeHeader(bytes).length >= stat.size;
+    } catch {
+      return true; // no valid header, so nothing after one either
+    }
   } finally {
     await handle.close().catch(() => undefined);
   }
@@ -100,6 +107,16 @@ async function unlinkIfExists(fs: TranslogFs, path: string): Promise<void> {
     await fs.unlink(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw translogErrors.ioFailure('delete', path, err);
+  }
+}
+
+/** Points translog.ckp at a just-created generation; on failure the generation's handle is released. */
+async function commitFirstCheckpoint(fs: TranslogFs, dir: string, writer: GenerationWriter): Promise<void> {
+  try {
+    await attempt('write checkpoint', join(dir, CHECKPOINT_FILE), () => writeCheckpointFile(fs, dir, CHECKPOINT_FILE, writer.durable));
+  } catch (err) {
+    await writer.handle?.close().catch(() => undefined);
+    throw err;
   }
 }
 
@@ -115,7 +132,7 @@ async function createTranslog(fs: TranslogFs, dir: string, options: RecoveryOpti
   // The generation file first, then the checkpoint that makes it the translog: a crash in between leaves a
   // header-only file and no checkpoint, which the next open recognises as an abandoned creation.
   await createGenerationFile(fs, dir, writer);
-  await attempt('write checkpoint', join(dir, CHECKPOINT_FILE), () => writeCheckpointFile(fs, dir, CHECKPOINT_FILE, writer.durable));
+  await commitFirstCheckpoint(fs, dir, writer);
   return { translogUUID, readers: [], writer, minGeneration: 1, globalCheckpoint: UNASSIGNED_SEQ_NO };
 }
 
@@ -236,6 +253,6 @@ export async function openTranslogDirectory(fs: TranslogFs, dir: string, options
     nowMs,
   );
   await createGenerationFile(fs, dir, writer);
-  await attempt('write checkpoint', checkpointPath, () => writeCheckpointFile(fs, dir, CHECKPOINT_FILE, writer.durable));
+  await commitFirstCheckpoint(fs, dir, writer);
   return { translogUUID: translogUUID!, readers, writer, minGeneration, globalCheckpoint: checkpoint.globalCheckpoint };
 }

@@ -30,7 +30,7 @@ async function expectCorruption(dir: string, message: RegExp): Promise<TranslogC
 }
 
 test('a torn last operation is ignored wherever the file was cut: recovery returns exactly what the checkpoint covers', async () => {
-  const { dir, cleanup } = tempDir();
+  const { dir, cleanup } = tempDir('gannet-translog-', true);
   try {
     const pristine = join(dir, 'pristine');
     const translog = await Translog.open(pristine, { createIfMissing: true, fs: fastFs() });
@@ -66,7 +66,7 @@ test('a torn last operation is ignored wherever the file was cut: recovery retur
 });
 
 test('a file cut short inside the checkpointed region is reported as truncated, naming the file and offset', async () => {
-  const { dir, cleanup } = tempDir();
+  const { dir, cleanup } = tempDir('gannet-translog-', true);
   try {
     const translog = await Translog.open(dir, { createIfMissing: true, fs: fastFs() });
     let last = translog.add(indexOp(0));
@@ -84,7 +84,7 @@ test('a file cut short inside the checkpointed region is reported as truncated, 
 });
 
 test('a byte flipped anywhere in the synced region of any generation is a clear error naming the file and offset', async () => {
-  const { dir, cleanup } = tempDir();
+  const { dir, cleanup } = tempDir('gannet-translog-', true);
   try {
     const pristine = join(dir, 'pristine');
     const translog = await Translog.open(pristine, { createIfMissing: true, fs: fastFs() });
@@ -129,7 +129,7 @@ test('a byte flipped anywhere in the synced region of any generation is a clear 
 });
 
 test('a damaged, truncated, empty or missing checkpoint is a clear error naming it', async () => {
-  const { dir, cleanup } = tempDir();
+  const { dir, cleanup } = tempDir('gannet-translog-', true);
   try {
     const pristine = join(dir, 'pristine');
     const translog = await Translog.open(pristine, { createIfMissing: true, fs: fastFs() });
@@ -175,7 +175,7 @@ test('a damaged, truncated, empty or missing checkpoint is a clear error naming 
 });
 
 test('leftovers of interrupted steps are cleaned up when they hold nothing acknowledged, and refused otherwise', async () => {
-  const { dir, cleanup } = tempDir();
+  const { dir, cleanup } = tempDir('gannet-translog-', true);
   try {
     const pristine = join(dir, 'pristine');
     const translog = await Translog.open(pristine, { createIfMissing: true, fs: fastFs() });
@@ -226,7 +226,7 @@ test('leftovers of interrupted steps are cleaned up when they hold nothing ackno
 });
 
 test('a checkpoint copy that disagrees with translog.ckp about the current generation is refused', async () => {
-  const { dir, cleanup } = tempDir();
+  const { dir, cleanup } = tempDir('gannet-translog-', true);
   try {
     const translog = await Translog.open(dir, { createIfMissing: true, fs: fastFs() });
     await translog.sync(translog.add(indexOp(0)));
