@@ -87,7 +87,21 @@ export const PREBUILT_TOKENIZERS: ReadonlyMap<string, TokenizerFactory> = new Ma
   ['keyword', () => new KeywordTokenizer()],
 ]);
 
-const lowercase: TokenFilterFactory = (input) => new LowerCaseFilter(input);
+/**
+ * Filters that work char by char without splitting or dropping tokens: the only ones Elasticsearch lets
+ * a normalizer (keyword fields, and `_analyze` with filters but no tokenizer) use.
+ */
+const NORMALIZING = new WeakSet<TokenFilterFactory>();
+function normalizing(factory: TokenFilterFactory): TokenFilterFactory {
+  NORMALIZING.add(factory);
+  return factory;
+}
+export function isNormalizing(factory: TokenFilterFactory): boolean {
+  return NORMALIZING.has(factory);
+}
+
+const lowercase: TokenFilterFactory = normalizing((input) => new LowerCaseFilter(input));
+const trim: TokenFilterFactory = normalizing((input) => new TrimFilter(input));
 const porterStem: TokenFilterFactory = (input) => new PorterStemFilter(input);
 const possessive: TokenFilterFactory = (input) => new EnglishPossessiveFilter(input);
 
@@ -121,9 +135,9 @@ export const FILTER_TYPES: ReadonlyMap<string, TokenFilterProvider> = new Map<st
   }],
   ['asciifolding', (s) => {
     const preserveOriginal = s.getBool('preserve_original', false);
-    return (input) => new AsciiFoldingFilter(input, preserveOriginal);
+    return normalizing((input) => new AsciiFoldingFilter(input, preserveOriginal));
   }],
-  ['trim', () => (input) => new TrimFilter(input)],
+  ['trim', () => trim],
   ['length', (s) => {
     const min = s.getInt('min', 0);
     const max = s.getInt('max', 2147483647);
@@ -146,8 +160,8 @@ export const PREBUILT_FILTERS: ReadonlyMap<string, TokenFilterFactory> = new Map
   ['stop', (input) => new StopFilter(input, ENGLISH_STOP_SET)],
   ['porter_stem', porterStem],
   ['stemmer', porterStem],
-  ['asciifolding', (input) => new AsciiFoldingFilter(input)],
-  ['trim', (input) => new TrimFilter(input)],
+  ['asciifolding', normalizing((input) => new AsciiFoldingFilter(input))],
+  ['trim', trim],
   ['length', (input) => new LengthFilter(input, 0, 2147483647)],
 ]);
 

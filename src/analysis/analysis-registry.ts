@@ -12,6 +12,7 @@ import {
   PREBUILT_FILTERS,
   PREBUILT_TOKENIZERS,
   TOKENIZER_TYPES,
+  isNormalizing,
   type AnalyzerProvider,
   type TokenFilterProvider,
   type TokenizerProvider,
@@ -37,13 +38,14 @@ export class AnalysisRegistry {
     private readonly analyzers: ReadonlyMap<string, Analyzer>,
     private readonly tokenizers: ReadonlyMap<string, TokenizerFactory>,
     private readonly filters: ReadonlyMap<string, TokenFilterFactory>,
+    private readonly normalizers: ReadonlyMap<string, Analyzer>,
   ) {}
 
   /** The node-wide registry: built-in analyzers, tokenizers and filters only. */
   static global(): AnalysisRegistry {
     const analyzers = new Map<string, Analyzer>();
     for (const [name, build] of BUILTIN_ANALYZERS) analyzers.set(name, build());
-    return new AnalysisRegistry(undefined, analyzers, PREBUILT_TOKENIZERS, PREBUILT_FILTERS);
+    return new AnalysisRegistry(undefined, analyzers, PREBUILT_TOKENIZERS, PREBUILT_FILTERS, builtinNormalizers());
   }
 
   /**
@@ -81,7 +83,11 @@ export class AnalysisRegistry {
     for (const name of analyzers.keys()) {
       if (name.startsWith('_')) throw errors.illegalArgument(`analyzer name must not start with '_'. got "${name}"`);
     }
-    return new AnalysisRegistry(indexName ?? '', analyzers, tokenizers, filters);
+    const normalizers = builtinNormalizers();
+    for (const [name, settings] of groups(analysis['normalizer'])) {
+      normalizers.set(name, buildNormalizer(name, settings, filters));
+    }
+    return new AnalysisRegistry(indexName ?? '', analyzers, tokenizers, filters, normalizers);
   }
 
   /** The analyzer registered under `name`, if any. */
@@ -94,6 +100,11 @@ export class AnalysisRegistry {
     const analyzer = this.analyzers.get(name);
     if (analyzer !== undefined) return analyzer;
     throw errors.illegalArgument(this.index === undefined ? `failed to find global analyzer [${name}]` : `failed to find analyzer [${name}]`);
+  }
+
+  /** The normalizer (for keyword fields) registered under `name`, if any: `lowercase` or one from settings. */
+  findNormalizer(name: string): Analyzer | undefined {
+    return this.normalizers.get(name);
   }
 
   /** The index's `default` analyzer (standard unless configured). */
@@ -120,7 +131,14 @@ export class AnalysisRegistry {
     for (const charFilter of spec.char_filter ?? []) this.resolve('char_filter', charFilter, new Map(), new Map());
     const tokenizer =
       spec.tokenizer === undefined ? () => new KeywordTokenizer() : this.resolve('tokenizer', spec.tokenizer, this.tokenizers, TOKENIZER_TYPES);
-    const filters = (spec.filter ?? []).map((filter) => this.resolve('filter', filter, this.filters, FILTER_TYPES));
+    const filters = (spec.filter ?? []).map((filter) => {
+      const factory = this.resolve('filter', filter, this.filters, FILTER_TYPES);
+      if (spec.tokenizer === undefined && !isNormalizing(factory)) {
+        const name = typeof filter === 'string' ? filter : '__anonymous__' + String(filter['type']);
+        throw errors.illegalArgument(`Custom normalizer may not use filter [${name}]`);
+      }
+      return factory;
+    });
     const name = spec.tokenizer === undefined ? 'keyword_for_normalizer' : '__transient__';
     return new Analyzer(name, tokenizer, filters, { positionIncrementGap: 0 });
   }
@@ -187,6 +205,29 @@ function buildAnalyzer(
   const provider: AnalyzerProvider | undefined = ANALYZER_TYPES.get(type);
   if (provider === undefined) throw errors.illegalArgument(`Unknown analyzer type [${type}] for [${name}]`);
   return provider(settings, name);
+}
+
+function builtinNormalizers(): Map<string, Analyzer> {
+  return new Map([['lowercase', new Analyzer('lowercase', () => new KeywordTokenizer(), [PREBUILT_FILTERS.get('lowercase')!])]]);
+}
+
+/** CustomNormalizerProvider: a keyword tokenizer and normalizing filters only (wording as Elasticsearch's). */
+function buildNormalizer(name: string, settings: ComponentSettings, filters: ReadonlyMap<string, TokenFilterFactory>): Analyzer {
+  const type = settings.getString('type');
+  if (type !== undefined && type !== 'custom') throw errors.illegalArgument(`Unknown normalizer type [${type}] for [${name}]`);
+  if (settings.has('tokenizer')) throw errors.illegalArgument(`Custom normalizer [${name}] cannot configure a tokenizer`);
+  for (const charFilterName of settings.getList('char_filter') ?? []) {
+    throw errors.illegalArgument(`Custom normalizer [${name}] failed to find char_filter under name [${charFilterName}]`);
+  }
+  const chain: TokenFilterFactory[] = [];
+  for (const filterName of settings.getList('filter') ?? []) {
+    const filter = filters.get(filterName);
+    // Elasticsearch really says "Custom Analyzer" here.
+    if (filter === undefined) throw errors.illegalArgument(`Custom Analyzer [${name}] failed to find filter under name [${filterName}]`);
+    if (!isNormalizing(filter)) throw errors.illegalArgument(`Custom normalizer [${name}] may not use filter [${filterName}]`);
+    chain.push(filter);
+  }
+  return new Analyzer(name, () => new KeywordTokenizer(), chain);
 }
 
 /** AnalyzerComponents.createComponents: every name must resolve, in Elasticsearch's order and wording. */

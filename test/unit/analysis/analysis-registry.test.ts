@@ -128,6 +128,23 @@ describe('Elasticsearch error messages', () => {
   });
 });
 
+describe('normalizers (keyword fields)', () => {
+  test('built-in lowercase and custom normalizers keep the whole value as one token', () => {
+    const registry = AnalysisRegistry.forIndex({
+      normalizer: { folded: { type: 'custom', filter: ['lowercase', 'asciifolding', 'trim'] } },
+    });
+    assert.deepEqual(terms(registry.findNormalizer('lowercase')!, 'New York'), ['new york']);
+    assert.deepEqual(terms(registry.findNormalizer('folded')!, ' Ça Va '), ['ca va']);
+    assert.equal(registry.findNormalizer('nope'), undefined);
+  });
+  test('Elasticsearch errors for bad normalizers', () => {
+    rejects(() => AnalysisRegistry.forIndex({ normalizer: { n: { filter: ['porter_stem'] } } }), 'Custom normalizer [n] may not use filter [porter_stem]');
+    rejects(() => AnalysisRegistry.forIndex({ normalizer: { n: { filter: ['nope'] } } }), 'Custom Analyzer [n] failed to find filter under name [nope]');
+    rejects(() => AnalysisRegistry.forIndex({ normalizer: { n: { tokenizer: 'standard' } } }), 'Custom normalizer [n] cannot configure a tokenizer');
+    rejects(() => AnalysisRegistry.forIndex({ normalizer: { n: { type: 'fancy' } } }), 'Unknown normalizer type [fancy] for [n]');
+  });
+});
+
 describe('transient analyzers for _analyze', () => {
   test('tokenizer and filters by name or inline definition', () => {
     const registry = AnalysisRegistry.global();
@@ -137,8 +154,9 @@ describe('transient analyzers for _analyze', () => {
     const inline = registry.transientAnalyzer({ tokenizer: { type: 'standard', max_token_length: 3 } });
     assert.deepEqual(terms(inline, 'abcdef'), ['abc', 'def']);
   });
-  test('filters without a tokenizer run over the keyword tokenizer', () => {
+  test('filters without a tokenizer run over the keyword tokenizer, normalizing filters only', () => {
     assert.deepEqual(terms(AnalysisRegistry.global().transientAnalyzer({ filter: ['lowercase'] }), 'New York'), ['new york']);
+    rejects(() => AnalysisRegistry.global().transientAnalyzer({ filter: ['porter_stem'] }), 'Custom normalizer may not use filter [porter_stem]');
   });
   test('index-defined components are visible to the index registry only', () => {
     const registry = AnalysisRegistry.forIndex({ filter: { my_stop: { type: 'stop', stopwords: ['x'] } } });
