@@ -19,7 +19,7 @@ import { Translog } from '../../src/engine/translog/index.js';
 import { expectedOperation } from './translog-crash-ops.js';
 
 const CHILD = join(dirname(fileURLToPath(import.meta.url)), 'translog-crash-child.js');
-const CYCLES = 24;
+const CYCLES = 22;
 
 function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
@@ -32,18 +32,30 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-/** Runs the child for `killAfterMs` then SIGKILLs it; returns the seqNos it acknowledged. */
-function runAndKill(dir: string, firstSeqNo: number, killAfterMs: number): Promise<{ acked: number[]; sawReady: boolean; exit: string }> {
+/**
+ * Runs the child and SIGKILLs it `delayMs` after it reported ready (it is writing by then), or, with
+ * `duringStartup`, `delayMs` after spawning it (it may still be opening, i.e. recovering, the translog).
+ * Returns the seqNos it acknowledged.
+ */
+function runAndKill(dir: string, firstSeqNo: number, delayMs: number, duringStartup: boolean): Promise<{ acked: number[]; sawReady: boolean }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CHILD, dir, String(firstSeqNo)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    let timer: NodeJS.Timeout | undefined;
+    const kill = (): boolean => child.kill('SIGKILL');
+    if (duringStartup) timer = setTimeout(kill, delayMs);
+    // A loaded machine can take seconds to start node; never let the test hang on it.
+    const watchdog = setTimeout(kill, 20_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (!duringStartup && timer === undefined && (stdout + chunk).includes('ready\n')) timer = setTimeout(kill, delayMs);
+      stdout += chunk;
+    });
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), killAfterMs);
     child.on('error', reject);
     child.on('close', (code, signal) => {
       clearTimeout(timer);
+      clearTimeout(watchdog);
       if (signal !== 'SIGKILL') {
         reject(new Error(`child exited on its own (code ${code}, signal ${signal}): ${stderr}`));
         return;
@@ -51,7 +63,7 @@ function runAndKill(dir: string, firstSeqNo: number, killAfterMs: number): Promi
       const lines = stdout.split('\n');
       lines.pop(); // a partial last line (if any) was never a complete acknowledgement
       const acked = lines.filter((line) => line.startsWith('ack ')).map((line) => Number(line.slice(4)));
-      resolve({ acked, sawReady: lines.includes('ready'), exit: signal });
+      resolve({ acked, sawReady: lines.includes('ready') });
     });
   });
 }
@@ -67,8 +79,9 @@ test(`translog survives ${CYCLES} kill -9 cycles with every acknowledged operati
   try {
     for (let cycle = 0; cycle < CYCLES; cycle++) {
       // Mostly while writing; sometimes so early that the child is still opening (recovering) the translog.
-      const killAfterMs = random() < 0.2 ? 10 + random() * 120 : 150 + random() * 400;
-      const { acked, sawReady } = await runAndKill(dir, nextSeqNo, killAfterMs);
+      const duringStartup = random() < 0.2;
+      const killAfterMs = duringStartup ? 10 + random() * 150 : random() * 300;
+      const { acked, sawReady } = await runAndKill(dir, nextSeqNo, killAfterMs, duringStartup);
       if (!sawReady) killedDuringStartup++;
       for (const seqNo of acked) acknowledged.add(seqNo);
 
