@@ -19,6 +19,17 @@ export async function startCommand(args: string[]): Promise<number> {
       return 64;
     }
   }
+  // Signal handlers go in before the node starts: a SIGTERM that arrives while the node is starting (or just
+  // after it logged "started") must still shut it down cleanly, never kill it mid-write.
+  let requestedSignal: string | undefined;
+  let onSignal: (signal: string) => void = (signal) => {
+    requestedSignal ??= signal;
+  };
+  const sigint = () => onSignal('SIGINT');
+  const sigterm = () => onSignal('SIGTERM');
+  process.on('SIGINT', sigint);
+  process.on('SIGTERM', sigterm);
+
   let node: GannetNode;
   try {
     const settings = resolveSettings({ configFile: join(configDir, 'gannet.yml'), commandLine: parseCommandLineSettings(pairs) });
@@ -26,6 +37,8 @@ export async function startCommand(args: string[]): Promise<number> {
     await node.start();
   } catch (err) {
     process.stderr.write(`gannet: failed to start: ${(err as Error).message}\n`);
+    process.off('SIGINT', sigint);
+    process.off('SIGTERM', sigterm);
     return 1;
   }
   return new Promise<number>((resolve) => {
@@ -42,7 +55,7 @@ export async function startCommand(args: string[]): Promise<number> {
         },
       );
     };
-    process.once('SIGINT', () => shutdown('SIGINT'));
-    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    onSignal = shutdown;
+    if (requestedSignal) shutdown(requestedSignal);
   });
 }
