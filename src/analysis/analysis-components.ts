@@ -28,6 +28,15 @@ export type AnalyzerProvider = (settings: ComponentSettings, name: string) => An
 /** Elasticsearch's named word lists usable inside `stopwords`. */
 const NAMED_STOP_WORDS: ReadonlyMap<string, readonly string[]> = new Map([['_english_', ENGLISH_STOP_WORDS]]);
 
+/** Elasticsearch's other named lists: refused rather than silently taken as literal words. */
+const UNSUPPORTED_STOP_WORD_LISTS = new Set(
+  ('arabic armenian basque bengali brazilian bulgarian catalan cjk czech danish dutch estonian finnish french galician ' +
+    'german greek hindi hungarian indonesian irish italian latvian lithuanian norwegian persian portuguese romanian ' +
+    'russian serbian sorani spanish swedish thai turkish')
+    .split(' ')
+    .map((language) => `_${language}_`),
+);
+
 /** Analysis.parseStopWords: `_none_`, a list mixing words and named lists, or the default. */
 function parseStopWords(settings: ComponentSettings, fallback: WordSet, ignoreCase = false): WordSet {
   if (settings.has('stopwords_path') && !settings.has('stopwords')) {
@@ -36,7 +45,10 @@ function parseStopWords(settings: ComponentSettings, fallback: WordSet, ignoreCa
   if (!settings.has('stopwords')) return ignoreCase === fallback.ignoreCase ? fallback : rebuild(fallback, ignoreCase);
   if (settings.getString('stopwords') === '_none_') return EMPTY_WORD_SET;
   const words: string[] = [];
-  for (const word of settings.getList('stopwords') ?? []) words.push(...(NAMED_STOP_WORDS.get(word) ?? [word]));
+  for (const word of settings.getList('stopwords') ?? []) {
+    if (UNSUPPORTED_STOP_WORD_LISTS.has(word)) throw errors.illegalArgument(`stop words list [${word}] is not supported yet: only [_english_] and [_none_] are`);
+    words.push(...(NAMED_STOP_WORDS.get(word) ?? [word]));
+  }
   return new WordSet(words, ignoreCase);
 }
 

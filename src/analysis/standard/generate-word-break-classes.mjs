@@ -6,8 +6,10 @@
 // node-unicode-data packages (generated from the UCD files of that version), so the table can be checked
 // against the standard's own data, not against Node's built-in (newer) Unicode.
 //
-//   npm install --no-save --prefix /tmp/unicode-data @unicode/unicode-12.1.0
+//   npm install --no-save --prefix /tmp/unicode-data @unicode/unicode-12.1.0 @unicode/unicode-11.0.0 @unicode/unicode-9.0.0
 //   node src/analysis/standard/generate-word-break-classes.mjs /tmp/unicode-data/node_modules > src/analysis/standard/word-break-classes.ts
+//   node src/analysis/standard/generate-word-break-classes.mjs /tmp/unicode-data/node_modules --lucene8 \
+//     > test/unit/analysis/fixtures/lucene8-word-break-classes.ts
 //
 // `--lucene8` produces the table of Lucene 8's grammar instead (Unicode 9.0 word-break data, emoji data of
 // Unicode 11, fullwidth digits added to Numeric); it exists only for the differential test against a real

@@ -120,6 +120,10 @@ describe('Elasticsearch error messages', () => {
     rejects(() => AnalysisRegistry.forIndex({ tokenizer: { t: { type: 'standard', max_token_length: 'x' } } }), 'Failed to parse value [x] for setting [max_token_length]');
     rejects(() => AnalysisRegistry.forIndex({ filter: { f: { type: 'stop', ignore_case: 'yes' } } }), 'Failed to parse value [yes] as only [true] or [false] are allowed.');
     rejects(() => AnalysisRegistry.forIndex({ filter: { f: { type: 'length', min: 5, max: 2 } } }), 'maximum length must not be greater than minimum length');
+    rejects(
+      () => AnalysisRegistry.forIndex({ filter: { f: { type: 'stop', stopwords: '_french_' } } }),
+      'stop words list [_french_] is not supported yet: only [_english_] and [_none_] are',
+    );
   });
 
   test('looking up analyzers', () => {
