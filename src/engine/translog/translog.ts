@@ -251,7 +251,9 @@ export class Translog {
       () => {
         writer.roundScheduled = false;
         writer.settleWaiters();
-        if (writer.waiters.length > 0) this.scheduleRound(writer);
+        // A closed writer cannot make more durable; anyone still waiting would wait forever.
+        if (writer.closed) writer.rejectWaiters(translogErrors.alreadyClosed(this.tragedy));
+        else if (writer.waiters.length > 0) this.scheduleRound(writer);
       },
       () => {
         writer.roundScheduled = false; // fail() has rejected the waiters
@@ -360,6 +362,7 @@ export class Translog {
    */
   async trimUnreferencedGenerations(minRequiredGeneration: number): Promise<void> {
     this.ensureOpen();
+    if (!Number.isSafeInteger(minRequiredGeneration)) throw translogErrors.invalidOperation(`generation [${minRequiredGeneration}] is not an integer`);
     const failures: string[] = [];
     await this.enqueue(async () => {
       // The writer that owns translog.ckp right now: the oldest one not yet finished.
