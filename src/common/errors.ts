@@ -58,6 +58,13 @@ export const ERROR_STATUS = {
   translog_corrupted_exception: 500,
   translog_exception: 500,
   already_closed_exception: 500,
+  routing_missing_exception: 400,
+  invalid_alias_name_exception: 400,
+  unavailable_shards_exception: 503,
+  no_shard_available_action_exception: 503,
+  process_cluster_event_timeout_exception: 503,
+  validation_exception: 400,
+  document_source_missing_exception: 400,
   exception: 500,
 } as const;
 
@@ -251,4 +258,36 @@ export const errors = {
       'index_format_too_new_exception',
       `Format version is not supported (resource ${resource}): ${version} (needs to be between ${minVersion} and ${maxVersion})`,
     ),
+};
+
+// ---- Indices and documents (MetadataCreateIndexService, IndexRouting, UpdateHelper, ClusterBlocks). ----
+
+export const indexErrors = {
+  alreadyExists: (index: string, uuid: string) =>
+    new EsError('resource_already_exists_exception', `index [${index}/${uuid}] already exists`, { metadata: { index_uuid: uuid, index } }),
+
+  routingMissing: (index: string, id: string) =>
+    new EsError('routing_missing_exception', `routing is required for [${index}]/[${id}]`, { metadata: { index_uuid: '_na_', index } }),
+
+  /** IndexNotFoundException(message, index): "no such index [x] and <why>". */
+  indexNotFoundBecause: (index: string, why: string) =>
+    new EsError('index_not_found_exception', `no such index [${index}] and ${why}`, {
+      metadata: { 'resource.type': 'index_or_alias', 'resource.id': index, index_uuid: '_na_', index },
+    }),
+
+  documentMissing: (index: string, uuid: string, shard: number, id: string) =>
+    new EsError('document_missing_exception', `[${id}]: document missing`, { metadata: { index_uuid: uuid, shard: String(shard), index } }),
+
+  documentSourceMissing: (index: string, uuid: string, shard: number, id: string) =>
+    new EsError('document_source_missing_exception', `[${id}]: document source missing`, { metadata: { index_uuid: uuid, shard: String(shard), index } }),
+
+  /** ClusterBlockException for index-level blocks: "index [x] blocked by: [FORBIDDEN/8/index write (api)];". */
+  blocked: (index: string, block: string, status = 403) =>
+    new EsError('cluster_block_exception', `index [${index}] blocked by: [${block}];`, { status }),
+
+  wildcardsNotAllowed: () => new EsError('illegal_argument_exception', 'Wildcard expressions or all indices are not allowed'),
+
+  /** No active copy of a shard to run an operation on (ES's UnavailableShardsException). */
+  unavailableShards: (index: string, shard: number, reason: string) =>
+    new EsError('unavailable_shards_exception', `[${index}][${shard}] ${reason}`, { metadata: {} }),
 };
