@@ -1,0 +1,170 @@
+/**
+ * One shard copy on this node: its engine, its primary term, the counters stats report, and the periodic work
+ * ES's IndexShard schedules (refresh every `index.refresh_interval` when something was written, flush when the
+ * uncommitted translog passes `index.translog.flush_threshold_size`). Every read and write of the shard's data
+ * goes through here, so the counters stay right.
+ */
+import type { Logger } from 'pino';
+import { EsError } from '../common/errors.js';
+import type { DeleteOperation, Engine, GetResult, IndexOperation, WriteResult } from '../engine/engine.js';
+import type { Searcher } from '../engine/searcher.js';
+import { BulkStats, GetStats, SearchStats, type ShardStatsSnapshot } from './shard-stats.js';
+
+export type ShardLifecycle = 'recovering' | 'started' | 'closed';
+
+export interface ShardSchedule {
+  refreshIntervalMillis: number;
+  flushThresholdBytes: number;
+}
+
+export class IndexShard {
+  state: ShardLifecycle = 'recovering';
+  readonly getStats = new GetStats();
+  readonly searchStats = new SearchStats();
+  readonly bulkStats = new BulkStats();
+  indexFailedDueToVersionConflict = 0;
+  private dirty = false;
+  private timer: NodeJS.Timeout | undefined;
+  private periodicWork: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly indexName: string,
+    readonly indexUuid: string,
+    readonly shardId: number,
+    readonly primary: boolean,
+    readonly primaryTerm: number,
+    readonly path: string,
+    private readonly engine: Engine,
+    private schedule: ShardSchedule,
+    private readonly logger: Logger,
+  ) {
+    this.startTimer();
+  }
+
+  get label(): string {
+    return `[${this.indexName}][${this.shardId}]`;
+  }
+
+  updateSchedule(schedule: ShardSchedule): void {
+    const changed = schedule.refreshIntervalMillis !== this.schedule.refreshIntervalMillis;
+    this.schedule = schedule;
+    if (changed) {
+      clearInterval(this.timer);
+      this.startTimer();
+    }
+  }
+
+  private startTimer(): void {
+    const interval = this.schedule.refreshIntervalMillis;
+    // A disabled refresh (-1) still flushes a growing translog, checked every second.
+    this.timer = setInterval(() => this.runPeriodic(), interval > 0 ? interval : 1000);
+    this.timer.unref();
+  }
+
+  private runPeriodic(): void {
+    if (this.state === 'closed') return;
+    this.periodicWork = this.periodicWork.then(async () => {
+      try {
+        if (this.dirty && this.schedule.refreshIntervalMillis > 0) {
+          this.dirty = false;
+          await this.engine.refresh('schedule');
+        }
+        const translog = this.engine.stats().translog;
+        if (translog.uncommittedSizeInBytes > this.schedule.flushThresholdBytes) await this.engine.flush();
+      } catch (err) {
+        if (this.state !== 'closed') this.logger.warn({ err, shard: this.label }, 'periodic refresh/flush failed');
+      }
+    });
+  }
+
+  private ensureOpen(): void {
+    if (this.state === 'closed') throw new EsError('already_closed_exception', `${this.label} shard is closed`);
+  }
+
+  async index(operation: Omit<IndexOperation, 'origin' | 'primaryTerm'>): Promise<WriteResult> {
+    this.ensureOpen();
+    try {
+      const result = await this.engine.index({ ...operation, origin: 'primary', primaryTerm: this.primaryTerm });
+      this.dirty = true;
+      return result;
+    } catch (err) {
+      if (err instanceof EsError && err.type === 'version_conflict_engine_exception') this.indexFailedDueToVersionConflict++;
+      throw err;
+    }
+  }
+
+  async delete(operation: Omit<DeleteOperation, 'origin' | 'primaryTerm'>): Promise<WriteResult> {
+    this.ensureOpen();
+    const result = await this.engine.delete({ ...operation, origin: 'primary', primaryTerm: this.primaryTerm });
+    this.dirty = true;
+    return result;
+  }
+
+  async get(id: string, realtime: boolean): Promise<GetResult> {
+    this.ensureOpen();
+    const started = performance.now();
+    this.getStats.current++;
+    try {
+      const result = await this.engine.get(id, { realtime });
+      this.getStats.record(result.found, Math.round(performance.now() - started));
+      return result;
+    } finally {
+      this.getStats.current--;
+    }
+  }
+
+  /** Reads without counting, for update's read-modify-write (ES counts those gets too, but as part of the update). */
+  async getForUpdate(id: string): Promise<GetResult> {
+    this.ensureOpen();
+    return this.engine.get(id, { realtime: true });
+  }
+
+  async refresh(source: string): Promise<void> {
+    this.ensureOpen();
+    this.dirty = false;
+    await this.engine.refresh(source);
+  }
+
+  async waitForRefresh(seqNo: number): Promise<void> {
+    this.ensureOpen();
+    await this.engine.waitForRefresh(seqNo);
+  }
+
+  async flush(force: boolean): Promise<void> {
+    this.ensureOpen();
+    await this.engine.flush({ force });
+  }
+
+  async forceMerge(options: { maxNumSegments?: number; onlyExpungeDeletes?: boolean; flush?: boolean }): Promise<void> {
+    this.ensureOpen();
+    await this.engine.forceMerge(options);
+  }
+
+  acquireSearcher(): Searcher {
+    this.ensureOpen();
+    return this.engine.acquireSearcher();
+  }
+
+  stats(): ShardStatsSnapshot {
+    return {
+      index: this.indexName,
+      indexUuid: this.indexUuid,
+      shard: this.shardId,
+      primary: this.primary,
+      path: this.path,
+      engine: this.engine.stats(),
+      get: this.getStats,
+      search: this.searchStats,
+      bulk: this.bulkStats,
+      indexFailedDueToVersionConflict: this.indexFailedDueToVersionConflict,
+    };
+  }
+
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    this.state = 'closed';
+    clearInterval(this.timer);
+    await this.periodicWork.catch(() => undefined);
+    await this.engine.close();
+  }
+}

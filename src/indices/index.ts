@@ -1,0 +1,25 @@
+/**
+ * indices/: the indices and shard copies on a node (services, engines, counters), document routing and ids,
+ * index settings and name rules. What other layers may use is listed here.
+ */
+export { murmur3Routing, murmurhash3X86_32 } from './murmur3.js';
+export { defaultRoutingNumShards, shardIdFor, type RoutingTableShape } from './operation-routing.js';
+export { timeBasedUuid } from './uuid-generator.js';
+export { validateIndexName, validateIndexOrAliasName, MAX_INDEX_NAME_BYTES } from './index-name.js';
+export {
+  normalizeSettings,
+  validateUserSettings,
+  readIndexSettings,
+  defaultSettings,
+  isDynamicSetting,
+  nestedGroup,
+  toNested,
+  flatWithLists,
+  PRIVATE_SETTINGS,
+  type FlatSettings,
+  type IndexSettingsView,
+} from './index-settings.js';
+export { IndexService, type IndexDescriptor } from './index-service.js';
+export { IndexShard, type ShardLifecycle } from './index-shard.js';
+export { IndicesService, type EngineFactory, type IndicesServiceOptions, type ShardRecovery } from './indices-service.js';
+export { GetStats, SearchStats, BulkStats, type ShardStatsSnapshot } from './shard-stats.js';

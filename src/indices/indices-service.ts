@@ -1,0 +1,225 @@
+/**
+ * The indices and shard copies this node holds (ES's IndicesService): creates an IndexService per index it is
+ * told about, opens each assigned shard copy's engine under `<data>/indices/<index_uuid>/<shard>/`, closes
+ * them, deletes the files of indices that were deleted, and sums the shards' figures into the node's
+ * statistics. It does not read the cluster state itself: the cluster layer's applier drives it.
+ */
+import { mkdirSync, rmSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { EsError } from '../common/errors.js';
+import type { Engine, EngineConfig } from '../engine/engine.js';
+import { directorySizeBytes, zeroIndicesStats, type NodeIndicesStats } from '../monitor/index.js';
+import { IndexService, type IndexDescriptor } from './index-service.js';
+import { IndexShard } from './index-shard.js';
+import type { ShardStatsSnapshot } from './shard-stats.js';
+
+export type EngineFactory = (config: EngineConfig) => Promise<Engine>;
+
+export interface IndicesServiceOptions {
+  readonly dataPath: string;
+  readonly engineFactory: EngineFactory | undefined;
+  readonly logger: Logger;
+  /** Bytes of indexing buffer per shard before the engine writes a segment by itself. */
+  readonly indexingBufferBytes?: number;
+}
+
+export type ShardRecovery = 'EMPTY_STORE' | 'EXISTING_STORE';
+
+export class IndicesService {
+  private readonly byName = new Map<string, IndexService>();
+  private readonly opening = new Map<string, Promise<IndexShard>>();
+
+  constructor(private readonly options: IndicesServiceOptions) {}
+
+  get indicesPath(): string {
+    return join(this.options.dataPath, 'indices');
+  }
+
+  shardPath(indexUuid: string, shard: number): string {
+    return join(this.indicesPath, indexUuid, String(shard));
+  }
+
+  indexService(name: string): IndexService | undefined {
+    return this.byName.get(name);
+  }
+
+  indexServices(): IndexService[] {
+    return [...this.byName.values()];
+  }
+
+  shard(index: string, shard: number): IndexShard | undefined {
+    return this.byName.get(index)?.shards.get(shard);
+  }
+
+  /** Creates or updates the service of an index; a new uuid under an existing name replaces the old index. */
+  applyIndex(descriptor: IndexDescriptor): IndexService {
+    const existing = this.byName.get(descriptor.name);
+    if (existing !== undefined && existing.uuid === descriptor.uuid) {
+      existing.update(descriptor);
+      for (const shard of existing.shards.values()) shard.updateSchedule(scheduleOf(existing));
+      return existing;
+    }
+    const service = new IndexService(descriptor);
+    this.byName.set(descriptor.name, service);
+    return service;
+  }
+
+  /**
+   * Opens a shard copy's engine. EMPTY_STORE starts from an empty directory (a new index); EXISTING_STORE
+   * reopens what is on disk, replaying the translog. Concurrent calls for the same copy share one open.
+   */
+  openShard(index: string, shardId: number, primary: boolean, primaryTerm: number, recovery: ShardRecovery): Promise<IndexShard> {
+    const service = this.byName.get(index);
+    if (service === undefined) return Promise.reject(new Error(`index [${index}] is not known on this node`));
+    const existing = service.shards.get(shardId);
+    if (existing !== undefined) return Promise.resolve(existing);
+    const key = `${service.uuid}/${shardId}`;
+    const pending = this.opening.get(key);
+    if (pending !== undefined) return pending;
+    const opening = this.doOpenShard(service, shardId, primary, primaryTerm, recovery).finally(() => this.opening.delete(key));
+    this.opening.set(key, opening);
+    return opening;
+  }
+
+  private async doOpenShard(service: IndexService, shardId: number, primary: boolean, primaryTerm: number, recovery: ShardRecovery): Promise<IndexShard> {
+    const factory = this.options.engineFactory;
+    if (factory === undefined) throw new EsError('illegal_state_exception', 'this node has no shard engine to open shards with');
+    const path = this.shardPath(service.uuid, shardId);
+    if (recovery === 'EMPTY_STORE') rmSync(path, { recursive: true, force: true });
+    mkdirSync(path, { recursive: true });
+    const settings = service.settings;
+    const engine = await factory({
+      path,
+      shardLabel: { index: service.name, indexUuid: service.uuid, shard: shardId },
+      primaryTerm,
+      durability: settings.durability,
+      translogSyncIntervalMillis: settings.syncIntervalMillis,
+      analyzers: service.analysis,
+      indexingBufferBytes: this.options.indexingBufferBytes ?? 64 * 1024 * 1024,
+    });
+    // The index may have been deleted while the engine opened.
+    if (this.byName.get(service.name) !== service) {
+      await engine.close();
+      throw new EsError('index_not_found_exception', `no such index [${service.name}]`);
+    }
+    const shard = new IndexShard(service.name, service.uuid, shardId, primary, primaryTerm, path, engine, scheduleOf(service), this.options.logger);
+    shard.state = 'started';
+    service.shards.set(shardId, shard);
+    return shard;
+  }
+
+  async closeShard(index: string, shardId: number): Promise<void> {
+    const service = this.byName.get(index);
+    const shard = service?.shards.get(shardId);
+    if (service === undefined || shard === undefined) return;
+    service.shards.delete(shardId);
+    await shard.close();
+  }
+
+  /** Closes the index's shards and forgets it; with `deleteData` its files go too (the index was deleted). */
+  async removeIndex(name: string, deleteData: boolean): Promise<void> {
+    const service = this.byName.get(name);
+    if (service === undefined) return;
+    this.byName.delete(name);
+    const shards = [...service.shards.values()];
+    service.shards.clear();
+    await Promise.all(shards.map((shard) => shard.close().catch((err) => this.options.logger.warn({ err, shard: shard.label }, 'failed to close shard'))));
+    if (deleteData) this.deleteIndexFiles(service.uuid);
+  }
+
+  deleteIndexFiles(uuid: string): void {
+    rmSync(join(this.indicesPath, uuid), { recursive: true, force: true });
+  }
+
+  /** Index directories on disk (by uuid), so the applier can delete those of indices no longer in the cluster. */
+  indexDirectoriesOnDisk(): string[] {
+    try {
+      return readdirSync(this.indicesPath);
+    } catch {
+      return [];
+    }
+  }
+
+  shardStats(): ShardStatsSnapshot[] {
+    const out: ShardStatsSnapshot[] = [];
+    for (const service of this.byName.values()) for (const shard of service.shards.values()) if (shard.state !== 'closed') out.push(shard.stats());
+    return out;
+  }
+
+  /** The node's index statistics (what nodes stats and `_cat/nodes` print), summed over its shard copies. */
+  async nodeStats(): Promise<NodeIndicesStats> {
+    const stats = zeroIndicesStats();
+    for (const shard of this.shardStats()) {
+      const engine = shard.engine;
+      stats.shardCount++;
+      stats.flush.total += engine.flush.total;
+      stats.flush.totalTimeMillis += engine.flush.totalTimeMillis;
+      stats.get.current += shard.get.current;
+      stats.get.timeMillis += shard.get.timeMillis;
+      stats.get.total += shard.get.total;
+      stats.get.existsTimeMillis += shard.get.existsTimeMillis;
+      stats.get.existsTotal += shard.get.existsTotal;
+      stats.get.missingTimeMillis += shard.get.missingTimeMillis;
+      stats.get.missingTotal += shard.get.missingTotal;
+      const indexing = stats.indexing;
+      indexing.deleteCurrent += engine.indexing.deleteCurrent;
+      indexing.deleteTimeMillis += engine.indexing.deleteTimeMillis;
+      indexing.deleteTotal += engine.indexing.deleteTotal;
+      indexing.indexCurrent += engine.indexing.indexCurrent;
+      indexing.indexTimeMillis += engine.indexing.indexTimeMillis;
+      indexing.indexTotal += engine.indexing.indexTotal;
+      indexing.indexFailed += engine.indexing.indexFailed;
+      indexing.indexFailedDueToVersionConflict += shard.indexFailedDueToVersionConflict;
+      const merges = stats.merges;
+      merges.current += engine.merges.current;
+      merges.currentDocs += engine.merges.currentDocs;
+      merges.currentSizeBytes += engine.merges.currentSizeInBytes;
+      merges.total += engine.merges.total;
+      merges.totalDocs += engine.merges.totalDocs;
+      merges.totalSizeBytes += engine.merges.totalSizeInBytes;
+      merges.totalTimeMillis += engine.merges.totalTimeMillis;
+      stats.refresh.total += engine.refresh.total;
+      stats.refresh.totalTimeMillis += engine.refresh.totalTimeMillis;
+      stats.refresh.externalTotal += engine.refresh.externalTotal;
+      stats.refresh.externalTotalTimeMillis += engine.refresh.externalTotalTimeMillis;
+      stats.refresh.listeners += engine.refresh.listeners;
+      const search = stats.search;
+      search.fetchCurrent += shard.search.fetchCurrent;
+      search.fetchTimeMillis += shard.search.fetchTimeMillis;
+      search.fetchTotal += shard.search.fetchTotal;
+      search.openContexts += shard.search.openContexts;
+      search.queryCurrent += shard.search.queryCurrent;
+      search.queryTimeMillis += shard.search.queryTimeMillis;
+      search.queryTotal += shard.search.queryTotal;
+      search.scrollCurrent += shard.search.scrollCurrent;
+      search.scrollTimeMillis += shard.search.scrollTimeMillis;
+      search.scrollTotal += shard.search.scrollTotal;
+      search.suggestCurrent += shard.search.suggestCurrent;
+      search.suggestTimeMillis += shard.search.suggestTimeMillis;
+      search.suggestTotal += shard.search.suggestTotal;
+      stats.segments.count += engine.segments.filter((segment) => segment.searchable || segment.committed).length;
+      stats.bulk.totalOperations += shard.bulk.totalOperations;
+      stats.bulk.totalTimeMillis += shard.bulk.totalTimeMillis;
+      stats.bulk.totalSizeInBytes += shard.bulk.totalSizeInBytes;
+    }
+    const requests = this.shardStats().reduce((sum, shard) => sum + shard.bulk.requests, 0);
+    if (requests > 0) {
+      stats.bulk.avgTimeMillis = Math.trunc(stats.bulk.totalTimeMillis / requests);
+      stats.bulk.avgSizeInBytes = Math.trunc(stats.bulk.totalSizeInBytes / requests);
+    }
+    stats.mappings.totalCount = this.byName.size;
+    // Real files on disk, shard by shard, as ES sums store sizes: the directory is the truth after a crash too.
+    stats.storeSizeBytes = await directorySizeBytes(this.indicesPath);
+    return stats;
+  }
+
+  async close(): Promise<void> {
+    const names = [...this.byName.keys()];
+    await Promise.all(names.map((name) => this.removeIndex(name, false)));
+  }
+}
+
+function scheduleOf(service: IndexService): { refreshIntervalMillis: number; flushThresholdBytes: number } {
+  return { refreshIntervalMillis: service.settings.refreshIntervalMillis, flushThresholdBytes: service.settings.flushThresholdBytes };
+}
