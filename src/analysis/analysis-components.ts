@@ -5,7 +5,7 @@
  * follow Elasticsearch's factories.
  */
 import { errors } from '../common/errors.js';
-import type { Analyzer, TokenFilterFactory, TokenizerFactory } from './analyzer.js';
+import { keywordAware, type Analyzer, type TokenFilterFactory, type TokenizerFactory } from './analyzer.js';
 import { englishAnalyzer, ENGLISH_STOP_SET, keywordAnalyzer, simpleAnalyzer, standardAnalyzer, stopAnalyzer, whitespaceAnalyzer } from './builtin-analyzers.js';
 import type { ComponentSettings } from './component-settings.js';
 import { AsciiFoldingFilter } from './filters/ascii-folding-filter.js';
@@ -114,7 +114,7 @@ export function isNormalizing(factory: TokenFilterFactory): boolean {
 
 const lowercase: TokenFilterFactory = normalizing((input) => new LowerCaseFilter(input));
 const trim: TokenFilterFactory = normalizing((input) => new TrimFilter(input));
-const porterStem: TokenFilterFactory = (input) => new PorterStemFilter(input);
+const porterStem: TokenFilterFactory = keywordAware((input) => new PorterStemFilter(input));
 const possessive: TokenFilterFactory = (input) => new EnglishPossessiveFilter(input);
 
 /** The `stemmer` filter's languages that Gannet implements. */
@@ -136,7 +136,7 @@ export const FILTER_TYPES: ReadonlyMap<string, TokenFilterProvider> = new Map<st
     const ignoreCase = s.getBool('ignore_case', false);
     const words = parseStopWords(s, ENGLISH_STOP_SET, ignoreCase);
     const removeTrailing = s.getBool('remove_trailing', true);
-    return removeTrailing ? (input) => new StopFilter(input, words) : (input) => new SuggestStopFilter(input, words);
+    return removeTrailing ? (input) => new StopFilter(input, words) : keywordAware((input) => new SuggestStopFilter(input, words));
   }],
   ['porter_stem', () => porterStem],
   ['stemmer', (s, name) => {
@@ -163,7 +163,7 @@ export const FILTER_TYPES: ReadonlyMap<string, TokenFilterProvider> = new Map<st
     const keywords = s.getList('keywords');
     if (keywords === undefined) throw errors.illegalArgument('keywords or keywords_path or keywords_pattern must be provided');
     const set = new WordSet(keywords, s.getBool('ignore_case', false));
-    return (input) => new KeywordMarkerFilter(input, set);
+    return keywordAware((input) => new KeywordMarkerFilter(input, set));
   }],
 ]);
 

@@ -134,13 +134,16 @@ export class AnalysisRegistry {
     const filters = (spec.filter ?? []).map((filter) => {
       const factory = this.resolve('filter', filter, this.filters, FILTER_TYPES);
       if (spec.tokenizer === undefined && !isNormalizing(factory)) {
-        const name = typeof filter === 'string' ? filter : '__anonymous__' + String(filter['type']);
-        throw errors.illegalArgument(`Custom normalizer may not use filter [${name}]`);
+        throw errors.illegalArgument(`Custom normalizer may not use filter [${componentName(filter)}]`);
       }
       return factory;
     });
     const name = spec.tokenizer === undefined ? 'keyword_for_normalizer' : '__transient__';
-    return new Analyzer(name, tokenizer, filters, { positionIncrementGap: 0 });
+    const components = {
+      tokenizer: spec.tokenizer === undefined ? 'keyword' : componentName(spec.tokenizer),
+      filters: (spec.filter ?? []).map(componentName),
+    };
+    return new Analyzer(name, tokenizer, filters, { positionIncrementGap: 0, components });
   }
 
   private resolve<T>(
@@ -164,6 +167,11 @@ export class AnalysisRegistry {
     if (this.index === undefined) throw errors.illegalArgument(`failed to find global ${component} under [${nameOrDefinition}]`);
     throw errors.illegalArgument(`failed to find ${component} under [${nameOrDefinition}]`);
   }
+}
+
+/** How Elasticsearch names a component in `explain` output: its name, or `__anonymous__<type>` inline. */
+function componentName(nameOrDefinition: NameOrDefinition): string {
+  return typeof nameOrDefinition === 'string' ? nameOrDefinition : '__anonymous__' + String(nameOrDefinition['type']);
 }
 
 function groups(section: unknown): Map<string, ComponentSettings> {
@@ -247,7 +255,8 @@ function customAnalyzer(
     throw errors.illegalArgument(`Custom Analyzer [${name}] failed to find char_filter under name [${charFilterName}]`);
   }
   const chain: TokenFilterFactory[] = [];
-  for (const filterName of settings.getList('filter') ?? []) {
+  const filterNames = settings.getList('filter') ?? [];
+  for (const filterName of filterNames) {
     const filter = filters.get(filterName);
     if (filter === undefined) throw errors.illegalArgument(`Custom Analyzer [${name}] failed to find filter under name [${filterName}]`);
     chain.push(filter);
@@ -256,5 +265,6 @@ function customAnalyzer(
   return new Analyzer(name, tokenizer, chain, {
     positionIncrementGap: settings.getInt('position_increment_gap', DEFAULT_POSITION_INCREMENT_GAP),
     offsetGap: offsetGap < 0 ? 1 : offsetGap,
+    components: { tokenizer: tokenizerName, filters: filterNames },
   });
 }

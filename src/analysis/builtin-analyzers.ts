@@ -8,7 +8,7 @@
  * - english:  StandardTokenizer -> EnglishPossessiveFilter -> LowerCaseFilter -> StopFilter(_english_)
  *             -> [SetKeywordMarkerFilter(stem_exclusion)] -> PorterStemFilter
  */
-import { Analyzer, DEFAULT_POSITION_INCREMENT_GAP, type TokenFilterFactory } from './analyzer.js';
+import { Analyzer, DEFAULT_POSITION_INCREMENT_GAP, keywordAware, type TokenFilterFactory } from './analyzer.js';
 import { EnglishPossessiveFilter } from './filters/english-possessive-filter.js';
 import { KeywordMarkerFilter } from './filters/keyword-marker-filter.js';
 import { LowerCaseFilter } from './filters/lowercase-filter.js';
@@ -49,8 +49,8 @@ export function stopAnalyzer(name = 'stop', stopWords: WordSet = ENGLISH_STOP_SE
 
 export function englishAnalyzer(name = 'english', stopWords: WordSet = ENGLISH_STOP_SET, stemExclusion: WordSet = EMPTY_WORD_SET): Analyzer {
   const filters: TokenFilterFactory[] = [(input) => new EnglishPossessiveFilter(input), lowercase, ...stop(stopWords)];
-  if (stemExclusion.size > 0) filters.push((input) => new KeywordMarkerFilter(input, stemExclusion));
-  filters.push((input) => new PorterStemFilter(input));
+  if (stemExclusion.size > 0) filters.push(keywordAware((input) => new KeywordMarkerFilter(input, stemExclusion)));
+  filters.push(keywordAware((input) => new PorterStemFilter(input)));
   return new Analyzer(name, () => new StandardTokenizer(), filters, NAMED);
 }
 

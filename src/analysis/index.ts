@@ -3,9 +3,25 @@
  * for the layers above (mapping, engine, search, the `_analyze` action); everything else in the folder is
  * internal.
  */
-export { Analyzer, DEFAULT_POSITION_INCREMENT_GAP, type AnalyzerOptions, type TokenFilterFactory, type TokenizerFactory } from './analyzer.js';
+export {
+  Analyzer,
+  DEFAULT_POSITION_INCREMENT_GAP,
+  type AnalyzerComponentNames,
+  type AnalyzerOptions,
+  type TokenFilterFactory,
+  type TokenizerFactory,
+} from './analyzer.js';
 export { AnalysisRegistry, type NameOrDefinition, type TransientAnalyzerSpec } from './analysis-registry.js';
-export { analyzeTexts, invertValues, type AnalyzeToken, type InvertStats } from './analyze.js';
+export {
+  analyzeTexts,
+  explainTexts,
+  invertValues,
+  DEFAULT_MAX_TOKEN_COUNT,
+  type AnalyzeDetail,
+  type AnalyzeOptions,
+  type AnalyzeToken,
+  type InvertStats,
+} from './analyze.js';
 export { Token, TokenFilter, FilteringTokenFilter, DEFAULT_TOKEN_TYPE, type TokenStream, type Tokenizer } from './token-stream.js';
 export { englishAnalyzer, keywordAnalyzer, simpleAnalyzer, standardAnalyzer, stopAnalyzer, whitespaceAnalyzer } from './builtin-analyzers.js';
 export { StandardTokenizer, DEFAULT_MAX_TOKEN_LENGTH } from './standard/standard-tokenizer.js';
