@@ -133,12 +133,24 @@ const similarity: ParamSpec = {
   },
 };
 
-const passthroughObject = (name: string, updateable: boolean, defaultValue: ParamValue): ParamSpec => ({
+/** A small object parameter of integer settings (index_prefixes, fielddata_frequency_filter). */
+const numericObject = (name: string, updateable: boolean, keys: readonly string[], defaultValue: ParamValue): ParamSpec => ({
   name,
   updateable,
   acceptsNull: defaultValue === null,
   defaultValue: () => defaultValue,
-  read: (raw) => (raw === null ? null : (raw as ParamValue)),
+  read: (raw) => {
+    if (raw === null) return null;
+    if (typeof raw !== 'object' || Array.isArray(raw)) throw mappingErrors.mapperParsing(`[${name}] must be an object`);
+    const out: Record<string, number> = {};
+    const unknown: string[] = [];
+    for (const [key, value] of Object.entries(raw)) {
+      if (!keys.includes(key)) unknown.push(` [${key} : ${javaToString(value)}]`);
+      else out[key] = typeof value === 'number' ? value : nodeIntegerValue(value);
+    }
+    if (unknown.length > 0) throw mappingErrors.mapperParsing(`Mapping definition for [${name}] has unsupported parameters: ${unknown.join('')}`);
+    return out;
+  },
 });
 
 const ignoreMalformed: ParamSpec = bool('ignore_malformed', (ctx) => ctx.settings.ignoreMalformed, true);
@@ -265,10 +277,10 @@ const textParams: ParamSpec[] = [
     },
   },
   bool('fielddata', false, true),
-  passthroughObject('fielddata_frequency_filter', true, { min: 0, max: 2147483647, min_segment_size: 0 }),
+  numericObject('fielddata_frequency_filter', true, ['min', 'max', 'min_segment_size'], { min: 0, max: 2147483647, min_segment_size: 0 }),
   bool('eager_global_ordinals', false, true),
   bool('index_phrases', false),
-  passthroughObject('index_prefixes', false, null),
+  numericObject('index_prefixes', false, ['min_chars', 'max_chars'], null),
   meta,
 ];
 

@@ -9,6 +9,7 @@ import { dateFormatter } from './date/date-formatter.js';
 import { invalidTemplateError, parseDynamicTemplates, templateMappingForName, templateMappingType, defaultMappingType } from './dynamic-templates.js';
 import { javaToString, mappingErrors } from './mapping-errors.js';
 import { mergeObjectNodes } from './mapping-merge.js';
+import { objectDepth } from './mapping-limits.js';
 import {
   DEFAULT_MAPPING_SETTINGS,
   LEAF_FIELD_TYPES,
@@ -80,6 +81,8 @@ function wrapped<T>(parse: () => T): T {
   } catch (err) {
     if (err instanceof EsError) {
       if (err.type === 'mapper_parsing_exception' && err.reason.startsWith('Failed to parse mapping: ')) throw err;
+      // The same error ES raises when it checks the merged mapping's limits, not a parse failure.
+      if (err.type === 'illegal_argument_exception' && err.reason.startsWith('Limit of mapping depth [')) throw err;
       throw mappingErrors.failedToParseMapping(err);
     }
     throw err;
@@ -222,6 +225,8 @@ function parseProperties(props: Record<string, unknown>, ctx: ParserContext, par
     if (parts.some((p) => p.length === 0)) throw mappingErrors.illegalArgument('name cannot be empty string');
     const leafName = parts[parts.length - 1]!;
     const fullPath = parentPath === '' ? fieldName : `${parentPath}.${fieldName}`;
+    // Checked while descending so that a mapping nested thousands of levels deep fails before it recurses.
+    if (parentPath !== '' && objectDepth(parentPath) > ctx.settings.depthLimit) throw mappingErrors.depthExceeded(ctx.settings.depthLimit, parentPath);
     let built: MappingNode = parseNode(fieldName, leafName, { ...node }, ctx, fullPath);
     // "a.b.c" in properties declares objects a and b around field c.
     for (let i = parts.length - 2; i >= 0; i--) built = { kind: 'object', properties: { [parts[i + 1]!]: built } };
@@ -401,6 +406,9 @@ function readRouting(value: unknown): boolean {
  * (skipped when it uses {name}, which cannot be resolved up front).
  */
 function validateTemplate(template: ReturnType<typeof parseDynamicTemplates>[number], ctx: ParserContext): void {
+  if (nestingDepth(template.mapping) > 100) {
+    throw mappingErrors.mapperParsing(`dynamic template [${template.name}] has a mapping nested deeper than 100 levels`);
+  }
   if (JSON.stringify(template.mapping).includes('{name}')) return;
   let lastError: EsError | undefined;
   for (const fieldType of template.fieldTypes) {
@@ -418,4 +426,18 @@ function validateTemplate(template: ReturnType<typeof parseDynamicTemplates>[num
     }
   }
   if (lastError !== undefined) throw invalidTemplateError(template, lastError);
+}
+
+/** How deeply a JSON value nests (iterative: the value may come from an arbitrarily deep request). */
+function nestingDepth(value: unknown): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    max = Math.max(max, depth);
+    if (max > 1000) return max;
+    for (const child of Object.values(current as Record<string, unknown>)) stack.push([child, depth + 1]);
+  }
+  return max;
 }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EsError } from '../../../src/common/errors.js';
+import { parseMapping } from '../../../src/mapping/index.js';
 import { doc, expectError, update, values } from './helpers.js';
 
 function nestedObjects(levels: number, leaf = '1'): string {
@@ -90,4 +91,21 @@ test('a 10 MB string: accepted for text, ignored past ignore_above for keyword, 
       return true;
     },
   );
+});
+
+test('a mapping nested thousands of levels deep fails with the depth error, not a stack overflow', () => {
+  let mapping: Record<string, unknown> = { type: 'long' };
+  for (let i = 0; i < 50_000; i++) mapping = { properties: { o: mapping } };
+  assert.throws(
+    () => parseMapping(mapping),
+    (err: unknown) => {
+      assert.ok(err instanceof EsError);
+      assert.equal(err.type, 'illegal_argument_exception');
+      assert.equal(err.reason, `Limit of mapping depth [20] has been exceeded due to object field [${Array(20).fill('o').join('.')}]`);
+      return true;
+    },
+  );
+  let template: Record<string, unknown> = {};
+  for (let i = 0; i < 50_000; i++) template = { a: template };
+  assert.throws(() => parseMapping({ dynamic_templates: [{ t: { mapping: template } }] }), EsError);
 });
