@@ -104,7 +104,9 @@ test(`translog survives ${CYCLES} kill -9 cycles with every acknowledged operati
       for (const seqNo of acknowledged) nextSeqNo = Math.max(nextSeqNo, seqNo + 1);
     }
     t.diagnostic(`${acknowledged.size} acknowledged operations over ${CYCLES} kills (${killedDuringStartup} during startup), all recovered`);
-    assert.ok(acknowledged.size > CYCLES * 10, `only ${acknowledged.size} operations were acknowledged: the test did not exercise much`);
+    // A floor, not a rate: one fsync-bound writer acknowledges ~100 ops/s here and fewer on a loaded CI
+    // machine, and kills land 0-300 ms after ready. This only catches a child that acknowledges nothing.
+    assert.ok(acknowledged.size >= CYCLES, `only ${acknowledged.size} operations were acknowledged: the test did not exercise much`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
