@@ -80,21 +80,44 @@ export function javaIsWhitespace(cp: number): boolean {
  * point. Returns the same string when nothing changes, so already-lowercase terms cost no allocation.
  */
 export function lowerCaseTerm(term: string): string {
-  const table = lowerTable();
   const length = term.length;
+  let hasUpper = false;
   let i = 0;
   for (; i < length; i++) {
     const c = term.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) break;
-    if (table[c] !== c) break;
+    if (c >= 0x80) break;
+    if (c >= 0x41 && c <= 0x5a) hasUpper = true;
   }
-  if (i === length) return term;
-  let out = term.slice(0, i);
-  while (i < length) {
-    const cp = term.codePointAt(i)!;
+  // ASCII: JavaScript's lowercasing is Java's there, and native.
+  if (i === length) return hasUpper ? term.toLowerCase() : term;
+
+  let changed = false;
+  const codes: number[] = [];
+  for (let j = 0; j < length; ) {
+    const cp = term.codePointAt(j)!;
     const lower = javaToLowerCase(cp);
-    out += lower === cp ? String.fromCodePoint(cp) : String.fromCodePoint(lower);
-    i += cp > 0xffff ? 2 : 1;
+    if (lower !== cp) changed = true;
+    if (lower > 0xffff) codes.push(0xd800 + ((lower - 0x10000) >> 10), 0xdc00 + ((lower - 0x10000) & 0x3ff));
+    else codes.push(lower);
+    j += cp > 0xffff ? 2 : 1;
   }
+  return changed ? fromCharCodes(codes) : term;
+}
+
+/** String.fromCharCode over UTF-16 units of any count (one call with a huge argument list would overflow). */
+export function fromCharCodes(codes: ArrayLike<number>, length = codes.length): string {
+  const CHUNK = 8192;
+  let out = '';
+  for (let i = 0; i < length; i += CHUNK) {
+    out += String.fromCharCode.apply(null, Array.prototype.slice.call(codes, i, Math.min(length, i + CHUNK)) as number[]);
+  }
+  return out;
+}
+
+/** String.fromCodePoint over code points of any count. */
+export function fromCodePoints(codePoints: readonly number[]): string {
+  const CHUNK = 8192;
+  let out = '';
+  for (let i = 0; i < codePoints.length; i += CHUNK) out += String.fromCodePoint(...codePoints.slice(i, i + CHUNK));
   return out;
 }

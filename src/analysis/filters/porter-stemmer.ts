@@ -4,6 +4,7 @@
  * step3 = 2, step4 = 3, step5 = 4, step6 = 5. It works on UTF-16 chars and is case-sensitive: only
  * lowercase a, e, i, o, u (and y after a consonant) count as vowels, so callers lowercase first.
  */
+import { fromCharCodes } from '../java-character.js';
 
 const A = 0x61;
 const E = 0x65;
@@ -35,7 +36,7 @@ export class PorterStemmer {
     this.step5();
     this.step6();
     const stemLength = this.k + 1;
-    if (this.rewritten) return String.fromCharCode.apply(null, b.subarray(0, stemLength) as unknown as number[]);
+    if (this.rewritten) return fromCharCodes(b, stemLength);
     return stemLength === length ? word : word.slice(0, stemLength);
   }
 

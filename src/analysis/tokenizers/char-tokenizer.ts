@@ -4,7 +4,7 @@
  * token ends as soon as its (normalized) length reaches the limit, and the run continues as a new token.
  */
 import { Token, type Tokenizer } from '../token-stream.js';
-import { javaIsLetter, javaIsWhitespace, javaToLowerCase } from '../java-character.js';
+import { fromCodePoints, javaIsLetter, javaIsWhitespace, javaToLowerCase } from '../java-character.js';
 
 export const DEFAULT_MAX_CHAR_TOKEN_LENGTH = 255;
 /** StandardTokenizer.MAX_TOKEN_LENGTH_LIMIT, which CharTokenizer also enforces. */
@@ -66,7 +66,7 @@ export abstract class CharTokenizer implements Tokenizer {
     this.position = i;
     if (start < 0) return false;
     const token = this.token;
-    token.term = normalized === undefined ? text.slice(start, end) : String.fromCodePoint(...normalized);
+    token.term = normalized === undefined ? text.slice(start, end) : fromCodePoints(normalized);
     token.startOffset = start;
     token.endOffset = end;
     token.positionIncrement = 1;
