@@ -5,6 +5,8 @@ import type { VersionInfo } from '../common/version.js';
 import type { ClusterService, DiscoveryNode } from '../cluster/index.js';
 import type { TaskManager } from '../tasks/index.js';
 import type { NodeMonitor } from '../monitor/index.js';
+import type { IndicesService } from '../indices/index.js';
+import type { MetadataService } from '../cluster/metadata/metadata-service.js';
 
 export interface NodeServices {
   readonly settings: Settings;
@@ -14,4 +16,12 @@ export interface NodeServices {
   readonly taskManager: TaskManager;
   readonly monitor: NodeMonitor;
   readonly logger: Logger;
+  /** Index and document services; absent only where a node is built without data handling (some unit tests). */
+  readonly indices?: IndicesServices;
+}
+
+/** What index and document handlers use: this node's shards, and the master-side index operations. */
+export interface IndicesServices {
+  readonly service: IndicesService;
+  readonly metadata: MetadataService;
 }

@@ -4,6 +4,7 @@
  * then exclusions, as ES's FilterPath does. Arrays are transparent: a path applies to every element.
  */
 import { simpleMatch } from '../common/wildcards.js';
+import { RawJson, expandRawJson } from '../common/raw-json.js';
 
 type Segments = string[];
 
@@ -86,6 +87,7 @@ function advance(paths: Segments[], key: string): { rest: Segments[]; matched: b
 }
 
 function include(value: unknown, paths: Segments[]): unknown {
+  if (value instanceof RawJson) value = expandRawJson(value);
   if (Array.isArray(value)) {
     const kept = value.map((item) => include(item, paths)).filter((item) => item !== DROP);
     return kept.length === 0 ? DROP : kept;
@@ -111,6 +113,7 @@ function include(value: unknown, paths: Segments[]): unknown {
 }
 
 function exclude(value: unknown, paths: Segments[]): unknown {
+  if (value instanceof RawJson) value = expandRawJson(value);
   if (Array.isArray(value)) return value.map((item) => exclude(item, paths)).filter((item) => item !== DROP);
   if (!isPlainObject(value)) return value;
   const out: Record<string, unknown> = {};

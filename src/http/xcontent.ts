@@ -4,6 +4,7 @@
  * the end) and YAML (as `format=yaml` prints it). Values may contain JsonFloat to force a Java-style double.
  */
 import { JsonFloat, javaDoubleString } from '../common/json-float.js';
+import { RawJson, expandRawJson } from '../common/raw-json.js';
 
 export function writeJson(value: unknown, pretty: boolean): string {
   const parts: string[] = [];
@@ -44,6 +45,10 @@ function entriesOf(value: object): Array<[string, unknown]> {
 }
 
 function writeCompact(value: unknown, out: string[]): void {
+  if (value instanceof RawJson) {
+    out.push(value.text);
+    return;
+  }
   const simple = scalar(value);
   if (simple !== undefined) {
     out.push(simple);
@@ -70,6 +75,11 @@ function writeCompact(value: unknown, out: string[]): void {
 }
 
 function writePretty(value: unknown, out: string[], indent: string): void {
+  if (value instanceof RawJson) value = expandRawJson(value);
+  if (value instanceof RawJson) {
+    out.push(value.text);
+    return;
+  }
   const simple = scalar(value);
   if (simple !== undefined) {
     out.push(simple);
@@ -113,6 +123,10 @@ export function writeYaml(value: unknown): string {
 }
 
 function yamlScalar(value: unknown): string | undefined {
+  if (value instanceof RawJson) {
+    const expanded = expandRawJson(value);
+    return expanded instanceof RawJson ? expanded.text : yamlScalar(expanded);
+  }
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') return yamlString(value);
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
@@ -131,6 +145,7 @@ function yamlString(text: string): string {
 }
 
 function writeYamlValue(value: unknown, lines: string[], indent: string, prefix: string | null): void {
+  if (value instanceof RawJson) value = expandRawJson(value);
   const simple = yamlScalar(value);
   if (simple !== undefined) {
     lines.push(`${prefix ?? indent}${simple}`);
@@ -153,7 +168,8 @@ function writeYamlValue(value: unknown, lines: string[], indent: string, prefix:
     return;
   }
   if (prefix !== null) lines.push(prefix.trimEnd());
-  for (const [key, child] of entries) {
+  for (const [key, rawChild] of entries) {
+    const child = rawChild instanceof RawJson ? expandRawJson(rawChild) : rawChild;
     const keyText = `${indent}${yamlString(key)}: `;
     const childSimple = yamlScalar(child);
     if (childSimple !== undefined) lines.push(keyText + childSimple);
@@ -168,6 +184,7 @@ function writeYamlValue(value: unknown, lines: string[], indent: string, prefix:
 }
 
 function writeYamlItem(item: unknown, lines: string[], indent: string): void {
+  if (item instanceof RawJson) item = expandRawJson(item);
   const simple = yamlScalar(item);
   if (simple !== undefined) {
     lines.push(`${indent}- ${simple}`);

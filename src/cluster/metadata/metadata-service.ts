@@ -1,0 +1,134 @@
+/**
+ * The master-side index operations as async calls: each one is a cluster-state update submitted to the
+ * coordinator (so it is ordered, persisted and published like any other), plus the waits ES's transport
+ * actions do around them (create index waits for `wait_for_active_shards`). Every node's applier then acts on
+ * the published state, so when a call resolves the local services already see the change.
+ */
+import { errors, indexErrors } from '../../common/errors.js';
+import type { Settings } from '../../common/settings.js';
+import { simpleMatch } from '../../common/wildcards.js';
+import type { RootMapping } from '../../mapping/index.js';
+import type { ClusterService } from '../cluster-service.js';
+import type { ClusterState } from '../cluster-state.js';
+import type { Coordinator } from '../coordination/coordinator.js';
+import { markShardFailed, markShardsStarted, type StartedShard } from '../routing/shard-allocation.js';
+import { addNewIndex, type CreateIndexRequest } from './create-index.js';
+import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
+import { enoughShardsActive, parseActiveShardCount, type ActiveShardCount } from './active-shard-count.js';
+
+export interface CreateIndexResult {
+  readonly acknowledged: boolean;
+  readonly shardsAcknowledged: boolean;
+  readonly index: string;
+}
+
+/** ES's default `master_timeout`/ack timeout and the create index wait. */
+const DEFAULT_TIMEOUT_MILLIS = 30_000;
+
+export class MetadataService {
+  constructor(
+    private readonly clusterService: ClusterService,
+    private readonly coordinator: Coordinator,
+    private readonly nodeSettings: Settings,
+    private readonly reportedVersion: string,
+  ) {}
+
+  state(): ClusterState {
+    return this.clusterService.state();
+  }
+
+  async createIndex(
+    request: CreateIndexRequest,
+    options: { waitForActiveShards?: string; timeoutMillis?: number; signal?: AbortSignal; cause?: string } = {},
+  ): Promise<CreateIndexResult> {
+    let created: string | undefined;
+    let wanted: ActiveShardCount | undefined;
+    await this.coordinator.submitStateUpdate(`create-index [${request.index}], cause [${options.cause ?? 'api'}]`, (state) => {
+      const { state: next, metadata } = addNewIndex(state, request, this.reportedVersion, Date.now());
+      const waitSetting = options.waitForActiveShards ?? metadata.settings['index.write.wait_for_active_shards'] ?? '1';
+      wanted = parseActiveShardCount(waitSetting === 'index-setting' ? (metadata.settings['index.write.wait_for_active_shards'] ?? '1') : waitSetting);
+      if (wanted.kind === 'count' && wanted.count > metadata.numberOfReplicas + 1) {
+        throw errors.illegalArgument(
+          `invalid wait_for_active_shards[${waitSetting}]: cannot be greater than number of shard copies [${metadata.numberOfReplicas + 1}]`,
+        );
+      }
+      created = metadata.uuid;
+      return next;
+    });
+    const uuid = created!;
+    const { timedOut } = await this.clusterService.waitFor(
+      (state) => {
+        const metadata = state.indices.get(request.index);
+        // Deleted (or replaced) meanwhile: nothing more to wait for.
+        if (metadata === undefined || metadata.uuid !== uuid) return true;
+        return enoughShardsActive(state, request.index, wanted!);
+      },
+      options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS,
+      options.signal,
+    );
+    return { acknowledged: true, shardsAcknowledged: !timedOut, index: request.index };
+  }
+
+  async deleteIndices(names: readonly string[]): Promise<void> {
+    await this.coordinator.submitStateUpdate(`delete-index [${names.join(', ')}]`, (state) => removeIndices(state, names.filter((name) => state.indices.has(name))));
+  }
+
+  async putMapping(names: readonly string[], mapping: unknown): Promise<void> {
+    await this.coordinator.submitStateUpdate(`put-mapping [${names.join(', ')}]`, (state) => mergeMappingInto(state, names, mapping, false));
+  }
+
+  /** The fields a document introduced, merged on the master before the document is indexed. */
+  async addDynamicMapping(index: string, uuid: string, update: RootMapping): Promise<void> {
+    await this.coordinator.submitStateUpdate(`put-mapping [${index}] (dynamic)`, (state) => {
+      const metadata = state.indices.get(index);
+      if (metadata === undefined || metadata.uuid !== uuid) throw errors.indexNotFound(index);
+      return mergeMappingInto(state, [index], update, true);
+    });
+  }
+
+  async updateSettings(names: readonly string[], settings: Record<string, string | null>, preserveExisting: boolean): Promise<void> {
+    await this.coordinator.submitStateUpdate(`update-settings [${names.join(', ')}]`, (state) =>
+      updateIndexSettings(state, names, settings, preserveExisting, Date.now()),
+    );
+  }
+
+  async shardStarted(shard: StartedShard): Promise<void> {
+    await this.coordinator.submitStateUpdate(`shard-started ${shard.index}[${shard.shard}]`, (state) => markShardsStarted(state, [shard]));
+  }
+
+  async shardFailed(shard: StartedShard): Promise<void> {
+    await this.coordinator.submitStateUpdate(`shard-failed ${shard.index}[${shard.shard}]`, (state) => markShardFailed(state, shard, Date.now()));
+  }
+
+  /**
+   * `action.auto_create_index` (AutoCreateIndex.shouldAutoCreate): true, false, or a comma list of `+pattern`
+   * / `-pattern` where the first match decides. Throws ES's index_not_found_exception when forbidden.
+   */
+  checkAutoCreate(index: string): void {
+    const setting = (this.nodeSettings.get('action.auto_create_index') ?? 'true').trim();
+    if (setting === 'true') return;
+    if (setting === 'false') throw indexErrors.indexNotFoundBecause(index, '[action.auto_create_index] is [false]');
+    const expressions = setting.split(',').map((part) => part.trim()).filter(Boolean);
+    for (const expression of expressions) {
+      const include = !expression.startsWith('-');
+      const pattern = expression.startsWith('+') || expression.startsWith('-') ? expression.slice(1) : expression;
+      if (simpleMatch(pattern, index)) {
+        if (include) return;
+        throw indexErrors.indexNotFoundBecause(index, `[action.auto_create_index] contains [-${pattern}] which forbids automatic creation of the index`);
+      }
+    }
+    throw indexErrors.indexNotFoundBecause(index, `[action.auto_create_index] ([${setting}]) doesn't match`);
+  }
+
+  /** Creates `index` for a write unless it exists (another request may be creating it: that is fine). */
+  async autoCreateIndex(index: string, signal?: AbortSignal): Promise<void> {
+    if (this.clusterService.state().indices.has(index)) return;
+    this.checkAutoCreate(index);
+    try {
+      await this.createIndex({ index }, { cause: 'auto(bulk api)', signal });
+    } catch (err) {
+      if (err instanceof Error && (err as { type?: string }).type === 'resource_already_exists_exception') return;
+      throw err;
+    }
+  }
+}

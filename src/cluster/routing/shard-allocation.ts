@@ -1,0 +1,176 @@
+/**
+ * Routing-table changes the master makes for indices: placing a new index's copies, rebuilding routing after
+ * a restart, following a replica-count change, and the INITIALIZING -> STARTED transition when a node reports
+ * a copy started. Placement is the simple rule of a small cluster: a primary goes to the data node holding the
+ * fewest copies; a replica to a different data node than its shard's other copies, else it stays UNASSIGNED
+ * (a copy never shares a node with another copy of the same shard, as ES's SameShardAllocationDecider says).
+ * Replicas on other nodes need peer recovery, which is not built yet, so for now only a single node is placed.
+ */
+import { randomBase64Uuid } from '../../common/uuid.js';
+import type { ClusterState, IndexMetadata, ShardRouting, UnassignedInfo } from '../cluster-state.js';
+import { isDataNode } from '../discovery-node.js';
+
+export type UnassignedReason = 'INDEX_CREATED' | 'CLUSTER_RECOVERED' | 'REPLICA_ADDED' | 'ALLOCATION_FAILED' | 'NODE_LEFT';
+
+function unassignedInfo(reason: UnassignedReason, now: number, failedAllocations = 0): UnassignedInfo {
+  return { reason, atMillis: now, delayed: false, failedAllocations, lastAllocationStatus: failedAllocations > 0 ? 'NO_VALID_SHARD_COPY' : 'NO_ATTEMPT' };
+}
+
+function unassignedCopy(index: string, shard: number, primary: boolean, reason: UnassignedReason, now: number): ShardRouting {
+  return {
+    index,
+    shard,
+    primary,
+    state: 'UNASSIGNED',
+    nodeId: undefined,
+    relocatingNodeId: undefined,
+    allocationId: undefined,
+    recoverySource: primary ? (reason === 'INDEX_CREATED' ? 'EMPTY_STORE' : 'EXISTING_STORE') : 'PEER',
+    unassignedInfo: unassignedInfo(reason, now),
+  };
+}
+
+/** Copies per node id, to spread primaries. */
+function copiesPerNode(state: ClusterState): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const node of state.nodes.values()) if (isDataNode(node)) counts.set(node.id, 0);
+  for (const shards of state.routing.values()) {
+    for (const copies of shards) for (const copy of copies) if (copy.nodeId !== undefined && counts.has(copy.nodeId)) counts.set(copy.nodeId, counts.get(copy.nodeId)! + 1);
+  }
+  return counts;
+}
+
+function leastLoaded(counts: Map<string, number>, exclude: ReadonlySet<string>): string | undefined {
+  let best: string | undefined;
+  for (const [nodeId, count] of [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
+    if (exclude.has(nodeId)) continue;
+    if (best === undefined || count < counts.get(best)!) best = nodeId;
+  }
+  return best;
+}
+
+/** Assigns the unassigned primaries of `index` that can be assigned; replicas stay as they are (see above). */
+function allocatePrimaries(state: ClusterState, index: string, shards: ShardRouting[][], recovery: 'EMPTY_STORE' | 'EXISTING_STORE'): ShardRouting[][] {
+  const counts = copiesPerNode(state);
+  return shards.map((copies) =>
+    copies.map((copy) => {
+      if (!copy.primary || copy.state !== 'UNASSIGNED') return copy;
+      const nodeId = leastLoaded(counts, new Set());
+      if (nodeId === undefined) return copy;
+      counts.set(nodeId, counts.get(nodeId)! + 1);
+      return { ...copy, state: 'INITIALIZING', nodeId, allocationId: randomBase64Uuid(), recoverySource: recovery };
+    }),
+  );
+}
+
+/** Routing for a newly created index: primaries INITIALIZING from an empty store, replicas UNASSIGNED. */
+export function routingForNewIndex(state: ClusterState, metadata: IndexMetadata, now: number): ShardRouting[][] {
+  const shards: ShardRouting[][] = [];
+  for (let shard = 0; shard < metadata.numberOfShards; shard++) {
+    const copies = [unassignedCopy(metadata.name, shard, true, 'INDEX_CREATED', now)];
+    for (let r = 0; r < metadata.numberOfReplicas; r++) copies.push(unassignedCopy(metadata.name, shard, false, 'INDEX_CREATED', now));
+    shards.push(copies);
+  }
+  return allocatePrimaries(state, metadata.name, shards, 'EMPTY_STORE');
+}
+
+/**
+ * Routing rebuilt from persisted metadata when the cluster starts: every primary recovers from the store this
+ * node has on disk (EXISTING_STORE), replicas wait unassigned.
+ */
+export function restoredRouting(state: ClusterState, now: number): ClusterState {
+  const routing = new Map<string, ShardRouting[][]>();
+  const indices = new Map(state.indices);
+  let working: ClusterState = { ...state, routing, indices };
+  for (const metadata of state.indices.values()) {
+    if (metadata.state !== 'open') continue;
+    const shards: ShardRouting[][] = [];
+    for (let shard = 0; shard < metadata.numberOfShards; shard++) {
+      const copies = [unassignedCopy(metadata.name, shard, true, 'CLUSTER_RECOVERED', now)];
+      for (let r = 0; r < metadata.numberOfReplicas; r++) copies.push(unassignedCopy(metadata.name, shard, false, 'CLUSTER_RECOVERED', now));
+      shards.push(copies);
+    }
+    const allocated = allocatePrimaries(working, metadata.name, shards, 'EXISTING_STORE');
+    routing.set(metadata.name, allocated);
+    // A primary assigned anew starts a new term, so operations of the old term are told apart (ES bumps it too).
+    const primaryTerms = metadata.primaryTerms.map((term, shard) => (allocated[shard]?.[0]?.state === 'INITIALIZING' ? term + 1 : term));
+    indices.set(metadata.name, { ...metadata, primaryTerms });
+    working = { ...working, routing, indices };
+  }
+  return working;
+}
+
+/** Adds or removes (unassigned first) replica copies so each shard has `replicas` of them. */
+export function withReplicaCount(copiesOfShards: ReadonlyArray<ReadonlyArray<ShardRouting>>, replicas: number, now: number): ShardRouting[][] {
+  return copiesOfShards.map((copies) => {
+    const primary = copies.filter((copy) => copy.primary);
+    let replicaCopies = copies.filter((copy) => !copy.primary);
+    if (replicaCopies.length > replicas) {
+      const ordered = [...replicaCopies.filter((copy) => copy.state === 'UNASSIGNED'), ...replicaCopies.filter((copy) => copy.state !== 'UNASSIGNED')];
+      const removed = new Set(ordered.slice(0, replicaCopies.length - replicas));
+      replicaCopies = replicaCopies.filter((copy) => !removed.has(copy));
+    }
+    const first = copies[0]!;
+    while (replicaCopies.length < replicas) replicaCopies.push(unassignedCopy(first.index, first.shard, false, 'REPLICA_ADDED', now));
+    return [...primary, ...replicaCopies];
+  });
+}
+
+export interface StartedShard {
+  readonly index: string;
+  readonly shard: number;
+  readonly allocationId: string;
+}
+
+/** Marks reported copies STARTED (only if still the same INITIALIZING allocation) and adds them to the in-sync set. */
+export function markShardsStarted(state: ClusterState, started: readonly StartedShard[]): ClusterState {
+  let changed = false;
+  const routing = new Map(state.routing);
+  const indices = new Map(state.indices);
+  for (const entry of started) {
+    const shards = routing.get(entry.index);
+    const metadata = indices.get(entry.index);
+    if (shards === undefined || metadata === undefined) continue;
+    const copies = shards[entry.shard];
+    const target = copies?.find((copy) => copy.allocationId === entry.allocationId && copy.state === 'INITIALIZING');
+    if (copies === undefined || target === undefined) continue;
+    changed = true;
+    const nextShards = shards.map((group, number) =>
+      number === entry.shard ? group.map((copy) => (copy === target ? { ...copy, state: 'STARTED' as const, recoverySource: undefined, unassignedInfo: undefined } : copy)) : group,
+    );
+    routing.set(entry.index, nextShards);
+    const inSync = metadata.inSyncAllocationIds.map((ids, number) =>
+      number === entry.shard ? (target.primary ? [entry.allocationId] : [...new Set([...ids, entry.allocationId])]) : ids,
+    );
+    indices.set(entry.index, { ...metadata, inSyncAllocationIds: inSync });
+  }
+  return changed ? { ...state, routing, indices } : state;
+}
+
+/** A copy that failed to open goes back to UNASSIGNED, counting the failure (ES's failed allocation). */
+export function markShardFailed(state: ClusterState, failed: StartedShard, now: number): ClusterState {
+  const shards = state.routing.get(failed.index);
+  const copies = shards?.[failed.shard];
+  const target = copies?.find((copy) => copy.allocationId === failed.allocationId);
+  if (shards === undefined || target === undefined) return state;
+  const routing = new Map(state.routing);
+  routing.set(
+    failed.index,
+    shards.map((group, number) =>
+      number === failed.shard
+        ? group.map((copy) =>
+            copy === target
+              ? {
+                  ...copy,
+                  state: 'UNASSIGNED' as const,
+                  nodeId: undefined,
+                  allocationId: undefined,
+                  unassignedInfo: unassignedInfo('ALLOCATION_FAILED', now, (copy.unassignedInfo?.failedAllocations ?? 0) + 1),
+                }
+              : copy,
+          )
+        : group,
+    ),
+  );
+  return { ...state, routing };
+}
