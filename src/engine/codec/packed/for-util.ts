@@ -53,7 +53,8 @@ export function packBlock(values: Int32Array, bitsPerValue: number, out: ByteWri
  * most 512 bytes) so it can be read as 32-bit words whatever its offset in the file.
  */
 export class BlockUnpacker {
-  private readonly words = new Uint32Array(BLOCK_SIZE);
+  // One spare word: the branch-free read below always loads the word after the value's first word.
+  private readonly words = new Uint32Array(BLOCK_SIZE + 1);
   private readonly wordBytes = new Uint8Array(this.words.buffer);
 
   /** Reads 128 values of `bitsPerValue` bits at `offset` of `source` into `out`. */
@@ -64,24 +65,17 @@ export class BlockUnpacker {
     }
     const byteCount = packedBlockBytes(bitsPerValue);
     this.wordBytes.set(source.subarray(offset, offset + byteCount));
+    this.words[byteCount >>> 2] = 0;
     const words = this.words;
     const mask = bitsPerValue === 32 ? -1 : 2 ** bitsPerValue - 1;
-    let wordIndex = 0;
-    let shift = 0;
+    let bitPosition = 0;
     for (let i = 0; i < BLOCK_SIZE; i++) {
-      let value = words[wordIndex]! >>> shift;
-      const end = shift + bitsPerValue;
-      if (end > 32) {
-        wordIndex++;
-        value |= words[wordIndex]! << (32 - shift);
-        shift = end - 32;
-      } else if (end === 32) {
-        wordIndex++;
-        shift = 0;
-      } else {
-        shift = end;
-      }
-      out[i] = value & mask;
+      const wordIndex = bitPosition >>> 5;
+      const shift = bitPosition & 31;
+      // The high part is (next word << (32 - shift)), written as two shifts so that shift 0 yields 0
+      // (JS masks shift counts to 5 bits: x << 32 would be x). No branch on whether the value straddles.
+      out[i] = ((words[wordIndex]! >>> shift) | ((words[wordIndex + 1]! << (31 - shift)) << 1)) & mask;
+      bitPosition += bitsPerValue;
     }
   }
 }

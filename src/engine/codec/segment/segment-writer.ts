@@ -61,7 +61,7 @@ export class SegmentWriter {
     }
     this.postings = new FieldsWriter(options.maxDoc);
     this.docValues = new DocValuesWriter(this.id, options.maxDoc);
-    this.stored = new StoredFieldsWriter(this.id, options.storedCompression ?? 'lz4');
+    this.stored = new StoredFieldsWriter(this.id, options.storedCompression ?? 'deflate_fast');
   }
 
   private spec(name: string): FieldSpec {
@@ -132,7 +132,7 @@ export class SegmentWriter {
       codecVersion: CODEC_VERSION,
       fields,
       files,
-      attributes: { 'stored.compression': this.options.storedCompression ?? 'lz4', ...this.options.attributes },
+      attributes: { 'stored.compression': this.options.storedCompression ?? 'deflate_fast', ...this.options.attributes },
     };
     await directory.writeFile(segmentFileName(name, SegmentFileExtensions.segmentInfo), writeSegmentInfo(info).bytes);
     return info;

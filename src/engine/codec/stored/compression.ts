@@ -1,21 +1,30 @@
 /**
- * The two compression modes of stored fields, named after Elasticsearch's `index.codec` values:
- * `default` is LZ4 (fast to read, what a search fetch wants), `best_compression` is raw deflate at level 6.
- * See bench/micro/stored-fields.ts for the measured trade-off on the Debian corpus.
+ * Compression modes of stored fields. Measured on the Debian corpus (bench/micro/stored-fields.ts; figures
+ * in ../FORMATS.md): in Node, native deflate decompresses a chunk faster than the pure-JS LZ4 and compresses
+ * faster at level 1, while its output is ~30% smaller, so deflate is the default:
+ *
+ * - `deflate_fast` (default, ES `index.codec: default`): raw deflate level 1, 16 KB chunks.
+ * - `deflate_best` (ES `best_compression`): raw deflate level 6, 60 KB chunks.
+ * - `lz4`: pure-JS LZ4, 16 KB chunks; the fastest single-document fetch (decoding stops at the document)
+ *   at ~1.4x the bytes of deflate_fast.
  */
-import { deflateRawSync, inflateRawSync, constants as zlibConstants } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { lz4Compress, lz4Decompress } from './lz4.js';
 
-export type StoredCompression = 'lz4' | 'deflate';
+export type StoredCompression = 'deflate_fast' | 'deflate_best' | 'lz4';
 
-export const COMPRESSION_IDS: Record<StoredCompression, number> = { lz4: 0, deflate: 1 };
+export const COMPRESSION_IDS: Record<StoredCompression, number> = { lz4: 0, deflate_fast: 1, deflate_best: 2 };
+
+/** Raw bytes per chunk each mode aims for. */
+export const CHUNK_SIZES: Record<StoredCompression, number> = { lz4: 16 * 1024, deflate_fast: 16 * 1024, deflate_best: 60 * 1024 };
 
 export function compressionFromId(id: number): StoredCompression | undefined {
-  return id === 0 ? 'lz4' : id === 1 ? 'deflate' : undefined;
+  return (Object.keys(COMPRESSION_IDS) as StoredCompression[]).find((mode) => COMPRESSION_IDS[mode] === id);
 }
 
 export function compress(mode: StoredCompression, raw: Uint8Array): Uint8Array {
-  return mode === 'lz4' ? lz4Compress(raw) : deflateRawSync(raw, { level: 6, strategy: zlibConstants.Z_DEFAULT_STRATEGY });
+  if (mode === 'lz4') return lz4Compress(raw);
+  return deflateRawSync(raw, { level: mode === 'deflate_fast' ? 1 : 6 });
 }
 
 /**

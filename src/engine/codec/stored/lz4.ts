@@ -16,7 +16,10 @@ const MF_LIMIT = 12;
 const HASH_LOG = 14;
 const MAX_DISTANCE = 0xffff;
 
+// Entries hold `base + position`. Each call starts its positions above every entry a previous call left
+// behind, so stale entries read as "too far back" and the table never needs clearing between chunks.
 const hashTable = new Int32Array(1 << HASH_LOG);
+let hashBase = 0;
 
 /** Largest possible compressed size of `length` input bytes. */
 export function lz4CompressBound(length: number): number {
@@ -43,15 +46,21 @@ export function lz4Compress(src: Uint8Array): Uint8Array {
   let anchor = 0;
   if (length > MF_LIMIT) {
     const table = hashTable;
-    table.fill(-1);
+    if (hashBase + length + MAX_DISTANCE + 1 > 0x3fffffff) {
+      table.fill(0);
+      hashBase = 0;
+    }
+    // Every stale entry is < base, hence more than MAX_DISTANCE behind any position of this call.
+    const base = hashBase + MAX_DISTANCE + 1;
+    hashBase = base + length;
     const matchLimit = length - LAST_LITERALS;
     const lastMatchStart = length - MF_LIMIT;
     let ip = 0;
     while (ip < lastMatchStart) {
       const sequence = read32(src, ip);
       const hash = Math.imul(sequence, -1640531535) >>> (32 - HASH_LOG);
-      let ref = table[hash]!;
-      table[hash] = ip;
+      let ref = table[hash]! - base;
+      table[hash] = base + ip;
       if (ref < 0 || ip - ref > MAX_DISTANCE || read32(src, ref) !== sequence) {
         // No match: step further the longer we go without one (incompressible data costs little).
         ip += 1 + ((ip - anchor) >>> 6);
@@ -78,7 +87,7 @@ export function lz4Compress(src: Uint8Array): Uint8Array {
       ip += matchLength;
       anchor = ip;
       // Index a position inside the match too: the next match often starts right after this one.
-      if (ip - 2 < lastMatchStart) table[Math.imul(read32(src, ip - 2), -1640531535) >>> (32 - HASH_LOG)] = ip - 2;
+      if (ip - 2 < lastMatchStart) table[Math.imul(read32(src, ip - 2), -1640531535) >>> (32 - HASH_LOG)] = base + ip - 2;
     }
   }
   const literalLength = length - anchor;
@@ -112,7 +121,8 @@ export function lz4Decompress(src: Uint8Array, start: number, end: number, dst: 
       } while (b === 255);
     }
     if (ip + literalLength > end || op + literalLength > dstLength) throw new Lz4FormatError('literals overrun');
-    if (literalLength < 16) {
+    if (literalLength < 256) {
+      // A plain loop: cheaper than allocating a subarray view for the short literal runs text produces.
       for (let i = 0; i < literalLength; i++) dst[op + i] = src[ip + i]!;
     } else {
       dst.set(src.subarray(ip, ip + literalLength), op);

@@ -5,21 +5,20 @@
  *
  *   Body  = Chunk* Toc TocPointer
  *   Chunk = DocCount(vInt) { DocLength(vInt) }*DocCount RawLength(vInt) CompressedLength(vInt) CompressedBytes
- *   Toc   = Compression(byte: 0 lz4, 1 deflate) MaxDoc(vInt) ChunkCount(vInt) { DocCount(vInt) ChunkFPDelta(vLong, file offsets) }*
+ *   Toc   = Compression(byte: 0 lz4, 1 deflate level 1, 2 deflate level 6) MaxDoc(vInt) ChunkCount(vInt) { DocCount(vInt) ChunkFPDelta(vLong, file offsets) }*
  *           FieldNameCount(vInt) { Name(string) }*
  *   Doc (decompressed) = FieldCount(vInt) { FieldNumber << 3 | Type (vInt) Value }*
  *   Value = bytes: Length(vInt) Bytes | string: Length(vInt) UTF-8 | long: zLong (safe integers)
  *         | double: float64 LE | bigint: int64 LE
  *
- * A chunk is cut once its raw size reaches the target chunk size or it holds MAX_DOCS_PER_CHUNK docs.
+ * A chunk is cut once its raw size reaches the mode's target chunk size (compression.ts) or it holds
+ * MAX_DOCS_PER_CHUNK docs.
  */
 export const STORED_FIELDS_CODEC = 'GannetStoredFields';
 export const STORED_FIELDS_VERSION_START = 1;
 export const STORED_FIELDS_VERSION_CURRENT = STORED_FIELDS_VERSION_START;
 export const STORED_FIELDS_EXTENSION = 'fdt';
 
-/** Default raw bytes per chunk (see bench/micro/stored-fields.ts for the measurements behind it). */
-export const DEFAULT_CHUNK_SIZE = 16 * 1024;
 export const MAX_DOCS_PER_CHUNK = 1024;
 
 export const TYPE_BYTES = 0;

@@ -1,9 +1,8 @@
 /** Writes the stored fields file (format in stored-fields-format.ts); documents are added in doc id order. */
 import { ByteWriter } from '../../store/byte-writer.js';
 import { finishCodecFile, startCodecFile, writeTocPointer } from '../codec-file.js';
-import { compress, COMPRESSION_IDS, type StoredCompression } from './compression.js';
+import { CHUNK_SIZES, compress, COMPRESSION_IDS, type StoredCompression } from './compression.js';
 import {
-  DEFAULT_CHUNK_SIZE,
   MAX_DOCS_PER_CHUNK,
   STORED_FIELDS_CODEC,
   STORED_FIELDS_VERSION_CURRENT,
@@ -17,7 +16,7 @@ import {
 
 export class StoredFieldsWriter {
   private readonly out: ByteWriter;
-  private readonly pending = new ByteWriter(DEFAULT_CHUNK_SIZE * 2);
+  private readonly pending = new ByteWriter(64 * 1024);
   private readonly pendingLengths: number[] = [];
   private readonly chunkDocCounts: number[] = [];
   private readonly chunkFPs: number[] = [];
@@ -26,8 +25,8 @@ export class StoredFieldsWriter {
 
   constructor(
     segmentId: Uint8Array,
-    private readonly compression: StoredCompression = 'lz4',
-    private readonly chunkSize = DEFAULT_CHUNK_SIZE,
+    private readonly compression: StoredCompression = 'deflate_fast',
+    private readonly chunkSize = CHUNK_SIZES[compression],
   ) {
     this.out = startCodecFile(STORED_FIELDS_CODEC, STORED_FIELDS_VERSION_CURRENT, segmentId);
   }

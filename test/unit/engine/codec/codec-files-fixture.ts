@@ -70,7 +70,7 @@ export function codecFileFixtures(): CodecFileFixture[] {
       { name: '_source', value: Buffer.from(JSON.stringify({ n: doc, text: 'some text '.repeat(doc % 5) })) },
     ]);
   }
-  const deflated = new StoredFieldsWriter(SEGMENT_ID, 'deflate', 512);
+  const deflated = new StoredFieldsWriter(SEGMENT_ID, 'deflate_fast', 512);
   for (let doc = 0; doc < MAX_DOC; doc++) deflated.addDocument([{ name: '_source', value: Buffer.from(`{"n":${doc}}`) }]);
   const readAllStored = (bytes: Buffer): void => {
     const reader = new StoredFieldsReader(bytes, '_0.fdt', SEGMENT_ID, MAX_DOC);

@@ -72,7 +72,7 @@ function sameValue(a: StoredField['value'], b: StoredField['value']): boolean {
 }
 
 test('stored fields round-trip in both compression modes, with random access in any order', () => {
-  for (const compression of ['lz4', 'deflate'] as const) {
+  for (const compression of ['deflate_fast', 'deflate_best', 'lz4'] as const) {
     fc.assert(
       fc.property(
         fc.array(storedDoc, { minLength: 0, maxLength: 300 }),
@@ -98,7 +98,7 @@ test('stored fields round-trip in both compression modes, with random access in 
           }
         },
       ),
-      { numRuns: 30 },
+      { numRuns: 25 },
     );
   }
 });
