@@ -3,16 +3,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { resolve } from 'node:path';
 
-export function corpusPath(): string {
-  if (process.env.GANNET_CORPUS) return process.env.GANNET_CORPUS;
+export type CorpusName = 'debian' | 'npm';
+
+export function corpusPath(name: CorpusName = 'debian'): string {
+  const override = process.env[`GANNET_CORPUS_${name.toUpperCase()}`];
+  if (override) return override;
   // Run from the repo root; the corpus sits in the workspace's shared folder next to it.
-  const candidates = [resolve(process.cwd(), '../shared/corpus/debian.ndjson.gz'), '/work/shared/corpus/debian.ndjson.gz'];
+  const candidates = [resolve(process.cwd(), `../shared/corpus/${name}.ndjson.gz`), `/work/shared/corpus/${name}.ndjson.gz`];
   return candidates.find((p) => existsSync(p)) ?? candidates[0]!;
 }
 
 /** The raw NDJSON lines (each one document's _source bytes). */
-export function readCorpusLines(limit = Infinity): Buffer[] {
-  const all = gunzipSync(readFileSync(corpusPath()));
+export function readCorpusLines(limit = Infinity, name: CorpusName = 'debian'): Buffer[] {
+  const all = gunzipSync(readFileSync(corpusPath(name)));
   const lines: Buffer[] = [];
   let start = 0;
   while (start < all.length && lines.length < limit) {

@@ -10,6 +10,7 @@
  *    decoded millions of integers (and MB of int32) per second.
  * 2. End to end: write every term's postings with PostingsWriter, then iterate them all through the
  *    PostingsEnum (nextDoc + freq), and advance() through the longest lists.
+ * 3. Term dictionary: bytes per term, seekExact latency, full iteration speed.
  */
 import { ByteWriter } from '../../src/engine/store/byte-writer.js';
 import { BLOCK_SIZE, BlockUnpacker, blockBitsRequired, packBlock } from '../../src/engine/codec/packed/for-util.js';
@@ -24,6 +25,8 @@ import {
   POSTINGS_VERSION_CURRENT,
   type TermState,
 } from '../../src/engine/codec/postings/postings-format.js';
+import { FieldsWriter } from '../../src/engine/codec/terms/fields-writer.js';
+import { TermsReader } from '../../src/engine/codec/terms/terms-reader.js';
 import { median, readCorpusLines, tokenize } from './corpus.js';
 
 const RUNS = 7;
@@ -176,6 +179,36 @@ const advanceLongest = (): void => {
 };
 const advanceSeconds = timeMedian(advanceLongest);
 
+// ---- 3. term dictionary: the same field through FieldsWriter / TermsReader ----
+const fieldsWriter = new FieldsWriter(lines.length);
+fieldsWriter.startField('description', 'freqs', null);
+for (const term of terms) {
+  const { docs, freqs } = postings.get(term)!;
+  fieldsWriter.startTerm(Buffer.from(term));
+  for (let i = 0; i < docs.length; i++) fieldsWriter.startDoc(docs[i]!, freqs[i]!);
+  fieldsWriter.finishTerm();
+}
+fieldsWriter.finishField();
+const fieldFiles = fieldsWriter.finish(SEGMENT_ID);
+const termsReader = new TermsReader(
+  {
+    terms: { bytes: fieldFiles.terms.bytes, resource: 'bench.tim' },
+    doc: { bytes: fieldFiles.doc.bytes, resource: 'bench.doc' },
+    pos: { bytes: fieldFiles.pos.bytes, resource: 'bench.pos' },
+  },
+  SEGMENT_ID,
+);
+const fieldTerms = termsReader.terms('description')!;
+const probes = terms.map((t, i) => Buffer.from(i % 2 === 0 ? t : `${t}~`)); // half present, half absent
+const shuffled = probes.map((p, i) => probes[(i * 7919) % probes.length]!);
+const seekSeconds = timeMedian(() => {
+  for (const probe of shuffled) if (fieldTerms.seekExact(probe) !== null) checksum++;
+});
+const iterateTermsSeconds = timeMedian(() => {
+  const termsEnum = fieldTerms.iterator();
+  while (termsEnum.next()) checksum += termsEnum.docFreq();
+});
+
 const mb = (bytes: number): number => bytes / 1e6;
 const results = {
   corpus: { docs: lines.length, terms: terms.length, postings: totalPostings },
@@ -202,6 +235,13 @@ const results = {
     iterateMPostingsPerSec: totalPostings / iterateSeconds / 1e6,
     advanceCallsPerSec: advanceCalls / advanceSeconds,
   },
+  termDictionary: {
+    termsFileBytes: fieldFiles.terms.bytes.length,
+    bytesPerTerm: fieldFiles.terms.bytes.length / terms.length,
+    termBytesRaw: terms.reduce((sum, t) => sum + Buffer.byteLength(t), 0),
+    seekExactMicros: (seekSeconds / shuffled.length) * 1e6,
+    iterateMTermsPerSec: terms.length / iterateTermsSeconds / 1e6,
+  },
   checksum,
 };
 
@@ -216,4 +256,7 @@ console.log('end to end (PostingsWriter / PostingsEnum, docs + freqs, skip data 
 console.log(`  doc file ${results.endToEnd.docFileBytes} bytes = ${f(results.endToEnd.bytesPerPosting, 3)} bytes/posting`);
 console.log(`  write ${f(results.endToEnd.writeMPostingsPerSec)} M postings/s, iterate (nextDoc+freq) ${f(results.endToEnd.iterateMPostingsPerSec)} M postings/s`);
 console.log(`  advance() on the 20 longest lists: ${f(results.endToEnd.advanceCallsPerSec / 1e6)} M calls/s`);
+const td = results.termDictionary;
+console.log(`term dictionary: ${td.termsFileBytes} bytes = ${f(td.bytesPerTerm)} bytes/term (term bytes alone: ${td.termBytesRaw}), stats and pointers included`);
+console.log(`  seekExact (random order, half absent): ${f(td.seekExactMicros)} µs/seek; full iteration ${f(td.iterateMTermsPerSec)} M terms/s`);
 console.log(JSON.stringify(results));

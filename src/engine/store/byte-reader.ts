@@ -62,6 +62,19 @@ export class ByteReader {
     return view;
   }
 
+  /** Copies the next `length` bytes into target[targetOffset...] (no view allocated: for hot loops). */
+  readBytesInto(target: Uint8Array, targetOffset: number, length: number): void {
+    this.need(length);
+    const bytes = this.bytes;
+    const from = this.position;
+    if (length <= 32) {
+      for (let i = 0; i < length; i++) target[targetOffset + i] = bytes[from + i]!;
+    } else {
+      target.set(bytes.subarray(from, from + length), targetOffset);
+    }
+    this.position = from + length;
+  }
+
   skipBytes(length: number): void {
     this.need(length);
     this.position += length;

@@ -8,7 +8,7 @@ import type { PostingsFlags, TermState } from '../postings/postings-format.js';
 import type { PostingsReader } from '../postings/postings-reader.js';
 import type { FieldStats } from '../segment/field-info.js';
 import { TermsEnum } from './terms-enum.js';
-import { compareBytes } from './terms-format.js';
+import { compareByteRange, compareBytes } from './terms-format.js';
 
 interface BlockIndex {
   /** Absolute file offset of each block. */
@@ -20,6 +20,8 @@ interface BlockIndex {
 
 export class FieldTerms {
   private index: BlockIndex | null = null;
+  /** Reused by seekExact, which never lets it escape. */
+  private seekEnum: TermsEnum | null = null;
 
   constructor(
     readonly name: string,
@@ -40,7 +42,7 @@ export class FieldTerms {
   /** The term's state, or null when the field does not contain it. */
   seekExact(term: Uint8Array | string): TermState | null {
     const bytes = typeof term === 'string' ? Buffer.from(term, 'utf8') : term;
-    const termsEnum = this.iterator();
+    const termsEnum = (this.seekEnum ??= this.iterator());
     return termsEnum.seekExact(bytes) ? termsEnum.termState() : null;
   }
 
@@ -70,9 +72,7 @@ export class FieldTerms {
     let found = 0;
     while (low <= high) {
       const mid = (low + high) >>> 1;
-      const start = firstTermStarts[mid]!;
-      const first = firstTerms.subarray(start, firstTermStarts[mid + 1]!);
-      if (compareBytes(first, first.length, target) <= 0) {
+      if (compareByteRange(firstTerms, firstTermStarts[mid]!, firstTermStarts[mid + 1]!, target) <= 0) {
         found = mid;
         low = mid + 1;
       } else {

@@ -138,7 +138,7 @@ export class TermsEnum {
       this.scratch.copy(grown, 0, 0, prefix);
       this.scratch = grown;
     }
-    reader.readBytes(suffix).copy(this.scratch, prefix);
+    reader.readBytesInto(this.scratch, prefix, suffix);
     this.termLength = length;
     const docFreq = reader.readVInt();
     if (docFreq === 0) throw reader.corrupt('term with docFreq 0');

@@ -29,6 +29,17 @@ export const TERMS_PER_BLOCK = 32;
 export const FIELD_FLAG_FREQS = 1;
 export const FIELD_FLAG_POSITIONS = 2;
 
+/** Unsigned byte-wise comparison of a[aStart, aEnd) with b (no view allocated). */
+export function compareByteRange(a: Uint8Array, aStart: number, aEnd: number, b: Uint8Array): number {
+  const aLength = aEnd - aStart;
+  const length = Math.min(aLength, b.length);
+  for (let i = 0; i < length; i++) {
+    const diff = a[aStart + i]! - b[i]!;
+    if (diff !== 0) return diff;
+  }
+  return aLength - b.length;
+}
+
 /** Unsigned byte-wise comparison of a[0, aLength) with b, the order terms are sorted in. */
 export function compareBytes(a: Uint8Array, aLength: number, b: Uint8Array): number {
   const length = Math.min(aLength, b.length);
