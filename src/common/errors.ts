@@ -287,7 +287,29 @@ export const indexErrors = {
 
   wildcardsNotAllowed: () => new EsError('illegal_argument_exception', 'Wildcard expressions or all indices are not allowed'),
 
+  // ---- Shard engine (InternalEngine): errors carry the shard's metadata as ES's EngineException does ----
+
+  /** VersionConflictEngineException: `[<id>]: version conflict, <explanation>`. */
+  versionConflict: (id: string, explanation: string, shard: ShardLabel) =>
+    new EsError('version_conflict_engine_exception', `[${id}]: version conflict, ${explanation}`, { metadata: shardMetadata(shard) }),
+
+  /** AlreadyClosedException of a closed or failed engine; `causedBy` is the failure that closed it. */
+  engineClosed: (shard: ShardLabel, causedBy?: EsError) =>
+    new EsError('already_closed_exception', `[${shard.index}][${shard.shard}] engine is closed`, { causedBy }),
+
   /** No active copy of a shard to run an operation on (ES's UnavailableShardsException). */
   unavailableShards: (index: string, shard: number, reason: string) =>
     new EsError('unavailable_shards_exception', `[${index}][${shard}] ${reason}`, { metadata: {} }),
 };
+
+/** Which shard an engine error is about. */
+export interface ShardLabel {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shard: number;
+}
+
+/** The keys ES adds to a shard-level exception, in its order (the shard id is a string on the wire). */
+function shardMetadata(shard: ShardLabel): Record<string, unknown> {
+  return { index_uuid: shard.indexUuid, shard: String(shard.shard), index: shard.index };
+}
