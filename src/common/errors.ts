@@ -10,6 +10,8 @@ export const ERROR_STATUS = {
   parse_exception: 400,
   parsing_exception: 400,
   x_content_parse_exception: 400,
+  // An unknown named object (query, score function): an XContentParseException, so an IllegalArgumentException.
+  named_object_not_found_exception: 400,
   json_parse_exception: 400,
   not_x_content_exception: 400,
   media_type_header_exception: 400,
