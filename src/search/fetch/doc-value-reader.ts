@@ -1,0 +1,95 @@
+/**
+ * One value per document from a field's doc values, for sorting and for fetching sort values: numeric
+ * fields reduce multiple values with ES's MultiValueMode (min, max, sum, avg and median, with ES's integer
+ * rounding for longs), keyword fields give an ord (min or max of the document's set) into the segment's
+ * sorted terms.
+ */
+import type { SegmentReaders } from '../../engine/codec/index.js';
+import type { NumericSortMode } from '../collect/sort.js';
+
+export interface NumericValues {
+  readonly kind: 'long' | 'double';
+  /** The doc's reduced value, or undefined when it has none. */
+  value(doc: number): number | undefined;
+}
+
+export interface OrdValues {
+  /** The doc's ord, or -1 when it has no value. */
+  ord(doc: number): number;
+  lookupOrd(ord: number): Buffer;
+  /** The ord of `term`, or -(insertion point) - 1 when absent. */
+  lookupTerm(term: Uint8Array): number;
+}
+
+/** Java's Math.round for doubles: floor(x + 0.5). */
+function javaRound(value: number): number {
+  return Math.floor(value + 0.5);
+}
+
+/** Reduces the sorted values [start, end) of `valueAt` to one, as ES's MultiValueMode does. */
+function reduce(mode: NumericSortMode, isLong: boolean, start: number, end: number, valueAt: (index: number) => number): number {
+  const count = end - start;
+  switch (mode) {
+    case 'min':
+      return valueAt(start);
+    case 'max':
+      return valueAt(end - 1);
+    case 'sum': {
+      let total = 0;
+      for (let i = start; i < end; i++) total += valueAt(i);
+      return total;
+    }
+    case 'avg': {
+      let total = 0;
+      for (let i = start; i < end; i++) total += valueAt(i);
+      if (count === 1) return total;
+      return isLong ? javaRound(total / count) : total / count;
+    }
+    case 'median': {
+      if (count % 2 === 1) return valueAt(start + (count - 1) / 2);
+      const a = valueAt(start + count / 2 - 1);
+      const b = valueAt(start + count / 2);
+      // Longs: (total >> 1) + (total & 1), i.e. the half rounded up.
+      return isLong ? Math.ceil((a + b) / 2) : (a + b) / 2;
+    }
+  }
+}
+
+export function numericValues(readers: SegmentReaders, field: string, mode: NumericSortMode): NumericValues | null {
+  const single = readers.docValues.numeric(field);
+  if (single !== undefined) {
+    return { kind: single.kind, value: (doc) => (single.has(doc) ? single.get(doc) : undefined) };
+  }
+  const multi = readers.docValues.sortedNumeric(field);
+  if (multi === undefined) return null;
+  const isLong = multi.kind === 'long';
+  const valueAt = (index: number): number => multi.valueAt(index);
+  return {
+    kind: multi.kind,
+    value(doc) {
+      const start = multi.docStart(doc);
+      const end = multi.docEnd(doc);
+      return start === end ? undefined : reduce(mode, isLong, start, end, valueAt);
+    },
+  };
+}
+
+export function ordValues(readers: SegmentReaders, field: string, mode: 'min' | 'max'): OrdValues | null {
+  const single = readers.docValues.sorted(field);
+  if (single !== undefined) {
+    return { ord: (doc) => single.ord(doc), lookupOrd: (ord) => single.lookupOrd(ord), lookupTerm: (term) => single.lookupTerm(term) };
+  }
+  const set = readers.docValues.sortedSet(field);
+  if (set === undefined) return null;
+  return {
+    ord(doc) {
+      const start = set.docStart(doc);
+      const end = set.docEnd(doc);
+      if (start === end) return -1;
+      // A doc's ords are stored sorted: the first is the smallest term.
+      return set.ordAt(mode === 'min' ? start : end - 1);
+    },
+    lookupOrd: (ord) => set.lookupOrd(ord),
+    lookupTerm: (term) => set.lookupTerm(term),
+  };
+}
