@@ -52,6 +52,9 @@ export const ERROR_STATUS = {
   index_closed_exception: 400,
   number_format_exception: 400,
   too_many_buckets_exception: 400,
+  // Aggregation builder/collection failures: ElasticsearchExceptions without a status of their own (500).
+  aggregation_initialization_exception: 500,
+  aggregation_execution_exception: 500,
   search_phase_execution_exception: 400,
   query_shard_exception: 400,
   corrupt_index_exception: 500,
