@@ -112,8 +112,10 @@ export function readSegmentInfo(bytes: Buffer, resource: string, expectedId?: Ui
   const files: SegmentFile[] = [];
   for (let i = 0; i < fileCount; i++) files.push({ name: body.readString(), length: body.readVLong(), checksum: body.readUInt32LE() });
   const attributeCount = body.readCount(2);
-  const attributes: Record<string, string> = {};
-  for (let i = 0; i < attributeCount; i++) attributes[body.readString()] = body.readString();
+  const entries: Array<[string, string]> = [];
+  for (let i = 0; i < attributeCount; i++) entries.push([body.readString(), body.readString()]);
+  // fromEntries defines own properties, so a key like "__proto__" cannot reach the prototype.
+  const attributes: Record<string, string> = Object.fromEntries(entries);
   if (body.remaining !== 0) throw body.corrupt(`${body.remaining} unexpected bytes after the segment info`);
   return { name, id, maxDoc, codecVersion, fields, files, attributes };
 }

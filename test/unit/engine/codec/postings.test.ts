@@ -182,4 +182,6 @@ test('postings writer rejects out-of-order docs, bad freqs and missing positions
   assert.throws(() => writeAndOpen([{ docs: [NO_MORE_DOCS], freqs: [1], positions: null }], true, false, null), /below/);
   assert.throws(() => writeAndOpen([{ docs: [1, 2], freqs: [2, 1], positions: [[3], [1]] }], true, true, null), /positions/);
   assert.throws(() => writeAndOpen([{ docs: [1], freqs: [1], positions: [[4, 5]] }], true, true, null), /positions/);
+  // An empty postings list is not a term: the indexing buffer never emits one, the writer refuses it.
+  assert.throws(() => writeAndOpen([{ docs: [], freqs: [], positions: null }], true, false, null), /at least one document/);
 });

@@ -18,6 +18,7 @@ import {
   writeLiveDocs,
   type FieldSpec,
 } from '../../../../src/engine/codec/index.js';
+import { CODEC_VERSION, readSegmentInfo, writeSegmentInfo } from '../../../../src/engine/codec/segment/segment-info.js';
 import { FsDirectory } from '../../../../src/engine/store/fs-directory.js';
 import { MemoryDirectory } from '../../../../src/engine/store/memory-directory.js';
 import type { Directory } from '../../../../src/engine/store/directory.js';
@@ -192,3 +193,41 @@ test('live docs round-trip and reject a wrong generation or inconsistent counts'
 function readLive(bytes: Buffer, id: Uint8Array, generation: number, maxDoc: number): LiveDocs {
   return readLiveDocs(bytes, '_3.liv', id, generation, maxDoc);
 }
+
+test('segment info round-trips any fields, files and attributes', () => {
+  const fieldInfo = fc.record({
+    name: fc.string({ unit: 'binary', maxLength: 12 }),
+    number: fc.nat({ max: 10_000 }),
+    indexOptions: fc.constantFrom('none', 'docs', 'freqs', 'positions') as fc.Arbitrary<'none' | 'docs' | 'freqs' | 'positions'>,
+    hasNorms: fc.boolean(),
+    docValues: fc.constantFrom('none', 'numeric', 'sorted', 'sorted_set', 'sorted_numeric') as fc.Arbitrary<
+      'none' | 'numeric' | 'sorted' | 'sorted_set' | 'sorted_numeric'
+    >,
+    stats: fc.option(
+      fc.record(
+        { docCount: fc.nat({ max: 1000 }), sumDocFreq: fc.maxSafeNat(), sumTotalTermFreq: fc.maxSafeNat(), termCount: fc.maxSafeNat() },
+        { noNullPrototype: true },
+      ),
+      { nil: null },
+    ),
+  }, { noNullPrototype: true });
+  fc.assert(
+    fc.property(
+      fc.array(fieldInfo, { maxLength: 10 }),
+      fc.array(fc.record({ name: fc.string({ maxLength: 20 }), length: fc.maxSafeNat(), checksum: fc.nat({ max: 0xffffffff }) }, { noNullPrototype: true }), { maxLength: 10 }),
+      fc.dictionary(fc.string({ maxLength: 10 }), fc.string({ maxLength: 20 }), { maxKeys: 5, noNullPrototype: true }),
+      fc.uint8Array({ minLength: 16, maxLength: 16 }),
+      (fields, files, attributes, id) => {
+        const info = { name: '_7', id: Buffer.from(id), maxDoc: 1000, codecVersion: CODEC_VERSION, fields, files, attributes };
+        const { bytes } = writeSegmentInfo(info);
+        const read = readSegmentInfo(bytes, '_7.si');
+        assert.deepEqual({ ...read, id: Buffer.from(read.id) }, { ...info, attributes: { ...attributes } });
+        assert.deepEqual(readSegmentInfo(bytes, '_7.si', id).fields, fields);
+        const hostile = readSegmentInfo(writeSegmentInfo({ ...info, attributes: JSON.parse('{"__proto__":"x"}') }).bytes, '_7.si');
+        assert.equal(Object.getPrototypeOf(hostile.attributes), Object.prototype);
+        assert.equal(hostile.attributes['__proto__'], 'x');
+      },
+    ),
+    { numRuns: 60 },
+  );
+});
