@@ -1,0 +1,114 @@
+/**
+ * Real-time reads by id (ES's TransportGetAction / ShardGetService): the index expression resolves to one
+ * concrete index, the id (or routing) picks the shard, and the local copy answers — refreshed first with
+ * `refresh=true`, from the translog-backed live view unless `realtime=false`. A `version` given with the read
+ * must match the document's (ES's 409 otherwise).
+ */
+import { EsError, errors, indexErrors } from '../../common/errors.js';
+import { resolveConcreteIndexNames, type ClusterState } from '../../cluster/index.js';
+import { checkReadBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
+import type { IndicesOptions } from '../../cluster/indices-options.js';
+import type { GetResult, VersionType } from '../../engine/engine.js';
+import { readIndexSettings, shardIdFor, type IndexShard } from '../../indices/index.js';
+import type { ActionContext } from '../rest.js';
+import { indicesOf } from '../indices-services.js';
+import { sourceForResponse, type FetchSource } from './fetch-source.js';
+
+/** Single-document reads resolve like ES's GetRequest: open indices, one index per alias, closed ones forbidden. */
+const SINGLE_INDEX_OPTIONS: IndicesOptions = Object.freeze({
+  ignoreUnavailable: false,
+  allowNoIndices: false,
+  expandOpen: true,
+  expandClosed: false,
+  expandHidden: false,
+  allowAliasesToMultipleIndices: false,
+  forbidClosedIndices: true,
+  ignoreAliases: false,
+  ignoreThrottled: false,
+});
+
+export interface ReadOptions {
+  readonly routing: string | undefined;
+  readonly realtime: boolean;
+  readonly refresh: boolean;
+  readonly version: number | undefined;
+  readonly versionType: VersionType;
+  readonly fetchSource: FetchSource;
+}
+
+export interface DocumentRead {
+  readonly index: string;
+  readonly id: string;
+  readonly result: GetResult;
+  readonly routing: string | undefined;
+}
+
+export function resolveSingleIndex(state: ClusterState, expression: string): string {
+  const names = resolveConcreteIndexNames(state, SINGLE_INDEX_OPTIONS, [expression]);
+  if (names.length !== 1) throw errors.indexExpressionNotFound([expression]);
+  return names[0]!;
+}
+
+/** The local copy that serves reads of a shard, or ES's NoShardAvailableActionException. */
+function readableShard(state: ClusterState, context: ActionContext, index: string, shard: number, what: string): IndexShard {
+  const { service } = indicesOf(context.services);
+  const copies = state.routing.get(index)?.[shard] ?? [];
+  const active = copies.some((copy) => (copy.state === 'STARTED' || copy.state === 'RELOCATING') && copy.nodeId === context.services.localNode.id);
+  const local = service.shard(index, shard);
+  if (!active || local === undefined) {
+    throw new EsError('no_shard_available_action_exception', `No shard available for [${what}]`, { metadata: { index_uuid: state.indices.get(index)?.uuid ?? '_na_', shard: String(shard), index } });
+  }
+  return local;
+}
+
+export async function readDocument(context: ActionContext, expression: string, id: string, options: ReadOptions): Promise<DocumentRead> {
+  const state = context.services.clusterService.state();
+  const index = resolveSingleIndex(state, expression);
+  const metadata = state.indices.get(index)!;
+  checkReadBlocks(metadata);
+  const local = indicesOf(context.services).service.indexService(index);
+  const mapping = local?.uuid === metadata.uuid ? local.mapping : storedMapping(metadata);
+  if (options.routing === undefined && mapping.routingRequired === true) throw indexErrors.routingMissing(index, id);
+  const shardId = shardIdFor(readIndexSettings(metadata.settings), id, options.routing);
+  const shard = readableShard(state, context, index, shardId, `get [${index}][${id}]: routing [${options.routing ?? 'null'}]`);
+  if (options.refresh) await shard.refresh('refresh_flag_get');
+  const result = await shard.get(id, options.realtime);
+  if (result.found && options.version !== undefined && !versionMatches(options.versionType, options.version, result.version!)) {
+    throw new EsError(
+      'version_conflict_engine_exception',
+      options.versionType === 'internal'
+        ? `[${id}]: version conflict, current version [${result.version}] is different than the one provided [${options.version}]`
+        : `[${id}]: version conflict, current version [${result.version}] is higher than the one provided [${options.version}]`,
+      { metadata: { index_uuid: metadata.uuid, shard: String(shardId), index } },
+    );
+  }
+  return { index, id, result, routing: result.routing ?? options.routing };
+}
+
+/** VersionType.isVersionConflictForReads, negated. */
+function versionMatches(versionType: VersionType, requested: number, current: number): boolean {
+  if (versionType === 'internal') return requested === current;
+  if (versionType === 'external') return current <= requested;
+  return current <= requested;
+}
+
+/** GetResult.toXContent: the body of a GET (and of a found or missing mget entry). */
+export function getResultBody(read: DocumentRead, fetchSource: FetchSource): Record<string, unknown> {
+  const { result } = read;
+  const body: Record<string, unknown> = { _index: read.index, _id: read.id };
+  if (!result.found) {
+    body['found'] = false;
+    return body;
+  }
+  if (result.version !== undefined) body['_version'] = result.version;
+  if (result.seqNo !== undefined && result.seqNo >= 0) {
+    body['_seq_no'] = result.seqNo;
+    body['_primary_term'] = result.primaryTerm;
+  }
+  if (result.routing !== undefined) body['_routing'] = result.routing;
+  if (result.ignored !== undefined && result.ignored.length > 0) body['_ignored'] = [...result.ignored];
+  body['found'] = true;
+  const source = sourceForResponse(result.source, fetchSource);
+  if (source !== undefined) body['_source'] = source;
+  return body;
+}

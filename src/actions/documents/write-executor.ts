@@ -1,0 +1,237 @@
+/**
+ * Coordinates a batch of document writes, as ES's TransportBulkAction + TransportShardBulkAction: creates missing
+ * target indices (action.auto_create_index), resolves aliases to their write index, fills in auto-generated ids,
+ * routes each item to its shard, runs each shard's items in order on its primary once enough copies are active
+ * (`wait_for_active_shards`, waiting up to `timeout`), then refreshes (`refresh=true`) or waits for a refresh
+ * (`refresh=wait_for`). Outcomes come back in the items' order; an item's failure never fails the others.
+ */
+import { EsError, errors, indexErrors, toEsError } from '../../common/errors.js';
+import type { ClusterState, IndexMetadata } from '../../cluster/index.js';
+import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
+import type { RoutingTableShape } from '../../indices/index.js';
+import { parseActiveShardCount, requiredCopies, activeCopies, shardHasEnoughActive, type ActiveShardCount } from '../../cluster/metadata/active-shard-count.js';
+import { readIndexSettings, shardIdFor, timeBasedUuid, type IndexShard } from '../../indices/index.js';
+import type { ActionContext } from '../rest.js';
+import { indicesOf } from '../indices-services.js';
+import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess } from './doc-write.js';
+import { executeOnPrimary } from './primary-executor.js';
+import type { RefreshPolicy } from './write-params.js';
+
+export interface WriteOptions {
+  readonly refresh: RefreshPolicy;
+  readonly timeoutMillis: number;
+  /** The request's `wait_for_active_shards`; undefined uses each index's `index.write.wait_for_active_shards`. */
+  readonly waitForActiveShards: string | undefined;
+  /** Request bytes, for bulk statistics. */
+  readonly requestBytes?: number;
+}
+
+interface ShardGroup {
+  readonly index: IndexMetadata;
+  readonly shard: number;
+  readonly positions: number[];
+  readonly ids: string[];
+}
+
+/** ES's write index of an alias (or the index itself). */
+export function resolveWriteIndex(state: ClusterState, name: string): IndexMetadata {
+  const metadata = state.indices.get(name);
+  if (metadata !== undefined) return metadata;
+  const aliased = [...state.indices.values()].filter((candidate) => candidate.aliases.includes(name));
+  if (aliased.length === 1) return aliased[0]!;
+  if (aliased.length > 1) {
+    throw errors.illegalArgument(
+      `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
+    );
+  }
+  throw errors.indexNotFound(name);
+}
+
+function isAlias(state: ClusterState, name: string): boolean {
+  return [...state.indices.values()].some((metadata) => metadata.aliases.includes(name));
+}
+
+/** Deletes do not create indices (unless externally versioned), as in ES. */
+function createsIndex(item: DocWriteItem): boolean {
+  return item.op !== 'delete' || item.versionType !== 'internal';
+}
+
+export async function executeWrites(items: readonly DocWriteItem[], options: WriteOptions, context: ActionContext): Promise<DocWriteOutcome[]> {
+  const { metadata } = indicesOf(context.services);
+  const clusterService = context.services.clusterService;
+  const outcomes: DocWriteOutcome[] = new Array(items.length);
+  const fail = (position: number, index: string | undefined, id: string | undefined, err: unknown): void => {
+    outcomes[position] = { kind: 'failure', op: items[position]!.op, index, id, error: toEsError(err) };
+  };
+
+  // 1. Missing indices are created first, each once, whatever the number of items naming it.
+  const creationErrors = new Map<string, EsError>();
+  const before = clusterService.state();
+  const toCreate = new Set<string>();
+  for (const item of items) {
+    if (item.index === undefined || item.requireAlias || !createsIndex(item)) continue;
+    if (!before.indices.has(item.index) && !isAlias(before, item.index)) toCreate.add(item.index);
+  }
+  await Promise.all(
+    [...toCreate].map((name) =>
+      metadata.autoCreateIndex(name, context.task.signal).catch((err) => {
+        creationErrors.set(name, toEsError(err));
+      }),
+    ),
+  );
+
+  // 2. Route every item to its shard.
+  const state = clusterService.state();
+  const groups = new Map<string, ShardGroup>();
+  // Per index once per batch: the routing shape and whether routing is required.
+  const shapes = new Map<string, { shape: RoutingTableShape; routingRequired: boolean }>();
+  const shapeOf = (index: IndexMetadata) => {
+    let known = shapes.get(index.uuid);
+    if (known === undefined) {
+      const local = indicesOf(context.services).service.indexService(index.name);
+      const mapping = local?.uuid === index.uuid ? local.mapping : storedMapping(index);
+      known = { shape: readIndexSettings(index.settings), routingRequired: mapping.routingRequired === true };
+      shapes.set(index.uuid, known);
+    }
+    return known;
+  };
+  items.forEach((item, position) => {
+    const name = item.index!;
+    const creationError = creationErrors.get(name);
+    if (creationError !== undefined) return fail(position, name, item.id, creationError);
+    try {
+      if (item.requireAlias && !isAlias(state, name)) {
+        throw indexErrors.indexNotFoundBecause(name, `[require_alias] request flag is [true] and [${name}] is not an alias`);
+      }
+      const index = resolveWriteIndex(state, name);
+      if (index.state === 'close') throw errors.indexClosed(index.name);
+      checkWriteBlocks(index);
+      let id = item.id;
+      if (id === undefined && (item.op === 'index' || item.op === 'create')) id = timeBasedUuid();
+      if (id === undefined || id === '') throw errors.illegalArgument('if _id is specified it must not be empty');
+      const { shape, routingRequired } = shapeOf(index);
+      if (item.routing === undefined && routingRequired) throw indexErrors.routingMissing(index.name, id);
+      const shard = shardIdFor(shape, id, item.routing);
+      const key = `${index.name}/${shard}`;
+      let group = groups.get(key);
+      if (group === undefined) groups.set(key, (group = { index, shard, positions: [], ids: [] }));
+      group.positions.push(position);
+      group.ids.push(id);
+    } catch (err) {
+      fail(position, state.indices.has(name) ? name : resolveNameForFailure(state, name), item.id, err);
+    }
+  });
+
+  // 3. Each shard's items run in order on its primary; shards run side by side.
+  await Promise.all([...groups.values()].map((group) => runShardGroup(group, items, outcomes, options, context)));
+  return outcomes;
+}
+
+function resolveNameForFailure(state: ClusterState, name: string): string {
+  try {
+    return resolveWriteIndex(state, name).name;
+  } catch {
+    return name;
+  }
+}
+
+async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], outcomes: DocWriteOutcome[], options: WriteOptions, context: ActionContext): Promise<void> {
+  const { service, metadata } = indicesOf(context.services);
+  const started = performance.now();
+  const indexName = group.index.name;
+  const failAll = (err: unknown): void => {
+    group.positions.forEach((position, i) => {
+      const failure: DocWriteFailure = { kind: 'failure', op: items[position]!.op, index: indexName, id: group.ids[i], error: toEsError(err) };
+      outcomes[position] = failure;
+    });
+  };
+  let shard: IndexShard;
+  try {
+    shard = await primaryWhenActive(group, options, context);
+  } catch (err) {
+    failAll(err);
+    return;
+  }
+  const indexService = service.indexService(indexName);
+  if (indexService === undefined) {
+    failAll(errors.indexNotFound(indexName));
+    return;
+  }
+  const shardInfo = () => {
+    const copies = context.services.clusterService.state().routing.get(indexName)?.[group.shard]?.length ?? 1;
+    return { total: copies, successful: 1, failed: 0 };
+  };
+  const primaryContext = { indexService, shard, metadata, shardInfo };
+  let maxSeqNo = -1;
+  for (let i = 0; i < group.positions.length; i++) {
+    const position = group.positions[i]!;
+    const item = items[position]!;
+    const id = group.ids[i]!;
+    try {
+      const result = await executeOnPrimary(primaryContext, item, id);
+      outcomes[position] = result;
+      if (result.result !== 'noop') maxSeqNo = Math.max(maxSeqNo, result.seqNo);
+    } catch (err) {
+      outcomes[position] = { kind: 'failure', op: item.op, index: indexName, id, error: toEsError(err) };
+    }
+  }
+  shard.bulkStats.record(group.positions.length, Math.round(performance.now() - started), options.requestBytes ?? 0);
+  if (maxSeqNo < 0 || options.refresh === 'none') return;
+  try {
+    if (options.refresh === 'immediate') {
+      await shard.refresh('api');
+      for (const position of group.positions) {
+        const outcome = outcomes[position];
+        if (outcome?.kind === 'success' && outcome.result !== 'noop') (outcome as DocWriteSuccess).forcedRefresh = true;
+      }
+    } else {
+      await shard.waitForRefresh(maxSeqNo);
+    }
+  } catch (err) {
+    context.services.logger.warn({ err, index: indexName, shard: group.shard }, 'refresh after write failed');
+  }
+}
+
+/**
+ * The local primary of the group's shard once it is active and `wait_for_active_shards` copies are active,
+ * waiting for cluster-state changes up to the timeout; ES's UnavailableShardsException (503) otherwise.
+ */
+async function primaryWhenActive(group: ShardGroup, options: WriteOptions, context: ActionContext): Promise<IndexShard> {
+  const { service } = indicesOf(context.services);
+  const clusterService = context.services.clusterService;
+  const indexName = group.index.name;
+  const setting = group.index.settings['index.write.wait_for_active_shards'] ?? '1';
+  const raw = options.waitForActiveShards === undefined || options.waitForActiveShards === 'index-setting' ? setting : options.waitForActiveShards;
+  const wanted: ActiveShardCount = parseActiveShardCount(raw);
+  const ready = (state: ClusterState): boolean => {
+    const copies = state.routing.get(indexName)?.[group.shard];
+    const primary = copies?.find((copy) => copy.primary);
+    if (primary === undefined || primary.state !== 'STARTED' || primary.nodeId !== context.services.localNode.id) return false;
+    return service.shard(indexName, group.shard) !== undefined && shardHasEnoughActive(state, indexName, group.shard, wanted);
+  };
+  const { state, timedOut } = await clusterService.waitFor(ready, options.timeoutMillis, context.task.signal);
+  if (!timedOut) return service.shard(indexName, group.shard)!;
+  const timeoutText = formatTimeout(options.timeoutMillis);
+  const request = `[BulkShardRequest [[${indexName}][${group.shard}]] containing [${group.positions.length}] requests]`;
+  const primary = state.routing.get(indexName)?.[group.shard]?.find((copy) => copy.primary);
+  if (primary === undefined || primary.state !== 'STARTED') {
+    throw indexErrors.unavailableShards(indexName, group.shard, `primary shard is not active Timeout: [${timeoutText}], request: ${request}`);
+  }
+  if (primary.nodeId !== context.services.localNode.id) {
+    throw indexErrors.unavailableShards(indexName, group.shard, `primary shard is on another node, which this node cannot reach yet, request: ${request}`);
+  }
+  const have = activeCopies(state, indexName, group.shard);
+  const needed = requiredCopies(state, indexName, group.shard, wanted);
+  throw indexErrors.unavailableShards(
+    indexName,
+    group.shard,
+    `Not enough active copies to meet shard count of [${raw}] (have ${have}, needed ${needed}). Timeout: [${timeoutText}], request: ${request}`,
+  );
+}
+
+/** TimeValue.toString for the timeouts people pass (1m, 30s, 500ms). */
+function formatTimeout(millis: number): string {
+  if (millis % 60_000 === 0 && millis > 0) return `${millis / 60_000}m`;
+  if (millis % 1000 === 0 && millis > 0) return `${millis / 1000}s`;
+  return `${millis}ms`;
+}
