@@ -50,7 +50,7 @@ function startWaitingHealth(): { done: Promise<{ result: HttpResult; elapsedMs: 
 }
 
 async function waitingHealthTaskIds(): Promise<string[]> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  for (let attempt = 0; attempt < 400; attempt++) {
     const res = await node.request('GET', '/_tasks?actions=cluster:monitor/health');
     const ids = Object.values((res.body?.nodes ?? {}) as Record<string, { tasks?: Record<string, unknown> }>).flatMap((n) => Object.keys(n.tasks ?? {}));
     if (ids.length > 0) return ids;
@@ -178,7 +178,7 @@ test('tasks lists a waiting health request; cancel by id stops it promptly', asy
 test('cancel --actions cluster:monitor/health --wait cancels every waiting health request', async () => {
   const first = startWaitingHealth();
   const second = startWaitingHealth();
-  for (let attempt = 0; attempt < 50 && (await waitingHealthTaskIds()).length < 2; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+  for (let attempt = 0; attempt < 400 && (await waitingHealthTaskIds()).length < 2; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
 
   const result = await gannet('cancel', '--actions', 'cluster:monitor/health', '--wait', '--url', node.url);
   assert.equal(result.code, 0, result.stderr);
@@ -203,7 +203,7 @@ test('cancel: an unknown task id on this node exits 1; a task that is not cancel
     headers: { 'X-Opaque-Id': 'cli-test-blocker' },
   });
   let blockerId: string | undefined;
-  for (let attempt = 0; attempt < 50 && blockerId === undefined; attempt++) {
+  for (let attempt = 0; attempt < 400 && blockerId === undefined; attempt++) {
     const res = await node.request('GET', '/_tasks?actions=cluster:monitor/tasks/lists&group_by=none');
     const tasks = (res.body?.tasks ?? []) as Array<{ node: string; id: number; headers?: Record<string, string> }>;
     const found = tasks.find((task) => task.headers?.['X-Opaque-Id'] === 'cli-test-blocker');
