@@ -102,7 +102,7 @@ for (const [name, makeClient] of clients) {
         (err: any) => err.meta?.body?.error?.type ?? String(err),
       );
       let taskId: string | undefined;
-      for (let i = 0; i < 50 && !taskId; i++) {
+      for (let i = 0; i < 400 && !taskId; i++) {
         const list = await client.tasks.list({ actions: 'cluster:monitor/health', group_by: 'none' });
         taskId = (list['tasks'] as any[])[0] ? `${list['tasks'][0].node}:${list['tasks'][0].id}` : undefined;
         if (!taskId) await new Promise((resolve) => setTimeout(resolve, 20));
