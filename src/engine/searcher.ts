@@ -28,6 +28,19 @@ export interface Searcher {
   release(): void;
 }
 
+/*
+ * What the engine writes per document and field (the same types in every segment, as in Elasticsearch):
+ * - text: terms with the field's index options (offsets are indexed as positions), norms unless disabled.
+ * - keyword: terms (docs or freqs, after the normalizer) and `sorted_set` doc values.
+ * - long, date (epoch millis), boolean (0/1), scaled_float (the scaled long): `sorted_numeric` long doc
+ *   values; double/float/half_float: `sorted_numeric` double doc values. A numeric field that is indexed
+ *   but has doc_values false still gets doc values: there is no points index, so range and term queries on
+ *   numbers run on doc values. Booleans that are indexed also get the terms "T" / "F", as in ES.
+ * - `_id` (terms, docs only: one per document), `_routing` and `_ignored` (terms, docs only) are stored too.
+ * - `_seq_no`, `_primary_term`, `_version`: dense `numeric` long doc values.
+ * - fields mapped with `store: true` are stored under their full name (booleans as "T"/"F").
+ */
+
 /** Stored field names the engine writes for every document. */
 export const ID_FIELD = '_id';
 export const SOURCE_FIELD = '_source';

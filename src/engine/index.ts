@@ -1,0 +1,32 @@
+/**
+ * engine/: one shard's storage — turns parsed documents into segments and segments back into hits. What
+ * the layers above may use: the Engine and Searcher contracts, `openEngine`, and the codec's reader types
+ * (through the Searcher's segment views).
+ */
+export type {
+  DeleteOperation,
+  Engine,
+  EngineConfig,
+  EngineStats,
+  GetOptions,
+  GetResult,
+  IndexOperation,
+  OperationOrigin,
+  SegmentStats,
+  VersionType,
+  WriteResult,
+} from './engine.js';
+export {
+  ID_FIELD,
+  IGNORED_FIELD,
+  PRIMARY_TERM_FIELD,
+  ROUTING_FIELD,
+  SEQ_NO_FIELD,
+  SOURCE_FIELD,
+  VERSION_FIELD,
+  type Searcher,
+  type SegmentView,
+} from './searcher.js';
+export { openEngine, INDEX_FOLDER, TRANSLOG_FOLDER } from './engine-open.js';
+export type { InternalEngine } from './internal-engine.js';
+export { DEFAULT_MERGE_POLICY, type TieredMergePolicyOptions } from './merge/tiered-merge-policy.js';

@@ -1,0 +1,787 @@
+/**
+ * The engine of one shard (Elasticsearch's InternalEngine). CONTRACT, beyond engine.ts:
+ *
+ * Write path. index/delete run their whole decision synchronously — resolve the id's current version
+ * (version map, else segments), check it, invert the document into the indexing buffer, take the next
+ * seqNo, record the version, append to the translog — and only then await the translog fsync (group
+ * commit). Nothing can interleave inside that step, so operations on one id apply in call order and the
+ * seqNo order is the apply order. A version conflict or a document that fails to index takes no seqNo.
+ *
+ * Refresh. The buffer is swapped for an empty one (its version-map entries move to `old`), written as a
+ * segment by the flush worker, and installed together with the deletes it implies for older segments
+ * (ids it touched) in one synchronous step under the state lock; then a Searcher is published. A buffer
+ * that outgrows `indexingBufferBytes` is written the same way without publishing (Lucene's flush
+ * without a reader reopen): documents become visible to search only on refresh.
+ *
+ * Flush. A refresh-like swap that also rolls the translog generation in the same synchronous step, so
+ * every operation in older generations is in the segments about to be committed. The segment files and
+ * live docs are fsynced, a commit point records the segments plus translog UUID/generation, local
+ * checkpoint and max seqNo, and only then are older translog generations trimmed.
+ *
+ * Failure. An I/O error on the translog or in writing a buffer fails the engine (as ES fails the shard):
+ * every later call throws already_closed_exception caused by it; reopening recovers from the last commit
+ * plus the translog, which holds every acknowledged operation.
+ */
+import { EsError, errors, indexErrors, toEsError, type ShardLabel } from '../common/errors.js';
+import type { ParsedDocument } from '../mapping/index.js';
+import { ID_FIELD, IGNORED_FIELD, PRIMARY_TERM_FIELD, ROUTING_FIELD, SEQ_NO_FIELD, SOURCE_FIELD, VERSION_FIELD } from './searcher.js';
+import { NO_MORE_DOCS, POSTINGS_DOCS, type LiveDocs, type SegmentReaders } from './codec/index.js';
+import type { IdFilter } from './segments/id-filter.js';
+import type {
+  DeleteOperation,
+  Engine,
+  EngineConfig,
+  EngineStats,
+  GetOptions,
+  GetResult,
+  IndexOperation,
+  WriteResult,
+} from './engine.js';
+import {
+  newFlushCounters,
+  newIndexingCounters,
+  newMergeCounters,
+  newRefreshCounters,
+  type IndexingCounters,
+  type MergeStatsCounters,
+} from './engine-stats.js';
+import { CachedAnalyzers, IndexingBuffer } from './indexing/indexing-buffer.js';
+import { MergeScheduler } from './merge/merge-scheduler.js';
+import { DEFAULT_MERGE_POLICY, TieredMergePolicy } from './merge/tiered-merge-policy.js';
+import type { Searcher } from './searcher.js';
+import type { LoadedSegment } from './segments/loaded-segment.js';
+import type { SegmentJobs } from './segments/segment-jobs.js';
+import type { ShardSegments } from './segments/shard-segments.js';
+import type { Translog, TranslogLocation, TranslogOperation } from './translog/index.js';
+import { AsyncMutex } from './util/async-mutex.js';
+import { DEFAULT_GC_DELETES_MILLIS, LiveVersionMap } from './versions/live-version-map.js';
+import { LocalCheckpointTracker } from './versions/local-checkpoint-tracker.js';
+import type { VersionValue } from './versions/version-value.js';
+import { MATCH_ANY, MATCH_DELETED, planWrite, type CurrentState } from './versions/version-rules.js';
+
+/** ES's `index.max_refresh_listeners`: past this many waiters a refresh is forced. */
+const MAX_REFRESH_LISTENERS = 1000;
+
+/** A version-map entry of an operation still in the current buffer: which buffered doc it is. */
+interface BufferedVersion extends VersionValue {
+  readonly bufferGeneration?: number;
+  readonly bufferDoc?: number;
+}
+
+/** Where a swap of the indexing buffer cut the operation history. */
+interface BufferCut {
+  readonly processedCheckpoint: number;
+  readonly maxSeqNo: number;
+  readonly translogGeneration: number;
+}
+
+export interface EngineParts {
+  readonly config: EngineConfig;
+  readonly translog: Translog;
+  readonly segments: ShardSegments;
+  readonly jobs: SegmentJobs;
+  readonly tracker: LocalCheckpointTracker;
+  readonly historyUUID: string;
+  readonly maxUnsafeAutoIdTimestamp: number;
+}
+
+export class InternalEngine implements Engine {
+  private readonly config: EngineConfig;
+  private readonly shard: ShardLabel;
+  private readonly translog: Translog;
+  private readonly segments: ShardSegments;
+  private readonly jobs: SegmentJobs;
+  private readonly tracker: LocalCheckpointTracker;
+  private readonly versionMap = new LiveVersionMap();
+  private readonly analyzers: CachedAnalyzers;
+  private readonly stateLock = new AsyncMutex();
+  private readonly merges: MergeScheduler;
+  private readonly historyUUID: string;
+  private maxUnsafeAutoIdTimestamp: number;
+
+  private buffer: IndexingBuffer;
+  private bufferGeneration = 0;
+  /** A background write of a full buffer, when one is under way. */
+  private pendingBufferWrite: Promise<void> | null = null;
+  /** Closed while a full buffer is being written and the next one is full too: writers wait here. */
+  private throttle: { promise: Promise<void>; open: () => void } | null = null;
+
+  private readonly refreshListeners: { seqNo: number; resolve: () => void; reject: (err: Error) => void }[] = [];
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private failure: EsError | null = null;
+  private closed = false;
+  private closing: Promise<void> | null = null;
+
+  private readonly indexing: IndexingCounters = newIndexingCounters();
+  private readonly refreshStats = newRefreshCounters();
+  private readonly flushStats = newFlushCounters();
+  private readonly mergeStats: MergeStatsCounters = newMergeCounters();
+
+  constructor(parts: EngineParts) {
+    this.config = parts.config;
+    this.shard = parts.config.shardLabel;
+    this.translog = parts.translog;
+    this.segments = parts.segments;
+    this.jobs = parts.jobs;
+    this.tracker = parts.tracker;
+    this.historyUUID = parts.historyUUID;
+    this.maxUnsafeAutoIdTimestamp = parts.maxUnsafeAutoIdTimestamp;
+    this.analyzers = new CachedAnalyzers(parts.config.analyzers);
+    this.buffer = new IndexingBuffer(this.analyzers);
+    const policy = new TieredMergePolicy({ ...DEFAULT_MERGE_POLICY, ...parts.config.mergePolicy });
+    this.merges = new MergeScheduler(this.segments, this.jobs, this.stateLock, policy, this.mergeStats, (prefix) => this.deleteSegmentFiles(prefix));
+    this.segments.publish(this.tracker.processedCheckpoint);
+  }
+
+  /** Starts the scheduled refresh, once recovery is done. */
+  start(): void {
+    const interval = this.config.refreshIntervalMillis ?? 0;
+    if (interval > 0) {
+      this.refreshTimer = setInterval(() => {
+        if (!this.closed && this.failure === null) this.refreshInternal('scheduled', true).catch(() => undefined);
+      }, interval);
+      this.refreshTimer.unref();
+    }
+    this.merges.maybeMerge();
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  private ensureOpen(): void {
+    if (this.failure !== null) throw indexErrors.engineClosed(this.shard, this.failure);
+    if (this.closed) throw indexErrors.engineClosed(this.shard);
+  }
+
+  /** The current state of `id` for versioning: the version map first, else the segments. */
+  private resolveCurrent(id: string): CurrentState | null {
+    const entry = this.versionMap.get(id);
+    if (entry !== undefined) return entry;
+    const found = this.segments.lookup(Buffer.from(id, 'utf8'));
+    if (found === null) return null;
+    return { ...found.segment.docVersion(found.doc), deleted: false };
+  }
+
+  /** Waits while indexing outruns the writing of full buffers (ES's indexing throttle). */
+  private async waitForThrottle(): Promise<void> {
+    while (this.throttle !== null) await this.throttle.promise;
+  }
+
+  async index(operation: IndexOperation): Promise<WriteResult> {
+    this.ensureOpen();
+    if (this.throttle !== null) await this.waitForThrottle();
+    this.ensureOpen();
+    const started = performance.now();
+    this.indexing.indexCurrent++;
+    try {
+      const { result, location } = this.applyIndex(operation);
+      if (location !== null) await this.awaitDurable(location, result.seqNo);
+      this.indexing.indexTotal++;
+      return result;
+    } catch (err) {
+      this.indexing.indexFailed++;
+      throw err;
+    } finally {
+      this.indexing.indexCurrent--;
+      this.indexing.indexTimeMillis += performance.now() - started;
+    }
+  }
+
+  /** The synchronous part of an index operation (see the contract at the top). */
+  private applyIndex(operation: IndexOperation, fromTranslog = false): { result: WriteResult; location: TranslogLocation | null } {
+    const { id, document } = operation;
+    const primary = operation.origin === 'primary';
+    let version: number;
+    let seqNo: number;
+    let created: boolean;
+    const previous = this.versionMap.get(id) as BufferedVersion | undefined;
+    if (primary) {
+      let current: CurrentState | null;
+      let forceVersionOne = false;
+      const autoId = operation.autoGeneratedIdTimestamp;
+      if (autoId !== undefined && operation.versionType === 'internal' && operation.ifSeqNo === undefined) {
+        if (operation.isRetry === true) this.maxUnsafeAutoIdTimestamp = Math.max(this.maxUnsafeAutoIdTimestamp, autoId);
+        // A generated id is new unless a retry of it (or of a later one) may have been indexed already.
+        const mayExist = operation.isRetry === true || autoId <= this.maxUnsafeAutoIdTimestamp;
+        current = mayExist ? this.resolveCurrent(id) : null;
+        forceVersionOne = mayExist;
+      } else {
+        current = this.resolveCurrent(id);
+      }
+      const plan = planWrite(
+        {
+          versionType: operation.versionType,
+          expectedVersion: operation.opType === 'create' ? MATCH_DELETED : operation.versionType === 'internal' ? MATCH_ANY : (operation.version ?? MATCH_ANY),
+          ifSeqNo: operation.ifSeqNo,
+          ifPrimaryTerm: operation.ifPrimaryTerm,
+        },
+        forceVersionOne ? null : current,
+      );
+      if (plan.kind === 'conflict') throw indexErrors.versionConflict(id, plan.explanation, this.shard);
+      version = plan.version;
+      created = plan.currentNotFoundOrDeleted;
+      const doc = this.buffer.addDocument(id, document);
+      seqNo = this.tracker.generateSeqNo();
+      this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, previous);
+    } else {
+      seqNo = requireSeqNo(operation.seqNo);
+      version = operation.version ?? 1;
+      const current = this.resolveCurrent(id);
+      created = current === null || current.deleted;
+      if (current !== null && current.seqNo >= seqNo) {
+        // A stale operation (already superseded here): record its seqNo, change nothing.
+        return this.finishStale(seqNo, operation.primaryTerm, fromTranslog, { result: created ? 'created' : 'updated', version }, {
+          type: 'index',
+          id,
+          seqNo,
+          primaryTerm: operation.primaryTerm,
+          version,
+          source: document.source,
+          routing: document.routing,
+        });
+      }
+      const doc = this.buffer.addDocument(id, document);
+      this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, previous);
+    }
+    let location: TranslogLocation | null = null;
+    if (!fromTranslog) {
+      location = this.appendToTranslog({
+        type: 'index',
+        id,
+        seqNo,
+        primaryTerm: operation.primaryTerm,
+        version,
+        source: document.source,
+        routing: document.routing,
+      });
+    }
+    this.tracker.markProcessed(seqNo);
+    if (fromTranslog) this.tracker.markPersisted(seqNo);
+    this.afterBufferChange();
+    return { result: { result: created ? 'created' : 'updated', version, seqNo, primaryTerm: operation.primaryTerm }, location };
+  }
+
+  private finishBufferedIndex(
+    id: string,
+    doc: number,
+    seqNo: number,
+    primaryTerm: number,
+    version: number,
+    document: ParsedDocument,
+    previous: BufferedVersion | undefined,
+  ): void {
+    this.buffer.setMeta(doc, seqNo, primaryTerm, version);
+    if (previous?.bufferGeneration === this.bufferGeneration && previous.bufferDoc !== undefined) this.buffer.markDeleted(previous.bufferDoc);
+    const entry: BufferedVersion = {
+      version,
+      seqNo,
+      primaryTerm,
+      deleted: false,
+      source: document.storedSource,
+      routing: document.routing,
+      ignored: document.ignored,
+      bufferGeneration: this.bufferGeneration,
+      bufferDoc: doc,
+    };
+    this.versionMap.putIndex(id, entry);
+  }
+
+  private finishStale(
+    seqNo: number,
+    primaryTerm: number,
+    fromTranslog: boolean,
+    outcome: { result: WriteResult['result']; version: number },
+    translogOp: TranslogOperation,
+  ): { result: WriteResult; location: TranslogLocation | null } {
+    const location = fromTranslog ? null : this.appendToTranslog(translogOp);
+    this.tracker.markProcessed(seqNo);
+    if (fromTranslog) this.tracker.markPersisted(seqNo);
+    return { result: { result: outcome.result, version: outcome.version, seqNo, primaryTerm }, location };
+  }
+
+  async delete(operation: DeleteOperation): Promise<WriteResult> {
+    this.ensureOpen();
+    if (this.throttle !== null) await this.waitForThrottle();
+    this.ensureOpen();
+    const started = performance.now();
+    this.indexing.deleteCurrent++;
+    try {
+      const { result, location } = this.applyDelete(operation);
+      if (location !== null) await this.awaitDurable(location, result.seqNo);
+      this.indexing.deleteTotal++;
+      return result;
+    } finally {
+      this.indexing.deleteCurrent--;
+      this.indexing.deleteTimeMillis += performance.now() - started;
+    }
+  }
+
+  private applyDelete(operation: DeleteOperation, fromTranslog = false): { result: WriteResult; location: TranslogLocation | null } {
+    const { id } = operation;
+    const previous = this.versionMap.get(id) as BufferedVersion | undefined;
+    let version: number;
+    let seqNo: number;
+    let found: boolean;
+    if (operation.origin === 'primary') {
+      const current = this.resolveCurrent(id);
+      const plan = planWrite(
+        {
+          versionType: operation.versionType,
+          expectedVersion: operation.versionType === 'internal' ? MATCH_ANY : (operation.version ?? MATCH_ANY),
+          ifSeqNo: operation.ifSeqNo,
+          ifPrimaryTerm: operation.ifPrimaryTerm,
+        },
+        current,
+      );
+      if (plan.kind === 'conflict') throw indexErrors.versionConflict(id, plan.explanation, this.shard);
+      version = plan.version;
+      found = !plan.currentNotFoundOrDeleted;
+      seqNo = this.tracker.generateSeqNo();
+    } else {
+      seqNo = requireSeqNo(operation.seqNo);
+      version = operation.version ?? 1;
+      const current = this.resolveCurrent(id);
+      found = current !== null && !current.deleted;
+      if (current !== null && current.seqNo >= seqNo) {
+        return this.finishStale(seqNo, operation.primaryTerm, fromTranslog, { result: found ? 'deleted' : 'not_found', version }, {
+          type: 'delete',
+          id,
+          seqNo,
+          primaryTerm: operation.primaryTerm,
+          version,
+        });
+      }
+    }
+    if (previous?.bufferGeneration === this.bufferGeneration && previous.bufferDoc !== undefined) this.buffer.markDeleted(previous.bufferDoc);
+    this.versionMap.putDelete(id, { version, seqNo, primaryTerm: operation.primaryTerm, deleted: true, time: Date.now() });
+    const location = fromTranslog ? null : this.appendToTranslog({ type: 'delete', id, seqNo, primaryTerm: operation.primaryTerm, version });
+    this.tracker.markProcessed(seqNo);
+    if (fromTranslog) this.tracker.markPersisted(seqNo);
+    return { result: { result: found ? 'deleted' : 'not_found', version, seqNo, primaryTerm: operation.primaryTerm }, location };
+  }
+
+  /**
+   * Replays the translog operations above the last commit's local checkpoint (opening a shard), then
+   * commits and publishes them. Returns how many operations were replayed.
+   */
+  async recoverFromTranslog(localCheckpoint: number): Promise<number> {
+    let replayed = 0;
+    for await (const operation of this.translog.snapshot(localCheckpoint + 1)) {
+      this.applyFromTranslog(operation);
+      replayed++;
+      // Keep memory bounded on a long translog: let a full buffer be written before going on.
+      if (this.pendingBufferWrite !== null && this.throttle !== null) await this.pendingBufferWrite;
+    }
+    if (replayed > 0) {
+      await this.refreshInternal('recovery', true);
+      await this.flushInternal(true, false);
+    }
+    return replayed;
+  }
+
+  /** Applies an operation read back from the translog during recovery (never logged again). */
+  applyFromTranslog(operation: TranslogOperation): void {
+    if (operation.type === 'noop') {
+      this.tracker.markProcessed(operation.seqNo);
+      this.tracker.markPersisted(operation.seqNo);
+      return;
+    }
+    if (operation.type === 'delete') {
+      this.applyDelete(
+        { id: operation.id, versionType: 'external', version: operation.version, origin: 'local_translog_recovery', seqNo: operation.seqNo, primaryTerm: operation.primaryTerm },
+        true,
+      );
+      return;
+    }
+    const document = this.config.parseDocument({ id: operation.id, source: operation.source, routing: operation.routing });
+    this.applyIndex(
+      {
+        id: operation.id,
+        document,
+        opType: 'index',
+        versionType: 'external',
+        version: operation.version,
+        origin: 'local_translog_recovery',
+        seqNo: operation.seqNo,
+        primaryTerm: operation.primaryTerm,
+      },
+      true,
+    );
+  }
+
+  private appendToTranslog(operation: TranslogOperation): TranslogLocation {
+    try {
+      return this.translog.add(operation);
+    } catch (err) {
+      // The operation is applied in memory but not logged: the engine cannot promise durability any more.
+      throw this.fail(toEsError(err));
+    }
+  }
+
+  private async awaitDurable(location: TranslogLocation, seqNo: number): Promise<void> {
+    try {
+      await this.translog.syncBeforeAck(location);
+    } catch (err) {
+      throw this.fail(toEsError(err));
+    }
+    this.tracker.markPersisted(seqNo);
+  }
+
+  /** After a document entered the buffer: start writing it out when it is full, throttle when far over. */
+  private afterBufferChange(): void {
+    const limit = this.config.indexingBufferBytes;
+    if (limit <= 0) return;
+    const used = this.buffer.ramBytesUsed();
+    if (used < limit) return;
+    if (this.pendingBufferWrite === null) {
+      const write: Promise<void> = this.refreshInternal('internal', false)
+        .then(() => undefined)
+        .catch((err: unknown) => {
+          if (!(err instanceof EsError && err.type === 'already_closed_exception')) this.fail(toEsError(err));
+        })
+        .finally(() => {
+          if (this.pendingBufferWrite === write) this.pendingBufferWrite = null;
+          this.openThrottle();
+        });
+      this.pendingBufferWrite = write;
+    } else if (used >= limit * 2 && this.throttle === null) {
+      let open!: () => void;
+      const promise = new Promise<void>((resolve) => (open = resolve));
+      this.throttle = { promise, open };
+    }
+  }
+
+  private openThrottle(): void {
+    const throttle = this.throttle;
+    this.throttle = null;
+    throttle?.open();
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  async get(id: string, options: GetOptions = {}): Promise<GetResult> {
+    this.ensureOpen();
+    if (options.realtime !== false) {
+      const entry = this.versionMap.get(id);
+      if (entry !== undefined) {
+        if (entry.deleted) return { found: false };
+        return {
+          found: true,
+          version: entry.version,
+          seqNo: entry.seqNo,
+          primaryTerm: entry.primaryTerm,
+          source: entry.source,
+          routing: entry.routing,
+          ignored: entry.ignored ?? [],
+        };
+      }
+      const found = this.segments.lookup(Buffer.from(id, 'utf8'));
+      return found === null ? { found: false } : readStoredDocument(found.segment.readers, found.doc);
+    }
+    const searcher = this.segments.acquireSearcher();
+    try {
+      const idBytes = Buffer.from(id, 'utf8');
+      for (const view of searcher.segments) {
+        const filter = this.segments.list.find((loaded) => loaded.readers === view.readers)?.idFilter ?? null;
+        const doc = findInView(view.readers, view.liveDocs, idBytes, filter);
+        if (doc >= 0) return readStoredDocument(view.readers, doc);
+      }
+      return { found: false };
+    } finally {
+      searcher.release();
+    }
+  }
+
+  acquireSearcher(): Searcher {
+    this.ensureOpen();
+    return this.segments.acquireSearcher();
+  }
+
+  // ---------------------------------------------------------------- refresh, flush, merge
+
+  async refresh(source: string): Promise<void> {
+    this.ensureOpen();
+    await this.refreshInternal(source, true);
+  }
+
+  /**
+   * Writes the buffer as a segment (when it holds anything) and applies the deletes it implies; publishes
+   * a new Searcher when `publish`. With `rollTranslog`, the translog generation rolls at the very moment the
+   * buffer is swapped, and the cut returned says which generation the segments now cover.
+   */
+  private refreshInternal(source: string, publish: boolean): Promise<BufferCut> {
+    return this.stateLock.run(async () => {
+      this.ensureOpen();
+      const started = performance.now();
+      const cut = await this.cutAndWrite(false);
+      this.versionMap.pruneTombstones(Date.now(), this.config.gcDeletesMillis ?? DEFAULT_GC_DELETES_MILLIS);
+      if (publish) {
+        const view = this.segments.publish(cut.processedCheckpoint);
+        const tookMillis = performance.now() - started;
+        this.refreshStats.total++;
+        this.refreshStats.totalTimeMillis += tookMillis;
+        // Every refresh here makes documents visible to search: ES counts those as external refreshes.
+        if (source !== 'internal') {
+          this.refreshStats.externalTotal++;
+          this.refreshStats.externalTotalTimeMillis += tookMillis;
+        }
+        this.notifyRefreshListeners(view.refreshedSeqNo);
+      }
+      this.merges.maybeMerge();
+      return cut;
+    });
+  }
+
+  /**
+   * Swaps the indexing buffer and writes it as a segment (the caller holds the state lock). With
+   * `rollTranslog`, the translog generation rolls in the same synchronous step as the swap, so the cut
+   * names the first generation whose operations are not in the segments.
+   */
+  private async cutAndWrite(rollTranslog: boolean): Promise<BufferCut> {
+    const flushing = this.buffer;
+    const touched = this.versionMap.size > 0;
+    // --- the cut: synchronous, so no operation falls between the buffer and the translog generation
+    if (!flushing.isEmpty || touched) {
+      this.buffer = new IndexingBuffer(this.analyzers);
+      this.bufferGeneration++;
+      this.versionMap.beforeRefresh();
+    }
+    const rolled = rollTranslog ? this.translog.rollGeneration() : null;
+    const cut: BufferCut = {
+      processedCheckpoint: this.tracker.processedCheckpoint,
+      maxSeqNo: this.tracker.maxSeqNo,
+      translogGeneration: this.translog.currentGeneration,
+    };
+    // --- the write
+    try {
+      if (rolled !== null) await rolled;
+      if (!flushing.isEmpty || touched) await this.installBuffer(flushing, this.versionMap.oldIds());
+      this.versionMap.afterRefresh();
+    } catch (err) {
+      throw this.fail(toEsError(err));
+    }
+    return cut;
+  }
+
+  /** Writes `flushing` as a segment and installs it with the deletes of the ids it touched. */
+  private async installBuffer(flushing: IndexingBuffer, touchedIds: Iterable<string>): Promise<void> {
+    // Deletes for older segments are resolved against the segments as they are now (the lock is held).
+    const deletes = new Map<LoadedSegment, number[]>();
+    for (const id of touchedIds) {
+      const found = this.segments.lookup(Buffer.from(id, 'utf8'));
+      if (found === null) continue;
+      const docs = deletes.get(found.segment);
+      if (docs === undefined) deletes.set(found.segment, [found.doc]);
+      else docs.push(found.doc);
+    }
+    let added: { segment: LoadedSegment; deletedInBuffer: number[] } | null = null;
+    if (!flushing.isEmpty) {
+      const deletedInBuffer = [...flushing.deletedDocs];
+      if (deletedInBuffer.length < flushing.numDocs) {
+        const written = await this.jobs.writeBuffer(this.segments.nextSegmentName(), flushing);
+        added = { segment: await this.segments.openWritten(written), deletedInBuffer };
+      }
+    }
+    await this.segments.applyFlush(added, deletes);
+  }
+
+  async waitForRefresh(seqNo: number): Promise<void> {
+    this.ensureOpen();
+    const published = this.segments.published;
+    if (published !== null && published.refreshedSeqNo >= seqNo) return;
+    const waiting = new Promise<void>((resolve, reject) => this.refreshListeners.push({ seqNo, resolve, reject }));
+    if (this.refreshListeners.length > MAX_REFRESH_LISTENERS) void this.refreshInternal('too_many_listeners', true).catch(() => undefined);
+    return waiting;
+  }
+
+  private notifyRefreshListeners(refreshedSeqNo: number): void {
+    for (let i = this.refreshListeners.length - 1; i >= 0; i--) {
+      const listener = this.refreshListeners[i]!;
+      if (listener.seqNo <= refreshedSeqNo) {
+        this.refreshListeners.splice(i, 1);
+        listener.resolve();
+      }
+    }
+  }
+
+  async flush(options: { force?: boolean } = {}): Promise<void> {
+    this.ensureOpen();
+    await this.flushInternal(options.force === true, false);
+  }
+
+  private async flushInternal(force: boolean, periodic: boolean): Promise<void> {
+    const started = performance.now();
+    const uncommitted = this.translog.stats().uncommittedOps > 0 || !this.buffer.isEmpty || this.versionMap.size > 0;
+    if (!force && !uncommitted && !this.segments.changedSinceCommit) return;
+    // refreshInternal releases the lock before the commit; a second lock section commits exactly the cut
+    // state, since every change in between only adds segments/deletes that are also covered (they come
+    // from operations in later translog generations, which the commit does not claim).
+    await this.stateLock.run(async () => {
+      this.ensureOpen();
+      const cut = await this.cutAndWrite(true);
+      try {
+        await this.segments.commit({
+          translogUUID: this.translog.translogUUID,
+          translogGeneration: cut.translogGeneration,
+          localCheckpoint: cut.processedCheckpoint,
+          maxSeqNo: cut.maxSeqNo,
+          historyUUID: this.historyUUID,
+          maxUnsafeAutoIdTimestamp: this.maxUnsafeAutoIdTimestamp,
+        });
+        await this.translog.trimUnreferencedGenerations(cut.translogGeneration);
+      } catch (err) {
+        throw this.fail(toEsError(err));
+      }
+    });
+    this.flushStats.total++;
+    if (periodic) this.flushStats.periodic++;
+    this.flushStats.totalTimeMillis += performance.now() - started;
+  }
+
+  async forceMerge(options: { maxNumSegments?: number; onlyExpungeDeletes?: boolean; flush?: boolean }): Promise<void> {
+    this.ensureOpen();
+    // Buffered documents take part, as in ES (which flushes the IndexWriter's buffers before merging).
+    await this.refreshInternal('force_merge', false);
+    await this.merges.forceMerge(options);
+    this.ensureOpen();
+    if (options.flush !== false) await this.flushInternal(true, false);
+  }
+
+  // ---------------------------------------------------------------- stats and lifecycle
+
+  stats(): EngineStats {
+    const searcher = this.segments.published;
+    let deleted = 0;
+    for (const view of searcher?.segments ?? []) deleted += view.maxDoc - view.numDocs;
+    const translog = this.translog.stats();
+    return {
+      docs: { count: searcher?.numDocs ?? 0, deleted },
+      store: { sizeInBytes: this.segments.storeSizeInBytes() },
+      indexing: { ...this.indexing, indexTimeMillis: Math.round(this.indexing.indexTimeMillis), deleteTimeMillis: Math.round(this.indexing.deleteTimeMillis) },
+      refresh: {
+        total: this.refreshStats.total,
+        totalTimeMillis: Math.round(this.refreshStats.totalTimeMillis),
+        externalTotal: this.refreshStats.externalTotal,
+        externalTotalTimeMillis: Math.round(this.refreshStats.externalTotalTimeMillis),
+        listeners: this.refreshListeners.length,
+      },
+      flush: { ...this.flushStats, totalTimeMillis: Math.round(this.flushStats.totalTimeMillis) },
+      merges: { ...this.mergeStats, totalTimeMillis: Math.round(this.mergeStats.totalTimeMillis) },
+      translog: {
+        operations: translog.numOps,
+        sizeInBytes: translog.sizeInBytes,
+        uncommittedOperations: translog.uncommittedOps,
+        uncommittedSizeInBytes: translog.uncommittedSize,
+        earliestLastModifiedAgeMillis: translog.earliestLastModifiedAge,
+      },
+      segments: this.segments.segmentStats(),
+      seqNo: {
+        maxSeqNo: this.tracker.maxSeqNo,
+        localCheckpoint: this.tracker.processedCheckpoint,
+        globalCheckpoint: this.tracker.persistedCheckpoint,
+      },
+    };
+  }
+
+  /** Fails the engine: every later call throws already_closed_exception caused by `cause`. */
+  private fail(cause: EsError): EsError {
+    if (this.failure === null && !this.closed) {
+      this.failure = cause;
+      this.stopBackground();
+      for (const listener of this.refreshListeners.splice(0)) listener.reject(indexErrors.engineClosed(this.shard, cause));
+      this.openThrottle();
+      void this.jobs.close().catch(() => undefined);
+    }
+    return cause;
+  }
+
+  /** The failure that closed this engine, if any (the shard must be recovered). */
+  get failedWith(): EsError | null {
+    return this.failure;
+  }
+
+  private stopBackground(): void {
+    if (this.refreshTimer !== undefined) clearInterval(this.refreshTimer);
+    this.refreshTimer = undefined;
+    this.merges.stop();
+  }
+
+  /** Waits for background merges (tests and force-merge callers that want a quiet shard). */
+  async waitForMerges(): Promise<void> {
+    await this.merges.idle();
+  }
+
+  close(): Promise<void> {
+    if (this.closing !== null) return this.closing;
+    this.closing = (async () => {
+      this.stopBackground();
+      // A running merge is abandoned: terminating its worker rejects it, and its files are deleted.
+      const failed = this.failure !== null;
+      if (!failed) {
+        try {
+          await this.flushInternal(false, false);
+        } catch {
+          // The translog still holds every acknowledged operation; the next open replays them.
+        }
+      }
+      this.closed = true;
+      await this.jobs.close().catch(() => undefined);
+      await this.merges.idle().catch(() => undefined);
+      for (const listener of this.refreshListeners.splice(0)) listener.reject(indexErrors.engineClosed(this.shard));
+      this.openThrottle();
+      await this.translog.close().catch(() => undefined);
+      this.segments.close();
+    })();
+    return this.closing;
+  }
+
+  private async deleteSegmentFiles(segmentName: string): Promise<void> {
+    const files = await this.segments.directory.listAll();
+    for (const file of files) {
+      if (file.startsWith(`${segmentName}.`) || file.startsWith(`${segmentName}_`)) await this.segments.directory.deleteFile(file);
+    }
+  }
+}
+
+function requireSeqNo(seqNo: number | undefined): number {
+  if (seqNo === undefined || !Number.isSafeInteger(seqNo) || seqNo < 0) {
+    throw errors.illegalArgument(`an operation that does not come from the primary needs its seqNo, got [${seqNo}]`);
+  }
+  return seqNo;
+}
+
+/** A document's stored metadata and source as a GetResult. */
+function readStoredDocument(readers: SegmentReaders, doc: number): GetResult {
+  let source: Uint8Array | undefined;
+  let routing: string | undefined;
+  const ignored: string[] = [];
+  for (const { name, value } of readers.stored.document(doc)) {
+    if (name === SOURCE_FIELD && value instanceof Uint8Array) source = value;
+    else if (name === ROUTING_FIELD && typeof value === 'string') routing = value;
+    else if (name === IGNORED_FIELD && typeof value === 'string') ignored.push(value);
+  }
+  const values = readers.docValues;
+  return {
+    found: true,
+    version: values.numeric(VERSION_FIELD)?.get(doc),
+    seqNo: values.numeric(SEQ_NO_FIELD)?.get(doc),
+    primaryTerm: values.numeric(PRIMARY_TERM_FIELD)?.get(doc),
+    source,
+    routing,
+    ignored,
+  };
+}
+
+/** The live doc with this id in one searcher segment (live docs as the searcher saw them), or -1. */
+function findInView(readers: SegmentReaders, liveDocs: LiveDocs | null, idBytes: Uint8Array, filter: IdFilter | null): number {
+  if (filter !== null && !filter.mayContain(idBytes)) return -1;
+  const terms = readers.terms.terms(ID_FIELD);
+  if (terms === undefined) return -1;
+  const state = terms.seekExact(idBytes);
+  if (state === null) return -1;
+  const live = (doc: number): boolean => liveDocs === null || liveDocs.isLive(doc);
+  if (state.docFreq === 1) return live(state.singletonDoc) ? state.singletonDoc : -1;
+  const postings = terms.postings(state, POSTINGS_DOCS);
+  let found = -1;
+  for (let doc = postings.nextDoc(); doc !== NO_MORE_DOCS; doc = postings.nextDoc()) if (live(doc)) found = doc;
+  return found;
+}

@@ -1,0 +1,86 @@
+/**
+ * A Bloom filter over the `_id`s of one segment, so that indexing a new id (the common case) does not seek
+ * the `_id` term dictionary of every segment: a negative answer is certain, a positive one is checked
+ * with a real seek. About 10 bits and 7 probes per id: under 1% false positives.
+ * Built by whoever writes the segment (flush or merge) or, for segments found on disk, from their `_id`
+ * terms; it lives in memory only.
+ */
+
+const BITS_PER_ID = 10;
+const PROBES = 7;
+
+export class IdFilter {
+  private constructor(
+    readonly words: Uint32Array,
+    private readonly bitCount: number,
+  ) {}
+
+  static create(expectedIds: number): IdFilter {
+    const bitCount = Math.max(64, Math.ceil(Math.max(1, expectedIds) * BITS_PER_ID));
+    const words = new Uint32Array(Math.ceil(bitCount / 32));
+    return new IdFilter(words, words.length * 32);
+  }
+
+  /** Wraps words produced by `create` + `add` elsewhere (a worker). */
+  static fromWords(words: Uint32Array): IdFilter {
+    return new IdFilter(words, words.length * 32);
+  }
+
+  add(idBytes: Uint8Array): void {
+    const h1 = murmur3(idBytes, 0);
+    const h2 = murmur3(idBytes, 0x9747b28c) | 1;
+    const words = this.words;
+    for (let i = 0; i < PROBES; i++) {
+      const bit = ((h1 + Math.imul(i, h2)) >>> 0) % this.bitCount;
+      words[bit >>> 5]! |= 1 << (bit & 31);
+    }
+  }
+
+  mayContain(idBytes: Uint8Array): boolean {
+    const h1 = murmur3(idBytes, 0);
+    const h2 = murmur3(idBytes, 0x9747b28c) | 1;
+    const words = this.words;
+    for (let i = 0; i < PROBES; i++) {
+      const bit = ((h1 + Math.imul(i, h2)) >>> 0) % this.bitCount;
+      if ((words[bit >>> 5]! & (1 << (bit & 31))) === 0) return false;
+    }
+    return true;
+  }
+
+  get bytesUsed(): number {
+    return this.words.byteLength;
+  }
+}
+
+/** MurmurHash3 x86 32-bit over bytes. */
+export function murmur3(bytes: Uint8Array, seed: number): number {
+  let h = seed >>> 0;
+  const length = bytes.length;
+  const blocks = length & ~3;
+  for (let i = 0; i < blocks; i += 4) {
+    let k = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
+    k = Math.imul(k, 0xcc9e2d51);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, 0x1b873593);
+    h ^= k;
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  const tail = length & 3;
+  if (tail > 0) {
+    let k = bytes[blocks]!;
+    if (tail > 1) k ^= bytes[blocks + 1]! << 8;
+    if (tail > 2) k ^= bytes[blocks + 2]! << 16;
+    k = Math.imul(k, 0xcc9e2d51);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, 0x1b873593);
+    h ^= k;
+  }
+  h ^= length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
