@@ -4,8 +4,10 @@ import { mainRoutes } from './main-action.js';
 import { clusterHealthRoutes } from './cluster/health.js';
 import { taskRoutes } from './tasks/index.js';
 import { catFamilyRoutes } from './cat/index.js';
+import { documentRoutes } from './documents/index.js';
+import { indexApiRoutes } from './indices/index.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

@@ -120,6 +120,8 @@ const SETTINGS: readonly SettingDef[] = [
   def('index.max_refresh_listeners', true, '1000', intSetting(0)),
   def('index.max_slices_per_scroll', true, '1024', intSetting(1)),
   def('index.max_adjacency_matrix_filters', true, '100', intSetting(1)),
+  def('index.analyze.max_token_count', true, '10000', intSetting(1)),
+  def('index.highlight.max_analyzed_offset', true, '1000000', intSetting(1)),
   def('index.translog.durability', true, 'REQUEST', enumSetting('org.elasticsearch.index.translog.Translog.Durability', ['REQUEST', 'ASYNC'])),
   def('index.translog.sync_interval', true, '5s', timeSetting(100)),
   def('index.translog.flush_threshold_size', true, '10gb', bytesSetting),
@@ -278,6 +280,7 @@ export interface IndexSettingsView {
   readonly durability: 'request' | 'async';
   readonly syncIntervalMillis: number;
   readonly flushThresholdBytes: number;
+  readonly gcDeletesMillis: number;
   readonly maxResultWindow: number;
   readonly hidden: boolean;
   readonly mapping: MappingSettings;
@@ -313,6 +316,7 @@ export function readIndexSettings(settings: FlatSettings): IndexSettingsView {
     durability: read(settings, 'index.translog.durability').toUpperCase() === 'ASYNC' ? 'async' : 'request',
     syncIntervalMillis: parseTimeValueMillis(read(settings, 'index.translog.sync_interval'), 'index.translog.sync_interval'),
     flushThresholdBytes: parseByteSize(read(settings, 'index.translog.flush_threshold_size'), 'index.translog.flush_threshold_size'),
+    gcDeletesMillis: Math.max(0, parseTimeValueMillis(read(settings, 'index.gc_deletes'), 'index.gc_deletes')),
     maxResultWindow: Number(read(settings, 'index.max_result_window')),
     hidden: bool('index.hidden'),
     mapping,

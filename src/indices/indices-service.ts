@@ -97,6 +97,11 @@ export class IndicesService {
       translogSyncIntervalMillis: settings.syncIntervalMillis,
       analyzers: service.analysis,
       indexingBufferBytes: this.options.indexingBufferBytes ?? 64 * 1024 * 1024,
+      // Translog replay re-parses each operation with the index's mapping of the moment (which already holds
+      // every field an acknowledged document introduced: mapping updates reach the master before indexing).
+      parseDocument: (operation) => service.parseDocument(operation.source, operation.id, operation.routing),
+      storedCompression: service.flatSettings['index.codec'] === 'best_compression' ? 'deflate_best' : 'lz4',
+      gcDeletesMillis: settings.gcDeletesMillis,
     });
     // The index may have been deleted while the engine opened.
     if (this.byName.get(service.name) !== service) {

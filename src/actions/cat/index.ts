@@ -10,8 +10,20 @@ import { nodesEndpoint } from './nodes-action.js';
 import { catHealthEndpoint } from './health-action.js';
 import { catRoutes, type CatEndpoint } from './cat-endpoint.js';
 import { catRootRoute } from './cat-root.js';
+import { catIndicesEndpoint } from './indices-action.js';
+import { catShardsEndpoint } from './shards-action.js';
+import { catCountEndpoint } from './count-action.js';
+import { catSegmentsEndpoint } from './segments-action.js';
 
-const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [allocationEndpoint, nodesEndpoint, catHealthEndpoint];
+const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
+  allocationEndpoint,
+  catShardsEndpoint,
+  nodesEndpoint,
+  catIndicesEndpoint,
+  catSegmentsEndpoint,
+  catCountEndpoint,
+  catHealthEndpoint,
+];
 
 /**
  * `_cat/tasks` is served by the tasks family (its columns depend on `detailed`; see actions/tasks/cat-tasks.ts)
@@ -20,8 +32,12 @@ const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [allocationEndpoint, no
 const CAT_TASKS_DOCUMENTATION = ['/_cat/tasks'];
 const documentation = [
   ...allocationEndpoint.documentation,
+  ...catShardsEndpoint.documentation,
   ...nodesEndpoint.documentation,
   ...CAT_TASKS_DOCUMENTATION,
+  ...catIndicesEndpoint.documentation,
+  ...catSegmentsEndpoint.documentation,
+  ...catCountEndpoint.documentation,
   ...catHealthEndpoint.documentation,
 ];
 

@@ -66,7 +66,8 @@ async function localSnapshot(services: NodeServices, state: ClusterState): Promi
   const node = services.localNode;
   const figures = await services.monitor.figures();
   const indices: NodeIndicesStats = {
-    ...zeroIndicesStats(),
+    // The engines' figures summed over this node's shard copies (all zero on a node without indices).
+    ...(services.indices === undefined ? zeroIndicesStats() : await services.indices.service.nodeStats()),
     // The shard engine keeps every shard under <data>/indices/, so its size is the node's store size.
     storeSizeBytes: await directorySizeBytes(join(figures.fs.path, 'indices')),
     shardCount: shardCopiesOn(state, node.id),

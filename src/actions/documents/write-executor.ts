@@ -31,6 +31,8 @@ interface ShardGroup {
   readonly shard: number;
   readonly positions: number[];
   readonly ids: string[];
+  /** Positions whose id Gannet generated (the engine may skip the id lookup for them). */
+  readonly autoIds: Set<number>;
 }
 
 /** ES's write index of an alias (or the index itself). */
@@ -107,14 +109,19 @@ export async function executeWrites(items: readonly DocWriteItem[], options: Wri
       if (index.state === 'close') throw errors.indexClosed(index.name);
       checkWriteBlocks(index);
       let id = item.id;
-      if (id === undefined && (item.op === 'index' || item.op === 'create')) id = timeBasedUuid();
+      let autoId = false;
+      if (id === undefined && (item.op === 'index' || item.op === 'create')) {
+        id = timeBasedUuid();
+        autoId = true;
+      }
       if (id === undefined || id === '') throw errors.illegalArgument('if _id is specified it must not be empty');
       const { shape, routingRequired } = shapeOf(index);
       if (item.routing === undefined && routingRequired) throw indexErrors.routingMissing(index.name, id);
       const shard = shardIdFor(shape, id, item.routing);
       const key = `${index.name}/${shard}`;
       let group = groups.get(key);
-      if (group === undefined) groups.set(key, (group = { index, shard, positions: [], ids: [] }));
+      if (group === undefined) groups.set(key, (group = { index, shard, positions: [], ids: [], autoIds: new Set() }));
+      if (autoId) group.autoIds.add(position);
       group.positions.push(position);
       group.ids.push(id);
     } catch (err) {
@@ -168,7 +175,7 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
     const item = items[position]!;
     const id = group.ids[i]!;
     try {
-      const result = await executeOnPrimary(primaryContext, item, id);
+      const result = await executeOnPrimary(primaryContext, item, id, group.autoIds.has(position) ? Date.now() : undefined);
       outcomes[position] = result;
       if (result.result !== 'noop') maxSeqNo = Math.max(maxSeqNo, result.seqNo);
     } catch (err) {

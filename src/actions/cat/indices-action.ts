@@ -1,0 +1,100 @@
+/**
+ * `GET /_cat/indices[/{index}]` (ES 8.19's RestIndicesAction): one row per index with health, status, uuid,
+ * shard counts, document counts, store and dataset sizes, and every statistic column (with its `pri.` sibling
+ * for `pri=true`), figures from the same shard statistics `_stats` prints. `health=` keeps only indices of that
+ * colour.
+ */
+import { errors } from '../../common/errors.js';
+import { cell, defineColumns, type CatColumn, type CatRow } from '../../cat/index.js';
+import { computeIndexHealth } from '../../cluster/health/index.js';
+import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_CLOSED } from '../../cluster/indices-options.js';
+import { indicesOf } from '../indices-services.js';
+import { resolveIndices } from '../indices/resolve-indices.js';
+import { commonStats, STATS_METRICS, type StatsMetric } from '../indices/stats-xcontent.js';
+import type { CatEndpoint } from './cat-endpoint.js';
+import { readClusterState } from './master-state.js';
+import { STAT_COLUMNS, statCell } from './stats-columns.js';
+
+const ALL_METRICS = new Set<StatsMetric>(STATS_METRICS);
+
+const statColumns: CatColumn<string>[] = STAT_COLUMNS.flatMap((column) => [
+  { name: column.name, aliases: column.aliases, description: column.description, shownByDefault: false, align: 'right' as const, sibling: 'pri' },
+  { name: `pri.${column.name}`, description: column.description, shownByDefault: false, align: 'right' as const },
+]);
+
+export const indicesColumns = defineColumns<string>([
+  { name: 'health', aliases: ['h'], description: 'current health status' },
+  { name: 'status', aliases: ['s'], description: 'open/close status' },
+  { name: 'index', aliases: ['i', 'idx'], description: 'index name' },
+  { name: 'uuid', aliases: ['id', 'uuid'], description: 'index uuid' },
+  { name: 'pri', aliases: ['p', 'shards.primary', 'shardsPrimary'], align: 'right', description: 'number of primary shards' },
+  { name: 'rep', aliases: ['r', 'shards.replica', 'shardsReplica'], align: 'right', description: 'number of replica shards' },
+  { name: 'docs.count', aliases: ['dc', 'docsCount'], align: 'right', description: 'available docs' },
+  { name: 'docs.deleted', aliases: ['dd', 'docsDeleted'], align: 'right', description: 'deleted docs' },
+  { name: 'creation.date', aliases: ['cd'], shownByDefault: false, description: 'index creation date (millisecond value)' },
+  { name: 'creation.date.string', aliases: ['cds'], shownByDefault: false, description: 'index creation date (as string)' },
+  { name: 'store.size', aliases: ['ss', 'storeSize'], align: 'right', sibling: 'pri', description: 'store size of primaries & replicas' },
+  { name: 'pri.store.size', align: 'right', description: 'store size of primaries' },
+  { name: 'dataset.size', align: 'right', description: 'total size of dataset' },
+  ...statColumns,
+  { name: 'memory.total', aliases: ['tm', 'memoryTotal'], shownByDefault: false, align: 'right', sibling: 'pri', description: 'total used memory' },
+  { name: 'pri.memory.total', shownByDefault: false, align: 'right', description: 'total user memory' },
+  { name: 'search.throttled', aliases: ['sth'], shownByDefault: false, description: 'indicates if the index is search throttled' },
+]);
+
+function healthFilter(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const lower = value.toLowerCase();
+  if (lower !== 'green' && lower !== 'yellow' && lower !== 'red') throw errors.illegalArgument(`unknown cluster health status [${value}]`);
+  return lower;
+}
+
+export const catIndicesEndpoint: CatEndpoint<string> = {
+  documentation: ['/_cat/indices', '/_cat/indices/{index}'],
+  paths: ['/_cat/indices', '/_cat/indices/{index}'],
+  action: 'indices:monitor/stats',
+  params: ['local', 'master_timeout', 'health', 'include_unloaded_segments', ...INDICES_OPTIONS_PARAMS],
+  columns: indicesColumns,
+  async rows(request, context) {
+    const state = await readClusterState(request, context, { acceptsLocal: true });
+    const wanted = healthFilter(request.param('health'));
+    request.paramBool('include_unloaded_segments', false);
+    const names = resolveIndices(request, state, STRICT_EXPAND_OPEN_CLOSED).sort();
+    const shardStats = indicesOf(context.services).service.shardStats();
+    const rows: CatRow<string>[] = [];
+    for (const name of names) {
+      const metadata = state.indices.get(name)!;
+      const health = computeIndexHealth(metadata, state.routing.get(name) ?? []);
+      if (wanted !== undefined && health.status !== wanted) continue;
+      const copies = shardStats.filter((shard) => shard.index === name);
+      const open = metadata.state === 'open';
+      const total = open ? commonStats(copies, ALL_METRICS) : commonStats([], ALL_METRICS);
+      const primaries = open ? commonStats(copies.filter((shard) => shard.primary), ALL_METRICS) : commonStats([], ALL_METRICS);
+      const docs = primaries['docs'] as { count: number; deleted: number };
+      const row: Record<string, ReturnType<typeof cell.long>> = {
+        health: cell.string(health.status),
+        status: cell.string(metadata.state),
+        index: cell.string(name),
+        uuid: cell.string(metadata.uuid),
+        pri: cell.long(metadata.numberOfShards),
+        rep: cell.long(metadata.numberOfReplicas),
+        'docs.count': cell.long(docs.count),
+        'docs.deleted': cell.long(docs.deleted),
+        'creation.date': cell.long(metadata.creationDateMillis),
+        'creation.date.string': cell.string(new Date(metadata.creationDateMillis).toISOString()),
+        'store.size': cell.bytes((total['store'] as { size_in_bytes: number }).size_in_bytes),
+        'pri.store.size': cell.bytes((primaries['store'] as { size_in_bytes: number }).size_in_bytes),
+        'dataset.size': cell.bytes((total['store'] as { total_data_set_size_in_bytes: number }).total_data_set_size_in_bytes),
+        'memory.total': cell.bytes(0),
+        'pri.memory.total': cell.bytes(0),
+        'search.throttled': cell.string('false'),
+      };
+      for (const column of STAT_COLUMNS) {
+        row[column.name] = statCell(column, total);
+        row[`pri.${column.name}`] = statCell(column, primaries);
+      }
+      rows.push(row);
+    }
+    return rows;
+  },
+};

@@ -1,0 +1,24 @@
+/** The index APIs: create, delete, get and exists, mappings, settings, refresh/flush/force merge, stats, analyze. */
+import type { Route } from '../rest.js';
+import { analyzeRoutes } from './analyze-action.js';
+import { broadcastRoutes } from './broadcast-actions.js';
+import { createIndexRoutes } from './create-index-action.js';
+import { deleteIndexRoutes } from './delete-index-action.js';
+import { getIndexRoutes } from './get-index-action.js';
+import { mappingRoutes } from './mapping-actions.js';
+import { settingsRoutes } from './settings-actions.js';
+import { statsRoutes } from './stats-action.js';
+
+export const indexApiRoutes: Route[] = [
+  ...createIndexRoutes,
+  ...deleteIndexRoutes,
+  ...getIndexRoutes,
+  ...mappingRoutes,
+  ...settingsRoutes,
+  ...broadcastRoutes,
+  ...statsRoutes,
+  ...analyzeRoutes,
+];
+
+export { commonStats, STATS_METRICS, type StatsMetric } from './stats-xcontent.js';
+export { settingsXContent } from './settings-xcontent.js';

@@ -1,0 +1,38 @@
+/**
+ * `GET /_mapping`, `GET /{index}/_mapping` (RestGetMappingAction) and `PUT|POST /{index}/_mapping`
+ * (RestPutMappingAction): the stored mapping of each index, and a mapping merged into the resolved indices
+ * through the master with ES's parse and merge errors.
+ */
+import { errors } from '../../common/errors.js';
+import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN } from '../../cluster/indices-options.js';
+import { checkMetadataBlocks } from '../../cluster/metadata/index-updates.js';
+import { json, type Route } from '../rest.js';
+import { indicesOf } from '../indices-services.js';
+import { resolveIndices } from './resolve-indices.js';
+
+const getMapping: Route['handler'] = async (request, context) => {
+  const state = context.services.clusterService.state();
+  const names = resolveIndices(request, state, STRICT_EXPAND_OPEN).sort();
+  const body: Record<string, unknown> = {};
+  for (const name of names) body[name] = { mappings: state.indices.get(name)!.mappings };
+  return json(body);
+};
+
+const putMapping: Route['handler'] = async (request, context) => {
+  if (!request.hasBody) throw errors.bodyRequired();
+  const mapping = request.json();
+  const state = context.services.clusterService.state();
+  const names = resolveIndices(request, state, STRICT_EXPAND_OPEN);
+  for (const name of names) checkMetadataBlocks(state.indices.get(name)!);
+  if (names.length > 0) await indicesOf(context.services).metadata.putMapping(names, mapping);
+  return json({ acknowledged: true });
+};
+
+const GET_PARAMS = ['master_timeout', 'local', ...INDICES_OPTIONS_PARAMS];
+const PUT_PARAMS = ['timeout', 'master_timeout', 'write_index_only', ...INDICES_OPTIONS_PARAMS];
+
+export const mappingRoutes: Route[] = [
+  { method: 'GET', path: '/_mapping', action: 'indices:admin/mappings/get', params: GET_PARAMS, handler: getMapping },
+  { method: 'GET', path: '/{index}/_mapping', action: 'indices:admin/mappings/get', params: GET_PARAMS, handler: getMapping },
+  { method: ['PUT', 'POST'], path: '/{index}/_mapping', action: 'indices:admin/mapping/put', params: PUT_PARAMS, body: 'required', handler: putMapping },
+];
