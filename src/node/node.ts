@@ -15,6 +15,11 @@ import { TaskManager } from '../tasks/index.js';
 import { TransportService, registerHandshake } from '../transport/index.js';
 import { NodeMonitor } from '../monitor/index.js';
 import { HttpServer } from '../http/http-server.js';
+import { IndicesService } from '../indices/index.js';
+import { openEngine } from '../engine/index.js';
+import { MetadataService } from '../cluster/metadata/metadata-service.js';
+import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
+import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
 import { NodeEnvironment } from './node-environment.js';
 import { nodeRoles } from './node-settings.js';
@@ -28,6 +33,8 @@ export class GannetNode {
   private transport: TransportService | undefined;
   private coordinator: Coordinator | undefined;
   private services: NodeServices | undefined;
+  private indicesService: IndicesService | undefined;
+  private indicesApplier: IndicesClusterStateApplier | undefined;
 
   constructor(settings: Settings, logger?: Logger) {
     this.settings = settings;
@@ -77,7 +84,25 @@ export class GannetNode {
       version: version.number,
       pid: process.pid,
     };
-    const services: NodeServices = { settings, version, localNode, clusterService, taskManager, monitor, logger: this.logger };
+    // Indices: the coordinator restores persisted indices with their primaries recovering from this node's
+    // disk; the applier opens the shards every applied state assigns here and reports them started.
+    const indicesService = new IndicesService({ dataPath: environment.dataPath, engineFactory: openEngine, logger: this.logger });
+    this.indicesService = indicesService;
+    const coordinator = new EmbeddedCoordinator(clusterService, localNode, environment.dataPath, (state) => restoredRouting(state, Date.now()));
+    this.coordinator = coordinator;
+    const metadata = new MetadataService(clusterService, coordinator, settings, version.number);
+    this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger);
+    this.indicesApplier.start();
+    const services: NodeServices = {
+      settings,
+      version,
+      localNode,
+      clusterService,
+      taskManager,
+      monitor,
+      logger: this.logger,
+      indices: { service: indicesService, metadata },
+    };
     this.services = services;
 
     this.http = new HttpServer(
@@ -100,8 +125,7 @@ export class GannetNode {
     const httpPort = await this.http.start();
     localNode.httpPort = httpPort;
 
-    this.coordinator = new EmbeddedCoordinator(clusterService, localNode, environment.dataPath);
-    await this.coordinator.start();
+    await coordinator.start();
 
     this.logger.info(
       {
@@ -119,7 +143,9 @@ export class GannetNode {
     this.logger.info({ event: 'stopping' }, 'stopping ...');
     await this.http?.stop();
     await this.transport?.stop();
+    await this.indicesApplier?.stop();
     await this.coordinator?.stop();
+    await this.indicesService?.close();
     this.environment?.close();
     this.logger.info({ event: 'stopped' }, 'stopped');
   }
