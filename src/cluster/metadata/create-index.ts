@@ -7,7 +7,8 @@
 import { errors, indexErrors, EsError } from '../../common/errors.js';
 import { randomBase64Uuid } from '../../common/uuid.js';
 import { AnalysisRegistry } from '../../analysis/index.js';
-import { EMPTY_ROOT, mergeMappings, parseMapping, serializeMapping } from '../../mapping/index.js';
+import { checkMappingLimits, parseMapping, serializeMapping } from '../../mapping/index.js';
+import { validateMapping } from '../../mapping/mapping-merge.js';
 import {
   normalizeSettings,
   readIndexSettings,
@@ -103,7 +104,11 @@ export function addNewIndex(state: ClusterState, request: CreateIndexRequest, re
   let mappings: Record<string, unknown> = {};
   if (request.mappings !== undefined && request.mappings !== null) {
     const parsed = parseMapping(request.mappings, { settings: view.mapping, analyzerExists: (analyzer) => analysis.findAnalyzer(analyzer) !== undefined });
-    mappings = serializeMapping(mergeMappings(EMPTY_ROOT, parsed, view.mapping));
+    // A new index takes the mapping as given (root settings such as _routing.required included), checked as a
+    // merged mapping would be.
+    validateMapping(parsed);
+    checkMappingLimits(parsed, view.mapping);
+    mappings = serializeMapping(parsed);
   }
   const aliases = validateAliases(request.aliases, name, state);
 
