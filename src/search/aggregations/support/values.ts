@@ -1,0 +1,186 @@
+/**
+ * A field's values in one segment, as aggregations read them (ES's ValuesSource per leaf): numbers ascending
+ * per document (longs, doubles, dates as millis, booleans as 0/1, scaled floats unscaled), or keyword
+ * ordinals ascending per document. A document without values gets the aggregation's `missing` value, and
+ * an unmapped field with `missing` behaves as if every document had that value, as in ES.
+ */
+import type { LiveDocs, SegmentReaders, SortedDocValues, SortedNumericDocValues, SortedSetDocValues, NumericDocValues } from '../../../engine/codec/index.js';
+
+export interface AggregationSegment {
+  readonly readers: SegmentReaders;
+  /** Searcher-wide id of the segment's doc 0. */
+  readonly docBase: number;
+  readonly maxDoc: number;
+  /** Null when every document is live. Collected docs are always live; this serves min_doc_count: 0. */
+  readonly liveDocs: LiveDocs | null;
+}
+
+/** Numbers of one document: read(doc) loads them and returns how many, at(i) returns them ascending. */
+export interface DocNumbers {
+  read(doc: number): number;
+  at(index: number): number;
+}
+
+const NO_NUMBERS: DocNumbers = { read: () => 0, at: () => NaN };
+
+class SortedNumberValues implements DocNumbers {
+  private start = 0;
+  constructor(
+    private readonly values: SortedNumericDocValues,
+    private readonly divisor: number,
+    private readonly missing: number | null,
+  ) {}
+  read(doc: number): number {
+    this.start = this.values.docStart(doc);
+    const count = this.values.docEnd(doc) - this.start;
+    if (count === 0 && this.missing !== null) {
+      this.start = -1;
+      return 1;
+    }
+    return count;
+  }
+  at(index: number): number {
+    if (this.start < 0) return this.missing!;
+    const value = this.values.valueAt(this.start + index);
+    return this.divisor === 1 ? value : value / this.divisor;
+  }
+}
+
+class SingleNumberValues implements DocNumbers {
+  private current = 0;
+  constructor(
+    private readonly values: NumericDocValues,
+    private readonly divisor: number,
+    private readonly missing: number | null,
+  ) {}
+  read(doc: number): number {
+    if (this.values.has(doc)) {
+      const value = this.values.get(doc);
+      this.current = this.divisor === 1 ? value : value / this.divisor;
+      return 1;
+    }
+    if (this.missing === null) return 0;
+    this.current = this.missing;
+    return 1;
+  }
+  at(): number {
+    return this.current;
+  }
+}
+
+class ConstantNumbers implements DocNumbers {
+  constructor(private readonly value: number) {}
+  read(): number {
+    return 1;
+  }
+  at(): number {
+    return this.value;
+  }
+}
+
+/** Numbers of `field` in a segment; `divisor` unscales scaled floats; `missing` fills documents without values. */
+export function numericValues(segment: AggregationSegment | null, field: string | null, divisor: number, missing: number | null): DocNumbers {
+  if (segment === null || field === null) return missing === null ? NO_NUMBERS : new ConstantNumbers(missing);
+  const docValues = segment.readers.docValues;
+  const sortedNumeric = docValues.sortedNumeric(field);
+  if (sortedNumeric !== undefined) return new SortedNumberValues(sortedNumeric, divisor, missing);
+  const numeric = docValues.numeric(field);
+  if (numeric !== undefined) return new SingleNumberValues(numeric, divisor, missing);
+  return missing === null ? NO_NUMBERS : new ConstantNumbers(missing);
+}
+
+/** The ordinal standing for the `missing` term (not in any segment dictionary). */
+export const MISSING_ORD = -2;
+
+/** Keyword ordinals of one document, ascending; MISSING_ORD stands for the `missing` value. */
+export interface DocOrds {
+  read(doc: number): number;
+  at(index: number): number;
+  lookup(ord: number): string;
+  lookupBytes(ord: number): Uint8Array;
+  /** Number of distinct terms in the segment's dictionary. */
+  readonly valueCount: number;
+}
+
+class SortedSetOrds implements DocOrds {
+  private start = 0;
+  constructor(
+    private readonly values: SortedSetDocValues,
+    private readonly missing: string | null,
+  ) {}
+  get valueCount(): number {
+    return this.values.valueCount;
+  }
+  read(doc: number): number {
+    this.start = this.values.docStart(doc);
+    const count = this.values.docEnd(doc) - this.start;
+    if (count === 0 && this.missing !== null) {
+      this.start = -1;
+      return 1;
+    }
+    return count;
+  }
+  at(index: number): number {
+    return this.start < 0 ? MISSING_ORD : this.values.ordAt(this.start + index);
+  }
+  lookup(ord: number): string {
+    return ord === MISSING_ORD ? this.missing! : this.values.lookupOrdString(ord);
+  }
+  lookupBytes(ord: number): Uint8Array {
+    return ord === MISSING_ORD ? Buffer.from(this.missing!, 'utf8') : this.values.lookupOrd(ord);
+  }
+}
+
+class SortedOrds implements DocOrds {
+  private current = -1;
+  constructor(
+    private readonly values: SortedDocValues,
+    private readonly missing: string | null,
+  ) {}
+  get valueCount(): number {
+    return this.values.valueCount;
+  }
+  read(doc: number): number {
+    this.current = this.values.ord(doc);
+    if (this.current >= 0) return 1;
+    if (this.missing === null) return 0;
+    this.current = MISSING_ORD;
+    return 1;
+  }
+  at(): number {
+    return this.current;
+  }
+  lookup(ord: number): string {
+    return ord === MISSING_ORD ? this.missing! : this.values.lookupOrdString(ord);
+  }
+  lookupBytes(ord: number): Uint8Array {
+    return ord === MISSING_ORD ? Buffer.from(this.missing!, 'utf8') : this.values.lookupOrd(ord);
+  }
+}
+
+class ConstantOrds implements DocOrds {
+  readonly valueCount = 0;
+  constructor(private readonly missing: string | null) {}
+  read(): number {
+    return this.missing === null ? 0 : 1;
+  }
+  at(): number {
+    return MISSING_ORD;
+  }
+  lookup(): string {
+    return this.missing ?? '';
+  }
+  lookupBytes(): Uint8Array {
+    return Buffer.from(this.missing ?? '', 'utf8');
+  }
+}
+
+export function keywordValues(segment: AggregationSegment | null, field: string | null, missing: string | null): DocOrds {
+  if (segment === null || field === null) return new ConstantOrds(missing);
+  const docValues = segment.readers.docValues;
+  const sortedSet = docValues.sortedSet(field);
+  if (sortedSet !== undefined) return new SortedSetOrds(sortedSet, missing);
+  const sorted = docValues.sorted(field);
+  if (sorted !== undefined) return new SortedOrds(sorted, missing);
+  return new ConstantOrds(missing);
+}
