@@ -4,6 +4,7 @@
  * segments, translog, request_cache, recovery, bulk, dense_vector, sparse_vector), each only when its metric was
  * asked for. Figures Gannet has no machinery for (caches, warmers, completion) are truly zero.
  */
+import { jsonFloat } from '../../common/json-float.js';
 import type { ShardStatsSnapshot } from '../../indices/index.js';
 
 export const STATS_METRICS = [
@@ -43,7 +44,7 @@ export function commonStats(shards: readonly ShardStatsSnapshot[], metrics: Read
       noop_update_total: s((x) => x.engine.indexing.noopUpdateTotal),
       is_throttled: false,
       throttle_time_in_millis: 0,
-      write_load: 0.0,
+      write_load: jsonFloat(0),
     };
   }
   if (metrics.has('get')) {
