@@ -55,6 +55,13 @@ export class ExactPhraseMatcher implements PhraseMatcher {
   sloppyWeight(): number {
     return 1;
   }
+
+  /** Each occurrence uses one position of every term: at most the rarest term's frequency. */
+  maxFreq(): number {
+    let max = 0x7fffffff;
+    for (const term of this.terms) if (term.freq < max) max = term.freq;
+    return max;
+  }
 }
 
 function advancePosition(term: PostingsAndPosition, target: number): boolean {

@@ -7,4 +7,6 @@ export interface PhraseMatcher {
   reset(): void;
   nextMatch(): boolean;
   sloppyWeight(): number;
+  /** An upper bound of the current doc's phrase frequency, from the terms' frequencies alone (after reset). */
+  maxFreq(): number;
 }

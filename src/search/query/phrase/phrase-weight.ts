@@ -9,7 +9,8 @@ import { floatToString } from '../../float32.js';
 import type { IndexSearcher } from '../../searcher/index-searcher.js';
 import type { TermStates } from '../../searcher/term-states.js';
 import type { SimScorer, TermStatistics } from '../../similarity/similarity.js';
-import { DEFAULT_NORM } from '../term/term-scorer.js';
+import { BlockMaxScores } from '../term/block-max-scores.js';
+import { DEFAULT_NORM } from '../term/term-scorer-norm.js';
 import { ExactPhraseMatcher } from './exact-phrase-matcher.js';
 import type { PhraseMatcher } from './phrase-matcher.js';
 import type { PhraseQuery } from './phrase-query.js';
@@ -44,7 +45,7 @@ export class PhraseWeight extends Weight {
         : searcher.similarity.scorer(boost, collection ?? { field: query.field, maxDoc: 1, docCount: 1, sumTotalTermFreq: 1, sumDocFreq: 1 }, termStats);
   }
 
-  private matcherParts(leaf: LeafContext): { approximation: PostingsConjunction; matcher: PhraseMatcher } | null {
+  private matcherParts(leaf: LeafContext): { approximation: PostingsConjunction; matcher: PhraseMatcher; postings: PostingsEnum[] } | null {
     const query = this.query;
     const fieldTerms = leaf.readers.terms.terms(query.field);
     if (fieldTerms === undefined) return null;
@@ -64,14 +65,18 @@ export class PhraseWeight extends Weight {
       query.slop === 0
         ? new ExactPhraseMatcher(postings, query.positions)
         : new SloppyPhraseMatcher(postings, query.positions, query.terms.map((term) => term.text), query.slop);
-    return { approximation: new PostingsConjunction(postings), matcher };
+    return { approximation: new PostingsConjunction(postings), matcher, postings };
   }
 
   scorer(leaf: LeafContext): PhraseScorer | null {
     if (this.simScorer === null) return null;
     const parts = this.matcherParts(leaf);
     if (parts === null) return null;
-    return new PhraseScorer(parts.approximation, parts.matcher, this.simScorer, leaf.readers.norms.get(this.query.field) ?? null);
+    const norms = leaf.readers.norms.get(this.query.field) ?? null;
+    const simScorer = this.simScorer;
+    const termBlocks =
+      this.query.slop === 0 ? () => parts.postings.map((postings) => new BlockMaxScores(postings, simScorer, norms !== null)) : null;
+    return new PhraseScorer(parts.approximation, parts.matcher, simScorer, norms, termBlocks);
   }
 
   explain(leaf: LeafContext, doc: number): Explanation {

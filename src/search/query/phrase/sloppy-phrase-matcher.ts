@@ -134,6 +134,13 @@ export class SloppyPhraseMatcher implements PhraseMatcher {
     return Math.fround(1 / Math.fround(1 + this.matchLength));
   }
 
+  /** Each term position can start at most one occurrence, each worth at most 1 (Lucene's bound). */
+  maxFreq(): number {
+    let sum = 0;
+    for (const pp of this.phrasePositions) sum += pp.postings.freq();
+    return sum;
+  }
+
   nextMatch(): boolean {
     if (!this.positioned) return false;
     const queue = this.queue;

@@ -3,21 +3,20 @@
  * competitive score is set, whole postings blocks whose best possible score (from the block's impacts:
  * its Pareto-best (freq, norm) pairs) is below it are skipped without being decoded.
  */
-import type { PostingsEnum, TermImpacts } from '../../../engine/codec/index.js';
+import type { PostingsEnum } from '../../../engine/codec/index.js';
 import { NO_MORE_DOCS } from '../../core/doc-id-set-iterator.js';
 import { Scorer } from '../../core/scorer.js';
 import type { SimScorer } from '../../similarity/similarity.js';
+import { BlockMaxScores } from './block-max-scores.js';
+import { DEFAULT_NORM } from './term-scorer-norm.js';
 
-/** Norm byte used for fields that do not store norms (Lucene's LeafSimScorer default of 1). */
-export const DEFAULT_NORM = 1;
+export { DEFAULT_NORM };
 
 export class TermScorer extends Scorer {
   private minCompetitiveScore = 0;
-  /** Last doc of the block whose max score was last checked as competitive; docs up to it need no check. */
+  /** Last doc of the block last found competitive; docs up to it need no check. */
   private upTo = -1;
-  private impacts: TermImpacts | null = null;
-  private blockMaxScores: Float64Array | null = null;
-  private shallowBlock = 0;
+  private blocks: BlockMaxScores | null = null;
 
   constructor(
     readonly postings: PostingsEnum,
@@ -48,16 +47,19 @@ export class TermScorer extends Scorer {
 
   advance(target: number): number {
     if (this.minCompetitiveScore > 0 && target > this.upTo) {
-      target = this.competitiveTarget(target);
-      if (target === NO_MORE_DOCS) return this.exhaust();
+      const blocks = this.loadBlocks();
+      const block = blocks.firstCompetitiveBlock(target, this.minCompetitiveScore);
+      // Past the last competitive block: move the postings past the end so docID() is NO_MORE_DOCS.
+      if (block < 0) return this.postings.advance(NO_MORE_DOCS);
+      this.upTo = blocks.impacts.blockLastDocs[block]!;
+      if (block > 0) target = Math.max(target, blocks.impacts.blockLastDocs[block - 1]! + 1);
     }
     return this.postings.advance(target);
   }
 
   score(): number {
     const norms = this.norms;
-    const doc = this.postings.docID();
-    return this.simScorer.score(this.postings.freq(), norms === null ? DEFAULT_NORM : norms[doc]!);
+    return this.simScorer.score(this.postings.freq(), norms === null ? DEFAULT_NORM : norms[this.postings.docID()]!);
   }
 
   override setMinCompetitiveScore(minScore: number): void {
@@ -68,56 +70,14 @@ export class TermScorer extends Scorer {
   }
 
   override advanceShallow(target: number): number {
-    const impacts = this.loadImpacts();
-    const block = this.blockOf(impacts, target);
-    if (block >= impacts.blockCount) return NO_MORE_DOCS;
-    this.shallowBlock = block;
-    return impacts.blockLastDocs[block]!;
+    return this.loadBlocks().advanceShallow(target);
   }
 
   override getMaxScore(upTo: number): number {
-    const impacts = this.loadImpacts();
-    const maxScores = this.blockMaxScores!;
-    let max = 0;
-    for (let block = this.shallowBlock; block < impacts.blockCount; block++) {
-      if (maxScores[block]! > max) max = maxScores[block]!;
-      if (impacts.blockLastDocs[block]! >= upTo) break;
-    }
-    return max;
+    return this.loadBlocks().maxScore(upTo);
   }
 
-  /** The first doc >= target in a block that can reach the minimum competitive score, or NO_MORE_DOCS. */
-  private competitiveTarget(target: number): number {
-    const impacts = this.loadImpacts();
-    const maxScores = this.blockMaxScores!;
-    const min = this.minCompetitiveScore;
-    let block = this.blockOf(impacts, target);
-    while (block < impacts.blockCount && maxScores[block]! < min) block++;
-    if (block >= impacts.blockCount) return NO_MORE_DOCS;
-    this.shallowBlock = block;
-    this.upTo = impacts.blockLastDocs[block]!;
-    return block === 0 ? target : Math.max(target, impacts.blockLastDocs[block - 1]! + 1);
-  }
-
-  /** Index of the block holding `target`, searching from the last shallow block when targets moved forward. */
-  private blockOf(impacts: TermImpacts, target: number): number {
-    const block = this.shallowBlock;
-    const from = block > 0 && block <= impacts.blockCount && impacts.blockLastDocs[block - 1]! < target ? block : 0;
-    return impacts.blockIndexOf(target, from);
-  }
-
-  private loadImpacts(): TermImpacts {
-    if (this.impacts === null) {
-      const impacts = this.postings.impacts();
-      const simScorer = this.simScorer;
-      this.blockMaxScores = impacts.maxScores((freq, norm) => simScorer.score(freq, this.norms === null ? DEFAULT_NORM : norm));
-      this.impacts = impacts;
-    }
-    return this.impacts;
-  }
-
-  private exhaust(): number {
-    // Move the postings past the end so docID() reports NO_MORE_DOCS.
-    return this.postings.advance(NO_MORE_DOCS);
+  private loadBlocks(): BlockMaxScores {
+    return (this.blocks ??= new BlockMaxScores(this.postings, this.simScorer, this.norms !== null));
   }
 }

@@ -10,6 +10,7 @@ import {
   SegmentReaders,
   SegmentWriter,
   type FieldSpec,
+  type StoredCompression,
 } from '../../../../src/engine/codec/index.js';
 import type { Searcher, SegmentView } from '../../../../src/engine/searcher.js';
 import { MemoryDirectory } from '../../../../src/engine/store/memory-directory.js';
@@ -62,10 +63,16 @@ function sortedTerms(postings: Map<string, Posting>): Array<[Buffer, Posting]> {
   return entries;
 }
 
-/** Writes `docs` as one segment and opens it. */
-export async function buildSegment(name: string, docs: readonly TestDoc[], mappings: Mappings): Promise<SegmentReaders> {
+/** Writes `docs` as one segment and opens it; `storeSource: false` stores only `_id` (as the Lucene kit does). */
+export async function buildSegment(
+  name: string,
+  docs: readonly TestDoc[],
+  mappings: Mappings,
+  storeSource = true,
+  storedCompression?: StoredCompression,
+): Promise<SegmentReaders> {
   const fields = Object.entries(mappings).map(([field, mapping]) => fieldSpec(field, mapping));
-  const writer = new SegmentWriter({ name, maxDoc: docs.length, fields });
+  const writer = new SegmentWriter({ name, maxDoc: docs.length, fields, ...(storedCompression ? { storedCompression } : {}) });
   const analyzers = new Map<string, Analyzer>();
   for (const [field, mapping] of Object.entries(mappings)) {
     if (mapping.type === 'text') analyzers.set(field, mapping.analyzer ?? standardAnalyzer());
@@ -145,10 +152,9 @@ export async function buildSegment(name: string, docs: readonly TestDoc[], mappi
     }
   }
   for (const doc of docs) {
-    writer.stored.addDocument([
-      { name: '_id', value: doc.id },
-      { name: '_source', value: Buffer.from(JSON.stringify(doc.source)) },
-    ]);
+    writer.stored.addDocument(
+      storeSource ? [{ name: '_id', value: doc.id }, { name: '_source', value: Buffer.from(JSON.stringify(doc.source)) }] : [{ name: '_id', value: doc.id }],
+    );
   }
   const directory = new MemoryDirectory();
   await writer.finish(directory);
@@ -158,6 +164,10 @@ export async function buildSegment(name: string, docs: readonly TestDoc[], mappi
 export interface BuildOptions {
   /** Ids of documents to delete (through live docs). */
   readonly deletedIds?: readonly string[];
+  /** Default true; false stores only `_id`. */
+  readonly storeSource?: boolean;
+  /** The codec's default unless given. */
+  readonly storedCompression?: StoredCompression;
 }
 
 /** A Searcher over one segment per entry of `segments`, in order. */
@@ -167,7 +177,7 @@ export async function buildSearcher(segments: readonly (readonly TestDoc[])[], m
   let docBase = 0;
   for (let i = 0; i < segments.length; i++) {
     const docs = segments[i]!;
-    const readers = await buildSegment(`_${i}`, docs, mappings);
+    const readers = await buildSegment(`_${i}`, docs, mappings, options.storeSource ?? true, options.storedCompression);
     const deletedDocs = docs.flatMap((doc, docId) => (deleted.has(doc.id) ? [docId] : []));
     const liveDocs = deletedDocs.length > 0 ? LiveDocs.allLive(docs.length).withDeleted(deletedDocs) : null;
     views.push({ readers, docBase, maxDoc: docs.length, liveDocs, numDocs: docs.length - deletedDocs.length });
