@@ -147,8 +147,9 @@ export function reduceTerms(list: readonly InternalTerms[], ctx: ReduceContext, 
   }
 
   for (const bucket of result) {
+    // As ES: a bucket marked unbounded (-1) still gets the total added, which keeps it an upper bound.
     if (sumDocCountError === -1) bucket.docCountError = -1;
-    else if (bucket.docCountError !== -1) bucket.docCountError += sumDocCountError;
+    else bucket.docCountError += sumDocCountError;
   }
   const docCountError = sumDocCountError === -1 ? -1 : list.length === 1 ? 0 : sumDocCountError;
   return { ...reference, valueType, otherDocCount, docCountError, buckets: result };
