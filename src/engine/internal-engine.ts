@@ -59,6 +59,9 @@ import { LocalCheckpointTracker } from './versions/local-checkpoint-tracker.js';
 import type { VersionValue } from './versions/version-value.js';
 import { MATCH_ANY, MATCH_DELETED, planWrite, type CurrentState } from './versions/version-rules.js';
 
+/** Longest stretch of synchronous indexing before writers yield to the event loop. */
+const WRITE_SLICE_MS = 5;
+
 /** ES's `index.max_refresh_listeners`: past this many waiters a refresh is forced. */
 const MAX_REFRESH_LISTENERS = 1000;
 
@@ -105,6 +108,10 @@ export class InternalEngine implements Engine {
   private pendingBufferWrite: Promise<void> | null = null;
   /** Closed while a full buffer is being written and the next one is full too: writers wait here. */
   private throttle: { promise: Promise<void>; open: () => void } | null = null;
+  /** Start of the current slice of synchronous indexing work (see admit). */
+  private sliceStart = 0;
+  /** Set while writers yield to the event loop; later writers queue behind it, keeping call order. */
+  private yieldGate: Promise<void> | null = null;
 
   private readonly refreshListeners: { seqNo: number; resolve: () => void; reject: (err: Error) => void }[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -161,15 +168,47 @@ export class InternalEngine implements Engine {
     return { ...found.segment.docVersion(found.doc), deleted: false };
   }
 
-  /** Waits while indexing outruns the writing of full buffers (ES's indexing throttle). */
-  private async waitForThrottle(): Promise<void> {
-    while (this.throttle !== null) await this.throttle.promise;
+  /** True when a write must go through admit() before its synchronous step. */
+  private mustWait(): boolean {
+    return this.yieldGate !== null || this.throttle !== null || performance.now() - this.sliceStart > WRITE_SLICE_MS;
+  }
+
+  /**
+   * Admission of writes. Each write's step is synchronous, so a caller issuing thousands at once (a bulk
+   * request) would hold the event loop for all of them; instead, once a slice of WRITE_SLICE_MS is used
+   * up, writers yield and queue behind one gate. Gates and the throttle release waiters in FIFO order,
+   * and every writer arriving meanwhile queues behind them, so operations still apply in call order.
+   */
+  private async admit(): Promise<void> {
+    for (;;) {
+      if (this.throttle !== null) {
+        await this.throttle.promise;
+        continue;
+      }
+      if (this.yieldGate !== null) {
+        await this.yieldGate;
+        continue;
+      }
+      if (performance.now() - this.sliceStart <= WRITE_SLICE_MS) return;
+      const gate = new Promise<void>((resolve) =>
+        setImmediate(() => {
+          this.yieldGate = null;
+          this.sliceStart = performance.now();
+          resolve();
+        }),
+      );
+      this.yieldGate = gate;
+      await gate;
+      return;
+    }
   }
 
   async index(operation: IndexOperation): Promise<WriteResult> {
     this.ensureOpen();
-    if (this.throttle !== null) await this.waitForThrottle();
-    this.ensureOpen();
+    if (this.mustWait()) {
+      await this.admit();
+      this.ensureOpen();
+    }
     const started = performance.now();
     this.indexing.indexCurrent++;
     try {
@@ -300,8 +339,10 @@ export class InternalEngine implements Engine {
 
   async delete(operation: DeleteOperation): Promise<WriteResult> {
     this.ensureOpen();
-    if (this.throttle !== null) await this.waitForThrottle();
-    this.ensureOpen();
+    if (this.mustWait()) {
+      await this.admit();
+      this.ensureOpen();
+    }
     const started = performance.now();
     this.indexing.deleteCurrent++;
     try {
@@ -589,6 +630,8 @@ export class InternalEngine implements Engine {
     const published = this.segments.published;
     if (published !== null && published.refreshedSeqNo >= seqNo) return;
     const waiting = new Promise<void>((resolve, reject) => this.refreshListeners.push({ seqNo, resolve, reject }));
+    // A waiter keeps the process alive until the scheduled refresh comes (the timer is unref'd otherwise).
+    this.refreshTimer?.ref();
     if (this.refreshListeners.length > MAX_REFRESH_LISTENERS) void this.refreshInternal('too_many_listeners', true).catch(() => undefined);
     return waiting;
   }
@@ -601,6 +644,7 @@ export class InternalEngine implements Engine {
         listener.resolve();
       }
     }
+    if (this.refreshListeners.length === 0) this.refreshTimer?.unref();
   }
 
   async flush(options: { force?: boolean } = {}): Promise<void> {

@@ -96,7 +96,7 @@ class WorkerChannel {
     const jobId = this.nextJobId++;
     return new Promise((resolve, reject) => {
       // Keep the process alive while a job is out; an idle worker must not.
-      if (this.pending.size === 1) worker.ref();
+      worker.ref();
       const settle = (): void => {
         if (this.pending.size === 0) this.worker?.unref();
       };
