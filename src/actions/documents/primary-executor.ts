@@ -13,6 +13,7 @@ import type { MetadataService } from '../../cluster/metadata/metadata-service.js
 import type { DocWriteItem, DocWriteSuccess, ShardInfo } from './doc-write.js';
 import { sourceForResponse } from './fetch-source.js';
 import { mergeInto, scriptsNotSupported, treeFromSource, treeToBytes } from './update-request.js';
+import { checkUtf8 } from './utf8-check.js';
 
 /** How often a document may trigger a mapping update before we give up (concurrent updates may race). */
 const MAX_MAPPING_ATTEMPTS = 5;
@@ -32,6 +33,7 @@ function isVersionConflict(err: unknown): boolean {
 /** Parses `source`, taking any mapping update it needs through the master first. */
 export async function parseWithMappingUpdates(context: PrimaryContext, source: Uint8Array, id: string, routing: string | undefined): Promise<ParsedDocument> {
   const { indexService, metadata } = context;
+  checkUtf8(source);
   let lastError: unknown;
   for (let attempt = 0; attempt < MAX_MAPPING_ATTEMPTS; attempt++) {
     const parsed = indexService.parseDocument(source, id, routing);
