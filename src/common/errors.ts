@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   x_content_parse_exception: 400,
   // An unknown named object (query, score function): an XContentParseException, so an IllegalArgumentException.
   named_object_not_found_exception: 400,
+  // QueryValidationException (a ValidationException, so an IllegalArgumentException).
+  query_validation_exception: 400,
   json_parse_exception: 400,
   not_x_content_exception: 400,
   media_type_header_exception: 400,
