@@ -122,7 +122,8 @@ export interface Engine {
   forceMerge(options: { maxNumSegments?: number; onlyExpungeDeletes?: boolean; flush?: boolean }): Promise<void>;
   acquireSearcher(): Searcher;
   stats(): EngineStats;
-  close(): Promise<void>;
+  /** Added option: `flush: false` closes without the final commit (recovery then replays the translog). */
+  close(options?: { flush?: boolean }): Promise<void>;
 }
 
 export interface EngineConfig {

@@ -754,13 +754,18 @@ export class InternalEngine implements Engine {
     await this.merges.idle();
   }
 
-  close(): Promise<void> {
+  /**
+   * Closes the engine: a final flush (unless `flush: false` or the engine failed), then the translog.
+   * Without the flush, reopening recovers from the last commit plus the translog, as after a crash.
+   */
+  close(options: { flush?: boolean } = {}): Promise<void> {
     if (this.closing !== null) return this.closing;
     this.closing = (async () => {
       this.stopBackground();
       // A running merge is abandoned: terminating its worker rejects it, and its files are deleted.
-      const failed = this.failure !== null;
-      if (!failed) {
+      const flush = this.failure === null && options.flush !== false;
+      if (!flush) await this.stateLock.run(async () => undefined).catch(() => undefined);
+      if (flush) {
         try {
           await this.flushInternal(false, false);
         } catch {

@@ -16,7 +16,7 @@ export class IntSlicePool {
   ints: Int32Array;
   used = 0;
 
-  constructor(initialInts = 64 * 1024) {
+  constructor(initialInts = 16 * 1024) {
     this.ints = new Int32Array(initialInts);
   }
 

@@ -12,7 +12,7 @@ export class SourceStore {
   readonly starts = new FloatList(256);
   readonly lengths = new FloatList(256);
 
-  constructor(initialBytes = 1024 * 1024) {
+  constructor(initialBytes = 64 * 1024) {
     this.bytes = new Uint8Array(initialBytes);
   }
 

@@ -165,7 +165,7 @@ test('closing without a flush and reopening replays the translog (nothing acknow
     const got = await engine.get(`d${i}`);
     expected.set(`d${i}`, got.found ? { version: got.version, seqNo: got.seqNo, source: sourceOf(got.source) } : null);
   }
-  await (engine as unknown as { translog: { close(): Promise<void> } }).translog.close();
+  await engine.close({ flush: false });
   engine = await open(dir.path, factory, { backgroundWork: 'inline' });
   try {
     for (const [id, want] of expected) {
