@@ -20,6 +20,7 @@ import type { LeafContext } from '../core/leaf-context.js';
 import type { Query } from '../core/query.js';
 import type { ScoreMode } from '../core/score-mode.js';
 import type { Weight } from '../core/weight.js';
+import { UnscoredWeight } from '../core/unscored-weight.js';
 import { Explanation } from '../explanation.js';
 import { BM25Similarity } from '../similarity/bm25.js';
 import type { CollectionStatistics, Similarity, TermStatistics } from '../similarity/similarity.js';
@@ -93,7 +94,8 @@ export class IndexSearcher {
 
   /** `query` must already be rewritten. */
   createWeight(query: Query, scoreMode: ScoreMode, boost: number): Weight {
-    return query.createWeight(this, scoreMode, boost);
+    const weight = query.createWeight(this, scoreMode, boost);
+    return scoreMode === 'complete_no_scores' ? new UnscoredWeight(weight) : weight;
   }
 
   /** The term in every segment (what a term or phrase weight looks up once). */
