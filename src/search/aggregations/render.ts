@@ -8,7 +8,7 @@ import { JsonFloat, javaDoubleString } from '../../common/json-float.js';
 import type { InternalAggregation, InternalTerms } from './internal.js';
 import { extendedStatsValue } from './metrics/stats-values.js';
 import { HyperLogLogPlusPlus } from './metrics/hyperloglog.js';
-import { TDigest } from './metrics/tdigest.js';
+import { quantileOfState, stateSize } from './metrics/tdigest.js';
 import { formatDouble, formatLong, isRaw } from './support/doc-value-format.js';
 
 export interface RenderOptions {
@@ -155,9 +155,9 @@ function renderOne(agg: InternalAggregation, options: RenderOptions): Json {
       out['value'] = agg.sketch === null ? 0 : HyperLogLogPlusPlus.fromState(agg.sketch).cardinality();
       return out;
     case 'percentiles': {
-      const digest = agg.state === null ? null : TDigest.fromState(agg.state);
-      const empty = digest === null || digest.size === 0;
-      const valueOf = (percent: number): number => (digest === null ? NaN : digest.quantile(percent / 100));
+      const state = agg.state;
+      const empty = state === null || stateSize(state) === 0;
+      const valueOf = (percent: number): number => (state === null ? NaN : quantileOfState(state, percent / 100));
       if (agg.keyed) {
         const values: Json = {};
         for (const percent of agg.percents) {

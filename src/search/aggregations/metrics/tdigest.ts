@@ -4,8 +4,9 @@
  * closest ranks, like ES's SortingDigest) until the digest would hold 20 * round(compression) samples; from
  * then on samples are summarised by a merging t-digest with the K_2 scale function (Dunning & Ertl).
  *
- * The merging part is Gannet's own implementation of the published algorithm, so above the switch point the
- * centroids (and quantiles, within the t-digest error) may differ slightly from ES's MergingDigest.
+ * The merging part follows ES's MergingDigest configuration and quantile interpolation, written for Gannet;
+ * above the switch point its centroids (and so quantiles, within the t-digest error) may still differ
+ * slightly from ES's.
  */
 export const DEFAULT_COMPRESSION = 100;
 
@@ -38,28 +39,43 @@ function sortedQuantile(q: number, data: Float64Array, n: number): number {
   return data[low]! + weight * (data[high]! - data[low]!);
 }
 
+/**
+ * A merging t-digest configured as ES's MergingDigest: K_2 scale, centroid arrays of 2 * compression + 10,
+ * an incoming buffer five times that, twice the compression while building ("two-level compression") and the
+ * requested one when results are presented (compress), the smallest and largest samples kept as singleton
+ * centroids, and merge passes alternating direction to avoid a left-to-right bias.
+ */
 class MergingDigest {
   private means: Float64Array;
   private weights: Float64Array;
   private count = 0;
-  private bufferMeans: Float64Array;
-  private bufferWeights: Float64Array;
+  private readonly bufferMeans: Float64Array;
+  private readonly bufferWeights: Float64Array;
   private buffered = 0;
   private totalWeight = 0;
   private bufferedWeight = 0;
+  private mergeCount = 0;
+  private readonly publicCompression: number;
+  private readonly workingCompression: number;
   min = Infinity;
   max = -Infinity;
 
-  constructor(readonly compression: number) {
-    const size = 2 * Math.ceil(compression) + 10;
-    this.means = new Float64Array(size);
-    this.weights = new Float64Array(size);
-    this.bufferMeans = new Float64Array(5 * Math.ceil(compression));
+  constructor(compression: number) {
+    this.publicCompression = Math.max(10, compression);
+    const fudge = 10 + (this.publicCompression < 30 ? 20 : 0);
+    const size = Math.trunc(2 * this.publicCompression + fudge);
+    const bufferSize = 5 * size;
+    const scale = Math.max(1, Math.trunc(bufferSize / size) - 1);
+    this.workingCompression = Math.sqrt(scale) * this.publicCompression;
+    const capacity = Math.max(size, Math.ceil(this.workingCompression + fudge));
+    this.means = new Float64Array(capacity);
+    this.weights = new Float64Array(capacity);
+    this.bufferMeans = new Float64Array(Math.max(bufferSize, 2 * capacity));
     this.bufferWeights = new Float64Array(this.bufferMeans.length);
   }
 
   add(x: number, w: number): void {
-    if (this.buffered === this.bufferMeans.length) this.merge();
+    if (this.buffered >= this.bufferMeans.length - this.count - 1) this.merge(false, this.workingCompression);
     this.bufferMeans[this.buffered] = x;
     this.bufferWeights[this.buffered] = w;
     this.buffered++;
@@ -72,102 +88,115 @@ class MergingDigest {
     return this.totalWeight + this.bufferedWeight;
   }
 
-  /** Folds the buffer into the centroids: sort everything by mean, then merge neighbours under the K_2 size bound. */
-  merge(): void {
-    if (this.buffered === 0) return;
-    const n = this.count + this.buffered;
+  /** Merges the buffer into the centroids under the K_2 size bound of `compression`. */
+  private merge(force: boolean, compression: number): void {
+    if (this.totalWeight === 0 && this.bufferedWeight === 0) return;
+    if (!force && this.bufferedWeight === 0) return;
+    const n = this.buffered + this.count;
     const allMeans = new Float64Array(n);
     const allWeights = new Float64Array(n);
-    allMeans.set(this.means.subarray(0, this.count));
-    allWeights.set(this.weights.subarray(0, this.count));
-    allMeans.set(this.bufferMeans.subarray(0, this.buffered), this.count);
-    allWeights.set(this.bufferWeights.subarray(0, this.buffered), this.count);
+    allMeans.set(this.bufferMeans.subarray(0, this.buffered));
+    allWeights.set(this.bufferWeights.subarray(0, this.buffered));
+    allMeans.set(this.means.subarray(0, this.count), this.buffered);
+    allWeights.set(this.weights.subarray(0, this.count), this.buffered);
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => allMeans[a]! - allMeans[b]! || a - b);
-    const total = this.totalWeight + this.bufferedWeight;
-    const normalizer = this.compression / (4 * Math.log(total / this.compression) + 24);
+    const backwards = this.mergeCount % 2 === 1;
+    if (backwards) order.reverse();
+    this.mergeCount++;
+    this.totalWeight += this.bufferedWeight;
+    const total = this.totalWeight;
+    const normalizer = compression / (4 * Math.log(total / compression) + 24);
     const maxSize = (q: number): number => (q * (1 - q)) / normalizer;
 
-    let outCount = 0;
     const outMeans = new Float64Array(Math.max(n, this.means.length));
     const outWeights = new Float64Array(outMeans.length);
-    let currentMean = allMeans[order[0]!]!;
-    let currentWeight = allWeights[order[0]!]!;
+    let last = 0;
+    outMeans[0] = allMeans[order[0]!]!;
+    outWeights[0] = allWeights[order[0]!]!;
     let weightSoFar = 0;
     for (let i = 1; i < n; i++) {
-      const mean = allMeans[order[i]!]!;
-      const weight = allWeights[order[i]!]!;
-      const proposed = currentWeight + weight;
+      const ix = order[i]!;
+      const proposed = outWeights[last]! + allWeights[ix]!;
       const q0 = weightSoFar / total;
       const q2 = (weightSoFar + proposed) / total;
-      if (proposed <= total * Math.min(maxSize(q0), maxSize(q2))) {
-        currentMean += ((mean - currentMean) * weight) / proposed;
-        currentWeight = proposed;
+      // The extremes stay singletons, so min and max keep their exact neighbourhood.
+      const fits = i !== 1 && i !== n - 1 && proposed <= total * Math.min(maxSize(q0), maxSize(q2));
+      if (fits) {
+        outWeights[last] = proposed;
+        outMeans[last] = outMeans[last]! + ((allMeans[ix]! - outMeans[last]!) * allWeights[ix]!) / proposed;
       } else {
-        outMeans[outCount] = currentMean;
-        outWeights[outCount] = currentWeight;
-        outCount++;
-        weightSoFar += currentWeight;
-        currentMean = mean;
-        currentWeight = weight;
+        weightSoFar += outWeights[last]!;
+        last++;
+        outMeans[last] = allMeans[ix]!;
+        outWeights[last] = allWeights[ix]!;
       }
     }
-    outMeans[outCount] = currentMean;
-    outWeights[outCount] = currentWeight;
-    outCount++;
+    const count = last + 1;
+    if (backwards) {
+      outMeans.subarray(0, count).reverse();
+      outWeights.subarray(0, count).reverse();
+    }
     this.means = outMeans;
     this.weights = outWeights;
-    this.count = outCount;
-    this.totalWeight = total;
+    this.count = count;
     this.buffered = 0;
     this.bufferedWeight = 0;
+    this.min = Math.min(this.min, outMeans[0]!);
+    this.max = Math.max(this.max, outMeans[count - 1]!);
+  }
+
+  /** Presents the digest: merged down to the requested compression. */
+  compress(): void {
+    this.merge(true, this.publicCompression);
   }
 
   centroids(): { means: number[]; weights: number[] } {
-    this.merge();
+    this.compress();
     return { means: Array.from(this.means.subarray(0, this.count)), weights: Array.from(this.weights.subarray(0, this.count)) };
   }
 
   quantile(q: number): number {
-    this.merge();
-    const n = this.count;
-    if (n === 0) return NaN;
-    const means = this.means;
-    const weights = this.weights;
-    if (n === 1) return means[0]!;
-    const total = this.totalWeight;
-    const index = q * total;
-    if (index < 1) return this.min;
-    if (weights[0]! > 1 && index < weights[0]! / 2) {
-      return this.min + ((index - 1) / (weights[0]! / 2 - 1)) * (means[0]! - this.min);
-    }
-    if (index > total - 1) return this.max;
-    if (weights[n - 1]! > 1 && total - index <= weights[n - 1]! / 2) {
-      return this.max - ((total - index - 1) / (weights[n - 1]! / 2 - 1)) * (this.max - means[n - 1]!);
-    }
-    let weightSoFar = weights[0]! / 2;
-    for (let i = 0; i < n - 1; i++) {
-      const dw = (weights[i]! + weights[i + 1]!) / 2;
-      if (weightSoFar + dw > index) {
-        let leftUnit = 0;
-        if (weights[i] === 1) {
-          if (index - weightSoFar < 0.5) return means[i]!;
-          leftUnit = 0.5;
-        }
-        let rightUnit = 0;
-        if (weights[i + 1] === 1) {
-          if (weightSoFar + dw - index <= 0.5) return means[i + 1]!;
-          rightUnit = 0.5;
-        }
-        const z1 = index - weightSoFar - leftUnit;
-        const z2 = weightSoFar + dw - index - rightUnit;
-        return weightedAverage(means[i]!, z2, means[i + 1]!, z1);
-      }
-      weightSoFar += dw;
-    }
-    const z1 = index - total - weights[n - 1]! / 2;
-    const z2 = weights[n - 1]! / 2 - z1;
-    return weightedAverage(means[n - 1]!, z1, this.max, z2);
+    this.merge(false, this.workingCompression);
+    return centroidQuantile(q, this.means, this.weights, this.count, this.totalWeight, this.min, this.max);
   }
+}
+
+/** ES's MergingDigest.quantile over centroids sorted by mean (index q * (n - 1), singleton-aware ends). */
+function centroidQuantile(q: number, mean: ArrayLike<number>, weight: ArrayLike<number>, n: number, total: number, min: number, max: number): number {
+  if (n === 0) return NaN;
+  if (n === 1) return mean[0]!;
+  const index = q * (total - 1);
+  if (index < 0) return min;
+  if (index >= total) return max;
+  let weightSoFar = weight[0] === 1 ? 0 : weight[0]! / 2;
+  if (weight[0] === 1 && index <= weight[0]) return min + index * (mean[1]! - min);
+  if (weight[0]! > 1 && index < weightSoFar) return min + ((index - 1) / (weightSoFar - 1)) * (mean[0]! - min);
+  if (weight[n - 1]! > 1 && total - index <= weight[n - 1]! / 2) {
+    return max - ((total - index - 1) / (weight[n - 1]! / 2 - 1)) * (max - mean[n - 1]!);
+  }
+  for (let i = 0; i < n - 1; i++) {
+    const dw = (weight[i]! + weight[i + 1]!) / 2;
+    if (weightSoFar + dw > index) {
+      const z1 = index - weightSoFar;
+      const z2 = weightSoFar + dw - index;
+      return weightedAverage(mean[i]!, z2, mean[i + 1]!, z1);
+    }
+    weightSoFar += dw;
+  }
+  const z1 = index - total - weight[n - 1]! / 2;
+  const z2 = weight[n - 1]! / 2 - z1;
+  return weightedAverage(mean[n - 1]!, z1, max, z2);
+}
+
+/** The quantile a shipped (already compressed) state reports, without rebuilding a digest. */
+export function quantileOfState(state: TDigestStateData, q: number): number {
+  if (state.kind === 'sorting') return sortedQuantile(q, Float64Array.from(state.values), state.values.length);
+  const total = state.weights.reduce((a, b) => a + b, 0);
+  return centroidQuantile(q, state.means, state.weights, state.means.length, total, state.min, state.max);
+}
+
+export function stateSize(state: TDigestStateData): number {
+  return state.kind === 'sorting' ? state.values.length : state.weights.reduce((a, b) => a + b, 0);
 }
 
 function weightedAverage(x1: number, w1: number, x2: number, w2: number): number {

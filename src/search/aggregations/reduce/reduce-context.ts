@@ -10,7 +10,7 @@ import { compareDoubles, parseOrderPath, pathToString, type PathElement } from '
 import type { BucketOrder } from '../spec.js';
 import { statsValue, extendedStatsValue } from '../metrics/stats-values.js';
 import { HyperLogLogPlusPlus } from '../metrics/hyperloglog.js';
-import { TDigest } from '../metrics/tdigest.js';
+import { quantileOfState } from '../metrics/tdigest.js';
 
 export interface ReduceContext {
   readonly isFinal: boolean;
@@ -65,7 +65,7 @@ export function sortValueOf(aggs: readonly InternalAggregation[], path: readonly
     case 'extended_stats':
       return extendedStatsValue(key ?? '', agg);
     case 'percentiles':
-      return agg.state === null ? NaN : TDigest.fromState(agg.state).quantile(Number(key) / 100);
+      return agg.state === null ? NaN : quantileOfState(agg.state, Number(key) / 100);
     default:
       throw aggErrors.invalidOrderPath(pathToString(path), 'Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.');
   }

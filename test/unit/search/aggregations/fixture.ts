@@ -192,14 +192,22 @@ export function testContext(overrides: Partial<AggregationContext> = {}): Aggreg
 }
 
 /** Runs the aggregations over every live doc of a shard (or those matching `filter`). */
-export function collectShard(specs: readonly AggregationSpec[], shard: TestShard, ctx: AggregationContext, filter?: (doc: TestDoc) => boolean): InternalAggregation[] {
+export function collectShard(
+  specs: readonly AggregationSpec[],
+  shard: TestShard,
+  ctx: AggregationContext,
+  filter?: (doc: TestDoc) => boolean,
+  scoreOf: (doc: TestDoc) => number = () => 1,
+): InternalAggregation[] {
   const collector = new AggregationsCollector(specs, ctx);
   for (const segment of shard.segments) {
     const leaf = collector.getLeafCollector(segment);
-    leaf.setScorer({ score: () => 1 });
+    let current: TestDoc | undefined;
+    leaf.setScorer({ score: () => scoreOf(current!) });
     for (let doc = 0; doc < segment.maxDoc; doc++) {
       if (segment.liveDocs !== null && !segment.liveDocs.isLive(doc)) continue;
       if (filter !== undefined && !filter(segment.docs[doc]!)) continue;
+      current = segment.docs[doc]!;
       leaf.collect(doc);
     }
   }
@@ -207,8 +215,14 @@ export function collectShard(specs: readonly AggregationSpec[], shard: TestShard
 }
 
 /** Shards -> final reduce -> rendered JSON, with JsonFloat turned into plain numbers. */
-export function runAggregations(specs: readonly AggregationSpec[], shards: readonly TestShard[], ctx = testContext(), filter?: (doc: TestDoc) => boolean): Record<string, any> {
-  const results = shards.map((shard) => collectShard(specs, shard, ctx, filter));
+export function runAggregations(
+  specs: readonly AggregationSpec[],
+  shards: readonly TestShard[],
+  ctx = testContext(),
+  filter?: (doc: TestDoc) => boolean,
+  scoreOf?: (doc: TestDoc) => number,
+): Record<string, any> {
+  const results = shards.map((shard) => collectShard(specs, shard, ctx, filter, scoreOf));
   const reduced = reduceAggregations(results, finalReduceContext(ctx.maxBuckets));
   return plain(renderAggregations(reduced));
 }
