@@ -1,0 +1,88 @@
+/**
+ * function_score's functions against the mapping (ScoreFunctionBuilder.toFunction): filters built, decay
+ * parameters read per field type (DecayFunctionBuilder.parseVariable: numbers for numeric fields, dates and
+ * time values for date fields), field_value_factor checked against its field.
+ */
+import { EsError } from '../../../common/errors.js';
+import { parseTimeValueMillis } from '../../../common/time-value.js';
+import type { FilterFunction, JsonValue, QueryAst, ScoreFunction } from '../ast/query-ast.js';
+import { elasticsearchParseError, parsingError } from '../xcontent/xcontent-errors.js';
+import type { BuildContext } from './build-context.js';
+import { typeName } from './field-lookup.js';
+import type { PlanFilterFunction, PlanQuery, PlanScoreFunction } from './query-plan.js';
+import { objectToDouble, parseDateBound } from './value-conversion.js';
+
+export function buildFunctions(functions: readonly FilterFunction[], context: BuildContext, buildFilter: (query: QueryAst) => PlanQuery): PlanFilterFunction[] {
+  return functions.map((entry) => ({
+    ...(entry.filter !== undefined && { filter: buildFilter(entry.filter) }),
+    function: buildScoreFunction(entry.function, context),
+    ...(entry.weight !== undefined && { weight: entry.weight }),
+  }));
+}
+
+function buildScoreFunction(fn: ScoreFunction, context: BuildContext): PlanScoreFunction {
+  switch (fn.type) {
+    case 'weight':
+      return { kind: 'weight' };
+    case 'field_value_factor':
+      if (context.fields.get(fn.field) === undefined && fn.missing === undefined) {
+        throw new EsError('exception', `Unable to find a field mapper for field [${fn.field}]. No 'missing' value defined.`);
+      }
+      return { kind: 'field_value_factor', field: fn.field, factor: fn.factor, modifier: fn.modifier, ...(fn.missing !== undefined && { missing: fn.missing }) };
+    case 'decay':
+      return buildDecay(fn, context);
+  }
+}
+
+function scalarText(value: JsonValue): string {
+  if (value === null || typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function scalarDouble(value: JsonValue): number {
+  if (value === null || typeof value === 'object') throw elasticsearchParseError(`failed to parse [${JSON.stringify(value)}] as a number`);
+  return objectToDouble(value);
+}
+
+function buildDecay(fn: Extract<ScoreFunction, { type: 'decay' }>, context: BuildContext): PlanScoreFunction {
+  const field = context.fields.get(fn.field);
+  if (field === undefined) throw parsingError(undefined, `unknown field [${fn.field}]`);
+  const type = field.kind === 'mapped' ? field.options.type : undefined;
+  const isNumeric = type !== undefined && type !== 'text' && type !== 'keyword' && type !== 'boolean' && type !== 'date';
+  if (type !== 'date' && !isNumeric) {
+    throw parsingError(undefined, `field [${fn.field}] is of type [${typeName(field)}], but only numeric types are supported.`);
+  }
+  for (const name of Object.keys(fn.params)) {
+    if (name !== 'origin' && name !== 'scale' && name !== 'offset' && name !== 'decay') {
+      throw elasticsearchParseError(`parameter [${name}] not supported!`);
+    }
+  }
+  const { origin, scale, offset, decay } = fn.params;
+  const decayValue = decay === undefined ? 0.5 : scalarDouble(decay);
+  if (field.kind === 'mapped' && field.options.type === 'date') {
+    const formatter = field.options.formatter;
+    const originMillis = origin === undefined ? context.now() : parseDateBound(scalarText(origin), { formatter, zone: undefined, roundUp: false, now: context.now });
+    if (scale === undefined) throw elasticsearchParseError('[scale] must be set for date fields.');
+    return {
+      kind: 'decay',
+      shape: fn.shape,
+      field: fn.field,
+      origin: originMillis,
+      scale: parseTimeValueMillis(scalarText(scale), 'DecayFunctionParser.scale'),
+      offset: parseTimeValueMillis(offset === undefined ? '0d' : scalarText(offset), 'DecayFunctionParser.offset'),
+      decay: decayValue,
+      multiValueMode: fn.multiValueMode,
+    };
+  }
+  if (scale === undefined || origin === undefined) throw elasticsearchParseError('both [scale] and [origin] must be set for numeric fields.');
+  return {
+    kind: 'decay',
+    shape: fn.shape,
+    field: fn.field,
+    origin: scalarDouble(origin),
+    scale: scalarDouble(scale),
+    offset: offset === undefined ? 0 : scalarDouble(offset),
+    decay: decayValue,
+    multiValueMode: fn.multiValueMode,
+  };
+}

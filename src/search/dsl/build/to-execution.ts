@@ -1,0 +1,132 @@
+/**
+ * Query plan -> the execution core's Query objects. Every plan node maps to the core class that runs it;
+ * the few the core does not have yet fail with a clear error naming them (see UNSUPPORTED_PLAN_TYPES), so a
+ * request never silently runs a different query than the one ES would.
+ */
+import { EsError } from '../../../common/errors.js';
+import { BooleanQuery } from '../../query/boolean/boolean-query.js';
+import type { BooleanClause } from '../../query/boolean/boolean-clause.js';
+import { BoostQuery } from '../../query/boost-query.js';
+import { ConstantScoreQuery } from '../../query/constant-score-query.js';
+import type { Query } from '../../core/query.js';
+import { DisjunctionMaxQuery } from '../../query/dismax-query.js';
+import { DocValuesRangeQuery } from '../../query/doc-values-range-query.js';
+import { ExistsQuery } from '../../query/exists-query.js';
+import { MatchAllDocsQuery } from '../../query/match-all-docs-query.js';
+import { MatchNoDocsQuery } from '../../query/match-no-docs-query.js';
+import { FuzzyQuery } from '../../query/multiterm/fuzzy-query.js';
+import { PrefixQuery } from '../../query/multiterm/prefix-query.js';
+import { parseRewriteMethod, type RewriteMethod } from '../../query/multiterm/rewrite-method.js';
+import { TermInSetQuery } from '../../query/multiterm/term-in-set-query.js';
+import { WildcardQuery } from '../../query/multiterm/wildcard-query.js';
+import { PhraseQuery } from '../../query/phrase/phrase-query.js';
+import { TermQuery } from '../../query/term/term-query.js';
+import type { PlanQuery, PlanType } from './query-plan.js';
+
+/** Plan nodes the execution core cannot run yet, with the Lucene/ES class each needs. */
+export const UNSUPPORTED_PLAN_TYPES: Readonly<Partial<Record<PlanType, string>>> = {
+  phrase_prefix: "ES's MultiPhrasePrefixQuery (match_phrase_prefix, multi_match phrase_prefix)",
+  regexp: "Lucene's RegexpQuery (regexp, query_string /re/)",
+  term_range: "Lucene's TermRangeQuery (range on text, keyword and boolean fields)",
+  function_score: "ES's FunctionScoreQuery (function_score)",
+  boosting: "ES's FunctionScoreQuery.boostByQuery (boosting)",
+};
+
+function unsupported(type: PlanType): EsError {
+  return new EsError('illegal_argument_exception', `[${type}] queries are not supported by this node yet`);
+}
+
+function rewriteMethod(rewrite: string | undefined): RewriteMethod | undefined {
+  return rewrite === undefined ? undefined : parseRewriteMethod(rewrite);
+}
+
+/** bigint bounds of the plan to the core's number bounds (Long.MIN/MAX_VALUE mean open). */
+function longBound(value: bigint, open: number): number {
+  if (value <= -(2n ** 63n) || value >= 2n ** 63n - 1n) return open;
+  return Number(value);
+}
+
+export function toExecutionQuery(plan: PlanQuery): Query {
+  switch (plan.type) {
+    case 'match_all':
+      return new MatchAllDocsQuery();
+    case 'match_none':
+      return new MatchNoDocsQuery(plan.reason);
+    case 'term':
+      return new TermQuery(plan.field, plan.term);
+    case 'bool': {
+      const clauses: BooleanClause[] = plan.clauses.map((clause) => ({ occur: clause.occur, query: toExecutionQuery(clause.query) }));
+      return new BooleanQuery(clauses, plan.minimumShouldMatch);
+    }
+    case 'boost':
+      return new BoostQuery(toExecutionQuery(plan.query), plan.boost);
+    case 'constant_score':
+      return new ConstantScoreQuery(toExecutionQuery(plan.query));
+    case 'dis_max':
+      return new DisjunctionMaxQuery(plan.queries.map(toExecutionQuery), plan.tieBreaker);
+    case 'phrase':
+      return new PhraseQuery(
+        plan.field,
+        plan.terms.map((entry) => entry.term),
+        { slop: plan.slop, positions: plan.terms.map((entry) => entry.position) },
+      );
+    case 'prefix': {
+      const rewrite = rewriteMethod(plan.rewrite);
+      if (plan.caseInsensitive) {
+        // A case-insensitive prefix is the wildcard `<escaped prefix>*` (ES builds the same automaton).
+        return new WildcardQuery(plan.field, `${plan.prefix.replace(/[\\*?]/g, (c) => `\\${c}`)}*`, {
+          caseInsensitive: true,
+          ...(rewrite !== undefined && { rewriteMethod: rewrite }),
+        });
+      }
+      return new PrefixQuery(plan.field, plan.prefix, rewrite);
+    }
+    case 'wildcard': {
+      const rewrite = rewriteMethod(plan.rewrite);
+      return new WildcardQuery(plan.field, plan.pattern, { caseInsensitive: plan.caseInsensitive, ...(rewrite !== undefined && { rewriteMethod: rewrite }) });
+    }
+    case 'fuzzy': {
+      const rewrite = rewriteMethod(plan.rewrite);
+      return new FuzzyQuery(plan.field, plan.term, {
+        maxEdits: plan.maxEdits,
+        prefixLength: plan.prefixLength,
+        maxExpansions: plan.maxExpansions,
+        transpositions: plan.transpositions,
+        ...(rewrite !== undefined && { rewriteMethod: rewrite }),
+      });
+    }
+    case 'long_range':
+      return new DocValuesRangeQuery(plan.field, longBound(plan.lower, -Infinity), longBound(plan.upper, Infinity));
+    case 'double_range':
+      return new DocValuesRangeQuery(plan.field, plan.lower, plan.upper);
+    case 'long_set':
+    case 'double_set': {
+      // A point set query: one exact doc-values range per value, constant scoring as LongPoint.newSetQuery.
+      const values = plan.type === 'long_set' ? plan.values.map((value) => Number(value)) : plan.values;
+      const exact = [...new Set(values)].map((value) => ({ occur: 'should' as const, query: new DocValuesRangeQuery(plan.field, value, value) as Query }));
+      return new ConstantScoreQuery(new BooleanQuery(exact));
+    }
+    case 'term_set':
+      return new TermInSetQuery(plan.field, plan.terms);
+    case 'field_exists':
+      return new ExistsQuery(plan.field);
+    case 'blended_terms': {
+      // Until the core blends term statistics (BlendedTermQuery), each field's term scores on its own
+      // statistics inside the same dis_max: the same documents match, scores differ from ES's.
+      const disjuncts = plan.terms.map((entry) => {
+        const term: Query = new TermQuery(entry.field, entry.term);
+        return entry.boost === 1 ? term : new BoostQuery(term, entry.boost);
+      });
+      return new DisjunctionMaxQuery(disjuncts, plan.tieBreaker);
+    }
+    case 'named':
+      // matched_queries is not reported yet; the name does not change what matches or how it scores.
+      return toExecutionQuery(plan.query);
+    case 'phrase_prefix':
+    case 'regexp':
+    case 'term_range':
+    case 'function_score':
+    case 'boosting':
+      throw unsupported(plan.type);
+  }
+}
