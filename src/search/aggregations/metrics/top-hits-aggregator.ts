@@ -164,7 +164,13 @@ export class TopHitsAggregator extends Aggregator {
         hit['_source'] = JSON.parse(Buffer.from(bytes).toString('utf8'));
       }
     }
-    if (this.spec.sort.length > 0) hit['sort'] = ref.sortValues;
+    if (this.spec.sort.length > 0) {
+      // Doubles and scores are Java doubles on the wire ("10.0"); longs, dates and terms print as they are.
+      hit['sort'] = ref.sortValues.map((value, i) => {
+        const isDouble = this.sort[i]!.field === '_score' || this.fieldSources[i]?.kind === 'double';
+        return typeof value === 'number' && isDouble ? jsonFloat(value) : value;
+      });
+    }
     return hit;
   }
 
