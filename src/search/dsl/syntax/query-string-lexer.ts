@@ -143,7 +143,8 @@ export function tokenize(input: string): Token[] {
     const column = pos - lineStart + 1;
     if (pos >= input.length) {
       if (state === 'Boost') lexicalError(pos, '');
-      tokens.push({ kind: 'EOF', image: '', line, column });
+      // JavaCC reports end of input at the last character read (column 0 for an empty text).
+      tokens.push({ kind: 'EOF', image: '', line, column: pos - lineStart });
       return tokens;
     }
     const emit = (kind: TokenKind, length: number): void => {
