@@ -192,10 +192,10 @@ function hasExplicitZone(text: string): boolean {
   return /(Z|[+-]\d{2}(:?\d{2})?|UTC|GMT.*)$/.test(text) && text.includes('T');
 }
 
-const ISO_PARTS = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?)?)?)?$/;
+const ISO_PARTS = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2})(?::(\d{2})(?::(\d{2})(?:[.,](\d+))?)?)?)?)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
- * The round-up parser's effect for ISO-8601 dates without a zone: the missing fields take their last value.
+ * The round-up parser's effect on ISO-8601 dates: the missing fields take their last value.
  * Other shapes (custom formats) are left as parsed.
  */
 function roundUpMissingFields(text: string, millis: number): number {
