@@ -67,9 +67,10 @@ export async function readDocument(context: ActionContext, expression: string, i
   const metadata = state.indices.get(index)!;
   checkReadBlocks(metadata);
   const local = indicesOf(context.services).service.indexService(index);
-  const mapping = local?.uuid === metadata.uuid ? local.mapping : storedMapping(metadata);
+  const current = local?.uuid === metadata.uuid ? local : undefined;
+  const mapping = current?.mapping ?? storedMapping(metadata);
   if (options.routing === undefined && mapping.routingRequired === true) throw indexErrors.routingMissing(index, id);
-  const shardId = shardIdFor(readIndexSettings(metadata.settings), id, options.routing);
+  const shardId = shardIdFor(current?.settings ?? readIndexSettings(metadata.settings), id, options.routing);
   const shard = readableShard(state, context, index, shardId, `get [${index}][${id}]: routing [${options.routing ?? 'null'}]`);
   if (options.refresh) await shard.refresh('refresh_flag_get');
   const result = await shard.get(id, options.realtime);
