@@ -23,6 +23,8 @@ export class IndexShard {
   readonly searchStats = new SearchStats();
   readonly bulkStats = new BulkStats();
   indexFailedDueToVersionConflict = 0;
+  /** Updates that changed nothing (detect_noop): no engine operation, but ES counts them. */
+  noopUpdates = 0;
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
   private periodicWork: Promise<void> = Promise.resolve();
@@ -157,6 +159,7 @@ export class IndexShard {
       search: this.searchStats,
       bulk: this.bulkStats,
       indexFailedDueToVersionConflict: this.indexFailedDueToVersionConflict,
+      noopUpdates: this.noopUpdates,
     };
   }
 

@@ -73,4 +73,5 @@ export interface ShardStatsSnapshot {
   readonly search: Readonly<SearchStats>;
   readonly bulk: Readonly<BulkStats>;
   readonly indexFailedDueToVersionConflict: number;
+  readonly noopUpdates: number;
 }

@@ -205,6 +205,8 @@ test('_update: partial doc, noop detection, _source, upsert, doc_as_upsert, miss
   assert.equal(noop.body.result, 'noop');
   assert.deepEqual(noop.body._shards, { total: 0, successful: 0, failed: 0 });
   assert.equal(noop.body._version, 2);
+  const noopStats = await node.request('GET', '/docs/_stats/indexing');
+  assert.equal(noopStats.body._all.primaries.indexing.noop_update_total, 1);
   const forced = await node.request('POST', '/docs/_update/u', { body: { doc: { a: 1 }, detect_noop: false } });
   assert.equal(forced.body.result, 'updated');
   assert.equal(forced.body._version, 3);

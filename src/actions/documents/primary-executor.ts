@@ -152,6 +152,7 @@ async function updateOnce(context: PrimaryContext, item: DocWriteItem, id: strin
   const tree = treeFromSource(current.source);
   const modified = mergeInto(tree, spec.doc!, spec.detectNoop);
   if (spec.detectNoop && !modified) {
+    shard.noopUpdates++;
     const noop: WriteResult = { result: 'updated', version: current.version!, seqNo: current.seqNo!, primaryTerm: current.primaryTerm! };
     return {
       ...success(context, item, id, noop, { get: getBlock(current.source, current.seqNo!, current.primaryTerm!) }),

@@ -41,7 +41,7 @@ export function commonStats(shards: readonly ShardStatsSnapshot[], metrics: Read
       delete_total: s((x) => x.engine.indexing.deleteTotal),
       delete_time_in_millis: s((x) => x.engine.indexing.deleteTimeMillis),
       delete_current: s((x) => x.engine.indexing.deleteCurrent),
-      noop_update_total: s((x) => x.engine.indexing.noopUpdateTotal),
+      noop_update_total: s((x) => x.engine.indexing.noopUpdateTotal + x.noopUpdates),
       is_throttled: false,
       throttle_time_in_millis: 0,
       write_load: jsonFloat(0),
