@@ -10,6 +10,9 @@ import type { DeleteOperation, Engine, GetResult, IndexOperation, WriteResult } 
 import type { Searcher } from '../engine/searcher.js';
 import { BulkStats, GetStats, SearchStats, type ShardStatsSnapshot } from './shard-stats.js';
 
+/** ES's indices.memory.shard_inactive_time: an idle shard with uncommitted operations is flushed. */
+const INACTIVE_FLUSH_MILLIS = 5 * 60 * 1000;
+
 export type ShardLifecycle = 'recovering' | 'started' | 'closed';
 
 export interface ShardSchedule {
@@ -26,6 +29,7 @@ export class IndexShard {
   /** Updates that changed nothing (detect_noop): no engine operation, but ES counts them. */
   noopUpdates = 0;
   private dirty = false;
+  private lastWriteMillis = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private periodicWork: Promise<void> = Promise.resolve();
 
@@ -72,7 +76,10 @@ export class IndexShard {
           await this.engine.refresh('schedule');
         }
         const translog = this.engine.stats().translog;
-        if (translog.uncommittedSizeInBytes > this.schedule.flushThresholdBytes) await this.engine.flush();
+        // ES flushes when the translog passes its threshold, and when a shard went idle (indices.memory.
+        // shard_inactive_time, 5 minutes) with uncommitted operations, so restarts replay little.
+        const idle = Date.now() - this.lastWriteMillis > INACTIVE_FLUSH_MILLIS && translog.uncommittedOperations > 0;
+        if (translog.uncommittedSizeInBytes > this.schedule.flushThresholdBytes || idle) await this.engine.flush();
       } catch (err) {
         if (this.state !== 'closed') this.logger.warn({ err, shard: this.label }, 'periodic refresh/flush failed');
       }
@@ -88,6 +95,7 @@ export class IndexShard {
     try {
       const result = await this.engine.index({ ...operation, origin: 'primary', primaryTerm: this.primaryTerm });
       this.dirty = true;
+      this.lastWriteMillis = Date.now();
       return result;
     } catch (err) {
       if (err instanceof EsError && err.type === 'version_conflict_engine_exception') this.indexFailedDueToVersionConflict++;
@@ -99,6 +107,7 @@ export class IndexShard {
     this.ensureOpen();
     const result = await this.engine.delete({ ...operation, origin: 'primary', primaryTerm: this.primaryTerm });
     this.dirty = true;
+    this.lastWriteMillis = Date.now();
     return result;
   }
 
