@@ -1,0 +1,11 @@
+/**
+ * search/highlight: ES's `highlight` section. parseHighlight reads the request's options (as the DSL parser
+ * kept them), HighlightPhase resolves fields and queries once per request and highlights each hit. Every
+ * highlighter type runs ES's plain highlighter (exact for `type: plain`; `unified`, ES's default, and `fvh`
+ * cut fragments differently in ES).
+ */
+export { parseHighlight, type HighlightFieldOptions, type HighlightFieldSpec, type HighlightSpec } from './highlight-options.js';
+export { HighlightPhase, type HighlightIndexContext, type SearchQueryInput } from './highlight-phase.js';
+export { HighlightQueryBuilder } from './ast-to-query.js';
+export type { HighlightQuery } from './highlight-query.js';
+export { DEFAULT_MAX_ANALYZED_OFFSET } from './plain-highlighter.js';
