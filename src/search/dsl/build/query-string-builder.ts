@@ -33,6 +33,8 @@ export function buildQueryString(query: QueryStringQuery, context: BuildContext)
   }
   const builder = new QueryStringBuilder(query, context);
   const text = query.escape ? escapeQueryString(query.query) : query.query;
+  // ES's QueryStringQueryParser.parse: a blank query string matches nothing rather than failing to parse.
+  if (text.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').length === 0) return matchNone('Matching no documents because no terms present');
   let syntax: QsQuery;
   try {
     syntax = parseQueryStringSyntax(text, builder.defaultField);

@@ -11,13 +11,13 @@ import { fuzzinessFromEdits } from '../parse/common-params.js';
 import { SIMPLE_QUERY_STRING_FLAGS } from '../parse/query-string.js';
 import { parseSimpleQueryStringSyntax, type SqsBranch, type SqsNode } from '../syntax/simple-query-string-parser.js';
 import { queryShardError, type BuildContext } from './build-context.js';
-import { fuzzyQuery, prefixQuery } from './field-queries.js';
+import { fuzzyQuery, prefixQuery, termQuery } from './field-queries.js';
 import type { MatchOptions } from './match-builder.js';
 import { unmappedFieldsQuery } from './match-builder.js';
 import { applyMinimumShouldMatch } from './minimum-should-match.js';
 import { defaultFieldBoosts, multiMatchQuery, resolveMappingFields } from './multi-match-builder.js';
 import { bool, boosted, MATCH_ALL, matchNone, type Occur, type PlanQuery } from './query-plan.js';
-import { normalizeWithAnalyzer, searchAnalyzer } from './text-analysis.js';
+import { analyze, normalizeWithAnalyzer, searchAnalyzer } from './text-analysis.js';
 
 export function buildSimpleQueryStringQuery(query: SimpleQueryStringQuery, context: BuildContext): PlanQuery {
   const requested = query.fields.length > 0 ? query.fields : defaultFieldBoosts(context);
@@ -119,36 +119,41 @@ class LeafBuilder {
     };
   }
 
-  /** Unless lenient, a failure fails the query; lenient drops the failing part. */
-  private orNullIfLenient(build: () => PlanQuery | null): PlanQuery | null {
-    try {
-      return build();
-    } catch (err) {
-      if (this.lenient && err instanceof EsError) return null;
-      throw err;
-    }
+  /** rethrowUnlessLenient: lenient turns a field's failure into a match_none naming it. */
+  private rethrowUnlessLenient(err: unknown): PlanQuery {
+    if (this.lenient && err instanceof EsError) return matchNone(`failed query, caused by ${err.reason}`);
+    throw err;
   }
 
+  /** newDefaultQuery: a most_fields match over the fields (leniency applies per field inside it). */
   private defaultQuery(text: string): PlanQuery | null {
-    return this.orNullIfLenient(() => multiMatchQuery(this.context, 'most_fields', this.weights, text, this.matchOptions(0)));
+    return multiMatchQuery(this.context, 'most_fields', this.weights, text, this.matchOptions(0));
   }
 
   private phraseQuery(text: string, slop: number): PlanQuery | null {
     const suffix = this.query.quoteFieldSuffix;
     const weights =
       suffix === undefined ? this.weights : resolveMappingFields(this.context, [...this.weights].map(([field, boost]) => ({ field, boost })), suffix);
-    return this.orNullIfLenient(() => multiMatchQuery(this.context, 'phrase', weights, text, this.matchOptions(slop)));
+    return multiMatchQuery(this.context, 'phrase', weights, text, this.matchOptions(slop));
   }
 
-  private perField(build: (name: string) => PlanQuery): PlanQuery | null {
+  /** newFuzzyQuery/newPrefixQuery: one query per field, a dis_max(1.0) over several. */
+  private perField(build: (name: string) => PlanQuery | null): PlanQuery | null {
     const disjuncts: PlanQuery[] = [];
     for (const [name, boost] of this.weights) {
       if (this.context.fields.get(name) === undefined) {
         disjuncts.push(unmappedFieldsQuery([name]));
         continue;
       }
-      const query = this.orNullIfLenient(() => build(name));
-      if (query !== null) disjuncts.push(boost === 1 ? query : boosted(query, boost));
+      let query: PlanQuery | null;
+      try {
+        query = build(name);
+      } catch (err) {
+        query = this.rethrowUnlessLenient(err);
+      }
+      if (query === null) continue;
+      // wrapWithBoost: a match_none is never boosted.
+      disjuncts.push(boost === 1 || query.type === 'match_none' ? query : boosted(query, boost));
     }
     if (disjuncts.length === 0) return null;
     return disjuncts.length === 1 ? disjuncts[0]! : { type: 'dis_max', queries: disjuncts, tieBreaker: 1 };
@@ -171,6 +176,35 @@ class LeafBuilder {
   }
 
   private prefixQuery(text: string): PlanQuery | null {
-    return this.perField((name) => prefixQuery(this.context, this.context.fields.get(name)!, this.normalize(name, text), false));
+    return this.perField((name) => {
+      const field = this.context.fields.get(name)!;
+      if (this.query.analyzeWildcard) return this.analyzedPrefix(name, text);
+      return prefixQuery(this.context, field, this.normalize(name, text), false);
+    });
+  }
+
+  /** newPossiblyAnalyzedQuery: the text analyzed, a term per position, the last position a prefix. */
+  private analyzedPrefix(name: string, text: string): PlanQuery | null {
+    const field = this.context.fields.get(name)!;
+    const analyzer = this.analyzer ?? searchAnalyzer(this.context, field, false, undefined);
+    const tokens = analyzer === undefined ? [{ term: text, positionIncrement: 1, endOffset: text.length }] : analyze(analyzer, text).tokens;
+    const positions: string[][] = [];
+    for (const token of tokens) {
+      const term = normalizeWithAnalyzer(analyzer, token.term);
+      if (positions.length > 0 && token.positionIncrement === 0) positions[positions.length - 1]!.push(term);
+      else positions.push([term]);
+    }
+    if (positions.length === 0) return null;
+    const prefix = (term: string): PlanQuery => ({ type: 'prefix', field: name, prefix: term, caseInsensitive: false });
+    if (positions.length === 1 && positions[0]!.length === 1) return prefix(positions[0]![0]!);
+    const occur = this.query.defaultOperator === 'and' ? ('must' as const) : ('should' as const);
+    return bool(
+      positions.map((terms, index) => {
+        const last = index === positions.length - 1;
+        if (terms.length === 1) return { occur, query: last ? prefix(terms[0]!) : termQuery(this.context, field, terms[0]!) };
+        const alternatives = terms.map((term) => ({ occur: 'should' as const, query: last ? prefix(term) : termQuery(this.context, field, term) }));
+        return { occur, query: bool(alternatives) };
+      }),
+    );
   }
 }

@@ -77,6 +77,10 @@ test('fields with boosts: each term as a dis_max over the fields', () => {
   assert.equal(build({ query_string: { query: 'title:quick', fields: ['body'] } }), 'title:quick');
 });
 
+test('a blank query string matches nothing', () => {
+  assert.equal(qs('   '), 'MatchNoDocsQuery("Matching no documents because no terms present")');
+});
+
 test('an analyzer that removes everything leaves no query', () => {
   assert.equal(build({ query_string: { query: 'the', default_field: 'body' } }), 'MatchNoDocsQuery("No query left after rewrite.")');
 });
@@ -164,4 +168,20 @@ test('simple_query_string default_operator AND and minimum_should_match', () => 
 test('simple_query_string over several fields: terms as most_fields, prefixes as dis_max(1.0)', () => {
   assert.equal(build({ simple_query_string: { query: 'quick', fields: ['title^2', 'tag'] } }), '((title:quick)^2.0 | tag:quick)~1.0');
   assert.equal(build({ simple_query_string: { query: 'qu*', fields: ['title', 'tag'] } }), '(title:qu* | tag:qu*)~1.0');
+});
+
+test('simple_query_string analyze_wildcard analyzes the prefix text, the last position stays a prefix', () => {
+  assert.equal(build({ simple_query_string: { query: 'Quick-Bro*', fields: ['title'], analyze_wildcard: true } }), 'title:quick title:bro*');
+  assert.equal(build({ simple_query_string: { query: 'Bro*', fields: ['title'], analyze_wildcard: true } }), 'title:bro*');
+});
+
+test('simple_query_string leniency: a field that cannot take a prefix becomes a match_none', () => {
+  assert.equal(
+    build({ simple_query_string: { query: 'ab*', fields: ['title', 'age'], lenient: true } }),
+    '(title:ab* | MatchNoDocsQuery("failed query, caused by Can only use prefix queries on keyword, text and wildcard fields - not on [age] which is of type [integer]"))~1.0',
+  );
+  assert.equal(
+    thrown(() => buildTopLevelQuery(parseQuery({ simple_query_string: { query: 'ab*', fields: ['title', 'age'] } }), context())).reason,
+    'Can only use prefix queries on keyword, text and wildcard fields - not on [age] which is of type [integer]',
+  );
 });
