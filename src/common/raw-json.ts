@@ -95,3 +95,17 @@ export function expandRawJson(raw: RawJson): unknown {
   if (i !== text.length) fail();
   return value;
 }
+
+/** Compact JSON of a tree that may hold RawJson values (written verbatim). */
+export function stringifyWithRaw(value: unknown): string {
+  if (value instanceof RawJson) return value.text;
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return `[${value.map((item) => stringifyWithRaw(item)).join(',')}]`;
+  if (typeof value === 'object') {
+    return `{${Object.entries(value as Record<string, unknown>)
+      .filter(([, child]) => child !== undefined)
+      .map(([key, child]) => `${JSON.stringify(key)}:${stringifyWithRaw(child)}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
