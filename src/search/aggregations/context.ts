@@ -36,6 +36,11 @@ export interface AggregationContext {
   readonly indexName: string;
   /** `index.max_inner_result_window` (100 by default). */
   readonly maxInnerResultWindow?: number;
+  /**
+   * Every segment of the shard's searcher, matching or not. terms with min_doc_count 0 lists every term of
+   * the shard, as ES does from all leaves; without it only segments that reached a leaf collector count.
+   */
+  readonly segments?: readonly AggregationSegment[];
   /** Compiles the query of a filter/filters aggregation. */
   compileFilter(query: unknown): CompiledFilter;
   /**

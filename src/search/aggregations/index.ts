@@ -27,5 +27,5 @@ export type { AggregationSegment } from './support/values.js';
 export { aggFieldType, fieldTypesFromMapping, type AggFieldType, type FieldTypeLookup } from './support/field-types.js';
 export type * from './internal.js';
 export { reduceAggregations } from './reduce/reduce.js';
-export { finalReduceContext, PARTIAL_REDUCE, type ReduceContext } from './reduce/reduce-context.js';
+export { finalReduceContext, partialReduceContext, PARTIAL_REDUCE, type ReduceContext } from './reduce/reduce-context.js';
 export { renderAggregations, type RenderOptions } from './render.js';

@@ -109,7 +109,7 @@ export class TermsAggregator extends BucketsAggregator {
   getLeafCollector(segment: AggregationSegment, scores: ScoreSource): LeafCollector {
     const config = this.config;
     if (config.kind === null) return { collect() {} };
-    if (this.spec.minDocCount === 0) this.segments.push(segment);
+    if (this.spec.minDocCount === 0 && this.env.ctx.segments === undefined) this.segments.push(segment);
     const subs = this.subLeafCollectors(segment, scores);
     const accept = this.accept;
     if (config.kind === 'keyword') {
@@ -153,7 +153,7 @@ export class TermsAggregator extends BucketsAggregator {
   /** min_doc_count 0: every term of the shard becomes a (possibly empty) bucket of this owner. */
   private addZeroDocEntries(owner: number): void {
     const config = this.config;
-    for (const segment of this.segments) {
+    for (const segment of this.env.ctx.segments ?? this.segments) {
       if (config.kind === 'keyword') {
         const ords = config.ords(segment);
         for (let ord = 0; ord < ords.valueCount; ord++) {

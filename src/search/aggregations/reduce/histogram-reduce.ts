@@ -23,11 +23,10 @@ function mergeBuckets(lists: readonly (readonly KeyedBucket[])[], ctx: ReduceCon
   }
   return [...groups.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([key, buckets]) => ({
-      key,
-      docCount: buckets.reduce((sum, b) => sum + b.docCount, 0),
-      aggs: reduceSubs(buckets.map((b) => b.aggs), ctx),
-    }));
+    .map(([key, buckets]) => {
+      ctx.checkCancelled?.();
+      return { key, docCount: buckets.reduce((sum, b) => sum + b.docCount, 0), aggs: reduceSubs(buckets.map((b) => b.aggs), ctx) };
+    });
 }
 
 function orderBuckets(buckets: KeyedBucket[], order: BucketOrder): KeyedBucket[] {

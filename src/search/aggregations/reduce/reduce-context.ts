@@ -16,15 +16,22 @@ export interface ReduceContext {
   readonly isFinal: boolean;
   /** Null for partial reduces: ES counts buckets only in the final reduce. */
   readonly consumer: BucketConsumer | null;
+  /** Called as buckets are produced (ES checks cancellation there); throw to abort the reduce. */
+  readonly checkCancelled?: () => void;
 }
 
-export function finalReduceContext(maxBuckets: number = DEFAULT_MAX_BUCKETS): ReduceContext {
-  return { isFinal: true, consumer: new BucketConsumer(maxBuckets) };
+export function finalReduceContext(maxBuckets: number = DEFAULT_MAX_BUCKETS, checkCancelled?: () => void): ReduceContext {
+  return { isFinal: true, consumer: new BucketConsumer(maxBuckets), checkCancelled };
+}
+
+export function partialReduceContext(checkCancelled?: () => void): ReduceContext {
+  return { isFinal: false, consumer: null, checkCancelled };
 }
 
 export const PARTIAL_REDUCE: ReduceContext = { isFinal: false, consumer: null };
 
 export function consumeBuckets(ctx: ReduceContext, count: number): void {
+  ctx.checkCancelled?.();
   ctx.consumer?.accept(count);
 }
 

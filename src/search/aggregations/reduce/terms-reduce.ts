@@ -114,7 +114,7 @@ export function reduceTerms(list: readonly InternalTerms[], ctx: ReduceContext, 
     let reduced: TermsBucket[];
     if (needsSubAggs) {
       // Ordering on a sub-aggregation needs it reduced; their buckets count only if they are kept.
-      const scratch: ReduceContext = { isFinal: true, consumer: null };
+      const scratch: ReduceContext = { isFinal: true, consumer: null, checkCancelled: ctx.checkCancelled };
       const ranked = candidates.map((g) => ({ group: g, bucket: { key: g.key, docCount: g.docCount, docCountError: 0, aggs: reduceSubs(g.buckets.map((b) => b.aggs), scratch) } }));
       const compare = bucketComparator<TermsBucket>(order, (a, b) => compareKeys(a.key, b.key));
       ranked.sort((a, b) => compare(a.bucket, b.bucket));
@@ -143,7 +143,10 @@ export function reduceTerms(list: readonly InternalTerms[], ctx: ReduceContext, 
     }
     result = reduced;
   } else {
-    result = sortedGroups.map(reduceGroup);
+    result = sortedGroups.map((group) => {
+      consumeBuckets(ctx, 1);
+      return reduceGroup(group);
+    });
   }
 
   for (const bucket of result) {

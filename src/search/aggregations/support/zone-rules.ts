@@ -1,10 +1,42 @@
 /**
  * A time zone as a chain of offset periods (Elasticsearch's LocalTimeOffset): each period has an offset, the
- * instant it started and the period before it. Region zones get their offsets from the ICU data Node ships
- * (through mapping's zone helpers); transitions are found lazily, by sampling the offset every week around
- * the instants asked about and bisecting to the millisecond where it changes, then cached.
+ * instant it started and the period before it. Region zones get their offsets from the ICU data Node ships;
+ * transitions are found lazily, by sampling the offset every week around the instants asked about and
+ * bisecting to the millisecond where it changes, then cached.
  */
-import { zoneOffsetAtInstant, type ZoneRef } from '../../../mapping/date/zones.js';
+import type { ZoneRef } from '../../../mapping/date/zones.js';
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A region's UTC offset at an instant, from ICU. (mapping's zoneOffsetAtInstant builds the local date in
+ * year 1900 first, which turns every February 29 into March 1; this reads the fields in their own year.)
+ */
+function regionOffsetAt(id: string, epochMillis: number): number {
+  let formatter = formatters.get(id);
+  if (formatter === undefined) {
+    formatter = new Intl.DateTimeFormat('en-US', {
+      timeZone: id,
+      hourCycle: 'h23',
+      era: 'short',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(id, formatter);
+  }
+  const parts: Record<string, string> = {};
+  for (const part of formatter.formatToParts(new Date(epochMillis))) parts[part.type] = part.value;
+  let year = Number(parts['year']);
+  if (parts['era'] === 'BC' || parts['era'] === 'B') year = 1 - year;
+  const local = new Date(0);
+  local.setUTCFullYear(year, Number(parts['month']) - 1, Number(parts['day']));
+  local.setUTCHours(Number(parts['hour']), Number(parts['minute']), Number(parts['second']), 0);
+  return local.getTime() - Math.floor(epochMillis / 1000) * 1000;
+}
 
 export interface OffsetPeriod {
   /** Offset from UTC in milliseconds (local = utc + offset). */
@@ -48,14 +80,14 @@ class RegionZoneRules implements ZoneRules {
   private covered = false;
   private periods: OffsetPeriod[] = [];
 
-  constructor(private readonly zone: ZoneRef) {}
+  constructor(private readonly id: string) {}
 
   offsetAt(utcMillis: number): number {
     return this.periodAt(utcMillis).offset;
   }
 
   private raw(utcMillis: number): number {
-    return zoneOffsetAtInstant(this.zone, utcMillis);
+    return regionOffsetAt(this.id, utcMillis);
   }
 
   /** Finds the transitions in [from, to) by sampling and bisection. */
@@ -143,7 +175,7 @@ export function zoneRules(zone: ZoneRef): ZoneRules {
   if (zone.kind === 'offset') return new FixedZoneRules(zone.seconds * 1000);
   let rules = cache.get(zone.id);
   if (rules === undefined) {
-    rules = new RegionZoneRules(zone);
+    rules = new RegionZoneRules(zone.id);
     if (cache.size < 256) cache.set(zone.id, rules);
   }
   return rules;

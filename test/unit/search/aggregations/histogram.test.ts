@@ -79,6 +79,8 @@ const TRANSITIONS = [
 const arbInstant = fc.oneof(
   fc.integer({ min: Date.UTC(2018, 0, 1), max: Date.UTC(2021, 11, 31) }),
   fc.tuple(fc.constantFrom(...TRANSITIONS), fc.integer({ min: -3 * 3_600_000, max: 3 * 3_600_000 })).map(([t, d]) => t + d),
+  // Exactly on quarter hours around transitions, where buckets start and end.
+  fc.tuple(fc.constantFrom(...TRANSITIONS, Date.UTC(2020, 9, 3, 15, 30)), fc.integer({ min: -12, max: 12 })).map(([t, k]) => t + k * 900_000),
 );
 
 test('date_histogram calendar intervals match the Intl oracle in many time zones', async () => {
@@ -169,6 +171,13 @@ test('DST transitions: repeated hours stay apart, short days and skipped midnigh
   // The 25-hour day and the 23-hour day are one bucket each.
   assert.deepEqual(await run([Date.UTC(2020, 9, 24, 22, 30), Date.UTC(2020, 9, 25, 22, 30)], { calendar_interval: 'day', time_zone: 'Europe/Berlin' }), [
     { key_as_string: '2020-10-25T00:00:00.000+02:00', key: Date.UTC(2020, 9, 24, 22), doc_count: 2 },
+  ]);
+  // Leap days in region zones (a February 29 must not read as March 1).
+  assert.deepEqual(await run([Date.UTC(2020, 1, 29, 12)], { calendar_interval: 'day', time_zone: 'Europe/Berlin' }), [
+    { key_as_string: '2020-02-29T00:00:00.000+01:00', key: Date.UTC(2020, 1, 28, 23), doc_count: 1 },
+  ]);
+  assert.deepEqual(await run([Date.UTC(2020, 2, 29, 1)], { calendar_interval: 'month', time_zone: 'America/Sao_Paulo' }), [
+    { key_as_string: '2020-03-01T00:00:00.000-03:00', key: Date.UTC(2020, 2, 1, 3), doc_count: 1 },
   ]);
   // Sao Paulo skipped midnight on 2018-11-04: the day starts at 01:00 local, the transition.
   assert.deepEqual(await run([Date.UTC(2018, 10, 4, 15)], { calendar_interval: 'day', time_zone: 'America/Sao_Paulo' }), [

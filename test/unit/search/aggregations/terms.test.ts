@@ -222,3 +222,18 @@ test('ordering by a bad sub-aggregation path fails like ES', async () => {
   const ok = runAggregations(parseAggregations({ t: { terms: { field: 'cat', order: { 'f>m': 'desc' } }, aggs: { f: { filter: { match_all: {} }, aggs: { m: { max: { field: 'price' } } } } } } }), shards);
   assert.equal(ok.t.buckets[0].f.m.value, 1);
 });
+
+test('min_doc_count 0 lists terms of segments no document matched when the context lists all segments', async () => {
+  const { AggregationsCollector, finalReduceContext, reduceAggregations, renderAggregations } = await import('../../../../src/search/aggregations/index.js');
+  const { testContext, plain, buildShard } = await import('./fixture.js');
+  const shard = await buildShard([{ id: '1', cat: 'x' }, { id: '2', cat: 'y' }], 2);
+  const specs = parseAggregations({ t: { terms: { field: 'cat', min_doc_count: 0 } } });
+  const run = (segments: boolean) => {
+    // Only the first segment has a match: a searcher never opens a leaf collector on the second.
+    const collector = new AggregationsCollector(specs, testContext(segments ? { segments: shard.segments } : {}));
+    collector.getLeafCollector(shard.segments[0]!).collect(0);
+    return plain(renderAggregations(reduceAggregations([collector.buildShardResult()], finalReduceContext()))).t.buckets;
+  };
+  assert.deepEqual(run(true), [{ key: 'x', doc_count: 1 }, { key: 'y', doc_count: 0 }]);
+  assert.deepEqual(run(false), [{ key: 'x', doc_count: 1 }]);
+});

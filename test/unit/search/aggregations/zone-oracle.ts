@@ -1,8 +1,8 @@
 /**
  * An independent oracle for date_histogram keys in a time zone, built only on Intl: a bucket is the
  * contiguous run of instants sharing the value's local calendar label (its day, ISO week, month, quarter,
- * year, hour or minute), and its key is the first instant of that run, except where a DST gap swallowed an
- * hour's start (see bucketStart).
+ * year; or its hour or minute under one UTC offset), and its key is the first instant of that run, except
+ * where a DST shift swallowed the unit's start (see bucketStart).
  */
 export type Unit = 'minute' | 'hour' | 'day' | 'week' | 'month' | 'quarter' | 'year';
 
@@ -48,12 +48,18 @@ export function label(zone: string, instant: number, unit: Unit): string {
 export function bucketStart(zone: string, value: number, unit: Unit): number {
   const target = label(zone, value, unit);
   if (unit === 'minute' || unit === 'hour') {
-    // Sub-day labels repeat across a DST overlap: walk back minute by minute while the run continues.
+    // Sub-day buckets are runs of one label under one offset: a repeated hour after a DST fall-back is a
+    // bucket of its own. Walk back minute by minute while both stay the same.
+    const offsetOf = (t: number): number => {
+      const p = localParts(zone, t);
+      return Date.UTC(p.y, p.mo - 1, p.d, p.h, p.mi, p.s, p.ms) - t;
+    };
+    const offset = offsetOf(value);
     let t = Math.floor(value / 60_000) * 60_000;
-    if (label(zone, t, unit) !== target) t += 60_000;
-    while (label(zone, t - 60_000, unit) === target) t -= 60_000;
-    // A run that starts mid-hour began at a DST gap that swallowed the hour's start (Lord Howe's 30-minute
-    // shift): ES rounds such instants from just before the gap, so they share the previous bucket.
+    if (label(zone, t, unit) !== target || offsetOf(t) !== offset) t += 60_000;
+    while (label(zone, t - 60_000, unit) === target && offsetOf(t - 60_000) === offset) t -= 60_000;
+    // A run that does not start on the unit's boundary began at a transition that swallowed that boundary
+    // (Lord Howe's 30-minute shifts): ES rounds such instants from just before, into the previous bucket.
     const p = localParts(zone, t);
     if ((unit === 'hour' && p.mi !== 0) || p.s !== 0) return bucketStart(zone, t - 1, unit);
     return t;
