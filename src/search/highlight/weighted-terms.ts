@@ -8,7 +8,7 @@
  * matched against this field's tokens.
  */
 import type { HighlightQuery, PositionedTerm, PositionedTerms } from './highlight-query.js';
-import { ListSpans, nearOrdered, nearUnordered, type PositionRange, type Spans } from './spans.js';
+import { ListSpans, nearOrdered, nearUnordered, NO_MORE_POSITIONS, type PositionRange } from './spans.js';
 import { damerauLevenshtein, wildcardMatcher } from './term-matchers.js';
 
 export interface WeightedSpanTerm {
@@ -200,7 +200,7 @@ export class WeightedTermExtractor {
 
 function drain(spans: ListSpans): PositionRange[] {
   const out: PositionRange[] = [];
-  while (spans.nextStartPosition() !== 2147483647) out.push({ start: spans.startPosition(), end: spans.endPosition() });
+  while (spans.nextStartPosition() !== NO_MORE_POSITIONS) out.push({ start: spans.startPosition(), end: spans.endPosition() });
   return out;
 }
 

@@ -297,3 +297,9 @@ test('unknown highlighter types and fvh without term vectors are 400s', () => {
       err instanceof EsError && err.message === 'the field [field1] should be indexed with term vector with position offsets to be used with fast vector highlighter',
   );
 });
+
+test('testHighlightingWithKeywordIgnoreBoundaryScanner: keyword values highlight whole, one fragment per value', () => {
+  const testCase = { mapping: { properties: { tags: { type: 'keyword' } } }, query: { match: { tags: 'foo bar' } }, highlight: { type: 'plain', fields: { tags: { number_of_fragments: 2 } } } };
+  assert.deepEqual(fragments(testCase, { tags: ['foo bar', 'foo bar', 'foo bar', 'foo baz'] }), ['<em>foo bar</em>', '<em>foo bar</em>']);
+  assert.deepEqual(fragments(testCase, { tags: ['foo baz', 'foo baz', 'foo baz', 'foo bar'] }), ['<em>foo bar</em>']);
+});
