@@ -303,3 +303,20 @@ test('testHighlightingWithKeywordIgnoreBoundaryScanner: keyword values highlight
   assert.deepEqual(fragments(testCase, { tags: ['foo bar', 'foo bar', 'foo bar', 'foo baz'] }), ['<em>foo bar</em>', '<em>foo bar</em>']);
   assert.deepEqual(fragments(testCase, { tags: ['foo baz', 'foo baz', 'foo baz', 'foo bar'] }), ['<em>foo bar</em>']);
 });
+
+test('elastic/elasticsearch#87210: ES\'s fragments of a multi-valued field, ordered by score across values (fixed in 8.4)', () => {
+  const mapping = { properties: { description: { type: 'text' } } };
+  const source = {
+    description: [
+      'Lorem Ipsum string Generator that helps to create dummy text for all layout needs.',
+      'It has roots in a piece of classical Latin literature from 45 BC, making it search string over 2000 years old.',
+    ],
+  };
+  const run = (order: string) =>
+    fragments({ mapping, query: { match: { description: 'search string' } }, highlight: { order, type: 'plain', fields: { '*': {} }, fragment_size: 50 } }, source);
+  // The fragment texts are ES's own output quoted in the issue.
+  const first = 'Lorem Ipsum <em>string</em> Generator that helps to create';
+  const second = ' literature from 45 BC, making it <em>search</em> <em>string</em> over 2000 years old.';
+  assert.deepEqual(run('score'), [second, first]);
+  assert.deepEqual(run('none'), [first, second]);
+});
