@@ -236,3 +236,29 @@ test('extended_bounds add empty date buckets; a runaway fixed interval hits sear
   );
   assert.ok(Date.now() - started < 5000, 'failing on max_buckets must be quick');
 });
+
+test('date_histogram fixed intervals in DST zones: keys never after their values, every doc once', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(arbInstant, { minLength: 1, maxLength: 20 }),
+      fc.constantFrom('Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe'),
+      fc.constantFrom('1h', '90m', '3h', '1d'),
+      async (instants, zone, interval) => {
+        const docs: TestDoc[] = instants.map((ts, i) => ({ id: String(i), ts }));
+        const out = runAggregations(
+          parseAggregations({ d: { date_histogram: { field: 'ts', fixed_interval: interval, time_zone: zone, min_doc_count: 1 } }, k: { terms: { field: 'ts', size: 100 } } }),
+          await buildShards(docs, 2, 2),
+        );
+        const keys: number[] = out.d.buckets.map((b: { key: number }) => b.key);
+        for (let i = 1; i < keys.length; i++) assert.ok(keys[i]! > keys[i - 1]!);
+        assert.equal(out.d.buckets.reduce((a: number, b: { doc_count: number }) => a + b.doc_count, 0), instants.length);
+        for (const ts of instants) {
+          const key = Math.max(...keys.filter((k) => k <= ts));
+          assert.ok(Number.isFinite(key), `no bucket at or before ${ts}`);
+          assert.ok(ts - key < 86_400_000 + 3_600_000, `${ts} is too far from its bucket ${key}`);
+        }
+      },
+    ),
+    { numRuns: 25 },
+  );
+});
