@@ -12,6 +12,8 @@ const PLAIN_JAVA_TYPES = new Set([
   'illegal_state_exception',
   'unsupported_operation_exception',
   'json_parse_exception',
+  // XContentParseException lives in the x-content library and extends IllegalArgumentException.
+  'x_content_parse_exception',
   'number_format_exception',
   'exception',
 ]);

@@ -46,3 +46,12 @@ test('the syntax scanner agrees with JSON.parse on what is valid', async () => {
   }
   assert.equal(findJsonSyntaxFault('{"a": ,}')?.message, "Unexpected character (',' (code 44)): expected a value");
 });
+
+test('root_cause stops above a wrapped x_content_parse_exception, as ES does', async () => {
+  const { errorBody } = await import('../../../src/http/error-response.js');
+  const wrapped = new EsError('parsing_exception', '[match_all] unknown field [x]', {
+    causedBy: new EsError('x_content_parse_exception', '[1:14] [match_all] unknown field [x]'),
+  });
+  const body = errorBody(wrapped) as { error: { root_cause: Array<{ type: string }> } };
+  assert.deepEqual(body.error.root_cause.map((c) => c.type), ['parsing_exception']);
+});
