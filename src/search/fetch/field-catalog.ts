@@ -28,6 +28,20 @@ export interface MappedField {
 /** Metadata fields ES resolves by exact name in `fields` (never through a wildcard). */
 export const METADATA_FIELDS: ReadonlySet<string> = new Set(['_id', '_index', '_routing', '_ignored']);
 
+/** Metadata fields that exist in every mapping but whose values cannot be fetched (`fields: ["_seq_no"]` is a 400). */
+export const INTERNAL_METADATA_FIELDS: ReadonlySet<string> = new Set([
+  '_seq_no',
+  '_primary_term',
+  '_version',
+  '_source',
+  '_field_names',
+  '_doc_count',
+  '_tier',
+  '_nested_path',
+  '_feature',
+  '_data_stream_timestamp',
+]);
+
 export class FieldCatalog {
   private readonly fields = new Map<string, MappedField>();
   /** copy_to target -> the target itself plus every field copied into it (ES's fieldToCopiedFields). */
@@ -81,7 +95,7 @@ export class FieldCatalog {
   }
 
   isMetadataField(name: string): boolean {
-    return METADATA_FIELDS.has(name);
+    return METADATA_FIELDS.has(name) || INTERNAL_METADATA_FIELDS.has(name);
   }
 
   /**
@@ -89,9 +103,9 @@ export class FieldCatalog {
    * pattern with `*` to every mapped field it matches (metadata fields are left to the caller to skip).
    */
   matchingFieldNames(pattern: string): string[] {
-    if (!pattern.includes('*')) return this.fields.has(pattern) || METADATA_FIELDS.has(pattern) ? [pattern] : [];
+    if (!pattern.includes('*')) return this.fields.has(pattern) || this.isMetadataField(pattern) ? [pattern] : [];
     const names = this.names().filter((name) => simpleMatch(pattern, name));
-    for (const name of METADATA_FIELDS) if (simpleMatch(pattern, name)) names.push(name);
+    for (const name of [...METADATA_FIELDS, ...INTERNAL_METADATA_FIELDS]) if (simpleMatch(pattern, name)) names.push(name);
     return names;
   }
 

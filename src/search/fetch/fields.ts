@@ -9,7 +9,7 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { MappingSettings, RootMapping } from '../../mapping/index.js';
 import { illegalArgument } from '../dsl/xcontent/xcontent-errors.js';
 import { EsError } from '../../common/errors.js';
-import { FieldCatalog } from './field-catalog.js';
+import { FieldCatalog, INTERNAL_METADATA_FIELDS } from './field-catalog.js';
 import { GlobAutomaton, type GlobState } from './glob-automaton.js';
 import { extractRawValues } from './source-lookup.js';
 import { isSourceObject, type SourceObject, type SourceValue } from './source-tree.js';
@@ -102,6 +102,9 @@ export class FieldsFetcher {
     for (const field of resolved) {
       const mapped = catalog.get(field.name);
       let fetch: FieldContext['fetch'];
+      if (INTERNAL_METADATA_FIELDS.has(field.name)) {
+        throw illegalArgument(`error fetching [${field.name}]: Cannot fetch values for internal field [${field.name}].`);
+      }
       if (mapped === undefined) fetch = metadataFetch(field.name);
       else {
         try {

@@ -166,6 +166,11 @@ test('metadata fields only by exact name', () => {
   assert.deepEqual(fetch(mapping, { k: 'v' }, ['_id', '_index', 'k']), { _id: '["1"]', _index: '["test"]', k: '["v"]' });
   assert.deepEqual(fetch(mapping, { k: 'v' }, ['*']), { k: '["v"]' });
   assert.deepEqual(fetch(mapping, { k: 'v' }, ['_*']), {});
+  // 520_fetch_fields.yml: internal metadata fields are a 400.
+  const err = fetchError(mapping, [{ field: '_seq_no' }]);
+  assert.equal(err.type, 'illegal_argument_exception');
+  assert.equal(err.message, 'error fetching [_seq_no]: Cannot fetch values for internal field [_seq_no].');
+  assert.deepEqual(FieldsFetcher.create({ index: 'test', mapping: parseMapping(mapping) }, [{ field: '_ignored' }]).fetch(parseSource(Buffer.from('{}')), { ...HIT, ignored: ['a', 'b'] }).get('_ignored')?.values, ['a', 'b']);
 });
 
 test('unmapped fields (330_fetch_fields.yml "Test unmapped field")', () => {
