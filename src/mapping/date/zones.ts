@@ -74,9 +74,11 @@ function regionOffsetAt(id: string, epochMillis: number): number {
   for (const part of formatter.formatToParts(new Date(epochMillis))) parts[part.type] = part.value;
   let year = Number(parts.year);
   if (parts.era === 'BC' || parts.era === 'B') year = 1 - year;
-  const local = Date.UTC(0, Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
-  const withYear = new Date(local);
-  withYear.setUTCFullYear(year);
+  // Set the year together with month and day: Date.UTC maps years 0-99 to 1900-1999, and a placeholder
+  // year that is not a leap year would turn 29 February into 1 March.
+  const withYear = new Date(0);
+  withYear.setUTCFullYear(year, Number(parts.month) - 1, Number(parts.day));
+  withYear.setUTCHours(Number(parts.hour) % 24, Number(parts.minute), Number(parts.second), 0);
   const wholeSeconds = Math.floor(epochMillis / 1000) * 1000;
   return withYear.getTime() - wholeSeconds;
 }
