@@ -3,7 +3,7 @@
  * the DSL into Lucene queries, as far as highlighting can tell the difference: match queries analyze their
  * text with the field's search analyzer into term, synonym and boolean queries (fuzzy when asked);
  * match_phrase uses the search-quote analyzer and keeps positions (gaps from removed stop words included);
- * term-level queries keep their value (keyword fields through their normalizer); non-text fields and queries
+ * term-level queries keep their value (keyword fields through their normalizer; regexp patterns as given); non-text fields and queries
  * without terms (ranges, exists, ids, match_all) contribute nothing. query_string and simple_query_string
  * are not taken apart: they highlight nothing.
  */
@@ -145,6 +145,11 @@ export class HighlightQueryBuilder {
         const field = this.field(query.field);
         if (!isTextLike(field)) return MATCH_NONE;
         return { type: 'wildcard', field: field.name, pattern: normalizeKeyword(field, this.context.analysis, query.value), caseInsensitive: query.caseInsensitive };
+      }
+      case 'regexp': {
+        const field = this.field(query.field);
+        if (!isTextLike(field)) return MATCH_NONE;
+        return { type: 'regexp', field: field.name, pattern: query.value, flags: query.flags, caseInsensitive: query.caseInsensitive };
       }
       case 'fuzzy': {
         const field = this.field(query.field);

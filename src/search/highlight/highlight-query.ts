@@ -42,6 +42,14 @@ export type HighlightQuery =
       readonly maxExpansions: number;
       readonly transpositions: boolean;
     }
+  /** Lucene's RegexpQuery (flags are not interpreted: Lucene's default syntax is assumed). */
+  | {
+      readonly type: 'regexp';
+      readonly field: string;
+      readonly pattern: string;
+      readonly flags: number;
+      readonly caseInsensitive: boolean;
+    }
   /** Lucene's TermInSetQuery (a `terms` query). */
   | { readonly type: 'term_set'; readonly field: string; readonly terms: readonly string[] }
   /** ES's cross_fields blending: one term over several fields. */
@@ -55,7 +63,6 @@ export type HighlightQuery =
       readonly type:
         | 'match_all'
         | 'match_none'
-        | 'regexp'
         | 'term_range'
         | 'long_range'
         | 'double_range'

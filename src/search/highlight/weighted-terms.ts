@@ -10,6 +10,7 @@
 import type { HighlightQuery, PositionedTerm, PositionedTerms } from './highlight-query.js';
 import { ListSpans, nearOrdered, nearUnordered, NO_MORE_POSITIONS, type PositionRange } from './spans.js';
 import { damerauLevenshtein, wildcardMatcher } from './term-matchers.js';
+import { luceneRegExp } from '../aggregations/support/lucene-regexp.js';
 
 export interface WeightedSpanTerm {
   weight: number;
@@ -100,6 +101,7 @@ export class WeightedTermExtractor {
         return this.phrasePrefix(query, boost);
       case 'prefix':
       case 'wildcard':
+      case 'regexp':
       case 'fuzzy':
       case 'term_set':
         return this.multiTerm(query, boost);
@@ -189,10 +191,11 @@ export class WeightedTermExtractor {
   }
 
   /** MultiTermQuery with SCORING_BOOLEAN_REWRITE against the value's terms: boosted term queries. */
-  private multiTerm(query: Extract<HighlightQuery, { type: 'prefix' | 'wildcard' | 'fuzzy' | 'term_set' }>, boost: number): void {
+  private multiTerm(query: MultiTermQuery, boost: number): void {
     if (!this.fieldMatches(query.field)) return;
+    const matches = termMatcher(query);
     for (const term of this.index.terms()) {
-      const termBoost = multiTermBoost(query, term);
+      const termBoost = matches(term);
       if (termBoost !== undefined) this.weightedTerms(query.field, [term], float(boost * termBoost));
     }
   }
@@ -204,26 +207,51 @@ function drain(spans: ListSpans): PositionRange[] {
   return out;
 }
 
-/** Whether a document term matches a multi-term query, and the boost Lucene's terms enum gives it. */
-function multiTermBoost(query: Extract<HighlightQuery, { type: 'prefix' | 'wildcard' | 'fuzzy' | 'term_set' }>, term: string): number | undefined {
-  switch (query.type) {
-    case 'prefix':
-      if (query.caseInsensitive) return term.toLowerCase().startsWith(query.prefix.toLowerCase()) ? 1 : undefined;
-      return term.startsWith(query.prefix) ? 1 : undefined;
-    case 'wildcard':
-      return wildcardMatcher(query.pattern, query.caseInsensitive)(term) ? 1 : undefined;
-    case 'term_set':
-      return query.terms.includes(term) ? 1 : undefined;
-    case 'fuzzy': {
-      const candidate = [...term];
-      const target = [...query.term];
-      const prefix = target.slice(0, query.prefixLength);
-      if (candidate.length < prefix.length || prefix.some((char, i) => candidate[i] !== char)) return undefined;
-      const distance = damerauLevenshtein(candidate.slice(prefix.length), target.slice(prefix.length), query.transpositions);
-      if (distance > query.maxEdits) return undefined;
-      if (distance === 0) return 1;
-      // FuzzyTermsEnum: similarity = 1 - ed / min(candidate length, query term length), in code points.
-      return float(1 - distance / Math.min(candidate.length, target.length));
-    }
+type MultiTermQuery = Extract<HighlightQuery, { type: 'prefix' | 'wildcard' | 'regexp' | 'fuzzy' | 'term_set' }>;
+
+/** The regexp a RegexpQuery's pattern denotes; a pattern Gannet cannot translate matches nothing. */
+function regexpMatcher(pattern: string, caseInsensitive: boolean): (term: string) => boolean {
+  try {
+    const regexp = luceneRegExp(pattern);
+    const compiled = caseInsensitive ? new RegExp(regexp.source, regexp.flags + 'i') : regexp;
+    return (term) => compiled.test(term);
+  } catch {
+    return () => false;
   }
+}
+
+/** Whether a document term matches a multi-term query, and the boost Lucene's terms enum gives it. */
+function termMatcher(query: MultiTermQuery): (term: string) => number | undefined {
+  switch (query.type) {
+    case 'prefix': {
+      const prefix = query.caseInsensitive ? query.prefix.toLowerCase() : query.prefix;
+      return (term) => ((query.caseInsensitive ? term.toLowerCase() : term).startsWith(prefix) ? 1 : undefined);
+    }
+    case 'wildcard': {
+      const matches = wildcardMatcher(query.pattern, query.caseInsensitive);
+      return (term) => (matches(term) ? 1 : undefined);
+    }
+    case 'regexp': {
+      const matches = regexpMatcher(query.pattern, query.caseInsensitive);
+      return (term) => (matches(term) ? 1 : undefined);
+    }
+    case 'term_set': {
+      const terms = new Set(query.terms);
+      return (term) => (terms.has(term) ? 1 : undefined);
+    }
+    case 'fuzzy':
+      return (term) => fuzzyBoost(query, term);
+  }
+}
+
+function fuzzyBoost(query: Extract<HighlightQuery, { type: 'fuzzy' }>, term: string): number | undefined {
+  const candidate = [...term];
+  const target = [...query.term];
+  const prefix = target.slice(0, query.prefixLength);
+  if (candidate.length < prefix.length || prefix.some((char, i) => candidate[i] !== char)) return undefined;
+  const distance = damerauLevenshtein(candidate.slice(prefix.length), target.slice(prefix.length), query.transpositions);
+  if (distance > query.maxEdits) return undefined;
+  if (distance === 0) return 1;
+  // FuzzyTermsEnum: similarity = 1 - ed / min(candidate length, query term length), in code points.
+  return float(1 - distance / Math.min(candidate.length, target.length));
 }

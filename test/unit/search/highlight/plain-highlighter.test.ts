@@ -267,10 +267,11 @@ test('require_field_match: true (default) keeps other fields\' terms out; false 
   );
 });
 
-test('multi-term queries expand against the value: wildcard, fuzzy, terms', () => {
+test('multi-term queries expand against the value: wildcard, regexp, fuzzy, terms', () => {
   const mapping = { properties: { f: { type: 'text' }, k: { type: 'keyword' } } };
   const run = (query: object) => fragments({ mapping, query, highlight: { type: 'plain', fields: { f: {} } } }, { f: 'the quick quack quiet fox' });
   assert.deepEqual(run({ wildcard: { f: 'qu?ck' } }), ['the <em>quick</em> <em>quack</em> quiet fox']);
+  assert.deepEqual(run({ regexp: { f: 'qu[ai]c?k' } }), ['the <em>quick</em> <em>quack</em> quiet fox']);
   assert.deepEqual(run({ fuzzy: { f: { value: 'quikc' } } }), ['the <em>quick</em> quack quiet fox']);
   assert.deepEqual(run({ terms: { f: ['fox', 'quiet'] } }), ['the quick quack <em>quiet</em> <em>fox</em>']);
   assert.deepEqual(run({ match_phrase_prefix: { f: 'quick qu' } }), ['the <em>quick</em> <em>quack</em> quiet fox']);
