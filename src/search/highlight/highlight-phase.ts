@@ -6,8 +6,8 @@
  * fragments, in the iteration order of ES's HashMap, fields without fragments left out.
  *
  * Every highlighter type runs the plain highlighter: `plain` is reproduced exactly; `unified` (ES's default)
- * and `fvh` use the same fragments, which differ from ES's where those cut text at sentence or boundary
- * characters (see the report in docs/ or the module index).
+ * and `fvh` get the plain highlighter's fragments, which differ from ES's wherever those highlighters cut
+ * text at sentence, word or boundary characters, trim fragments, or score passages differently.
  */
 import type { QueryAst } from '../dsl/ast/query-ast.js';
 import { illegalArgument } from '../dsl/xcontent/xcontent-errors.js';
