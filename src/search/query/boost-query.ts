@@ -5,6 +5,7 @@ import type { Weight } from '../core/weight.js';
 import { floatToString, fround } from '../float32.js';
 import type { IndexSearcher } from '../searcher/index-searcher.js';
 import { ConstantScoreQuery } from './constant-score-query.js';
+import { MatchNoDocsQuery } from './match-no-docs-query.js';
 
 export class BoostQuery extends Query {
   readonly boost: number;
@@ -20,7 +21,8 @@ export class BoostQuery extends Query {
 
   override rewrite(searcher: IndexSearcher): Query {
     const rewritten = this.query.rewrite(searcher);
-    if (this.boost === 1) return rewritten;
+    // Nothing boosted is nothing (and must not be wrapped again below, or rewriting would never end).
+    if (this.boost === 1 || rewritten instanceof MatchNoDocsQuery) return rewritten;
     if (rewritten instanceof BoostQuery) return new BoostQuery(rewritten.query, fround(this.boost * rewritten.boost));
     // A zero boost means scores are not needed: let the inner query run without them.
     if (this.boost === 0 && !(rewritten instanceof ConstantScoreQuery)) return new BoostQuery(new ConstantScoreQuery(rewritten), 0);

@@ -10,6 +10,7 @@
  *   terminate_after and calling the cancellation check at least once per 4096-doc window.
  * - Doc ids in results are searcher-wide: segment docBase + segment doc.
  */
+import { EsError } from '../../common/errors.js';
 import type { Searcher } from '../../engine/searcher.js';
 import { DEFAULT_TRACK_TOTAL_HITS_UP_TO, type TopDocs, type FieldDoc } from '../collect/top-docs.js';
 import type { Collector } from '../collect/collector.js';
@@ -28,6 +29,8 @@ import { scoreLeaf, type LeafScoringControl } from './leaf-scoring.js';
 import { TermStates } from './term-states.js';
 import type { TermState } from '../../engine/codec/index.js';
 import { NO_MORE_DOCS } from '../core/doc-id-set-iterator.js';
+
+const MAX_REWRITE_STEPS = 1000;
 
 /** Lucene's default limit on boolean clauses (ES's indices.query.bool.max_clause_count default before 8.x). */
 export const DEFAULT_MAX_CLAUSE_COUNT = 1024;
@@ -88,8 +91,13 @@ export class IndexSearcher {
 
   rewrite(query: Query): Query {
     let current = query;
-    for (let rewritten = current.rewrite(this); rewritten !== current; rewritten = current.rewrite(this)) current = rewritten;
-    return current;
+    for (let step = 0; step < MAX_REWRITE_STEPS; step++) {
+      const rewritten = current.rewrite(this);
+      if (rewritten === current) return current;
+      current = rewritten;
+    }
+    // A rewrite rule that undoes another would otherwise spin forever on a request thread.
+    throw new EsError('illegal_state_exception', `query rewriting did not settle after ${MAX_REWRITE_STEPS} steps: ${query.toString()}`);
   }
 
   /** `query` must already be rewritten. */
