@@ -14,7 +14,7 @@ import { readIndexSettings, shardIdFor, timeBasedUuid, type IndexShard } from '.
 import type { ActionContext } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
 import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess } from './doc-write.js';
-import { executeOnPrimary } from './primary-executor.js';
+import { executeOnPrimary, prepareOnPrimary } from './primary-executor.js';
 import type { RefreshPolicy } from './write-params.js';
 
 export interface WriteOptions {
@@ -170,18 +170,38 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
   };
   const primaryContext = { indexService, shard, metadata, shardInfo };
   let maxSeqNo = -1;
+  const record = (position: number, item: DocWriteItem, id: string, outcome: DocWriteSuccess | unknown, failed: boolean): void => {
+    if (failed) {
+      outcomes[position] = { kind: 'failure', op: item.op, index: indexName, id, error: toEsError(outcome) };
+      return;
+    }
+    const result = outcome as DocWriteSuccess;
+    outcomes[position] = result;
+    if (result.result !== 'noop') maxSeqNo = Math.max(maxSeqNo, result.seqNo);
+  };
+  // Items are prepared and handed to the engine strictly in request order; only their durability waits
+  // overlap, so the translog fsyncs of one bulk request are shared (ES syncs once per shard request).
+  // An update reads the current document, so it first waits for every write submitted before it.
+  let inFlight: Array<Promise<void>> = [];
   for (let i = 0; i < group.positions.length; i++) {
     const position = group.positions[i]!;
     const item = items[position]!;
     const id = group.ids[i]!;
+    const autoIdTimestamp = group.autoIds.has(position) ? Date.now() : undefined;
     try {
-      const result = await executeOnPrimary(primaryContext, item, id, group.autoIds.has(position) ? Date.now() : undefined);
-      outcomes[position] = result;
-      if (result.result !== 'noop') maxSeqNo = Math.max(maxSeqNo, result.seqNo);
+      if (item.op === 'update') {
+        await Promise.all(inFlight);
+        inFlight = [];
+        record(position, item, id, await executeOnPrimary(primaryContext, item, id, autoIdTimestamp), false);
+        continue;
+      }
+      const submit = await prepareOnPrimary(primaryContext, item, id, autoIdTimestamp);
+      inFlight.push(submit().then((result) => record(position, item, id, result, false), (err: unknown) => record(position, item, id, err, true)));
     } catch (err) {
-      outcomes[position] = { kind: 'failure', op: item.op, index: indexName, id, error: toEsError(err) };
+      record(position, item, id, err, true);
     }
   }
+  await Promise.all(inFlight);
   shard.bulkStats.record(group.positions.length, Math.round(performance.now() - started), options.requestBytes ?? 0);
   if (maxSeqNo < 0 || options.refresh === 'none') return;
   try {
