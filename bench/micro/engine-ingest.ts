@@ -1,10 +1,10 @@
 /**
  * Engine ingest micro-benchmark on the Debian corpus: documents are parsed (timed separately), then indexed
  * through Engine.index in batches the way `_bulk` does (concurrent operations, auto-generated ids,
- * `request` durability), then refreshed, flushed and force-merged to one segment. Reports docs/s, bytes on
+ * `request` durability unless --durability async), then refreshed, flushed and force-merged to one segment. Reports docs/s, bytes on
  * disk against the raw JSON, and the longest event-loop stalls during ingest and during the merge.
  *
- *   node dist/bench/micro/engine-ingest.js [--docs N] [--batch 5000] [--buffer-mb 64] [--work worker|inline] [--runs 3]
+ *   node dist/bench/micro/engine-ingest.js [--docs N] [--batch 5000] [--buffer-mb 64] [--work worker|inline] [--durability request|async] [--runs 3]
  *
  * The corpus is read from ../shared/corpus (GANNET_CORPUS overrides); it is never copied into the repo.
  */
@@ -60,6 +60,8 @@ class Parser {
 }
 
 interface RunResult {
+  /** Time the event loop was busy during ingest (the rest it waited: fsyncs, a full buffer being written). */
+  busySeconds: number;
   docsPerSecond: number;
   ingestSeconds: number;
   parseSeconds: number;
@@ -74,14 +76,14 @@ interface RunResult {
   mergeP99StallMs: number;
 }
 
-async function run(lines: Buffer[], batch: number, bufferBytes: number, work: 'worker' | 'inline'): Promise<RunResult> {
+async function run(lines: Buffer[], batch: number, bufferBytes: number, work: 'worker' | 'inline', durability: 'request' | 'async'): Promise<RunResult> {
   const path = mkdtempSync(join(tmpdir(), 'gannet-bench-engine-'));
   const parser = new Parser();
   const config: EngineConfig = {
     path,
     shardLabel: { index: 'bench', indexUuid: 'bench', shard: 0 },
     primaryTerm: 1,
-    durability: 'request',
+    durability,
     translogSyncIntervalMillis: 5000,
     analyzers: AnalysisRegistry.global(),
     indexingBufferBytes: bufferBytes,
@@ -92,13 +94,18 @@ async function run(lines: Buffer[], batch: number, bufferBytes: number, work: 'w
   try {
     let parseSeconds = 0;
     let ingestSeconds = 0;
-    const ingestDelay = monitorEventLoopDelay({ resolution: 1 });
+    let ingestMaxStallMs = 0;
+    let utilization = performance.eventLoopUtilization();
+    let busyMs = 0;
     let autoId = 0;
     for (let start = 0; start < lines.length; start += batch) {
       const parseStart = process.hrtime.bigint();
       const documents = lines.slice(start, start + batch).map((line) => parser.parse(line));
       parseSeconds += Number(process.hrtime.bigint() - parseStart) / 1e9;
       const ingestStart = process.hrtime.bigint();
+      utilization = performance.eventLoopUtilization();
+      // A fresh histogram per batch: re-enabling one would count the (synchronous) parse as a stall.
+      const ingestDelay = monitorEventLoopDelay({ resolution: 1 });
       ingestDelay.enable();
       await Promise.all(
         documents.map((document) =>
@@ -114,6 +121,8 @@ async function run(lines: Buffer[], batch: number, bufferBytes: number, work: 'w
         ),
       );
       ingestDelay.disable();
+      ingestMaxStallMs = Math.max(ingestMaxStallMs, ingestDelay.max / 1e6);
+      busyMs += performance.eventLoopUtilization(utilization).active;
       ingestSeconds += Number(process.hrtime.bigint() - ingestStart) / 1e9;
     }
     const refreshStart = process.hrtime.bigint();
@@ -135,6 +144,7 @@ async function run(lines: Buffer[], batch: number, bufferBytes: number, work: 'w
     const count = engine.stats();
     if (count.segments.length !== 1) throw new Error(`force merge left ${count.segments.length} segments`);
     return {
+      busySeconds: busyMs / 1000,
       docsPerSecond: lines.length / ingestSeconds,
       ingestSeconds,
       parseSeconds,
@@ -144,7 +154,7 @@ async function run(lines: Buffer[], batch: number, bufferBytes: number, work: 'w
       segments,
       mergeSeconds,
       mergedBytes: directoryBytes(join(path, 'index')),
-      ingestMaxStallMs: ingestDelay.max / 1e6,
+      ingestMaxStallMs,
       mergeMaxStallMs: mergeDelay.max / 1e6,
       mergeP99StallMs: mergeDelay.percentile(99) / 1e6,
     };
@@ -159,16 +169,17 @@ async function main(): Promise<void> {
   const batch = Number(argument('batch', '5000'));
   const bufferBytes = Number(argument('buffer-mb', '64')) * 1024 * 1024;
   const work = argument('work', 'worker') as 'worker' | 'inline';
+  const durability = argument('durability', 'request') as 'request' | 'async';
   const runs = Number(argument('runs', '3'));
   const lines = corpusLines(limit);
   const rawBytes = lines.reduce((sum, line) => sum + line.length + 1, 0);
   console.log(`corpus: ${lines.length} docs, ${(rawBytes / 1e6).toFixed(1)} MB raw JSON; batch ${batch}, buffer ${bufferBytes / 1048576} MB, ${work}`);
   const results: RunResult[] = [];
   for (let i = 0; i < runs; i++) {
-    const result = await run(lines, batch, bufferBytes, work);
+    const result = await run(lines, batch, bufferBytes, work, durability);
     results.push(result);
     console.log(
-      `run ${i + 1}: ${result.docsPerSecond.toFixed(0)} docs/s (ingest ${result.ingestSeconds.toFixed(2)} s, parse ${result.parseSeconds.toFixed(2)} s excluded), ` +
+      `run ${i + 1}: ${result.docsPerSecond.toFixed(0)} docs/s (ingest ${result.ingestSeconds.toFixed(2)} s, event loop busy ${result.busySeconds.toFixed(2)} s, parse ${result.parseSeconds.toFixed(2)} s excluded), ` +
         `refresh ${result.refreshSeconds.toFixed(2)} s, flush ${result.flushSeconds.toFixed(2)} s, ${result.segments} segments, ` +
         `${(result.diskBytes / 1e6).toFixed(1)} MB on disk (${((100 * result.diskBytes) / rawBytes).toFixed(0)}% of raw); ` +
         `force merge ${result.mergeSeconds.toFixed(2)} s -> ${(result.mergedBytes / 1e6).toFixed(1)} MB; ` +

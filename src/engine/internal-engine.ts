@@ -54,6 +54,7 @@ import type { SegmentJobs } from './segments/segment-jobs.js';
 import type { ShardSegments } from './segments/shard-segments.js';
 import type { Translog, TranslogLocation, TranslogOperation } from './translog/index.js';
 import { AsyncMutex } from './util/async-mutex.js';
+import { WriteAdmission } from './util/write-admission.js';
 import { DEFAULT_GC_DELETES_MILLIS, LiveVersionMap } from './versions/live-version-map.js';
 import { LocalCheckpointTracker } from './versions/local-checkpoint-tracker.js';
 import type { VersionValue } from './versions/version-value.js';
@@ -106,12 +107,8 @@ export class InternalEngine implements Engine {
   private bufferGeneration = 0;
   /** A background write of a full buffer, when one is under way. */
   private pendingBufferWrite: Promise<void> | null = null;
-  /** Closed while a full buffer is being written and the next one is full too: writers wait here. */
-  private throttle: { promise: Promise<void>; open: () => void } | null = null;
-  /** Start of the current slice of synchronous indexing work (see admit). */
-  private sliceStart = 0;
-  /** Set while writers yield to the event loop; later writers queue behind it, keeping call order. */
-  private yieldGate: Promise<void> | null = null;
+  /** Orders and slices the synchronous write steps; throttles them while buffers are being written. */
+  private readonly admission: WriteAdmission;
 
   private readonly refreshListeners: { seqNo: number; resolve: () => void; reject: (err: Error) => void }[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -134,6 +131,7 @@ export class InternalEngine implements Engine {
     this.historyUUID = parts.historyUUID;
     this.maxUnsafeAutoIdTimestamp = parts.maxUnsafeAutoIdTimestamp;
     this.analyzers = new CachedAnalyzers(parts.config.analyzers);
+    this.admission = new WriteAdmission(WRITE_SLICE_MS, () => this.ensureOpen());
     this.buffer = new IndexingBuffer(this.analyzers);
     const policy = new TieredMergePolicy({ ...DEFAULT_MERGE_POLICY, ...parts.config.mergePolicy });
     this.merges = new MergeScheduler(this.segments, this.jobs, this.stateLock, policy, this.mergeStats, (prefix) => this.deleteSegmentFiles(prefix));
@@ -168,51 +166,12 @@ export class InternalEngine implements Engine {
     return { ...found.segment.docVersion(found.doc), deleted: false };
   }
 
-  /** True when a write must go through admit() before its synchronous step. */
-  private mustWait(): boolean {
-    return this.yieldGate !== null || this.throttle !== null || performance.now() - this.sliceStart > WRITE_SLICE_MS;
-  }
-
-  /**
-   * Admission of writes. Each write's step is synchronous, so a caller issuing thousands at once (a bulk
-   * request) would hold the event loop for all of them; instead, once a slice of WRITE_SLICE_MS is used
-   * up, writers yield and queue behind one gate. Gates and the throttle release waiters in FIFO order,
-   * and every writer arriving meanwhile queues behind them, so operations still apply in call order.
-   */
-  private async admit(): Promise<void> {
-    for (;;) {
-      if (this.throttle !== null) {
-        await this.throttle.promise;
-        continue;
-      }
-      if (this.yieldGate !== null) {
-        await this.yieldGate;
-        continue;
-      }
-      if (performance.now() - this.sliceStart <= WRITE_SLICE_MS) return;
-      const gate = new Promise<void>((resolve) =>
-        setImmediate(() => {
-          this.yieldGate = null;
-          this.sliceStart = performance.now();
-          resolve();
-        }),
-      );
-      this.yieldGate = gate;
-      await gate;
-      return;
-    }
-  }
-
   async index(operation: IndexOperation): Promise<WriteResult> {
     this.ensureOpen();
-    if (this.mustWait()) {
-      await this.admit();
-      this.ensureOpen();
-    }
     const started = performance.now();
     this.indexing.indexCurrent++;
     try {
-      const { result, location } = this.applyIndex(operation);
+      const { result, location } = await this.admission.submit(() => this.applyIndex(operation));
       if (location !== null) await this.awaitDurable(location, result.seqNo);
       this.indexing.indexTotal++;
       return result;
@@ -339,14 +298,10 @@ export class InternalEngine implements Engine {
 
   async delete(operation: DeleteOperation): Promise<WriteResult> {
     this.ensureOpen();
-    if (this.mustWait()) {
-      await this.admit();
-      this.ensureOpen();
-    }
     const started = performance.now();
     this.indexing.deleteCurrent++;
     try {
-      const { result, location } = this.applyDelete(operation);
+      const { result, location } = await this.admission.submit(() => this.applyDelete(operation));
       if (location !== null) await this.awaitDurable(location, result.seqNo);
       this.indexing.deleteTotal++;
       return result;
@@ -410,7 +365,7 @@ export class InternalEngine implements Engine {
       this.applyFromTranslog(operation);
       replayed++;
       // Keep memory bounded on a long translog: let a full buffer be written before going on.
-      if (this.pendingBufferWrite !== null && this.throttle !== null) await this.pendingBufferWrite;
+      if (this.pendingBufferWrite !== null && this.admission.isThrottled) await this.pendingBufferWrite;
     }
     if (replayed > 0) {
       await this.refreshInternal('recovery', true);
@@ -484,17 +439,13 @@ export class InternalEngine implements Engine {
           this.openThrottle();
         });
       this.pendingBufferWrite = write;
-    } else if (used >= limit * 2 && this.throttle === null) {
-      let open!: () => void;
-      const promise = new Promise<void>((resolve) => (open = resolve));
-      this.throttle = { promise, open };
+    } else if (used >= limit * 2) {
+      this.admission.throttle();
     }
   }
 
   private openThrottle(): void {
-    const throttle = this.throttle;
-    this.throttle = null;
-    throttle?.open();
+    this.admission.release();
   }
 
   // ---------------------------------------------------------------- reads
@@ -732,7 +683,7 @@ export class InternalEngine implements Engine {
       this.failure = cause;
       this.stopBackground();
       for (const listener of this.refreshListeners.splice(0)) listener.reject(indexErrors.engineClosed(this.shard, cause));
-      this.openThrottle();
+      this.admission.failAll(indexErrors.engineClosed(this.shard, cause));
       void this.jobs.close().catch(() => undefined);
     }
     return cause;
@@ -776,7 +727,7 @@ export class InternalEngine implements Engine {
       await this.jobs.close().catch(() => undefined);
       await this.merges.idle().catch(() => undefined);
       for (const listener of this.refreshListeners.splice(0)) listener.reject(indexErrors.engineClosed(this.shard));
-      this.openThrottle();
+      this.admission.failAll(indexErrors.engineClosed(this.shard));
       await this.translog.close().catch(() => undefined);
       this.segments.close();
     })();

@@ -1,0 +1,113 @@
+/**
+ * Admission of write steps (the synchronous part of index/delete). Each step is short, but a caller that
+ * issues thousands at once (a bulk request) would otherwise hold the event loop for all of them. Here a
+ * step runs at once while the current slice of the event loop has time left and nothing is queued;
+ * otherwise it joins a FIFO queue that a pump drains slice by slice (yielding with setImmediate between
+ * slices), and that a throttle can pause while indexing outruns the writing of segments. Steps run in
+ * exactly the order they were submitted, which is what keeps operations on one id in call order.
+ */
+import { performance } from 'node:perf_hooks';
+
+interface QueuedStep {
+  run(): void;
+  fail(err: unknown): void;
+}
+
+export class WriteAdmission {
+  private readonly queue: QueuedStep[] = [];
+  private head = 0;
+  private sliceOpen = false;
+  private sliceStart = 0;
+  private pumpScheduled = false;
+  private throttled = false;
+
+  constructor(
+    private readonly sliceMs: number,
+    /** Checked before each queued step: an engine closed meanwhile fails the step instead. */
+    private readonly check: () => void,
+  ) {}
+
+  private get queued(): number {
+    return this.queue.length - this.head;
+  }
+
+  /** Starts a slice if none is open in this turn of the event loop. */
+  private openSlice(): void {
+    if (this.sliceOpen) return;
+    this.sliceOpen = true;
+    this.sliceStart = performance.now();
+    // The next turn of the loop starts a fresh slice.
+    setImmediate(() => (this.sliceOpen = false));
+  }
+
+  /** Runs `step` now or in its turn; the result (or error) is delivered either way. */
+  submit<T>(step: () => T): T | Promise<T> {
+    if (this.queued === 0 && !this.throttled) {
+      this.openSlice();
+      if (performance.now() - this.sliceStart <= this.sliceMs) return step();
+    }
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({
+        run: () => resolve(step()),
+        fail: reject,
+      });
+      this.schedulePump();
+    });
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled || this.throttled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => this.pump());
+  }
+
+  private pump(): void {
+    this.pumpScheduled = false;
+    this.openSlice();
+    // At least one step per turn, however late in the slice: the queue always makes progress.
+    let ran = 0;
+    while (this.queued > 0) {
+      if (this.throttled) return;
+      if (ran > 0 && performance.now() - this.sliceStart > this.sliceMs) {
+        this.schedulePump();
+        return;
+      }
+      ran++;
+      const step = this.queue[this.head]!;
+      this.queue[this.head++] = undefined as unknown as QueuedStep;
+      if (this.head > 1024 && this.head * 2 > this.queue.length) {
+        this.queue.splice(0, this.head);
+        this.head = 0;
+      }
+      try {
+        this.check();
+        step.run();
+      } catch (err) {
+        step.fail(err);
+      }
+    }
+  }
+
+  /** New and queued steps wait until release() (indexing throttle). */
+  throttle(): void {
+    this.throttled = true;
+  }
+
+  release(): void {
+    if (!this.throttled) return;
+    this.throttled = false;
+    this.schedulePump();
+  }
+
+  get isThrottled(): boolean {
+    return this.throttled;
+  }
+
+  /** Fails every queued step (the engine closed or failed). */
+  failAll(err: unknown): void {
+    const pending = this.queue.slice(this.head);
+    this.queue.length = 0;
+    this.head = 0;
+    for (const step of pending) step.fail(err);
+  }
+}

@@ -1,0 +1,62 @@
+/** Write admission: FIFO order across slices and throttling, and the event loop gets turns in between. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { WriteAdmission } from '../../../src/engine/util/write-admission.js';
+
+function busy(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    /* spin */
+  }
+}
+
+test('steps run in submission order, sliced so timers run in between', async () => {
+  const admission = new WriteAdmission(5, () => undefined);
+  const order: number[] = [];
+  let timerTurns = 0;
+  const timer = setInterval(() => timerTurns++, 1);
+  const results = await Promise.all(
+    Array.from({ length: 200 }, (_, i) =>
+      Promise.resolve(
+        admission.submit(() => {
+          busy(0.2);
+          order.push(i);
+          return i * 2;
+        }),
+      ),
+    ),
+  );
+  clearInterval(timer);
+  assert.deepEqual(order, order.map((_, i) => i));
+  assert.deepEqual(results, results.map((_, i) => i * 2));
+  assert.ok(timerTurns >= 3, `the event loop ran timers ${timerTurns} times during 40 ms of steps`);
+});
+
+test('a throttle holds new and queued steps, in order, until released; failAll rejects what is queued', async () => {
+  const admission = new WriteAdmission(5, () => undefined);
+  const order: string[] = [];
+  admission.throttle();
+  const first = Promise.resolve(admission.submit(() => order.push('a')));
+  const second = Promise.resolve(admission.submit(() => order.push('b')));
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(order, []);
+  admission.release();
+  await Promise.all([first, second]);
+  assert.deepEqual(order, ['a', 'b']);
+  admission.throttle();
+  const doomed = Promise.resolve(admission.submit(() => 'never'));
+  admission.failAll(new Error('closed'));
+  await assert.rejects(doomed, /closed/);
+});
+
+test('a step that throws rejects only its own submission', async () => {
+  const admission = new WriteAdmission(0, () => undefined);
+  const outcomes = await Promise.allSettled([
+    Promise.resolve(admission.submit(() => 1)),
+    Promise.resolve(admission.submit(() => {
+      throw new Error('bad');
+    })),
+    Promise.resolve(admission.submit(() => 3)),
+  ]);
+  assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
+});
