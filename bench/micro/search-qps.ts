@@ -5,8 +5,11 @@
  * is what the kit times: rewrite, weight, top 10 (exact counts up to 1,000 hits, as IndexSearcher.search
  * does), then the ids of the 10 hits from stored fields.
  *
- * Also reports, for the OR queries, how many documents were scored (handed to the collector) against how
- * many matched, with Lucene's 1,000 threshold and with ES's default 10,000.
+ * Gannet is measured twice: with the id fetch (the kit's protocol, the figure compared with Lucene) and
+ * without it (the query execution alone), because in this set-up fetching ten ids from LZ4 stored fields
+ * costs more than running the query (see the report line). Also reports, for the OR queries, how many
+ * documents were scored (handed to the collector) against how many matched, with Lucene's 1,000 threshold
+ * and with ES's default 10,000.
  *
  *   npx tsc -p . --outDir /tmp/build-search && node /tmp/build-search/bench/micro/search-qps.js [--lucene-prefix P] [--no-lucene]
  */
@@ -23,9 +26,9 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.max(0, Math.min(sorted.length - 1, index))]!;
 }
 
-function runQuery(searcher: IndexSearcher, query: DebianQuery): void {
+function runQuery(searcher: IndexSearcher, query: DebianQuery, fetchIds: boolean): void {
   const top = searcher.topDocs(toQuery(query), 10, { trackTotalHitsUpTo: 1000 });
-  loadStoredHits(searcher, top.scoreDocs.map((hit) => hit.doc), { source: false });
+  if (fetchIds) loadStoredHits(searcher, top.scoreDocs.map((hit) => hit.doc), { source: false });
 }
 
 interface PassFigures {
@@ -35,8 +38,8 @@ interface PassFigures {
   meanMsByType: Record<string, number>;
 }
 
-function measure(searcher: IndexSearcher, queries: readonly DebianQuery[]): PassFigures {
-  for (let pass = 0; pass < WARMUP_PASSES; pass++) for (const query of queries) runQuery(searcher, query);
+function measure(searcher: IndexSearcher, queries: readonly DebianQuery[], fetchIds: boolean): PassFigures {
+  for (let pass = 0; pass < WARMUP_PASSES; pass++) for (const query of queries) runQuery(searcher, query, fetchIds);
   const latencies: number[] = [];
   const passSeconds: number[] = [];
   const byType = new Map<string, { total: number; count: number }>();
@@ -44,7 +47,7 @@ function measure(searcher: IndexSearcher, queries: readonly DebianQuery[]): Pass
     const passStart = process.hrtime.bigint();
     for (const query of queries) {
       const start = process.hrtime.bigint();
-      runQuery(searcher, query);
+      runQuery(searcher, query, fetchIds);
       const ms = Number(process.hrtime.bigint() - start) / 1e6;
       latencies.push(ms);
       const entry = byType.get(query.type) ?? { total: 0, count: 0 };
@@ -105,7 +108,8 @@ async function main(): Promise<void> {
   const docs = readDocs();
   const searcher = new IndexSearcher(await debianSearcher(docs));
   const queries = readQueries();
-  const gannet = measure(searcher, queries);
+  const gannet = measure(searcher, queries, true);
+  const searchOnly = measure(searcher, queries, false);
 
   const orQueries = queries.filter((query) => query.type === 'or');
   const pruned = scoredVersusMatched(searcher, orQueries, 1000);
@@ -118,6 +122,7 @@ async function main(): Promise<void> {
       .join(', ')}`;
   console.log(`${'engine (1 segment)'.padEnd(22)} ${'QPS'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}   mean ms by type`);
   console.log(row('gannet', gannet.qps, gannet.p50Ms, gannet.p99Ms, gannet.meanMsByType));
+  console.log(row('gannet, no id fetch', searchOnly.qps, searchOnly.p50Ms, searchOnly.p99Ms, searchOnly.meanMsByType));
   if (merged !== undefined) {
     console.log(row('lucene 8 (same run)', merged.qps, merged.p50_ms, merged.p99_ms, merged.mean_ms_by_type));
     console.log(`gannet / lucene QPS: ${(gannet.qps / merged.qps).toFixed(2)}`);
@@ -126,6 +131,7 @@ async function main(): Promise<void> {
   console.log(
     JSON.stringify({
       gannet,
+      gannetWithoutFetch: searchOnly,
       lucene: merged ?? null,
       ratio: merged === undefined ? null : gannet.qps / merged.qps,
       orQueries: { count: orQueries.length, matched: pruned.matched, scoredThreshold1000: pruned.scored, scoredThreshold10000: esDefault.scored },

@@ -35,6 +35,16 @@ export { MatchAllDocsQuery } from './query/match-all-docs-query.js';
 export { MatchNoDocsQuery } from './query/match-no-docs-query.js';
 export { ConstantScoreQuery } from './query/constant-score-query.js';
 export { BoostQuery } from './query/boost-query.js';
+export { DisjunctionMaxQuery } from './query/dismax-query.js';
+export { DocValuesRangeQuery } from './query/doc-values-range-query.js';
+export { ExistsQuery } from './query/exists-query.js';
+export { TermInSetQuery } from './query/multiterm/term-in-set-query.js';
+export { MultiTermQuery } from './query/multiterm/multi-term-query.js';
+export { PrefixQuery } from './query/multiterm/prefix-query.js';
+export { WildcardQuery, type WildcardOptions } from './query/multiterm/wildcard-query.js';
+export { FuzzyQuery, autoFuzziness, DEFAULT_MAX_EXPANSIONS, type FuzzyOptions } from './query/multiterm/fuzzy-query.js';
+export { parseRewriteMethod, CONSTANT_SCORE, type RewriteMethod } from './query/multiterm/rewrite-method.js';
+export type { TermMatcher } from './query/multiterm/term-matcher.js';
 
 // collecting
 export type { Collector, LeafCollector } from './collect/collector.js';
@@ -53,4 +63,5 @@ export {
 export type { NumericSortMode, SortField, SortOrder, SortSpec } from './collect/sort.js';
 
 // fetching
+export { loadStoredHits, type StoredHit, type StoredHitOptions } from './fetch/stored-hits.js';
 export { numericValues, ordValues, type NumericValues, type OrdValues } from './fetch/doc-value-reader.js';

@@ -50,10 +50,16 @@ export class WandScorer extends Scorer {
 
   advance(target: number): number {
     const docs = this.docs;
+    const order = this.order;
+    // Cursors are sorted by doc: the ones behind the target are at the front.
+    let moved = false;
     for (let i = 0; i < this.size; i++) {
-      if (docs[i]! < target) docs[i] = this.subs[i]!.advance(target);
+      const clause = order[i]!;
+      if (docs[clause]! >= target) break;
+      docs[clause] = this.subs[clause]!.advance(target);
+      moved = true;
     }
-    this.sortCursors();
+    if (moved) this.sortCursors();
     return (this.doc = this.nextCandidate());
   }
 
@@ -130,10 +136,16 @@ export class WandScorer extends Scorer {
   }
 
   score(): number {
+    // The cursors on the current doc are the first ones in doc order.
     const doc = this.doc;
     const docs = this.docs;
+    const order = this.order;
     let sum = 0;
-    for (let i = 0; i < this.size; i++) if (docs[i] === doc) sum += this.subs[i]!.score();
+    for (let i = 0; i < this.size; i++) {
+      const clause = order[i]!;
+      if (docs[clause] !== doc) break;
+      sum += this.subs[clause]!.score();
+    }
     return fround(sum);
   }
 
