@@ -42,6 +42,7 @@ export { TermInSetQuery } from './query/multiterm/term-in-set-query.js';
 export { MultiTermQuery } from './query/multiterm/multi-term-query.js';
 export { PrefixQuery } from './query/multiterm/prefix-query.js';
 export { WildcardQuery, type WildcardOptions } from './query/multiterm/wildcard-query.js';
+export { RegexpQuery, type RegexpOptions } from './query/multiterm/regexp-query.js';
 export { FuzzyQuery, autoFuzziness, DEFAULT_MAX_EXPANSIONS, type FuzzyOptions } from './query/multiterm/fuzzy-query.js';
 export { parseRewriteMethod, CONSTANT_SCORE, type RewriteMethod } from './query/multiterm/rewrite-method.js';
 export type { TermMatcher } from './query/multiterm/term-matcher.js';
@@ -50,6 +51,8 @@ export type { TermMatcher } from './query/multiterm/term-matcher.js';
 export type { Collector, LeafCollector } from './collect/collector.js';
 export { TopScoreDocCollector } from './collect/top-score-doc-collector.js';
 export { TopFieldCollector } from './collect/top-field-collector.js';
+export { TotalHitCountCollector } from './collect/total-hit-count-collector.js';
+export { MultiCollector } from './collect/multi-collector.js';
 export {
   DEFAULT_TRACK_TOTAL_HITS_UP_TO,
   esTotalHits,
