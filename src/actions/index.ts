@@ -6,8 +6,9 @@ import { taskRoutes } from './tasks/index.js';
 import { catFamilyRoutes } from './cat/index.js';
 import { documentRoutes } from './documents/index.js';
 import { indexApiRoutes } from './indices/index.js';
+import { searchApiRoutes } from './search/index.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

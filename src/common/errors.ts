@@ -58,6 +58,7 @@ export const ERROR_STATUS = {
   aggregation_initialization_exception: 500,
   aggregation_execution_exception: 500,
   search_phase_execution_exception: 400,
+  search_context_missing_exception: 404,
   query_shard_exception: 400,
   corrupt_index_exception: 500,
   index_format_too_old_exception: 500,
@@ -83,6 +84,8 @@ export interface EsErrorOptions {
   causedBy?: EsError;
   /** Overrides the table's status (ES does this for a few wrapped exceptions). */
   status?: number;
+  /** ES's guessRootCauses when it is not the cause chain (a search phase failure lists its shards' causes). */
+  rootCauses?: readonly EsError[];
 }
 
 /** An error with Elasticsearch's wire identity. */
@@ -91,6 +94,7 @@ export class EsError extends Error {
   readonly status: number;
   readonly metadata: Record<string, unknown>;
   readonly causedBy: EsError | undefined;
+  readonly rootCauses: readonly EsError[] | undefined;
 
   constructor(type: EsErrorType, reason: string, options: EsErrorOptions = {}) {
     super(reason);
@@ -99,6 +103,7 @@ export class EsError extends Error {
     this.status = options.status ?? ERROR_STATUS[type];
     this.metadata = options.metadata ?? {};
     this.causedBy = options.causedBy;
+    this.rootCauses = options.rootCauses;
   }
 
   get reason(): string {

@@ -23,6 +23,7 @@ function isElasticsearchException(error: EsError): boolean {
 }
 
 function rootCauses(error: EsError): EsError[] {
+  if (error.rootCauses !== undefined) return [...error.rootCauses];
   if (!isElasticsearchException(error)) return [error];
   let current = error;
   while (current.causedBy && isElasticsearchException(current.causedBy)) current = current.causedBy;

@@ -1,0 +1,10 @@
+/**
+ * actions/search: the search APIs (`_search`, `_count`, `_msearch`, scroll, point in time, `_explain`). Handlers
+ * parse and validate, pick the shards, run the shard phases of search/phase as child tasks and render ES's
+ * responses; open scroll and PIT contexts live in the node's ReaderContexts.
+ */
+import type { Route } from '../rest.js';
+import { countRoutes } from './count-action.js';
+import { searchRoutes } from './search-action.js';
+
+export const searchApiRoutes: Route[] = [...searchRoutes, ...countRoutes];

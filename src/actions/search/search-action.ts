@@ -1,0 +1,141 @@
+/**
+ * `GET|POST /_search` and `/{index}/_search` (RestSearchAction -> TransportSearchAction): resolves the target
+ * indices (or the point in time's shards), runs query-then-fetch (or dfs) over every shard, and answers
+ * ES's response. The first page of a scroll opens a scroll context per shard and returns its `_scroll_id`.
+ * `runSearch` is shared with `_msearch`.
+ */
+import { resolveConcreteIndexNames } from '../../cluster/index.js';
+import { errors } from '../../common/errors.js';
+import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
+import { buildScrollId, decodePitId } from './context-ids.js';
+import { readerContextsOf } from './reader-contexts.js';
+import { searchContextMissing } from './search-errors.js';
+import { executeSearch, SEARCH_ACTION, type SearchMode, type ShardSlot } from './search-executor.js';
+import { indexExpressions, readSearchInput, SEARCH_PARAMS, withPitTiebreaker, type SearchInput } from './search-input.js';
+import { emptySearchResponseXContent, searchResponseXContent, type ResponseOptions } from './search-response.js';
+import { compareShardIds, resolveSearchShards } from './search-shards.js';
+import { transportAddress } from '../../cluster/index.js';
+
+export interface SearchAnswer {
+  readonly status: number;
+  readonly body: Record<string, unknown>;
+}
+
+/** The shards of a point in time: its recorded contexts, in ES's shard order. */
+function pitSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
+  const services = context.services;
+  const registry = readerContextsOf(services);
+  const state = services.clusterService.state();
+  const refs = decodePitId(input.pit!.id);
+  const sorted = [...refs].sort(compareShardIds);
+  return sorted.map((ref, shardIndex): ShardSlot => {
+    const base = { index: ref.index, indexUuid: ref.indexUuid, shard: ref.shard, shardIndex, nodeId: ref.nodeId };
+    if (ref.nodeId !== services.localNode.id) {
+      const node = state.nodes.get(ref.nodeId);
+      const error = node === undefined ? errors.noSuchNode(ref.nodeId) : errors.nodeNotConnected(node.name, transportAddress(node));
+      return { ...base, source: { kind: 'failed', error } };
+    }
+    const readerContext = registry.get(ref.sessionId, ref.contextId);
+    if (readerContext === undefined || readerContext.kind !== 'pit') return { ...base, source: { kind: 'failed', error: searchContextMissing(ref.contextId) } };
+    return { ...base, source: { kind: 'context', context: readerContext } };
+  });
+}
+
+function indexSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
+  const services = context.services;
+  const state = services.clusterService.state();
+  const indices = resolveConcreteIndexNames(state, input.indicesOptions, input.indices);
+  return resolveSearchShards(services, state, indices, input.routing).map((ref): ShardSlot => ({
+    index: ref.index,
+    indexUuid: ref.indexUuid,
+    shard: ref.shard,
+    shardIndex: ref.shardIndex,
+    nodeId: ref.nodeId,
+    source: ref.local !== undefined ? { kind: 'shard', service: ref.local.service, shard: ref.local.shard } : { kind: 'failed', error: ref.unavailable! },
+  }));
+}
+
+/** RestStatus.status(successful, total, failures) for a response that has results. */
+export function responseStatus(successful: number, total: number, failures: readonly { cause: { status: number } }[]): number {
+  if (failures.length === 0) return successful === 0 && total > 0 ? 503 : 200;
+  if (successful === 0 && total > 0) {
+    let status = 200;
+    for (const failure of failures) if (failure.cause.status >= status) status = failure.cause.status;
+    return status;
+  }
+  return 200;
+}
+
+export async function runSearch(input: SearchInput, context: ActionContext): Promise<SearchAnswer> {
+  const started = performance.now();
+  const nowMillis = Date.now();
+  const slots = input.pit !== undefined ? pitSlots(input, context) : indexSlots(input, context);
+  const request = input.pit !== undefined ? withPitTiebreaker(input.request) : input.request;
+  const options: ResponseOptions = {
+    totalHitsAsInt: input.totalHitsAsInt,
+    typedKeys: input.typedKeys,
+    ...(input.pit !== undefined && { pitId: input.pit.id }),
+  };
+  if (slots.length === 0) return { status: 200, body: emptySearchResponseXContent(Math.floor(performance.now() - started), options) };
+  const mode: SearchMode = input.scrollKeepAliveMillis !== undefined ? { kind: 'scroll-start', keepAliveMillis: input.scrollKeepAliveMillis } : { kind: 'search' };
+  const outcome = await executeSearch(
+    {
+      request,
+      aggregations: input.aggregations,
+      dfs: input.searchType === 'dfs_query_then_fetch',
+      trackTotalHitsUpTo: input.trackTotalHitsUpTo,
+      allowPartialResults: input.allowPartialResults,
+      nowMillis,
+      slots,
+      mode,
+      ...(input.pit?.keepAliveMillis !== undefined && { contextKeepAliveMillis: input.pit.keepAliveMillis }),
+    },
+    context,
+  );
+  const registry = readerContextsOf(context.services);
+  const scrollId =
+    mode.kind === 'scroll-start'
+      ? buildScrollId(outcome.scrollContexts.map(({ context: readerContext, nodeId }) => ({ sessionId: registry.sessionId, contextId: readerContext.id, nodeId })))
+      : undefined;
+  const body = searchResponseXContent(outcome, Math.floor(performance.now() - started), { ...options, ...(scrollId !== undefined && { scrollId }) });
+  return { status: responseStatus(outcome.successfulShards, outcome.totalShards, outcome.failures), body };
+}
+
+/** SearchRequest.buildDescription, as `_tasks?detailed` shows it. */
+function describeSearch(request: RestRequest): string {
+  const indices = indexExpressions(request.pathParams['index']).join(',');
+  const searchType = request.param('search_type') === 'dfs_query_then_fetch' ? 'DFS_QUERY_THEN_FETCH' : 'QUERY_THEN_FETCH';
+  const scroll = request.param('scroll');
+  let source = '{}';
+  if (request.hasBody) {
+    try {
+      source = JSON.stringify(JSON.parse(request.body().toString('utf8')));
+    } catch {
+      source = request.body().toString('utf8');
+    }
+  }
+  return `indices[${indices}], search_type[${searchType}], ${scroll !== undefined ? `scroll[${scroll}], ` : ''}source[${source}]`;
+}
+
+async function handleSearch(request: RestRequest, context: ActionContext): Promise<RestResponse> {
+  const input = readSearchInput({
+    param: (name) => request.param(name),
+    body: request.hasBody ? request.body() : undefined,
+    indices: indexExpressions(request.pathParams['index']),
+  });
+  const answer = await runSearch(input, context);
+  return json(answer.body, answer.status);
+}
+
+const searchRoute = (path: string): Route => ({
+  method: ['GET', 'POST'],
+  path,
+  action: SEARCH_ACTION,
+  cancellable: true,
+  body: 'optional',
+  params: SEARCH_PARAMS,
+  describe: describeSearch,
+  handler: handleSearch,
+});
+
+export const searchRoutes: Route[] = [searchRoute('/_search'), searchRoute('/{index}/_search')];

@@ -1,0 +1,402 @@
+/**
+ * Runs one search across its shards, as ES's TransportSearchAction with SearchQueryThenFetchAsyncAction
+ * (and SearchDfsQueryThenFetchAsyncAction, SearchScrollQueryThenFetchAsyncAction):
+ *
+ *   open a searcher per shard (or reuse a scroll/PIT context) -> [dfs per shard -> aggregate statistics]
+ *   -> query per shard -> reduce (merge top hits, totals, aggregations) -> fetch the page's hits per shard
+ *
+ * Each shard phase runs as a cancellable child task of the search (`indices:data/read/search[phase/query]`
+ * and friends), checking its cancellation every block of documents, and is counted in the shard's search
+ * statistics. A shard that fails becomes a shard failure; when every shard failed (or one did and partial
+ * results are not allowed) the search fails with ES's search_phase_execution_exception.
+ */
+import { EsError, toEsError } from '../../common/errors.js';
+import type { Searcher } from '../../engine/searcher.js';
+import type { IndexService, IndexShard } from '../../indices/index.js';
+import type { SearchStats } from '../../indices/shard-stats.js';
+import type { AggregationSpec } from '../../search/aggregations/index.js';
+import type { SearchRequest } from '../../search/dsl/index.js';
+import { TRACK_TOTAL_HITS_ACCURATE } from '../../search/dsl/index.js';
+import type { StatisticsOverride } from '../../search/index.js';
+import {
+  aggregateDfs,
+  executeDfsPhase,
+  executeFetchPhase,
+  executeQueryPhase,
+  EXCLUDE_TIES,
+  parseRelevanceSearchAfter,
+  parseSearchAfter,
+  PhaseControl,
+  reduceQueryPhase,
+  RELEVANCE,
+  resolveSort,
+  type AfterDoc,
+  type DfsResult,
+  type FetchedSearchHit,
+  type QueryPhaseResult,
+  type ReducedQueryPhase,
+  type ResolvedSort,
+  type ShardSearchTarget,
+} from '../../search/phase/index.js';
+import type { Task } from '../../tasks/index.js';
+import type { ActionContext } from '../rest.js';
+import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
+import { searchPhaseExecutionError, type ShardFailure } from './search-errors.js';
+import { targetFor } from './search-shards.js';
+
+export const SEARCH_ACTION = 'indices:data/read/search';
+
+/** Where a shard's searcher comes from. */
+export type ShardSource =
+  | { readonly kind: 'shard'; readonly service: IndexService; readonly shard: IndexShard }
+  | { readonly kind: 'context'; readonly context: ReaderContext }
+  | { readonly kind: 'failed'; readonly error: EsError };
+
+export interface ShardSlot {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shard: number;
+  readonly shardIndex: number;
+  readonly nodeId: string | undefined;
+  readonly source: ShardSource;
+}
+
+export type SearchMode =
+  /** A plain search (also a PIT search: its slots are contexts). */
+  | { readonly kind: 'search' }
+  /** The first page of a scroll: each shard's searcher is kept in a scroll context. */
+  | { readonly kind: 'scroll-start'; readonly keepAliveMillis: number }
+  /** The next page of a scroll: request, sort and position come from each shard's scroll context. */
+  | { readonly kind: 'scroll-next'; readonly keepAliveMillis: number | undefined; readonly size: number };
+
+export interface SearchPlan {
+  readonly request: SearchRequest;
+  readonly aggregations: readonly AggregationSpec[] | undefined;
+  readonly dfs: boolean;
+  readonly trackTotalHitsUpTo: number;
+  readonly allowPartialResults: boolean;
+  readonly nowMillis: number;
+  readonly slots: readonly ShardSlot[];
+  readonly mode: SearchMode;
+  /** PIT keep-alive renewal for context slots. */
+  readonly contextKeepAliveMillis?: number;
+}
+
+export interface PageHit {
+  readonly index: string;
+  readonly shard: number;
+  readonly nodeId: string | undefined;
+  readonly hit: FetchedSearchHit;
+}
+
+export interface SearchOutcome {
+  readonly reduced: ReducedQueryPhase;
+  readonly sort: ResolvedSort;
+  readonly hits: readonly PageHit[];
+  readonly totalShards: number;
+  readonly successfulShards: number;
+  readonly failures: readonly ShardFailure[];
+  /** The scroll contexts of a scroll search, by slot (for the scroll id). */
+  readonly scrollContexts: readonly { readonly context: ReaderContext; readonly nodeId: string }[];
+}
+
+interface Running {
+  readonly slot: ShardSlot;
+  target: ShardSearchTarget | undefined;
+  stats: SearchStats | undefined;
+  context: ReaderContext | undefined;
+  release: () => void;
+  failure: ShardFailure | undefined;
+  sort: ResolvedSort | undefined;
+  query: QueryPhaseResult | undefined;
+}
+
+function failureOf(slot: ShardSlot, err: unknown): ShardFailure {
+  return { index: slot.index, shard: slot.shard, nodeId: slot.nodeId, cause: toEsError(err) };
+}
+
+/** Opens the shard's searcher (or context); failures are recorded on the slot. */
+function open(slot: ShardSlot, plan: SearchPlan, context: ActionContext): Running {
+  const running: Running = { slot, target: undefined, stats: undefined, context: undefined, release: () => undefined, failure: undefined, sort: undefined, query: undefined };
+  const services = context.services;
+  const registry = readerContextsOf(services);
+  try {
+    const source = slot.source;
+    if (source.kind === 'failed') throw source.error;
+    let searcher: Searcher;
+    let service: IndexService;
+    if (source.kind === 'shard') {
+      service = source.service;
+      running.stats = source.shard.searchStats;
+      searcher = source.shard.acquireSearcher();
+      if (plan.mode.kind === 'scroll-start') {
+        try {
+          running.context = registry.open('scroll', service, source.shard, searcher, plan.mode.keepAliveMillis);
+        } catch (err) {
+          searcher.release();
+          throw err;
+        }
+        registry.acquire(running.context, undefined);
+        const owned = running.context;
+        running.release = () => registry.release(owned);
+      } else {
+        // A plain search holds its reader context only for the request (ES counts it as an open context).
+        source.shard.searchStats.openContexts++;
+        const stats = source.shard.searchStats;
+        running.release = () => {
+          searcher.release();
+          stats.openContexts--;
+        };
+      }
+    } else {
+      const readerContext = source.context;
+      service = readerContext.service;
+      running.stats = readerContext.indexShard.searchStats;
+      running.context = readerContext;
+      registry.acquire(readerContext, plan.mode.kind === 'scroll-next' ? plan.mode.keepAliveMillis : plan.contextKeepAliveMillis);
+      running.release = () => registry.release(readerContext);
+      searcher = readerContext.searcher;
+    }
+    running.target = targetFor(slot, service, searcher, services);
+  } catch (err) {
+    running.failure = failureOf(slot, err);
+  }
+  return running;
+}
+
+/** Runs a shard phase as a child task of the search, with cancellation and the request's timeout wired in. */
+async function inChildTask<T>(context: ActionContext, running: Running, phase: string, timeoutMillis: number | undefined, work: (control: PhaseControl) => Promise<T>): Promise<T> {
+  const task: Task = context.task;
+  return context.services.taskManager.run(
+    {
+      type: 'transport',
+      action: `${SEARCH_ACTION}[${phase}]`,
+      description: `shardId[[${running.slot.index}][${running.slot.shard}]]`,
+      parentTaskId: task.taskId,
+      cancellable: true,
+      headers: task.headers,
+    },
+    async (child) => {
+      const deadline = timeoutMillis === undefined ? undefined : performance.now() + timeoutMillis;
+      // A cancelled parent cancels its children; checking the parent too covers a child registered just before.
+      const control = new PhaseControl(() => {
+        child.ensureNotCancelled();
+        task.ensureNotCancelled();
+      }, deadline);
+      return work(control);
+    },
+  );
+}
+
+function live(runs: readonly Running[]): Running[] {
+  return runs.filter((run) => run.failure === undefined);
+}
+
+async function dfsPhase(runs: readonly Running[], plan: SearchPlan, context: ActionContext): Promise<StatisticsOverride | undefined> {
+  if (!plan.dfs) return undefined;
+  const results: DfsResult[] = [];
+  await Promise.all(
+    live(runs).map(async (run) => {
+      try {
+        results.push(await inChildTask(context, run, 'phase/dfs', undefined, async (control) => {
+          control.check();
+          return executeDfsPhase(run.target!, plan.request.query, plan.nowMillis);
+        }));
+      } catch (err) {
+        run.failure = failureOf(run.slot, err);
+      }
+    }),
+  );
+  return aggregateDfs(results);
+}
+
+/** search_after as the shard's sort reads it. */
+function searchAfterOf(request: SearchRequest, sort: ResolvedSort): AfterDoc | undefined {
+  if (request.searchAfter === undefined) return undefined;
+  if (sort.relevance) return { kind: 'relevance', score: parseRelevanceSearchAfter(request.searchAfter), doc: EXCLUDE_TIES };
+  return { kind: 'fields', values: parseSearchAfter(request.searchAfter, sort.fields), doc: EXCLUDE_TIES };
+}
+
+async function queryOne(run: Running, plan: SearchPlan, statistics: StatisticsOverride | undefined, context: ActionContext): Promise<void> {
+  const target = run.target!;
+  const scroll = plan.mode.kind === 'scroll-next' ? run.context?.scroll : undefined;
+  if (plan.mode.kind === 'scroll-next' && scroll === undefined) throw new EsError('illegal_argument_exception', 'the search context is not a scroll context');
+  const request = scroll?.request ?? plan.request;
+  const stats = run.stats;
+  if (stats !== undefined) stats.queryCurrent++;
+  const started = performance.now();
+  try {
+    const result = await inChildTask(context, run, plan.mode.kind === 'scroll-next' ? 'phase/query/scroll' : 'phase/query', request.timeoutMillis, async (control) => {
+      const sort = scroll?.sort ?? resolveSort(target, request.sort);
+      run.sort = sort;
+      const from = request.from ?? 0;
+      const size = plan.mode.kind === 'scroll-next' ? plan.mode.size : (request.size ?? 10);
+      return executeQueryPhase(
+        target,
+        {
+          request,
+          sort,
+          ...(plan.mode.kind !== 'scroll-next' && plan.aggregations !== undefined && { aggregations: plan.aggregations }),
+          numHits: size === 0 ? 0 : plan.mode.kind === 'search' ? from + size : size,
+          trackTotalHitsUpTo: plan.mode.kind === 'search' ? plan.trackTotalHitsUpTo : TRACK_TOTAL_HITS_ACCURATE,
+          ...(() => {
+            const after = scroll !== undefined ? scroll.lastEmitted : searchAfterOf(request, sort);
+            return after === undefined ? {} : { after };
+          })(),
+          ...((scroll?.statistics ?? statistics) !== undefined && { statistics: scroll?.statistics ?? statistics }),
+          nowMillis: scroll?.nowMillis ?? plan.nowMillis,
+          windowCheck: plan.mode.kind === 'search' ? 'search' : plan.mode.kind === 'scroll-start' ? 'scroll' : 'none',
+        },
+        control,
+      );
+    });
+    if (scroll !== undefined) {
+      // Later scroll pages report the first page's total and max score (ES's ScrollContext).
+      run.query = { ...result, totalHits: scroll.totalHits ?? result.totalHits, maxScore: scroll.maxScore };
+    } else {
+      run.query = result;
+    }
+    if (plan.mode.kind === 'scroll-start' && run.context !== undefined) {
+      run.context.scroll = {
+        request: plan.request,
+        aggregations: plan.aggregations,
+        sort: run.sort!,
+        nowMillis: plan.nowMillis,
+        statistics,
+        totalHits: result.totalHits,
+        maxScore: result.maxScore,
+        lastEmitted: undefined,
+      };
+    }
+    if (stats !== undefined) {
+      stats.queryTotal++;
+      stats.queryTimeMillis += Math.round(performance.now() - started);
+    }
+  } catch (err) {
+    if (stats !== undefined) stats.queryFailure++;
+    throw err;
+  } finally {
+    if (stats !== undefined) stats.queryCurrent--;
+  }
+}
+
+async function fetchOne(run: Running, docs: ReducedQueryPhase['hits'], plan: SearchPlan, statistics: StatisticsOverride | undefined, context: ActionContext): Promise<FetchedSearchHit[]> {
+  const stats = run.stats;
+  if (stats !== undefined) stats.fetchCurrent++;
+  const started = performance.now();
+  const request = run.context?.scroll?.request ?? plan.request;
+  try {
+    const hits = await inChildTask(context, run, plan.mode.kind === 'scroll-next' ? 'phase/fetch/id/scroll' : 'phase/fetch/id', undefined, (control) =>
+      executeFetchPhase(run.target!, { request, docs, ...((run.context?.scroll?.statistics ?? statistics) !== undefined && { statistics: run.context?.scroll?.statistics ?? statistics }), nowMillis: plan.nowMillis }, control),
+    );
+    if (stats !== undefined) {
+      stats.fetchTotal++;
+      stats.fetchTimeMillis += Math.round(performance.now() - started);
+    }
+    return hits;
+  } catch (err) {
+    if (stats !== undefined) stats.fetchFailure++;
+    throw err;
+  } finally {
+    if (stats !== undefined) stats.fetchCurrent--;
+  }
+}
+
+/** Where each shard's scroll continues: after its last hit that made it into this page. */
+function recordLastEmitted(runs: readonly Running[], reduced: ReducedQueryPhase, sort: ResolvedSort): void {
+  const last = new Map<number, ReducedQueryPhase['hits'][number]>();
+  for (const hit of reduced.hits) last.set(hit.shardIndex, hit);
+  for (const run of runs) {
+    const scroll = run.context?.scroll;
+    const hit = last.get(run.slot.shardIndex);
+    if (scroll === undefined || hit === undefined) continue;
+    scroll.lastEmitted = sort.relevance ? { kind: 'relevance', score: hit.score, doc: hit.doc } : { kind: 'fields', values: hit.sortValues ?? [], doc: hit.doc };
+  }
+}
+
+export async function executeSearch(plan: SearchPlan, context: ActionContext): Promise<SearchOutcome> {
+  const runs = plan.slots.map((slot) => open(slot, plan, context));
+  let completed = false;
+  const failures = (): ShardFailure[] => runs.flatMap((run) => (run.failure === undefined ? [] : [run.failure]));
+  try {
+    const statistics = await dfsPhase(runs, plan, context);
+    if (plan.dfs && live(runs).length === 0 && runs.length > 0) throw searchPhaseExecutionError('dfs', 'all shards failed', failures());
+    await Promise.all(
+      live(runs).map(async (run) => {
+        try {
+          await queryOne(run, plan, statistics, context);
+        } catch (err) {
+          run.failure = failureOf(run.slot, err);
+        }
+      }),
+    );
+    const succeeded = live(runs);
+    if (succeeded.length === 0 && runs.length > 0) throw searchPhaseExecutionError('query', 'all shards failed', failures());
+    if (!plan.allowPartialResults && failures().length > 0) throw searchPhaseExecutionError('query', 'Partial shards failure', failures());
+    context.task.ensureNotCancelled();
+    const sort = succeeded[0]?.sort ?? RELEVANCE;
+    const request = plan.request;
+    const from = plan.mode.kind === 'search' ? (request.from ?? 0) : 0;
+    const size = plan.mode.kind === 'scroll-next' ? plan.mode.size : (request.size ?? 10);
+    const reduced = reduceQueryPhase(
+      succeeded.map((run) => ({ shardIndex: run.slot.shardIndex, result: run.query! })),
+      {
+        from,
+        size,
+        sort,
+        trackTotalHitsUpTo: plan.mode.kind === 'search' ? plan.trackTotalHitsUpTo : TRACK_TOTAL_HITS_ACCURATE,
+        hasAggregations: plan.mode.kind !== 'scroll-next' && plan.aggregations !== undefined && plan.aggregations.length > 0,
+        maxBuckets: succeeded[0]?.target?.settings.maxBuckets ?? 65_536,
+        checkCancelled: () => context.task.ensureNotCancelled(),
+      },
+    );
+    const byShard = new Map<number, Running>(succeeded.map((run) => [run.slot.shardIndex, run]));
+    const docsByShard = new Map<number, ReducedQueryPhase['hits'][number][]>();
+    for (const hit of reduced.hits) {
+      const list = docsByShard.get(hit.shardIndex) ?? [];
+      list.push(hit);
+      docsByShard.set(hit.shardIndex, list);
+    }
+    const fetched = new Map<number, FetchedSearchHit[]>();
+    await Promise.all(
+      [...docsByShard].map(async ([shardIndex, docs]) => {
+        const run = byShard.get(shardIndex)!;
+        try {
+          fetched.set(shardIndex, await fetchOne(run, docs, plan, statistics, context));
+        } catch (err) {
+          run.failure = failureOf(run.slot, err);
+        }
+      }),
+    );
+    const cursors = new Map<number, number>();
+    const hits: PageHit[] = [];
+    for (const hit of reduced.hits) {
+      const list = fetched.get(hit.shardIndex);
+      if (list === undefined) continue;
+      const position = cursors.get(hit.shardIndex) ?? 0;
+      cursors.set(hit.shardIndex, position + 1);
+      const run = byShard.get(hit.shardIndex)!;
+      hits.push({ index: run.slot.index, shard: run.slot.shard, nodeId: run.slot.nodeId, hit: list[position]! });
+    }
+    if (plan.mode.kind !== 'search') recordLastEmitted(live(runs), reduced, sort);
+    const finalFailures = failures();
+    completed = true;
+    return {
+      reduced,
+      sort,
+      hits,
+      totalShards: runs.length,
+      successfulShards: runs.length - finalFailures.length,
+      failures: finalFailures,
+      scrollContexts: plan.mode.kind === 'search' ? [] : live(runs).flatMap((run) => (run.context === undefined ? [] : [{ context: run.context, nodeId: context.services.localNode.id }])),
+    };
+  } finally {
+    for (const run of runs) run.release();
+    if (plan.mode.kind === 'scroll-start') {
+      // A shard that failed keeps no scroll context (it is not part of the scroll id), nor does a failed search.
+      const registry = readerContextsOf(context.services);
+      for (const run of runs) if ((!completed || run.failure !== undefined) && run.context !== undefined) registry.free(run.context.id);
+    }
+  }
+}
+

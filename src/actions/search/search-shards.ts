@@ -1,0 +1,125 @@
+/**
+ * Which shards a search runs on (ES's TransportSearchAction shard iterators): every shard of every concrete
+ * index, narrowed by `routing`, ordered as ES orders them (ShardId.compareTo: shard number, then index name,
+ * then uuid) so that the position of each (its shardIndex) breaks merge ties as in ES. A shard is searched on
+ * this node's copy (primary or replica); a shard with no active copy, or whose copies live on nodes this one
+ * cannot reach yet, becomes a shard failure instead.
+ */
+import { EsError, errors } from '../../common/errors.js';
+import { transportAddress, type ClusterState } from '../../cluster/index.js';
+import { checkReadBlocks } from '../../cluster/metadata/index-updates.js';
+import type { Searcher } from '../../engine/searcher.js';
+import { shardIdFor, type IndexService, type IndexShard } from '../../indices/index.js';
+import type { ShardSearchSettings, ShardSearchTarget } from '../../search/phase/index.js';
+import type { NodeServices } from '../context.js';
+import { indicesOf } from '../indices-services.js';
+
+export interface SearchShardRef {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shard: number;
+  readonly shardIndex: number;
+  /** The node whose copy is searched (this node), or undefined when none. */
+  readonly nodeId: string | undefined;
+  readonly local: { readonly service: IndexService; readonly shard: IndexShard } | undefined;
+  /** Why the shard cannot be searched from here. */
+  readonly unavailable: EsError | undefined;
+}
+
+/** The limit on boolean clauses: ES 8 derives it from the heap (at least 1024); 4096 matches a 1-4 GB node. */
+const MAX_CLAUSE_COUNT = 4096;
+
+function intSetting(flat: Readonly<Record<string, string>>, key: string, fallback: number): number {
+  const raw = flat[key];
+  const value = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(value) ? value : fallback;
+}
+
+export function searchSettingsOf(service: IndexService, services: NodeServices): ShardSearchSettings {
+  const flat = service.flatSettings;
+  const defaultField = flat['index.query.default_field'];
+  return {
+    maxResultWindow: service.settings.maxResultWindow,
+    maxDocvalueFieldsSearch: intSetting(flat, 'index.max_docvalue_fields_search', 100),
+    maxInnerResultWindow: intSetting(flat, 'index.max_inner_result_window', 100),
+    maxAnalyzedOffset: intSetting(flat, 'index.highlight.max_analyzed_offset', 1_000_000),
+    maxTermsCount: intSetting(flat, 'index.max_terms_count', 65_536),
+    maxRegexLength: intSetting(flat, 'index.max_regex_length', 1000),
+    defaultFields: defaultField === undefined ? ['*'] : defaultField.replace(/^\[|\]$/g, '').split(',').map((field) => field.trim().replace(/^"|"$/g, '')),
+    queryStringLenient: flat['index.query_string.lenient'] === 'true',
+    maxClauseCount: MAX_CLAUSE_COUNT,
+    maxBuckets: intSetting(services.settings.raw(), 'search.max_buckets', 65_536),
+  };
+}
+
+/** Identifies a shard of a search: enough for hits, failures and `_shard_doc`. */
+export interface ShardLabel {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shard: number;
+  readonly shardIndex: number;
+}
+
+export function targetFor(label: ShardLabel, service: IndexService, searcher: Searcher, services: NodeServices): ShardSearchTarget {
+  return {
+    index: label.index,
+    indexUuid: label.indexUuid,
+    shard: label.shard,
+    nodeId: services.localNode.id,
+    shardIndex: label.shardIndex,
+    searcher,
+    mapping: service.mapping,
+    mappingSettings: service.settings.mapping,
+    analysis: service.analysis,
+    settings: searchSettingsOf(service, services),
+  };
+}
+
+/** ES's ShardId order: shard number, then index name, then index uuid. */
+export function compareShardIds(a: { shard: number; index: string; indexUuid: string }, b: { shard: number; index: string; indexUuid: string }): number {
+  if (a.shard !== b.shard) return a.shard - b.shard;
+  if (a.index !== b.index) return a.index < b.index ? -1 : 1;
+  return a.indexUuid < b.indexUuid ? -1 : a.indexUuid > b.indexUuid ? 1 : 0;
+}
+
+/** The shard numbers `routing` (comma separated) selects in one index, or every shard. */
+function routedShards(service: IndexService | undefined, state: ClusterState, index: string, routing: string | undefined): number[] {
+  const metadata = state.indices.get(index)!;
+  const all = Array.from({ length: metadata.numberOfShards }, (_, i) => i);
+  if (routing === undefined || service === undefined) return all;
+  const values = routing.split(',').filter((value) => value.length > 0);
+  if (values.length === 0) return all;
+  return [...new Set(values.map((value) => shardIdFor(service.settings, '', value)))].sort((a, b) => a - b);
+}
+
+function unavailableShard(index: string, uuid: string, shard: number): EsError {
+  return new EsError('no_shard_available_action_exception', `No shard available for [[${index}][${shard}]]`, { metadata: { index_uuid: uuid, shard: String(shard), index } });
+}
+
+export function resolveSearchShards(services: NodeServices, state: ClusterState, indices: readonly string[], routing: string | undefined): SearchShardRef[] {
+  const { service: indicesService } = indicesOf(services);
+  const localId = services.localNode.id;
+  const refs: Omit<SearchShardRef, 'shardIndex'>[] = [];
+  for (const index of indices) {
+    const metadata = state.indices.get(index);
+    if (metadata === undefined) continue;
+    checkReadBlocks(metadata);
+    const localService = indicesService.indexService(index);
+    const service = localService?.uuid === metadata.uuid ? localService : undefined;
+    for (const shard of routedShards(service, state, index, routing)) {
+      const copies = state.routing.get(index)?.[shard] ?? [];
+      const active = copies.filter((copy) => copy.state === 'STARTED' || copy.state === 'RELOCATING');
+      const localCopy = active.find((copy) => copy.nodeId === localId);
+      const localShard = localCopy === undefined ? undefined : service?.shards.get(shard);
+      if (localShard !== undefined && service !== undefined && localShard.state !== 'closed') {
+        refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: localId, local: { service, shard: localShard }, unavailable: undefined });
+        continue;
+      }
+      const remote = active.find((copy) => copy.nodeId !== undefined && copy.nodeId !== localId);
+      const node = remote?.nodeId === undefined ? undefined : state.nodes.get(remote.nodeId);
+      const unavailable = node !== undefined ? errors.nodeNotConnected(node.name, transportAddress(node)) : unavailableShard(index, metadata.uuid, shard);
+      refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: remote?.nodeId, local: undefined, unavailable });
+    }
+  }
+  return refs.sort(compareShardIds).map((ref, shardIndex) => ({ ...ref, shardIndex }));
+}

@@ -1,0 +1,17 @@
+/**
+ * search/phase: one distributed search's shard-level phases and the coordinating node's merge, free of HTTP,
+ * tasks and cluster state. The caller (actions/search) picks the shards, hands each a ShardSearchTarget and a
+ * PhaseControl (cancellation, timeout, yielding), runs the phases and renders the result:
+ *
+ *   dfs (dfs_query_then_fetch only) -> aggregateDfs -> query (per shard) -> reduceQueryPhase -> fetch (per shard, page only)
+ */
+export type { ShardSearchSettings, ShardSearchTarget } from './shard-target.js';
+export { PhaseControl, TimeExceeded } from './phase-control.js';
+export { buildShardQuery, fieldLookupFor, shardBuildContext } from './shard-query.js';
+export { resolveSort, sortNeedsScores, RELEVANCE, type ResolvedSort, type ResolvedSortField, type SortFieldKind } from './sort.js';
+export { compareSortValues, formatSortValue, parseRelevanceSearchAfter, parseSearchAfter, shardDocValue } from './sort-values.js';
+export { EXCLUDE_TIES, type AfterDoc } from './after-filter.js';
+export { executeQueryPhase, shardSearcher, type QueryPhaseRequest, type QueryPhaseResult, type ShardHit } from './query-phase.js';
+export { executeDfsPhase, aggregateDfs, type DfsResult, type DfsTermStatistics } from './dfs-phase.js';
+export { executeFetchPhase, type FetchDocRef, type FetchedSearchHit, type FetchPhaseRequest } from './fetch-phase.js';
+export { compareMergedHits, mergeShardHits, mergeTotalHits, reduceQueryPhase, type MergedHit, type ReduceOptions, type ReducedQueryPhase, type ShardQueryOutcome } from './reduce.js';

@@ -1,0 +1,55 @@
+/**
+ * How a shard phase stays interruptible on one event loop: every block of documents it checks the task's
+ * cancellation and the request's `timeout`, and when it has held the loop for a few milliseconds it yields,
+ * so a `_tasks/<id>/_cancel`, a client disconnect or the operational endpoints get served while a long
+ * search runs. A cancelled search therefore stops within one block of work; a timed-out one stops
+ * collecting and returns what it has (ES's partial results with `timed_out: true`).
+ */
+
+/** Thrown when the request's `timeout` has passed (ES's TimeExceededException); the phase keeps its partial results. */
+export class TimeExceeded extends Error {
+  constructor() {
+    super('Time exceeded');
+    this.name = 'TimeExceeded';
+  }
+}
+
+/** Milliseconds a phase may hold the event loop before yielding. */
+const SLICE_MILLIS = 8;
+
+export class PhaseControl {
+  private lastYield = performance.now();
+
+  /**
+   * @param checkCancelled throws (task_cancelled_exception) when the task was cancelled
+   * @param deadline `performance.now()` value after which the search has timed out, if it has a timeout
+   */
+  constructor(
+    private readonly checkCancelled: () => void = () => undefined,
+    private readonly deadline: number | undefined = undefined,
+  ) {}
+
+  /** Cancellation first (it fails the shard), then the timeout (it ends collection). */
+  check(): void {
+    this.checkCancelled();
+    if (this.deadline !== undefined && performance.now() > this.deadline) throw new TimeExceeded();
+  }
+
+  /** Whether the phase has held the event loop long enough to owe a yield. */
+  get shouldYield(): boolean {
+    return performance.now() - this.lastYield > SLICE_MILLIS;
+  }
+
+  /** Lets other work run, then checks again (a cancel may have arrived meanwhile). */
+  async yield(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.lastYield = performance.now();
+    this.check();
+  }
+
+  /** check(), plus a yield when one is owed: what a phase calls between blocks of work. */
+  async checkpoint(): Promise<void> {
+    this.check();
+    if (this.shouldYield) await this.yield();
+  }
+}
