@@ -20,6 +20,7 @@ import type { CommitPoint } from './commit/commit-point.js';
 import type { EngineConfig } from './engine.js';
 import { InternalEngine } from './internal-engine.js';
 import { createSegmentJobs } from './segments/segment-jobs.js';
+import { CachedAnalyzers } from './indexing/indexing-buffer.js';
 import { ShardSegments } from './segments/shard-segments.js';
 import type { LoadedSegment } from './segments/loaded-segment.js';
 import { FsDirectory } from './store/index.js';
@@ -77,7 +78,14 @@ export async function openEngine(config: EngineConfig): Promise<InternalEngine> 
   }
 
   const tracker = new LocalCheckpointTracker(commit.userData.maxSeqNo, commit.userData.localCheckpoint);
-  const jobs = createSegmentJobs(config.backgroundWork ?? 'worker', indexPath, config.storedCompression ?? 'lz4');
+  const analyzers = new CachedAnalyzers(config.analyzers);
+  const jobs = createSegmentJobs({
+    mode: config.backgroundWork ?? 'worker',
+    indexPath,
+    compression: config.storedCompression ?? 'lz4',
+    analyzers,
+    analysis: config.analysisSettings === undefined ? null : { settings: config.analysisSettings, indexName: config.shardLabel.index },
+  });
   const engine = new InternalEngine({
     config,
     translog,

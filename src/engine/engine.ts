@@ -152,6 +152,13 @@ export interface EngineConfig {
   readonly mergePolicy?: Partial<TieredMergePolicyOptions>;
   /** Added: `index.gc_deletes` in ms (default 60 s): how long a delete keeps the version sequence going. */
   readonly gcDeletesMillis?: number;
+  /**
+   * Added: the index's `analysis` settings (what `analyzers` was built from with AnalysisRegistry.forIndex).
+   * With them, documents are inverted in indexing worker threads, off the request thread; without them
+   * (null for an index with no analysis settings means "use the built-in analyzers" and is enough),
+   * inversion runs on the calling thread.
+   */
+  readonly analysisSettings?: unknown;
   /** Added: where segments are written; `worker` (default) keeps that work off the event loop. */
   readonly backgroundWork?: 'worker' | 'inline';
 }

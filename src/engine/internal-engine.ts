@@ -45,7 +45,7 @@ import {
   type IndexingCounters,
   type MergeStatsCounters,
 } from './engine-stats.js';
-import { CachedAnalyzers, IndexingBuffer } from './indexing/indexing-buffer.js';
+import type { AnalyzerLookup, BufferSink } from './indexing/indexing-buffer.js';
 import { MergeScheduler } from './merge/merge-scheduler.js';
 import { DEFAULT_MERGE_POLICY, TieredMergePolicy } from './merge/tiered-merge-policy.js';
 import type { Searcher } from './searcher.js';
@@ -97,13 +97,12 @@ export class InternalEngine implements Engine {
   private readonly jobs: SegmentJobs;
   private readonly tracker: LocalCheckpointTracker;
   private readonly versionMap = new LiveVersionMap();
-  private readonly analyzers: CachedAnalyzers;
   private readonly stateLock = new AsyncMutex();
   private readonly merges: MergeScheduler;
   private readonly historyUUID: string;
   private maxUnsafeAutoIdTimestamp: number;
 
-  private buffer: IndexingBuffer;
+  private buffer: BufferSink;
   private bufferGeneration = 0;
   /** A background write of a full buffer, when one is under way. */
   private pendingBufferWrite: Promise<void> | null = null;
@@ -130,9 +129,8 @@ export class InternalEngine implements Engine {
     this.tracker = parts.tracker;
     this.historyUUID = parts.historyUUID;
     this.maxUnsafeAutoIdTimestamp = parts.maxUnsafeAutoIdTimestamp;
-    this.analyzers = new CachedAnalyzers(parts.config.analyzers);
     this.admission = new WriteAdmission(WRITE_SLICE_MS, () => this.ensureOpen());
-    this.buffer = new IndexingBuffer(this.analyzers);
+    this.buffer = this.jobs.newBuffer();
     const policy = new TieredMergePolicy({ ...DEFAULT_MERGE_POLICY, ...parts.config.mergePolicy });
     this.merges = new MergeScheduler(this.segments, this.jobs, this.stateLock, policy, this.mergeStats, (prefix) => this.deleteSegmentFiles(prefix));
     this.segments.publish(this.tracker.processedCheckpoint);
@@ -533,7 +531,7 @@ export class InternalEngine implements Engine {
     const touched = this.versionMap.size > 0;
     // --- the cut: synchronous, so no operation falls between the buffer and the translog generation
     if (!flushing.isEmpty || touched) {
-      this.buffer = new IndexingBuffer(this.analyzers);
+      this.buffer = this.jobs.newBuffer();
       this.bufferGeneration++;
       this.versionMap.beforeRefresh();
     }
@@ -555,7 +553,7 @@ export class InternalEngine implements Engine {
   }
 
   /** Writes `flushing` as a segment and installs it with the deletes of the ids it touched. */
-  private async installBuffer(flushing: IndexingBuffer, touchedIds: Iterable<string>): Promise<void> {
+  private async installBuffer(flushing: BufferSink, touchedIds: Iterable<string>): Promise<void> {
     // Deletes for older segments are resolved against the segments as they are now (the lock is held).
     const deletes = new Map<LoadedSegment, number[]>();
     for (const id of touchedIds) {
@@ -567,11 +565,11 @@ export class InternalEngine implements Engine {
     }
     let added: { segment: LoadedSegment; deletedInBuffer: number[] } | null = null;
     if (!flushing.isEmpty) {
-      const deletedInBuffer = [...flushing.deletedDocs];
-      if (deletedInBuffer.length < flushing.numDocs) {
-        const written = await this.jobs.writeBuffer(this.segments.nextSegmentName(), flushing);
-        added = { segment: await this.segments.openWritten(written), deletedInBuffer };
-      }
+      // Written even when every document is deleted: the buffer may live in a worker, which frees it by
+      // writing it; the empty segment is dropped at once.
+      const { written, failedDocs } = await this.jobs.writeBuffer(this.segments.nextSegmentName(), flushing);
+      const deletedInBuffer = [...new Set([...flushing.deletedDocs, ...failedDocs])];
+      added = { segment: await this.segments.openWritten(written), deletedInBuffer };
     }
     await this.segments.applyFlush(added, deletes);
   }

@@ -32,6 +32,8 @@ export function crashEngineConfig(path: string): { config: EngineConfig; factory
       refreshIntervalMillis: 25,
       parseDocument: ({ id, source, routing }) => factory.parse(source, id, routing),
       mergePolicy: { segmentsPerTier: 4, maxMergeAtOnce: 4 },
+      // Built-in analyzers, known to the indexing workers: documents are inverted off the main thread.
+      analysisSettings: {},
     },
   };
 }

@@ -14,7 +14,7 @@
 import { errors } from '../../common/errors.js';
 import type { AnalysisRegistry, Analyzer } from '../../analysis/index.js';
 import { lowerCaseTerm } from '../../analysis/index.js';
-import type { IndexableField, ParsedDocument, TextField } from '../../mapping/index.js';
+import type { IndexableField, TextField } from '../../mapping/index.js';
 import type { StoredField } from '../codec/index.js';
 import { FloatList } from '../util/growable.js';
 import { FieldBuffer, indexLevelOf } from './field-buffer.js';
@@ -22,6 +22,7 @@ import { IntSlicePool } from './int-slice-pool.js';
 import { SourceStore } from './source-store.js';
 import { INDEX_DOCS } from './term-postings.js';
 import { ID_FIELD, IGNORED_FIELD, ROUTING_FIELD } from '../searcher.js';
+import type { BufferInputDocument } from './document-batch.js';
 
 /** Lucene's IndexWriter.MAX_TERM_LENGTH: the longest term, in UTF-8 bytes. */
 export const MAX_TERM_BYTES = 32766;
@@ -35,7 +36,43 @@ export interface BufferedDocMeta {
   readonly ignored: readonly string[];
 }
 
-export class IndexingBuffer {
+/**
+ * What the engine writes documents into: an IndexingBuffer on this thread, or a RemoteBuffer whose
+ * IndexingBuffer lives in an indexing worker (remote-buffer.ts). Doc ids are assigned in call order.
+ */
+export interface BufferSink {
+  readonly numDocs: number;
+  readonly isEmpty: boolean;
+  /** Documents superseded (or failed) within the buffer. */
+  readonly deletedDocs: ReadonlySet<number>;
+  addDocument(id: string, document: BufferInputDocument): number;
+  setMeta(doc: number, seqNo: number, primaryTerm: number, version: number): void;
+  markDeleted(doc: number): void;
+  ramBytesUsed(): number;
+}
+
+/**
+ * Checks what could make a document fail to index, before any structure changes: unknown analyzers or
+ * normalizers, and terms over Lucene's length limit (possible only in values over MAX_TERM_BYTES / 3
+ * characters, which are analyzed here for that reason).
+ */
+export function prevalidate(document: BufferInputDocument, analyzers: AnalyzerLookup): void {
+  for (const field of document.fields) {
+    if (field.kind === 'text' && field.indexed) {
+      const analyzer = analyzers.analyzer(field.analyzer);
+      if (field.value.length > MAX_TERM_BYTES / 3) {
+        const stream = analyzer.tokenStream(field.value);
+        while (stream.incrementToken()) if (stream.token.term.length > MAX_TERM_BYTES / 3) checkTermLength(field.field, stream.token.term);
+        stream.end();
+      }
+    } else if (field.kind === 'keyword' && field.indexed) {
+      const value = field.normalizer === null ? field.value : analyzers.normalize(field.normalizer, field.value);
+      if (value.length > MAX_TERM_BYTES / 3) checkTermLength(field.field, value);
+    }
+  }
+}
+
+export class IndexingBuffer implements BufferSink {
   readonly pool = new IntSlicePool();
   readonly fields = new Map<string, FieldBuffer>();
   readonly sources = new SourceStore();
@@ -84,7 +121,7 @@ export class IndexingBuffer {
    * Inverts `document` as the next doc id and returns that id. The engine sets the document's seqNo,
    * primary term and version right after with setMeta (before anything else can run).
    */
-  addDocument(id: string, document: ParsedDocument): number {
+  addDocument(id: string, document: BufferInputDocument): number {
     // Resolve every analyzer first: an unknown analyzer fails the request before the buffer changes.
     for (const field of document.fields) if (field.kind === 'text' && field.indexed) this.analyzers.analyzer(field.analyzer);
     const doc = this.ids.length;

@@ -1,24 +1,37 @@
 /**
- * Where segments get written: the heavy, synchronous part of a refresh (turning the indexing buffer into a
- * segment) and of a merge runs in worker threads (segment-worker.ts), so the event loop keeps serving
- * requests and ingest continues on the main thread while the second core encodes. `inline` runs the same
- * code on the calling thread (tests, tools). Flushes and merges use separate workers, so a long merge
- * never holds up a refresh.
+ * Where the heavy work of indexing runs. With `worker` (the default) it is off the request thread:
+ * - inverting documents and writing the indexing buffer as a segment: in two indexing workers that take
+ *   turns, buffer by buffer (one inverts the buffer being filled while the other writes the previous one),
+ *   when the index's analysis settings are known (`analysisSettings`); otherwise documents are inverted on
+ *   the calling thread and only the segment writing moves to a worker;
+ * - merging: in a merge worker of its own, so a long merge never holds up a refresh.
+ * `inline` runs the same code on the calling thread (tests, tools).
  */
 import { Worker } from 'node:worker_threads';
 import { LiveDocs, type SegmentInfo, type StoredCompression } from '../codec/index.js';
 import { FsDirectory } from '../store/index.js';
 import { snapshotBuffer } from '../indexing/buffered-segment.js';
-import type { IndexingBuffer } from '../indexing/indexing-buffer.js';
+import type { DocumentBatch } from '../indexing/document-batch.js';
+import { IndexingBuffer, type AnalyzerLookup, type BufferSink } from '../indexing/indexing-buffer.js';
+import { RemoteBuffer } from '../indexing/remote-buffer.js';
 import { writeBufferedSegment, type WrittenSegment } from '../indexing/write-buffered-segment.js';
 import { mergeSegments } from '../merge/segment-merger.js';
 import type { LoadedSegment } from './loaded-segment.js';
-import type { WorkerJob, WorkerReply } from './segment-worker-protocol.js';
+import type { WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
 
 export type { WrittenSegment } from '../indexing/write-buffered-segment.js';
 
+export interface WrittenBuffer {
+  readonly written: WrittenSegment;
+  /** Documents that could not be inverted after all (kept in the segment, deleted). */
+  readonly failedDocs: readonly number[];
+}
+
 export interface SegmentJobs {
-  writeBuffer(name: string, buffer: IndexingBuffer): Promise<WrittenSegment>;
+  /** A new, empty indexing buffer. */
+  newBuffer(): BufferSink;
+  /** Writes a buffer (from newBuffer) as segment `name`; the buffer is not used afterwards. */
+  writeBuffer(name: string, buffer: BufferSink): Promise<WrittenBuffer>;
   /** Merges `sources` as of the live docs given (a snapshot taken when the merge started). */
   merge(name: string, sources: readonly { segment: LoadedSegment; liveDocs: LiveDocs | null }[]): Promise<WrittenSegment>;
   close(): Promise<void>;
@@ -26,24 +39,37 @@ export interface SegmentJobs {
 
 export type BackgroundWork = 'worker' | 'inline';
 
-export function createSegmentJobs(mode: BackgroundWork, indexPath: string, compression: StoredCompression): SegmentJobs {
-  return mode === 'worker' ? new WorkerSegmentJobs(indexPath, compression) : new InlineSegmentJobs(indexPath, compression);
+export interface SegmentJobsOptions {
+  readonly mode: BackgroundWork;
+  readonly indexPath: string;
+  readonly compression: StoredCompression;
+  /** Analyzers of this thread (validation, and inversion when it happens here). */
+  readonly analyzers: AnalyzerLookup;
+  /** The index's analysis settings, so indexing workers can build the same analyzers; null: invert here. */
+  readonly analysis: { readonly settings: unknown; readonly indexName: string } | null;
+}
+
+export function createSegmentJobs(options: SegmentJobsOptions): SegmentJobs {
+  return options.mode === 'worker' ? new WorkerSegmentJobs(options) : new InlineSegmentJobs(options);
 }
 
 class InlineSegmentJobs implements SegmentJobs {
   private directory: Promise<FsDirectory> | undefined;
 
-  constructor(
-    private readonly indexPath: string,
-    private readonly compression: StoredCompression,
-  ) {}
+  constructor(private readonly options: SegmentJobsOptions) {}
 
   private dir(): Promise<FsDirectory> {
-    return (this.directory ??= FsDirectory.open(this.indexPath));
+    return (this.directory ??= FsDirectory.open(this.options.indexPath));
   }
 
-  async writeBuffer(name: string, buffer: IndexingBuffer): Promise<WrittenSegment> {
-    return writeBufferedSegment(await this.dir(), name, snapshotBuffer(buffer).segment, this.compression);
+  newBuffer(): BufferSink {
+    return new IndexingBuffer(this.options.analyzers);
+  }
+
+  async writeBuffer(name: string, buffer: BufferSink): Promise<WrittenBuffer> {
+    if (!(buffer instanceof IndexingBuffer)) throw new Error('not a buffer of these jobs');
+    const written = await writeBufferedSegment(await this.dir(), name, snapshotBuffer(buffer).segment, this.options.compression);
+    return { written, failedDocs: [] };
   }
 
   async merge(name: string, sources: readonly { segment: LoadedSegment; liveDocs: LiveDocs | null }[]): Promise<WrittenSegment> {
@@ -51,7 +77,7 @@ class InlineSegmentJobs implements SegmentJobs {
       await this.dir(),
       name,
       sources.map(({ segment, liveDocs }) => ({ readers: segment.readers, liveDocs })),
-      this.compression,
+      this.options.compression,
     );
   }
 
@@ -61,37 +87,59 @@ class InlineSegmentJobs implements SegmentJobs {
 /** A job as the engine orders it; the channel numbers it. */
 type JobOrder = WorkerJob extends infer Job ? (Job extends WorkerJob ? Omit<Job, 'jobId'> : never) : never;
 
+interface JobResult extends WrittenSegment {
+  readonly failedDocs?: readonly number[];
+}
+
 /** One lazily started worker with its pending jobs. */
 class WorkerChannel {
   private worker: Worker | null = null;
   private nextJobId = 1;
-  private readonly pending = new Map<number, { resolve: (reply: WrittenSegment) => void; reject: (err: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (reply: JobResult) => void; reject: (err: Error) => void }>();
+  /** Sent first to every (re)started worker. */
+  private initNotice: WorkerNotice | null = null;
+  /** Messages that are not job replies (RAM reports of worker-side buffers). */
+  onNotice: (reply: Extract<WorkerReply, { kind: 'ram' }>) => void = () => undefined;
 
   constructor(private readonly role: string) {}
+
+  init(notice: WorkerNotice): void {
+    this.initNotice = notice;
+    this.worker?.postMessage(notice);
+  }
 
   private start(): Worker {
     if (this.worker !== null) return this.worker;
     const worker = new Worker(new URL('./segment-worker.js', import.meta.url), { name: `gannet-${this.role}` });
     worker.unref();
     worker.on('message', (reply: WorkerReply) => {
+      if ('kind' in reply) {
+        this.onNotice(reply);
+        return;
+      }
       const job = this.pending.get(reply.jobId);
       if (job === undefined) return;
       this.pending.delete(reply.jobId);
-      if (reply.ok) job.resolve({ info: reply.info as SegmentInfo, idFilter: reply.idFilter });
+      if (reply.ok) job.resolve({ info: reply.info as SegmentInfo, idFilter: reply.idFilter, failedDocs: reply.failedDocs });
       else job.reject(Object.assign(new Error(`${this.role} worker: ${reply.message}`), { workerStack: reply.stack }));
     });
     const failAll = (err: Error): void => {
-      this.worker = null;
+      if (this.worker === worker) this.worker = null;
       for (const job of this.pending.values()) job.reject(err);
       this.pending.clear();
     };
     worker.on('error', (err) => failAll(err instanceof Error ? err : new Error(String(err))));
     worker.on('exit', (code) => failAll(new Error(`${this.role} worker exited with code ${code}`)));
     this.worker = worker;
+    if (this.initNotice !== null) worker.postMessage(this.initNotice);
     return worker;
   }
 
-  run(job: JobOrder, transfer: ArrayBuffer[]): Promise<WrittenSegment> {
+  post(notice: WorkerNotice, transfer: ArrayBuffer[]): void {
+    this.start().postMessage(notice, transfer);
+  }
+
+  run(job: JobOrder, transfer: ArrayBuffer[]): Promise<JobResult> {
     const worker = this.start();
     const jobId = this.nextJobId++;
     return new Promise((resolve, reject) => {
@@ -121,27 +169,68 @@ class WorkerChannel {
   }
 }
 
+/** The indexing worker a buffer lives in, and the buffer's id there. */
+class IndexingChannel {
+  readonly channel: WorkerChannel;
+  readonly buffers = new Map<number, RemoteBuffer>();
+
+  constructor(role: string, analysis: { settings: unknown; indexName: string }) {
+    this.channel = new WorkerChannel(role);
+    this.channel.init({ kind: 'init', analysisSettings: analysis.settings, indexName: analysis.indexName });
+    this.channel.onNotice = (report) => this.buffers.get(report.bufferId)?.onRamReport(report.bytes);
+  }
+
+  sendBatch(bufferId: number, batch: DocumentBatch, transfer: ArrayBuffer[]): void {
+    this.channel.post({ kind: 'batch', bufferId, batch }, transfer);
+  }
+}
+
 class WorkerSegmentJobs implements SegmentJobs {
   private readonly flushes = new WorkerChannel('flush');
   private readonly merges = new WorkerChannel('merge');
+  private readonly indexing: IndexingChannel[];
+  private nextBufferId = 0;
 
-  constructor(
-    private readonly indexPath: string,
-    private readonly compression: StoredCompression,
-  ) {}
+  constructor(private readonly options: SegmentJobsOptions) {
+    this.indexing =
+      options.analysis === null ? [] : [new IndexingChannel('indexing-1', options.analysis), new IndexingChannel('indexing-2', options.analysis)];
+  }
 
-  writeBuffer(name: string, buffer: IndexingBuffer): Promise<WrittenSegment> {
+  newBuffer(): BufferSink {
+    if (this.indexing.length === 0) return new IndexingBuffer(this.options.analyzers);
+    const bufferId = this.nextBufferId++;
+    const indexing = this.indexing[bufferId % this.indexing.length]!;
+    const buffer = new RemoteBuffer(bufferId, indexing, this.options.analyzers);
+    indexing.buffers.set(bufferId, buffer);
+    return buffer;
+  }
+
+  async writeBuffer(name: string, buffer: BufferSink): Promise<WrittenBuffer> {
+    const { indexPath, compression } = this.options;
+    if (buffer instanceof RemoteBuffer) {
+      const indexing = this.indexing[buffer.bufferId % this.indexing.length]!;
+      buffer.seal();
+      try {
+        const result = await indexing.channel.run({ kind: 'write-buffer', bufferId: buffer.bufferId, indexPath, name, compression }, []);
+        return { written: result, failedDocs: result.failedDocs ?? [] };
+      } finally {
+        indexing.buffers.delete(buffer.bufferId);
+      }
+    }
+    if (!(buffer instanceof IndexingBuffer)) throw new Error('not a buffer of these jobs');
     const { segment, transfer } = snapshotBuffer(buffer);
-    return this.flushes.run({ kind: 'flush', indexPath: this.indexPath, name, compression: this.compression, segment }, transfer);
+    const written = await this.flushes.run({ kind: 'flush', indexPath, name, compression, segment }, transfer);
+    return { written, failedDocs: [] };
   }
 
   merge(name: string, sources: readonly { segment: LoadedSegment; liveDocs: LiveDocs | null }[]): Promise<WrittenSegment> {
+    const { indexPath, compression } = this.options;
     return this.merges.run(
       {
         kind: 'merge',
-        indexPath: this.indexPath,
+        indexPath,
         name,
-        compression: this.compression,
+        compression,
         sources: sources.map(({ segment, liveDocs }) => ({
           name: segment.name,
           id: segment.id,
@@ -153,6 +242,6 @@ class WorkerSegmentJobs implements SegmentJobs {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.flushes.close(), this.merges.close()]);
+    await Promise.all([this.flushes.close(), this.merges.close(), ...this.indexing.map((indexing) => indexing.channel.close())]);
   }
 }

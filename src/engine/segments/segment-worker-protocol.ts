@@ -1,6 +1,7 @@
 /** Messages between the engine and its segment-writing workers (structured-clone data only). */
 import type { StoredCompression } from '../codec/index.js';
 import type { BufferedSegment } from '../indexing/buffered-segment.js';
+import type { DocumentBatch } from '../indexing/document-batch.js';
 
 export interface MergeSourceRef {
   readonly name: string;
@@ -9,6 +10,7 @@ export interface MergeSourceRef {
   readonly live: { readonly words: Uint32Array; readonly deletedCount: number } | null;
 }
 
+/** Orders that expect a reply (carry a jobId). */
 export type WorkerJob =
   | { readonly jobId: number; readonly kind: 'flush'; readonly indexPath: string; readonly name: string; readonly compression: StoredCompression; readonly segment: BufferedSegment }
   | {
@@ -18,8 +20,22 @@ export type WorkerJob =
       readonly name: string;
       readonly compression: StoredCompression;
       readonly sources: readonly MergeSourceRef[];
+    }
+  | {
+      readonly jobId: number;
+      readonly kind: 'write-buffer';
+      readonly bufferId: number;
+      readonly indexPath: string;
+      readonly name: string;
+      readonly compression: StoredCompression;
     };
 
+/** Orders without a reply: set-up, and batches of documents for a worker-side buffer. */
+export type WorkerNotice =
+  | { readonly kind: 'init'; readonly analysisSettings: unknown; readonly indexName: string }
+  | { readonly kind: 'batch'; readonly bufferId: number; readonly batch: DocumentBatch };
+
 export type WorkerReply =
-  | { readonly jobId: number; readonly ok: true; readonly info: unknown; readonly idFilter: Uint32Array }
-  | { readonly jobId: number; readonly ok: false; readonly message: string; readonly stack?: string };
+  | { readonly jobId: number; readonly ok: true; readonly info: unknown; readonly idFilter: Uint32Array; readonly failedDocs?: readonly number[] }
+  | { readonly jobId: number; readonly ok: false; readonly message: string; readonly stack?: string }
+  | { readonly jobId: -1; readonly kind: 'ram'; readonly bufferId: number; readonly bytes: number };

@@ -1,17 +1,27 @@
 /**
- * The segment-writing worker thread: receives a snapshotted indexing buffer or a merge order, writes the
- * segment's files (not fsynced: a commit does that) and replies with the segment info and id filter.
+ * A segment worker thread. Three kinds of work, each off the request thread:
+ * - indexing: batches of documents are inverted into worker-side buffers, which are then written as
+ *   segments (`write-buffer`);
+ * - flush: a buffer inverted on the main thread arrives as a snapshot and is written as a segment;
+ * - merge: segments are read from disk and merged into one.
+ * Files are written but not fsynced: a commit does that.
  */
 import { parentPort } from 'node:worker_threads';
+import { AnalysisRegistry } from '../../analysis/index.js';
 import { LiveDocs, SegmentReaders } from '../codec/index.js';
 import { FsDirectory } from '../store/index.js';
+import { snapshotBuffer } from '../indexing/buffered-segment.js';
+import { decodeBatch, type DocumentBatch } from '../indexing/document-batch.js';
+import { CachedAnalyzers, IndexingBuffer } from '../indexing/indexing-buffer.js';
 import { writeBufferedSegment, type WrittenSegment } from '../indexing/write-buffered-segment.js';
 import { mergeSegments } from '../merge/segment-merger.js';
-import type { WorkerJob, WorkerReply } from './segment-worker-protocol.js';
+import type { WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
 
 if (parentPort === null) throw new Error('segment-worker.js runs as a worker thread');
 const port = parentPort;
 const directories = new Map<string, Promise<FsDirectory>>();
+let analyzers: CachedAnalyzers | null = null;
+const buffers = new Map<number, { buffer: IndexingBuffer; failed: number[] }>();
 
 function directory(path: string): Promise<FsDirectory> {
   let dir = directories.get(path);
@@ -22,27 +32,75 @@ function directory(path: string): Promise<FsDirectory> {
   return dir;
 }
 
-async function run(job: WorkerJob): Promise<WrittenSegment> {
-  const dir = await directory(job.indexPath);
-  if (job.kind === 'flush') return writeBufferedSegment(dir, job.name, job.segment, job.compression);
-  const sources = [];
-  for (const source of job.sources) {
-    const readers = await SegmentReaders.open(dir, source.name, { id: source.id });
-    let liveDocs: LiveDocs | null = null;
-    if (source.live !== null) {
-      const wrapped = LiveDocs.fromWords(readers.maxDoc, source.live.words, source.live.deletedCount);
-      if (typeof wrapped === 'string') throw new Error(`live docs of [${source.name}]: ${wrapped}`);
-      liveDocs = wrapped;
-    }
-    sources.push({ readers, liveDocs });
+function applyBatch(bufferId: number, batch: DocumentBatch): void {
+  if (analyzers === null) throw new Error('indexing worker used before init');
+  let entry = buffers.get(bufferId);
+  if (entry === undefined) {
+    entry = { buffer: new IndexingBuffer(analyzers), failed: [] };
+    buffers.set(bufferId, entry);
   }
-  return mergeSegments(dir, job.name, sources, job.compression);
+  const { buffer, failed } = entry;
+  for (const { id, document, seqNo, primaryTerm, version } of decodeBatch(batch)) {
+    const expected = buffer.numDocs;
+    try {
+      buffer.addDocument(id, document);
+    } catch {
+      // Validated on the engine's side already; a failure here is a bug, and the document stays deleted.
+      // Its doc id must exist all the same, or every later id would disagree with the engine's.
+      if (buffer.numDocs === expected) buffer.addDocument(id, { routing: undefined, ignored: [], storedSource: document.storedSource, fields: [] });
+      buffer.markDeleted(expected);
+      failed.push(expected);
+    }
+    buffer.setMeta(expected, seqNo, primaryTerm, version);
+  }
+  for (const doc of batch.deletes) buffer.markDeleted(doc);
+  const reply: WorkerReply = { jobId: -1, kind: 'ram', bufferId, bytes: buffer.ramBytesUsed() };
+  port.postMessage(reply);
 }
 
-port.on('message', (job: WorkerJob) => {
+async function run(job: WorkerJob): Promise<WrittenSegment & { failedDocs?: number[] }> {
+  const dir = await directory(job.indexPath);
+  switch (job.kind) {
+    case 'flush':
+      return writeBufferedSegment(dir, job.name, job.segment, job.compression);
+    case 'write-buffer': {
+      const entry = buffers.get(job.bufferId);
+      if (entry === undefined) throw new Error(`no buffer ${job.bufferId} in this worker`);
+      buffers.delete(job.bufferId);
+      const written = await writeBufferedSegment(dir, job.name, snapshotBuffer(entry.buffer).segment, job.compression);
+      return { ...written, failedDocs: entry.failed };
+    }
+    case 'merge': {
+      const sources = [];
+      for (const source of job.sources) {
+        const readers = await SegmentReaders.open(dir, source.name, { id: source.id });
+        let liveDocs: LiveDocs | null = null;
+        if (source.live !== null) {
+          const wrapped = LiveDocs.fromWords(readers.maxDoc, source.live.words, source.live.deletedCount);
+          if (typeof wrapped === 'string') throw new Error(`live docs of [${source.name}]: ${wrapped}`);
+          liveDocs = wrapped;
+        }
+        sources.push({ readers, liveDocs });
+      }
+      return mergeSegments(dir, job.name, sources, job.compression);
+    }
+  }
+}
+
+port.on('message', (message: WorkerJob | WorkerNotice) => {
+  if (message.kind === 'init') {
+    const registry = AnalysisRegistry.forIndex(message.analysisSettings ?? {}, message.indexName);
+    analyzers = new CachedAnalyzers(registry);
+    return;
+  }
+  if (message.kind === 'batch') {
+    applyBatch(message.bufferId, message.batch);
+    return;
+  }
+  const job = message;
   run(job).then(
     (written) => {
-      const reply: WorkerReply = { jobId: job.jobId, ok: true, info: written.info, idFilter: written.idFilter };
+      const reply: WorkerReply = { jobId: job.jobId, ok: true, info: written.info, idFilter: written.idFilter, failedDocs: written.failedDocs };
       port.postMessage(reply, [written.idFilter.buffer as ArrayBuffer]);
     },
     (err: unknown) => {

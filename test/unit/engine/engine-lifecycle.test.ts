@@ -30,11 +30,15 @@ function visibleIds(engine: InternalEngine): string[] {
   }
 }
 
-for (const work of ['inline', 'worker'] as const) {
+for (const work of ['inline', 'worker', 'indexing workers'] as const) {
   test(`real-time get sees every acknowledged write; searchers only refreshed ones (${work})`, async () => {
     const dir = tempDir();
     const factory = new DocumentFactory();
-    const engine = await open(dir.path, factory, { backgroundWork: work });
+    const engine = await open(
+      dir.path,
+      factory,
+      work === 'indexing workers' ? { backgroundWork: 'worker', analysisSettings: {} } : { backgroundWork: work },
+    );
     try {
       await engine.index(indexOp(factory, 'a', { v: 1 }));
       assert.equal((await engine.get('a')).found, true);
@@ -183,7 +187,7 @@ test('closing without a flush and reopening replays the translog (nothing acknow
 test('updates and deletes reach documents in older segments; merges drop them; held searchers keep files', async () => {
   const dir = tempDir();
   const factory = new DocumentFactory();
-  const engine = await open(dir.path, factory, { backgroundWork: 'worker' });
+  const engine = await open(dir.path, factory, { backgroundWork: 'worker', analysisSettings: {} });
   try {
     for (let segment = 0; segment < 4; segment++) {
       for (let i = 0; i < 10; i++) await engine.index(indexOp(factory, `s${segment}-${i}`, { segment, i }));

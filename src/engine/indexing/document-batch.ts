@@ -1,0 +1,318 @@
+/**
+ * Parsed documents on their way to an indexing worker, in a compact form: the structured clone of plain
+ * IndexableField objects costs about as much as inverting them, so fields travel as three flat streams
+ * (ints, numbers, strings) plus one byte array of `_source`s, which postMessage moves cheaply.
+ *
+ *   per document:  ints    DOC SourceLength(-1: none) HasRouting IgnoredCount FieldCount
+ *                  strings Id [Routing] Ignored*
+ *   per field:     ints    Kind NameRef Flags ...kind-specific ints
+ *     text         ints    IndexLevel Gap AnalyzerRef                     strings Value
+ *     keyword      ints    IndexLevel NormalizerRef(-1: none)             strings Value
+ *     long         ints    NumericType Big(0: numbers Value, 1: strings Decimal)
+ *     double       ints    NumericType Scaled(0 none, 1 numbers, 2 strings)   numbers Value [Scaled]
+ *     date         numbers EpochMillis
+ *     boolean      ints    Value(0/1)
+ * Names (fields, analyzers, normalizers) are interned per batch. The engine fills in seqNo, primary term
+ * and version after a document is added (setMeta), before the batch is sent.
+ */
+import type { IndexableField } from '../../mapping/index.js';
+import { FloatList, IntList } from '../util/growable.js';
+import { indexLevelOf, INDEX_OPTIONS_BY_LEVEL } from './field-buffer.js';
+
+const KIND_TEXT = 1;
+const KIND_KEYWORD = 2;
+const KIND_LONG = 3;
+const KIND_DOUBLE = 4;
+const KIND_DATE = 5;
+const KIND_BOOLEAN = 6;
+
+const FLAG_INDEXED = 1;
+const FLAG_DOC_VALUES = 2;
+const FLAG_STORED = 4;
+const FLAG_NORMS = 8;
+
+const LONG_TYPES = ['long', 'integer', 'short', 'byte'] as const;
+const DOUBLE_TYPES = ['double', 'float', 'half_float', 'scaled_float'] as const;
+
+/** The document a worker rebuilds: what IndexingBuffer.addDocument reads. */
+export interface BufferInputDocument {
+  readonly routing: string | undefined;
+  readonly ignored: readonly string[];
+  readonly storedSource: Uint8Array | undefined;
+  readonly fields: readonly IndexableField[];
+}
+
+export interface DocumentBatch {
+  readonly ints: Int32Array;
+  readonly numbers: Float64Array;
+  readonly strings: string[];
+  readonly names: string[];
+  readonly sources: Uint8Array;
+  readonly docCount: number;
+  readonly seqNos: Float64Array;
+  readonly primaryTerms: Float64Array;
+  readonly versions: Float64Array;
+  /** Buffer-wide doc ids to delete once this batch is applied (superseded or failed documents). */
+  readonly deletes: Int32Array;
+}
+
+function flagsOf(field: IndexableField): number {
+  let flags = 0;
+  if (field.indexed) flags |= FLAG_INDEXED;
+  if (field.kind !== 'text' && field.docValues) flags |= FLAG_DOC_VALUES;
+  if (field.stored) flags |= FLAG_STORED;
+  if ((field.kind === 'text' || field.kind === 'keyword') && field.norms) flags |= FLAG_NORMS;
+  return flags;
+}
+
+export class BatchEncoder {
+  private ints = new IntList(4096);
+  private numbers = new FloatList(256);
+  private strings: string[] = [];
+  private names: string[] = [];
+  private nameRefs = new Map<string, number>();
+  private sources = new Uint8Array(64 * 1024);
+  private sourcesUsed = 0;
+  private meta = new FloatList(3 * 256);
+  private deletes = new IntList(16);
+  private docs = 0;
+
+  get docCount(): number {
+    return this.docs;
+  }
+
+  /** Bytes this batch holds so far (to cut batches at a reasonable size). */
+  get bytes(): number {
+    return this.sourcesUsed + this.ints.length * 4 + this.numbers.length * 8 + this.strings.length * 32;
+  }
+
+  private nameRef(name: string): number {
+    let ref = this.nameRefs.get(name);
+    if (ref === undefined) {
+      ref = this.names.length;
+      this.names.push(name);
+      this.nameRefs.set(name, ref);
+    }
+    return ref;
+  }
+
+  add(id: string, document: BufferInputDocument): void {
+    const ints = this.ints;
+    const strings = this.strings;
+    const source = document.storedSource;
+    ints.push(source === undefined ? -1 : source.length);
+    ints.push(document.routing === undefined ? 0 : 1);
+    ints.push(document.ignored.length);
+    ints.push(document.fields.length);
+    strings.push(id);
+    if (document.routing !== undefined) strings.push(document.routing);
+    for (const name of document.ignored) strings.push(name);
+    if (source !== undefined) {
+      const needed = this.sourcesUsed + source.length;
+      if (needed > this.sources.length) {
+        let capacity = this.sources.length * 2;
+        while (capacity < needed) capacity *= 2;
+        const grown = new Uint8Array(capacity);
+        grown.set(this.sources.subarray(0, this.sourcesUsed));
+        this.sources = grown;
+      }
+      this.sources.set(source, this.sourcesUsed);
+      this.sourcesUsed = needed;
+    }
+    for (const field of document.fields) {
+      const flags = flagsOf(field);
+      switch (field.kind) {
+        case 'text':
+          ints.push(KIND_TEXT);
+          ints.push(this.nameRef(field.field));
+          ints.push(flags);
+          ints.push(indexLevelOf(field.indexOptions));
+          ints.push(field.positionIncrementGap);
+          ints.push(this.nameRef(field.analyzer));
+          strings.push(field.value);
+          break;
+        case 'keyword':
+          ints.push(KIND_KEYWORD);
+          ints.push(this.nameRef(field.field));
+          ints.push(flags);
+          ints.push(indexLevelOf(field.indexOptions));
+          ints.push(field.normalizer === null ? -1 : this.nameRef(field.normalizer));
+          strings.push(field.value);
+          break;
+        case 'long': {
+          ints.push(KIND_LONG);
+          ints.push(this.nameRef(field.field));
+          ints.push(flags);
+          ints.push(LONG_TYPES.indexOf(field.numericType));
+          const asNumber = Number(field.value);
+          if (Number.isSafeInteger(asNumber)) {
+            ints.push(0);
+            this.numbers.push(asNumber);
+          } else {
+            ints.push(1);
+            strings.push(field.value.toString());
+          }
+          break;
+        }
+        case 'double': {
+          ints.push(KIND_DOUBLE);
+          ints.push(this.nameRef(field.field));
+          ints.push(flags);
+          ints.push(DOUBLE_TYPES.indexOf(field.numericType));
+          this.numbers.push(field.value);
+          if (field.scaledValue === undefined) {
+            ints.push(0);
+          } else if (Number.isSafeInteger(Number(field.scaledValue))) {
+            ints.push(1);
+            this.numbers.push(Number(field.scaledValue));
+          } else {
+            ints.push(2);
+            strings.push(field.scaledValue.toString());
+          }
+          break;
+        }
+        case 'date':
+          ints.push(KIND_DATE);
+          ints.push(this.nameRef(field.field));
+          ints.push(flags);
+          this.numbers.push(field.epochMillis);
+          break;
+        case 'boolean':
+          ints.push(KIND_BOOLEAN);
+          ints.push(this.nameRef(field.field));
+          ints.push(flags);
+          ints.push(field.value ? 1 : 0);
+          break;
+      }
+    }
+    this.meta.push(-1);
+    this.meta.push(0);
+    this.meta.push(0);
+    this.docs++;
+  }
+
+  /** Sets the metadata of the batch's `index`-th document. */
+  setMeta(index: number, seqNo: number, primaryTerm: number, version: number): void {
+    this.meta.set(index * 3, seqNo);
+    this.meta.set(index * 3 + 1, primaryTerm);
+    this.meta.set(index * 3 + 2, version);
+  }
+
+  markDeleted(doc: number): void {
+    this.deletes.push(doc);
+  }
+
+  get isEmpty(): boolean {
+    return this.docs === 0 && this.deletes.length === 0;
+  }
+
+  /** The finished batch and the buffers postMessage may move instead of copying. */
+  finish(): { batch: DocumentBatch; transfer: ArrayBuffer[] } {
+    const meta = this.meta.toArray();
+    const seqNos = new Float64Array(this.docs);
+    const primaryTerms = new Float64Array(this.docs);
+    const versions = new Float64Array(this.docs);
+    for (let i = 0; i < this.docs; i++) {
+      seqNos[i] = meta[i * 3]!;
+      primaryTerms[i] = meta[i * 3 + 1]!;
+      versions[i] = meta[i * 3 + 2]!;
+    }
+    const batch: DocumentBatch = {
+      ints: this.ints.toArray(),
+      numbers: this.numbers.toArray(),
+      strings: this.strings,
+      names: this.names,
+      sources: this.sources.slice(0, this.sourcesUsed),
+      docCount: this.docs,
+      seqNos,
+      primaryTerms,
+      versions,
+      deletes: this.deletes.toArray(),
+    };
+    const transfer = [batch.ints.buffer, batch.numbers.buffer, batch.sources.buffer, seqNos.buffer, primaryTerms.buffer, versions.buffer, batch.deletes.buffer];
+    return { batch, transfer: transfer as ArrayBuffer[] };
+  }
+}
+
+/** Rebuilds each document of a batch, in order, with its metadata. */
+export function* decodeBatch(batch: DocumentBatch): Generator<{ id: string; document: BufferInputDocument; seqNo: number; primaryTerm: number; version: number }> {
+  const { ints, numbers, strings, names, sources } = batch;
+  let i = 0;
+  let n = 0;
+  let s = 0;
+  let sourceOffset = 0;
+  for (let doc = 0; doc < batch.docCount; doc++) {
+    const sourceLength = ints[i++]!;
+    const hasRouting = ints[i++]! === 1;
+    const ignoredCount = ints[i++]!;
+    const fieldCount = ints[i++]!;
+    const id = strings[s++]!;
+    const routing = hasRouting ? strings[s++]! : undefined;
+    const ignored = strings.slice(s, s + ignoredCount);
+    s += ignoredCount;
+    let storedSource: Uint8Array | undefined;
+    if (sourceLength >= 0) {
+      storedSource = sources.subarray(sourceOffset, sourceOffset + sourceLength);
+      sourceOffset += sourceLength;
+    }
+    const fields: IndexableField[] = new Array(fieldCount);
+    for (let f = 0; f < fieldCount; f++) {
+      const kind = ints[i++]!;
+      const field = names[ints[i++]!]!;
+      const flags = ints[i++]!;
+      const indexed = (flags & FLAG_INDEXED) !== 0;
+      const docValues = (flags & FLAG_DOC_VALUES) !== 0;
+      const stored = (flags & FLAG_STORED) !== 0;
+      const norms = (flags & FLAG_NORMS) !== 0;
+      switch (kind) {
+        case KIND_TEXT: {
+          const level = ints[i++]!;
+          const positionIncrementGap = ints[i++]!;
+          const analyzer = names[ints[i++]!]!;
+          const indexOptions = INDEX_OPTIONS_BY_LEVEL[level] as 'docs' | 'freqs' | 'positions';
+          fields[f] = { kind: 'text', field, value: strings[s++]!, indexed, stored, analyzer, positionIncrementGap, indexOptions, norms };
+          break;
+        }
+        case KIND_KEYWORD: {
+          const level = ints[i++]!;
+          const normalizerRef = ints[i++]!;
+          const indexOptions = INDEX_OPTIONS_BY_LEVEL[level] as 'docs' | 'freqs';
+          const normalizer = normalizerRef < 0 ? null : names[normalizerRef]!;
+          fields[f] = { kind: 'keyword', field, value: strings[s++]!, indexed, docValues, stored, normalizer, norms, indexOptions };
+          break;
+        }
+        case KIND_LONG: {
+          const numericType = LONG_TYPES[ints[i++]!]!;
+          const value = ints[i++]! === 0 ? BigInt(numbers[n++]!) : BigInt(strings[s++]!);
+          fields[f] = { kind: 'long', field, indexed, docValues, stored, numericType, value };
+          break;
+        }
+        case KIND_DOUBLE: {
+          const numericType = DOUBLE_TYPES[ints[i++]!]!;
+          const value = numbers[n++]!;
+          const scaled = ints[i++]!;
+          const scaledValue = scaled === 0 ? undefined : scaled === 1 ? BigInt(numbers[n++]!) : BigInt(strings[s++]!);
+          fields[f] = scaledValue === undefined
+            ? { kind: 'double', field, indexed, docValues, stored, numericType, value }
+            : { kind: 'double', field, indexed, docValues, stored, numericType, value, scaledValue };
+          break;
+        }
+        case KIND_DATE:
+          fields[f] = { kind: 'date', field, indexed, docValues, stored, epochMillis: numbers[n++]! };
+          break;
+        case KIND_BOOLEAN:
+          fields[f] = { kind: 'boolean', field, indexed, docValues, stored, value: ints[i++]! === 1 };
+          break;
+        default:
+          throw new Error(`unknown field kind ${kind} in a document batch`);
+      }
+    }
+    yield {
+      id,
+      document: { routing, ignored, storedSource, fields },
+      seqNo: batch.seqNos[doc]!,
+      primaryTerm: batch.primaryTerms[doc]!,
+      version: batch.versions[doc]!,
+    };
+  }
+}

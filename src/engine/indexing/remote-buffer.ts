@@ -1,0 +1,95 @@
+/**
+ * An indexing buffer that lives in an indexing worker: this side validates each document (so failures
+ * are reported before a seqNo is taken, as on the main-thread buffer), encodes it into the current batch
+ * and sends batches at the end of each turn of the event loop (or when one grows large). The worker
+ * inverts them into its IndexingBuffer and later writes that buffer as a segment, so neither the
+ * analysis nor the segment encoding run on the request thread.
+ */
+import { BatchEncoder, type BufferInputDocument, type DocumentBatch } from './document-batch.js';
+import { prevalidate, type AnalyzerLookup, type BufferSink } from './indexing-buffer.js';
+
+/** Cut a batch at this size even within one turn, so a huge bulk does not build one giant message. */
+const MAX_BATCH_BYTES = 2 * 1024 * 1024;
+/** RAM an inverted document takes, per byte of its source, until the worker reports the real figure. */
+const ESTIMATED_RAM_PER_SOURCE_BYTE = 5;
+
+export interface BatchChannel {
+  sendBatch(bufferId: number, batch: DocumentBatch, transfer: ArrayBuffer[]): void;
+}
+
+export class RemoteBuffer implements BufferSink {
+  numDocs = 0;
+  readonly deletedDocs = new Set<number>();
+  private encoder = new BatchEncoder();
+  private batchStart = 0;
+  private sendScheduled = false;
+  private reportedBytes = 0;
+  private unreportedBytes = 0;
+  private closed = false;
+
+  constructor(
+    readonly bufferId: number,
+    private readonly channel: BatchChannel,
+    private readonly analyzers: AnalyzerLookup,
+  ) {}
+
+  get isEmpty(): boolean {
+    return this.numDocs === 0;
+  }
+
+  addDocument(id: string, document: BufferInputDocument): number {
+    if (this.closed) throw new Error('the buffer has been sent to be written');
+    prevalidate(document, this.analyzers);
+    // Cut before adding, never after: setMeta for this document must still find it in the open batch.
+    if (this.encoder.bytes > MAX_BATCH_BYTES) this.send();
+    this.encoder.add(id, document);
+    this.unreportedBytes += 256 + ESTIMATED_RAM_PER_SOURCE_BYTE * (document.storedSource?.length ?? 256);
+    this.scheduleSend();
+    return this.numDocs++;
+  }
+
+  setMeta(doc: number, seqNo: number, primaryTerm: number, version: number): void {
+    if (doc < this.batchStart) throw new Error(`doc ${doc} was already sent; metadata must follow addDocument at once`);
+    this.encoder.setMeta(doc - this.batchStart, seqNo, primaryTerm, version);
+  }
+
+  markDeleted(doc: number): void {
+    this.deletedDocs.add(doc);
+    this.encoder.markDeleted(doc);
+    this.scheduleSend();
+  }
+
+  ramBytesUsed(): number {
+    return this.reportedBytes + this.unreportedBytes;
+  }
+
+  /** The worker's figure after applying batches up to now. */
+  onRamReport(bytes: number): void {
+    this.reportedBytes = bytes;
+    this.unreportedBytes = this.encoder.docCount * 2048;
+  }
+
+  private scheduleSend(): void {
+    if (this.sendScheduled) return;
+    this.sendScheduled = true;
+    setImmediate(() => {
+      this.sendScheduled = false;
+      this.send();
+    });
+  }
+
+  /** Sends the open batch (if any). */
+  send(): void {
+    if (this.encoder.isEmpty) return;
+    const { batch, transfer } = this.encoder.finish();
+    this.channel.sendBatch(this.bufferId, batch, transfer);
+    this.batchStart = this.numDocs;
+    this.encoder = new BatchEncoder();
+  }
+
+  /** Sends what is left; no document may be added afterwards. */
+  seal(): void {
+    this.send();
+    this.closed = true;
+  }
+}

@@ -1,0 +1,52 @@
+/** Documents sent to indexing workers come back exactly: every field kind, flags, metadata, sources. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { IndexableField } from '../../../src/mapping/index.js';
+import { BatchEncoder, decodeBatch, type BufferInputDocument } from '../../../src/engine/indexing/document-batch.js';
+
+const fields: IndexableField[] = [
+  { kind: 'text', field: 'title', value: 'Hello \u{1f600} world', indexed: true, stored: true, analyzer: 'english', positionIncrementGap: 100, indexOptions: 'positions', norms: true },
+  { kind: 'text', field: 'raw', value: 'x', indexed: false, stored: false, analyzer: 'standard', positionIncrementGap: 0, indexOptions: 'docs', norms: false },
+  { kind: 'keyword', field: 'tag', value: 'A', indexed: true, docValues: true, stored: false, normalizer: 'lowercase', norms: false, indexOptions: 'docs' },
+  { kind: 'keyword', field: 'code', value: 'b', indexed: false, docValues: true, stored: true, normalizer: null, norms: true, indexOptions: 'freqs' },
+  { kind: 'long', field: 'n', indexed: true, docValues: true, stored: false, numericType: 'integer', value: -42n },
+  { kind: 'long', field: 'big', indexed: true, docValues: false, stored: true, numericType: 'long', value: -9223372036854775808n },
+  { kind: 'double', field: 'price', indexed: true, docValues: true, stored: false, numericType: 'float', value: 1.5 },
+  { kind: 'double', field: 'scaled', indexed: true, docValues: true, stored: false, numericType: 'scaled_float', value: 12.34, scaledValue: 1234n },
+  { kind: 'double', field: 'huge', indexed: false, docValues: true, stored: false, numericType: 'scaled_float', value: 1e300, scaledValue: 2n ** 70n },
+  { kind: 'date', field: 'when', indexed: true, docValues: true, stored: true, epochMillis: -86400000 },
+  { kind: 'boolean', field: 'flag', indexed: true, docValues: false, stored: false, value: true },
+];
+
+test('a batch round-trips documents, metadata and deletes exactly', () => {
+  const encoder = new BatchEncoder();
+  const docs: [string, BufferInputDocument][] = [
+    ['a', { routing: 'r', ignored: ['x', 'y'], storedSource: Buffer.from('{"a":1}'), fields }],
+    ['b', { routing: undefined, ignored: [], storedSource: undefined, fields: [] }],
+    ['c\u00e9', { routing: undefined, ignored: [], storedSource: Buffer.from('{}'), fields: fields.slice(2, 4) }],
+  ];
+  docs.forEach(([id, document], i) => {
+    encoder.add(id, document);
+    encoder.setMeta(i, 10 + i, 2, 3 + i);
+  });
+  encoder.markDeleted(7);
+  const { batch } = encoder.finish();
+  const decoded = [...decodeBatch(structuredClone(batch))];
+  assert.deepEqual(
+    decoded.map(({ id, document, seqNo, primaryTerm, version }) => ({
+      id,
+      document: { ...document, storedSource: document.storedSource === undefined ? undefined : Buffer.from(document.storedSource).toString() },
+      seqNo,
+      primaryTerm,
+      version,
+    })),
+    docs.map(([id, document], i) => ({
+      id,
+      document: { ...document, storedSource: document.storedSource === undefined ? undefined : Buffer.from(document.storedSource).toString() },
+      seqNo: 10 + i,
+      primaryTerm: 2,
+      version: 3 + i,
+    })),
+  );
+  assert.deepEqual([...batch.deletes], [7]);
+});
