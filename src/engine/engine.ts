@@ -150,6 +150,8 @@ export interface EngineConfig {
   readonly storedCompression?: StoredCompression;
   /** Added: `index.merge.policy.*` overrides. */
   readonly mergePolicy?: Partial<TieredMergePolicyOptions>;
+  /** Added: `index.translog.flush_threshold_size` in bytes (default 512 MB): a flush follows a refresh past it. */
+  readonly flushThresholdBytes?: number;
   /** Added: `index.gc_deletes` in ms (default 60 s): how long a delete keeps the version sequence going. */
   readonly gcDeletesMillis?: number;
   /**

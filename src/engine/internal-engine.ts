@@ -63,6 +63,9 @@ import { MATCH_ANY, MATCH_DELETED, planWrite, type CurrentState } from './versio
 /** Longest stretch of synchronous indexing before writers yield to the event loop. */
 const WRITE_SLICE_MS = 5;
 
+/** ES's default `index.translog.flush_threshold_size`. */
+const DEFAULT_FLUSH_THRESHOLD_BYTES = 512 * 1024 * 1024;
+
 /** ES's `index.max_refresh_listeners`: past this many waiters a refresh is forced. */
 const MAX_REFRESH_LISTENERS = 1000;
 
@@ -111,6 +114,7 @@ export class InternalEngine implements Engine {
 
   private readonly refreshListeners: { seqNo: number; resolve: () => void; reject: (err: Error) => void }[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
+  private periodicFlush: Promise<void> | null = null;
   private failure: EsError | null = null;
   private closed = false;
   private closing: Promise<void> | null = null;
@@ -517,8 +521,19 @@ export class InternalEngine implements Engine {
         this.notifyRefreshListeners(view.refreshedSeqNo);
       }
       this.merges.maybeMerge();
+      this.maybePeriodicFlush();
       return cut;
     });
+  }
+
+  /** ES's `index.translog.flush_threshold_size`: commit once the uncommitted translog grows past it. */
+  private maybePeriodicFlush(): void {
+    if (this.periodicFlush !== null) return;
+    const threshold = this.config.flushThresholdBytes ?? DEFAULT_FLUSH_THRESHOLD_BYTES;
+    if (this.translog.stats().uncommittedSize < threshold) return;
+    this.periodicFlush = this.flushInternal(false, true)
+      .catch(() => undefined)
+      .finally(() => (this.periodicFlush = null));
   }
 
   /**

@@ -265,3 +265,20 @@ test('a closed engine answers already_closed_exception', async () => {
   assert.throws(() => engine.acquireSearcher(), { type: 'already_closed_exception' });
   dir.remove();
 });
+
+test('a refresh past the translog flush threshold triggers a periodic flush', async () => {
+  const dir = tempDir();
+  const factory = new DocumentFactory();
+  const engine = await open(dir.path, factory, { backgroundWork: 'inline', flushThresholdBytes: 2000 });
+  try {
+    for (let i = 0; i < 40; i++) await engine.index(indexOp(factory, `d${i}`, { body: 'x'.repeat(100) }));
+    await engine.refresh('test');
+    for (let i = 0; i < 50 && engine.stats().flush.periodic === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    const stats = engine.stats();
+    assert.equal(stats.flush.periodic, 1);
+    assert.equal(stats.translog.uncommittedOperations, 0);
+  } finally {
+    await engine.close();
+    dir.remove();
+  }
+});
