@@ -5,6 +5,10 @@
  */
 import type { Route } from '../rest.js';
 import { countRoutes } from './count-action.js';
+import { explainRoutes } from './explain-action.js';
+import { msearchRoutes } from './msearch-action.js';
+import { pitRoutes } from './pit-action.js';
+import { scrollRoutes } from './scroll-action.js';
 import { searchRoutes } from './search-action.js';
 
-export const searchApiRoutes: Route[] = [...searchRoutes, ...countRoutes];
+export const searchApiRoutes: Route[] = [...searchRoutes, ...countRoutes, ...msearchRoutes, ...scrollRoutes, ...pitRoutes, ...explainRoutes];

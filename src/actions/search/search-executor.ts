@@ -112,7 +112,8 @@ interface Running {
 }
 
 function failureOf(slot: ShardSlot, err: unknown): ShardFailure {
-  return { index: slot.index, shard: slot.shard, nodeId: slot.nodeId, cause: toEsError(err) };
+  // A slot with shard -1 is not tied to a known shard (a scroll context that no longer exists).
+  return { index: slot.shard < 0 ? undefined : slot.index, shard: slot.shard, nodeId: slot.nodeId, cause: toEsError(err) };
 }
 
 /** Opens the shard's searcher (or context); failures are recorded on the slot. */

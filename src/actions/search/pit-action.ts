@@ -1,0 +1,107 @@
+/**
+ * Point in time (RestOpenPointInTimeAction, RestClosePointInTimeAction): `POST /{index}/_pit?keep_alive=1m`
+ * opens a reader context on every shard of the target indices and answers `{id, _shards}`; a search with
+ * `pit: {id, keep_alive}` in its body runs on those contexts (search-action.ts). `DELETE /_pit` with
+ * `{"id": ...}` frees them: `{succeeded, num_freed}`, 404 when nothing was freed.
+ */
+import { resolveConcreteIndexNames } from '../../cluster/index.js';
+import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams } from '../../cluster/indices-options.js';
+import { errors, toEsError } from '../../common/errors.js';
+import { parseTimeValueMillis } from '../../common/time-value.js';
+import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
+import { decodePitId, encodePitId, type PitShardRef } from './context-ids.js';
+import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
+import { searchPhaseExecutionError, shardsHeader, type ShardFailure } from './search-errors.js';
+import { indexExpressions } from './search-input.js';
+import { resolveSearchShards } from './search-shards.js';
+
+export const OPEN_PIT_ACTION = 'indices:data/read/open_point_in_time';
+export const CLOSE_PIT_ACTION = 'indices:data/read/close_point_in_time';
+
+async function handleOpen(request: RestRequest, context: ActionContext): Promise<RestResponse> {
+  const problems: string[] = [];
+  const indices = indexExpressions(request.pathParams['index']);
+  if (indices.length === 0) problems.push('[index] is not specified');
+  const keepAlive = request.param('keep_alive');
+  if (keepAlive === undefined) problems.push('[keep_alive] is not specified');
+  if (problems.length > 0) throw errors.requestValidation(problems);
+  if (request.hasBody && request.body().length > 0) {
+    const body = request.json();
+    if (body !== null && typeof body === 'object' && Object.keys(body).length > 0) {
+      throw errors.illegalArgument('[index_filter] is not supported by this node');
+    }
+  }
+  const keepAliveMillis = parseTimeValueMillis(keepAlive!, 'keep_alive');
+  const services = context.services;
+  const state = services.clusterService.state();
+  const options = indicesOptionsFromParams((name) => request.param(name), STRICT_EXPAND_OPEN_FORBID_CLOSED);
+  const names = resolveConcreteIndexNames(state, options, indices);
+  const refs = resolveSearchShards(services, state, names, request.param('routing'));
+  const registry = readerContextsOf(services);
+  const opened: ReaderContext[] = [];
+  const failures: ShardFailure[] = [];
+  const shards: PitShardRef[] = [];
+  for (const ref of refs) {
+    try {
+      if (ref.local === undefined) throw ref.unavailable!;
+      const searcher = ref.local.shard.acquireSearcher();
+      let readerContext: ReaderContext;
+      try {
+        readerContext = registry.open('pit', ref.local.service, ref.local.shard, searcher, keepAliveMillis);
+      } catch (err) {
+        searcher.release();
+        throw err;
+      }
+      opened.push(readerContext);
+      shards.push({ index: ref.index, indexUuid: ref.indexUuid, shard: ref.shard, nodeId: services.localNode.id, sessionId: registry.sessionId, contextId: readerContext.id });
+    } catch (err) {
+      failures.push({ index: ref.index, shard: ref.shard, nodeId: ref.nodeId, cause: toEsError(err) });
+    }
+  }
+  const allowPartial = request.paramBool('allow_partial_search_results', false);
+  if (failures.length > 0 && (opened.length === 0 || !allowPartial)) {
+    for (const readerContext of opened) registry.free(readerContext.id);
+    throw searchPhaseExecutionError('query', opened.length === 0 ? 'all shards failed' : 'Partial shards failure', failures);
+  }
+  return json({ id: encodePitId(shards), _shards: shardsHeader(refs.length, opened.length, 0, failures) });
+}
+
+async function handleClose(request: RestRequest, context: ActionContext): Promise<RestResponse> {
+  const body = request.hasBody && request.body().length > 0 ? request.json() : undefined;
+  let id: string | undefined;
+  if (body !== undefined) {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) throw errors.illegalArgument('Malformed content, must start with an object');
+    for (const [key, value] of Object.entries(body as Record<string, unknown>)) {
+      if (key === 'id' && typeof value === 'string') id = value;
+      else throw errors.illegalArgument(`Unknown parameter [${key}] in request body or parameter is of the wrong type[${typeof value === 'string' ? 'VALUE_STRING' : 'START_OBJECT'}] `);
+    }
+  }
+  if (id === undefined || id.length === 0) throw errors.requestValidation(['id is empty']);
+  const services = context.services;
+  const registry = readerContextsOf(services);
+  let freed = 0;
+  for (const ref of decodePitId(id)) {
+    if (ref.nodeId !== services.localNode.id) continue;
+    const readerContext = registry.get(ref.sessionId, ref.contextId);
+    if (readerContext !== undefined && readerContext.kind === 'pit' && registry.free(readerContext.id)) freed++;
+  }
+  return json({ succeeded: true, num_freed: freed }, freed === 0 ? 404 : 200);
+}
+
+export const pitRoutes: Route[] = [
+  {
+    method: 'POST',
+    path: '/{index}/_pit',
+    action: OPEN_PIT_ACTION,
+    body: 'optional',
+    params: ['keep_alive', 'routing', 'preference', 'allow_partial_search_results', ...INDICES_OPTIONS_PARAMS],
+    handler: handleOpen,
+  },
+  {
+    method: 'DELETE',
+    path: '/_pit',
+    action: CLOSE_PIT_ACTION,
+    body: 'optional',
+    handler: handleClose,
+  },
+];
