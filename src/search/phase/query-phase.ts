@@ -77,6 +77,9 @@ export interface QueryPhaseResult {
   readonly timedOut: boolean;
 }
 
+/** Matches between two cancellation/timeout checks within a window. */
+const CHECK_EVERY_MATCHES = 64;
+
 /** Remembers the current doc's score, so min_score, the hit queue and aggregations score it once. */
 class CachingScorable implements Scorable {
   private doc = -1;
@@ -216,9 +219,13 @@ async function collectLeaf(
   const minScore = input.request.minScore;
   const terminateAfter = input.request.terminateAfter;
   let windowEnd = CANCELLATION_WINDOW;
+  let sinceCheck = 0;
   for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
-    if (doc >= windowEnd) {
-      windowEnd = (Math.floor(doc / CANCELLATION_WINDOW) + 1) * CANCELLATION_WINDOW;
+    // Every 4096-doc window (ES's cancellable bulk scorer), and every few matches too, since one match can
+    // cost a lot (a sloppy phrase over long text): a cancel or timeout is seen within a few milliseconds.
+    if (doc >= windowEnd || ++sinceCheck === CHECK_EVERY_MATCHES) {
+      sinceCheck = 0;
+      if (doc >= windowEnd) windowEnd = (Math.floor(doc / CANCELLATION_WINDOW) + 1) * CANCELLATION_WINDOW;
       control.check();
       if (control.shouldYield) await control.yield();
     }
