@@ -23,8 +23,11 @@ export class RemoteBuffer implements BufferSink {
   private encoder = new BatchEncoder();
   private batchStart = 0;
   private sendScheduled = false;
+  /** The worker's last figure and how many documents it covered; documents beyond are estimated. */
   private reportedBytes = 0;
-  private unreportedBytes = 0;
+  private reportedDocs = 0;
+  /** Estimated bytes of the documents added before the first report, by their source size. */
+  private estimatedBytes = 0;
   private closed = false;
 
   constructor(
@@ -43,7 +46,7 @@ export class RemoteBuffer implements BufferSink {
     // Cut before adding, never after: setMeta for this document must still find it in the open batch.
     if (this.encoder.bytes > MAX_BATCH_BYTES) this.send();
     this.encoder.add(id, document);
-    this.unreportedBytes += 256 + ESTIMATED_RAM_PER_SOURCE_BYTE * (document.storedSource?.length ?? 256);
+    this.estimatedBytes += 256 + ESTIMATED_RAM_PER_SOURCE_BYTE * (document.storedSource?.length ?? 256);
     this.scheduleSend();
     return this.numDocs++;
   }
@@ -60,13 +63,16 @@ export class RemoteBuffer implements BufferSink {
   }
 
   ramBytesUsed(): number {
-    return this.reportedBytes + this.unreportedBytes;
+    // Documents the worker has not reported yet count at the reported average (or the source estimate).
+    const pending = this.numDocs - this.reportedDocs;
+    if (this.reportedDocs > 0) return this.reportedBytes + (pending * this.reportedBytes) / this.reportedDocs;
+    return this.estimatedBytes;
   }
 
-  /** The worker's figure after applying batches up to now. */
-  onRamReport(bytes: number): void {
+  /** The worker's figure once it applied the batches covering its first `docs` documents. */
+  onRamReport(bytes: number, docs: number): void {
     this.reportedBytes = bytes;
-    this.unreportedBytes = this.encoder.docCount * 2048;
+    this.reportedDocs = docs;
   }
 
   private scheduleSend(): void {

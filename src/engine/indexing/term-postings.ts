@@ -41,21 +41,6 @@ export class TermDictionary {
     return this.terms.length;
   }
 
-  /** Term ids in UTF-8 byte order of their terms (the order the term dictionary is written in). */
-  sortedIds(): Int32Array {
-    const order = new Int32Array(this.terms.length);
-    if (!this.needsByteOrderSort) {
-      // Below U+D800 UTF-16 code unit order is code point order, which is UTF-8 byte order; the native
-      // string sort is much faster than a comparator.
-      const sorted = this.terms.slice().sort();
-      for (let i = 0; i < sorted.length; i++) order[i] = this.ids.get(sorted[i]!)!;
-      return order;
-    }
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    const terms = this.terms;
-    return order.sort((a, b) => compareUtf8Order(terms[a]!, terms[b]!));
-  }
-
   get bytesUsed(): number {
     // Map entry, array slot and string header are each a few dozen bytes in V8; UTF-16 chars two each.
     return this.terms.length * 88 + this.chars * 2;

@@ -177,7 +177,7 @@ class IndexingChannel {
   constructor(role: string, analysis: { settings: unknown; indexName: string }) {
     this.channel = new WorkerChannel(role);
     this.channel.init({ kind: 'init', analysisSettings: analysis.settings, indexName: analysis.indexName });
-    this.channel.onNotice = (report) => this.buffers.get(report.bufferId)?.onRamReport(report.bytes);
+    this.channel.onNotice = (report) => this.buffers.get(report.bufferId)?.onRamReport(report.bytes, report.docs);
   }
 
   sendBatch(bufferId: number, batch: DocumentBatch, transfer: ArrayBuffer[]): void {

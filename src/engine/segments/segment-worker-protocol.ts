@@ -38,4 +38,4 @@ export type WorkerNotice =
 export type WorkerReply =
   | { readonly jobId: number; readonly ok: true; readonly info: unknown; readonly idFilter: Uint32Array; readonly failedDocs?: readonly number[] }
   | { readonly jobId: number; readonly ok: false; readonly message: string; readonly stack?: string }
-  | { readonly jobId: -1; readonly kind: 'ram'; readonly bufferId: number; readonly bytes: number };
+  | { readonly jobId: -1; readonly kind: 'ram'; readonly bufferId: number; readonly bytes: number; readonly docs: number };

@@ -54,7 +54,7 @@ function applyBatch(bufferId: number, batch: DocumentBatch): void {
     buffer.setMeta(expected, seqNo, primaryTerm, version);
   }
   for (const doc of batch.deletes) buffer.markDeleted(doc);
-  const reply: WorkerReply = { jobId: -1, kind: 'ram', bufferId, bytes: buffer.ramBytesUsed() };
+  const reply: WorkerReply = { jobId: -1, kind: 'ram', bufferId, bytes: buffer.ramBytesUsed(), docs: buffer.numDocs };
   port.postMessage(reply);
 }
 
