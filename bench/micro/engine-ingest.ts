@@ -147,6 +147,9 @@ async function run(lines: Buffer[], batch: number, bufferBytes: number, work: 'w
     mergeDelay.disable();
     const count = engine.stats();
     if (count.segments.length !== 1) throw new Error(`force merge left ${count.segments.length} segments`);
+    // The published searcher still holds the merged-away segments until the next refresh.
+    await engine.refresh('bench');
+    await new Promise((resolve) => setTimeout(resolve, 100));
     return {
       searchableDocsPerSecond: lines.length / (ingestSeconds + refreshSeconds),
       busySeconds: busyMs / 1000,
