@@ -174,11 +174,12 @@ export class IndexingBuffer implements BufferSink {
       case 'keyword': {
         const value = field.normalizer === null ? field.value : this.analyzers.normalize(field.normalizer, field.value);
         const buffer = this.field(field.field);
+        let termId = -1;
         if (field.indexed) {
           buffer.enableIndexing(indexLevelOf(field.indexOptions), field.norms);
-          this.addTerm(buffer, value, doc);
+          termId = this.addTerm(buffer, value, doc);
         }
-        if (field.docValues) buffer.enableSortedSet().add(doc, buffer.termId(value));
+        if (field.docValues) buffer.enableSortedSet().add(doc, termId >= 0 ? termId : buffer.termId(value));
         return;
       }
       case 'long':
@@ -212,13 +213,15 @@ export class IndexingBuffer implements BufferSink {
     this.addTerm(buffer, value, doc);
   }
 
-  /** One untokenized value as one term (keyword, boolean, metadata). */
-  private addTerm(buffer: FieldBuffer, term: string, doc: number): void {
+  /** One untokenized value as one term (keyword, boolean, metadata); returns its term id. */
+  private addTerm(buffer: FieldBuffer, term: string, doc: number): number {
     if (term.length > MAX_TERM_BYTES / 3) checkTermLength(buffer.name, term);
     if (buffer.beginDocument(doc)) this.touched.push(buffer);
     buffer.position++;
     buffer.length++;
-    if (buffer.postings!.add(buffer.termId(term), doc, buffer.position)) buffer.uniqueTerms++;
+    const termId = buffer.termId(term);
+    if (buffer.postings!.add(termId, doc, buffer.position)) buffer.uniqueTerms++;
+    return termId;
   }
 
   private invertText(field: TextField, doc: number): void {
