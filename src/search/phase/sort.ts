@@ -102,6 +102,9 @@ function resolveField(target: ShardSearchTarget, spec: Extract<RequestSort, { ki
   const mapped = lookup.get(name);
   let kind: SortFieldKind | undefined;
   let options: FieldOptions | undefined;
+  if (name === '_id') {
+    throw illegalArgument('Fielddata access on the _id field is disallowed, you can re-enable it by updating the dynamic cluster setting: indices.id_field_data.enabled');
+  }
   if (mapped === undefined || mapped.kind === 'metadata') {
     if (spec.unmappedType === undefined) throw queryShardError(target, `No mapping found for [${name}] in order to sort on`);
     kind = kindOfType(spec.unmappedType);
