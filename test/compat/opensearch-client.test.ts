@@ -27,6 +27,13 @@ after(async () => {
 /** The client's loose bodies, read as plain JSON. */
 type Json = any;
 
+test('info and ping (HEAD /)', async () => {
+  const info = (await client.info()).body as Json;
+  assert.equal(info.cluster_name, 'compat-os');
+  assert.match(info.version.number, /^\d+\.\d+\.\d+$/);
+  assert.equal((await client.ping()).body, true);
+});
+
 test('cluster.health', async () => {
   const { body, statusCode } = await client.cluster.health();
   assert.equal(statusCode, 200);
@@ -123,6 +130,8 @@ test('indices.create, bulk helper, cat.indices, search, count, scroll helpers', 
     ['349', '348', '347', '346', '345'],
   );
   assert.equal(found.hits.hits[0]._source.title, 'book number 349');
+  const asInt = (await client.search({ index: INDEX, rest_total_hits_as_int: true, body: { size: 0 } })).body as Json;
+  assert.equal(asInt.hits.total, DOCS);
   const one = (await client.search({ index: INDEX, q: 'title:"number 7"', size: 10 })).body as Json;
   assert.deepEqual(one.hits.hits.map((h: Json) => h._id), ['7']);
 
