@@ -17,7 +17,7 @@ async function bulk(index: string, docs: Array<[string, Record<string, unknown>]
 }
 
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'node.name': 'search-apis-node' } });
+  node = await NodeProcess.start({ settings: { 'node.name': 'search-apis-node', 'search.max_open_scroll_context': '4' } });
   for (const index of ['items', 'other']) {
     const res = await node.request('PUT', `/${index}`, {
       body: { settings: { number_of_shards: index === 'items' ? 3 : 1, number_of_replicas: 0 }, mappings: { properties: { text: { type: 'text' }, n: { type: 'long' }, color: { type: 'keyword' } } } },
@@ -176,6 +176,26 @@ describe('scroll', () => {
     const noIds = await node.request('DELETE', '/_search/scroll');
     assert.equal(noIds.status, 400);
     assert.equal(noIds.body.error.reason, 'Validation Failed: 1: no scroll ids specified;');
+  });
+
+  test('search.max_open_scroll_context caps open scrolls; a lapsed keep-alive frees the context', async () => {
+    for (let i = 0; i < 4; i++) assert.equal((await node.request('POST', '/other/_search?scroll=1m&size=1')).status, 200);
+    const refused = await node.request('POST', '/other/_search?scroll=1m&size=1');
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(refused.body.error.root_cause[0].type, 'es_rejected_execution_exception');
+    assert.equal(
+      refused.body.error.root_cause[0].reason,
+      'Trying to create too many scroll contexts. Must be less than or equal to: [4]. This limit can be set by changing the [search.max_open_scroll_context] setting.',
+    );
+    assert.equal((await node.request('DELETE', '/_search/scroll/_all')).body.num_freed, 4);
+    const short = await node.request('POST', '/other/_search?scroll=500ms&size=1');
+    assert.equal(short.status, 200);
+    await new Promise((resolve) => setTimeout(resolve, 2200));
+    const lapsed = await node.request('POST', '/_search/scroll', { body: { scroll_id: short.body._scroll_id } });
+    assert.equal(lapsed.status, 404);
+    assert.equal(lapsed.body.error.root_cause[0].type, 'search_context_missing_exception');
+    const stats = await node.request('GET', '/other/_stats/search');
+    assert.equal(stats.body._all.total.search.open_contexts, 0);
   });
 });
 

@@ -438,5 +438,29 @@ describe('fetch options and request forms', () => {
     assert.equal(after.open_contexts, 0);
     const cat = await node.request('GET', '/_cat/indices/bm3?h=search.query_total&format=json');
     assert.equal(Number(cat.body[0]['search.query_total']), after.query_total);
+    const catNodes = await node.request('GET', '/_cat/nodes?h=search.query_total,search.fetch_total&format=json');
+    assert.ok(Number(catNodes.body[0]['search.query_total']) >= after.query_total, JSON.stringify(catNodes.body));
+    assert.ok(Number(catNodes.body[0]['search.fetch_total']) >= after.fetch_total);
+  });
+
+  test('a shard that fails while others succeed: 200 with the grouped failure in _shards; not allowed when partial results are off', async () => {
+    const created = await node.request('PUT', '/mixed', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: { properties: { n: { type: 'keyword' } } } } });
+    assert.equal(created.status, 200, created.text);
+    await bulkIndex('mixed', { m1: { n: 'abc' } });
+    const res = await node.request('POST', '/bm3,mixed/_search', { body: { query: { term: { n: 'abc' } } } });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body._shards.total, 4);
+    assert.equal(res.body._shards.successful, 1);
+    assert.equal(res.body._shards.failed, 3);
+    assert.equal(res.body._shards.failures.length, 1, 'three failures of one index and reason, grouped');
+    const failure = res.body._shards.failures[0];
+    assert.deepEqual(Object.keys(failure), ['shard', 'index', 'node', 'reason']);
+    assert.equal(failure.index, 'bm3');
+    assert.equal(failure.reason.type, 'query_shard_exception');
+    assert.deepEqual(res.body.hits.hits.map((hit: any) => hit._id), ['m1']);
+    const strict = await node.request('POST', '/bm3,mixed/_search?allow_partial_search_results=false', { body: { query: { term: { n: 'abc' } } } });
+    assert.equal(strict.status, 400);
+    assert.equal(strict.body.error.type, 'search_phase_execution_exception');
+    assert.equal(strict.body.error.reason, 'Partial shards failure');
   });
 });
