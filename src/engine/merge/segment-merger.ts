@@ -17,6 +17,7 @@ import {
   type LiveDocs,
   type SegmentReaders,
   type StoredCompression,
+  type PostingsEnum,
   type TermsEnum,
 } from '../codec/index.js';
 import type { Directory } from '../store/index.js';
@@ -122,12 +123,12 @@ function mergePostings(out: FieldsWriter, spec: FieldSpec, sources: readonly Mer
   const withFreqs = spec.indexOptions === 'freqs' || spec.indexOptions === 'positions';
   const withPositions = spec.indexOptions === 'positions';
   const flags = withPositions ? POSTINGS_POSITIONS : withFreqs ? POSTINGS_FREQS : POSTINGS_DOCS;
-  const cursors: { source: number; terms: TermsEnum; exhausted: boolean; positions: boolean }[] = [];
+  const cursors: { source: number; terms: TermsEnum; exhausted: boolean; positions: boolean; reuse: PostingsEnum | undefined }[] = [];
   sources.forEach(({ readers }, source) => {
     const fieldTerms = readers.terms.terms(spec.name);
     if (fieldTerms === undefined) return;
     const terms = fieldTerms.iterator();
-    cursors.push({ source, terms, exhausted: !terms.next(), positions: fieldTerms.hasPositions });
+    cursors.push({ source, terms, exhausted: !terms.next(), positions: fieldTerms.hasPositions, reuse: undefined });
   });
   const scratch = new TermScratch();
   const matching: number[] = [];
@@ -155,7 +156,9 @@ function mergePostings(out: FieldsWriter, spec: FieldSpec, sources: readonly Mer
     for (const c of matching) {
       const cursor = cursors[c]!;
       const map = maps[cursor.source]!;
-      const postings = cursor.terms.postings(flags);
+      // One postings cursor per source, reused term after term (no allocation per term).
+      const postings = cursor.terms.postings(flags, cursor.reuse);
+      cursor.reuse = postings;
       for (let doc = postings.nextDoc(); doc !== NO_MORE_DOCS; doc = postings.nextDoc()) {
         const target = map[doc]!;
         if (target < 0) continue;
