@@ -369,6 +369,8 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
         }
       }),
     );
+    // Every shard that had hits to fetch failed, and no shard is left: the fetch phase failed as a whole.
+    if (live(runs).length === 0) throw searchPhaseExecutionError('fetch', 'all shards failed', failures());
     const cursors = new Map<number, number>();
     const hits: PageHit[] = [];
     for (const hit of reduced.hits) {
