@@ -111,8 +111,9 @@ test('a full indexing buffer becomes a segment that search sees only after refre
   const engine = await open(dir.path, factory, { backgroundWork: 'inline', indexingBufferBytes: 64 * 1024 });
   try {
     for (let i = 0; i < 400; i++) await engine.index(indexOp(factory, `d${i}`, { body: `document number ${i} with some words to fill the buffer` }));
+    // The full buffer is written in the background: wait for its segment (polling, for a loaded machine).
+    for (let i = 0; i < 500 && engine.stats().segments.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await engine.waitForMerges();
-    await new Promise((resolve) => setTimeout(resolve, 50));
     const stats = engine.stats();
     assert.ok(stats.segments.length >= 1, 'segments were written without a refresh');
     assert.ok(stats.segments.every((segment) => !segment.searchable));
@@ -215,7 +216,7 @@ test('updates and deletes reach documents in older segments; merges drop them; h
     assert.ok(heldFiles.every((file) => existsSync(join(indexDir, file))), 'files of a held searcher survive the merge');
     assert.equal(ids(held).length, 38);
     held.release();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (let i = 0; i < 200 && heldFiles.some((file) => existsSync(join(indexDir, file))); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.ok(heldFiles.every((file) => !existsSync(join(indexDir, file))), 'released: merged-away files are deleted');
     const files = readdirSync(indexDir);
     assert.deepEqual(files.filter((file) => file.startsWith('segments_')).length, 1);
