@@ -4,6 +4,7 @@
  *
  *   ingest  --corpus debian|npm   bulk ingest (Gannet over HTTP, Lucene 8, minisearch, flexsearch)
  *   search  --corpus debian|npm   query mix, QPS/latency and agreement with Lucene's BM25 top 10
+ *   aggregations                   terms/histogram/stats/cardinality over HTTP, checked against brute force
  *   ops                            operational endpoints under concurrent load
  * options: --runs N (default 3), --limit N (first N docs), --no-peers, --seconds S and --connections C (ops),
  *          --out FILE
@@ -12,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { ingestTrack } from './tracks/ingest.js';
 import { searchTrack } from './tracks/search.js';
 import { opsTrack } from './tracks/ops.js';
+import { aggregationsTrack } from './tracks/aggregations.js';
 import { renderTable, saveResult, type TrackResult } from './lib/report.js';
 
 async function main(): Promise<number> {
@@ -38,11 +40,14 @@ async function main(): Promise<number> {
     case 'search':
       result = await searchTrack(trackOptions);
       break;
+    case 'aggregations':
+      result = await aggregationsTrack(trackOptions);
+      break;
     case 'ops':
       result = await opsTrack({ runs, seconds: Number(values.seconds), connections: Number(values.connections) });
       break;
     default:
-      process.stderr.write('usage: npm run bench -- <ingest|search|ops> [--corpus debian|npm] [--runs N] [--limit N] [--no-peers]\n');
+      process.stderr.write('usage: npm run bench -- <ingest|search|aggregations|ops> [--corpus debian|npm] [--runs N] [--limit N] [--no-peers]\n');
       return 64;
   }
   const file = saveResult(result, values.out);
