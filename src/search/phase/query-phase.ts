@@ -294,7 +294,8 @@ export async function executeQueryPhase(target: ShardSearchTarget, input: QueryP
   const hits: ShardHit[] = (topDocs?.scoreDocs ?? []).map((scoreDoc) => {
     if (!('sortValues' in scoreDoc)) return { doc: scoreDoc.doc, score: scoreDoc.score };
     const sortValues = input.sort.fields.map((field, i) => (field.kind === 'shard_doc' ? shardDocValue(target.shardIndex, scoreDoc.doc) : (scoreDoc as FieldDoc).sortValues[i]!));
-    return { doc: scoreDoc.doc, score: scoreDoc.score, sortValues };
+    // A field-sorted hit carries its score only with track_scores (ES populates scores only then).
+    return { doc: scoreDoc.doc, score: request.trackScores === true ? scoreDoc.score : NaN, sortValues };
   });
   return {
     totalHits,
