@@ -48,13 +48,35 @@ export interface WireError {
 
 export type Frame = RequestFrame | ResponseFrame | ErrorFrame;
 
-const packr = new Packr({ useRecords: false, mapsAsObjects: true, int64AsType: 'number' });
+const packer = new Packr({ useRecords: false, int64AsType: 'number' });
+// Decode maps as Map and rebuild plain objects ourselves: msgpackr's object decoding renames a "__proto__"
+// key to "__proto_" (a prototype-pollution guard), which would silently alter a legal document field.
+const unpacker = new Packr({ useRecords: false, mapsAsObjects: false, int64AsType: 'number' });
+
+/** Turns decoded Maps into plain objects; a "__proto__" key becomes an own property, never the prototype. */
+function toPlain(value: unknown): unknown {
+  if (value instanceof Map) {
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of value) {
+      const name = String(key);
+      const plain = toPlain(child);
+      if (name === '__proto__') Object.defineProperty(out, name, { value: plain, enumerable: true, writable: true, configurable: true });
+      else out[name] = plain;
+    }
+    return out;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = toPlain(value[i]);
+    return value;
+  }
+  return value;
+}
 
 export class ProtocolError extends Error {}
 
 export function encodeFrame(frame: Frame): Buffer {
   const { kind, ...payload } = frame;
-  const body = packr.pack(payload);
+  const body = packer.pack(payload);
   if (body.length > MAX_FRAME_BYTES) throw new ProtocolError(`frame of ${body.length} bytes exceeds ${MAX_FRAME_BYTES}`);
   const header = Buffer.allocUnsafe(HEADER_BYTES);
   header.writeUInt16BE(FRAME_MAGIC, 0);
@@ -86,7 +108,7 @@ export class FrameDecoder {
       }
       let decoded: Record<string, unknown>;
       try {
-        decoded = packr.unpack(payload) as Record<string, unknown>;
+        decoded = toPlain(unpacker.unpack(payload)) as Record<string, unknown>;
       } catch (err) {
         throw new ProtocolError(`undecodable frame payload: ${(err as Error).message}`);
       }

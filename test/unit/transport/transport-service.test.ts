@@ -33,6 +33,16 @@ test('frames survive any chunking', () => {
   assert.throws(() => new FrameDecoder().push(Buffer.from('GET / HTTP/1.1\r\n\r\n')), /bad frame magic/);
 });
 
+test('a "__proto__" key crosses the wire as a plain key, never as a prototype', () => {
+  const body = JSON.parse('{"__proto__":{"polluted":true},"a":[{"__proto__":1}]}') as Record<string, unknown>;
+  const [frame] = new FrameDecoder().push(encodeFrame({ kind: FrameKind.Request, id: 1, action: 'x', body }));
+  const decoded = (frame as { body: Record<string, unknown> }).body;
+  assert.deepEqual(Object.keys(decoded), ['__proto__', 'a']);
+  assert.equal(Object.getPrototypeOf(decoded), Object.prototype);
+  assert.deepEqual(JSON.stringify(decoded), JSON.stringify(body));
+  assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
+});
+
 test('requests get responses; parent task ids travel with them', async () => {
   const { a, b, bAddress, close } = await pair();
   try {
