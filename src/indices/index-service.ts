@@ -49,6 +49,11 @@ export class IndexService {
     return this.descriptor.settings;
   }
 
+  /** The `index.analysis.*` settings as given, so indexing workers can rebuild the same analyzers. */
+  get analysisSettings(): unknown {
+    return this.view.analysis;
+  }
+
   get analysis(): AnalysisRegistry {
     return this.analysisRegistry;
   }

@@ -96,6 +96,8 @@ export class IndicesService {
       durability: settings.durability,
       translogSyncIntervalMillis: settings.syncIntervalMillis,
       analyzers: service.analysis,
+      // Lets the engine rebuild the analyzers in its indexing workers, so text analysis runs off the event loop.
+      analysisSettings: service.analysisSettings,
       indexingBufferBytes: this.options.indexingBufferBytes ?? 64 * 1024 * 1024,
       // Translog replay re-parses each operation with the index's mapping of the moment (which already holds
       // every field an acknowledged document introduced: mapping updates reach the master before indexing).
@@ -214,8 +216,9 @@ export class IndicesService {
       stats.bulk.avgSizeInBytes = Math.trunc(stats.bulk.totalSizeInBytes / requests);
     }
     stats.mappings.totalCount = this.byName.size;
-    // Real files on disk, shard by shard, as ES sums store sizes: the directory is the truth after a crash too.
-    stats.storeSizeBytes = await directorySizeBytes(this.indicesPath);
+    // ES's indices.store.size: the shards' stores (segment files), summed, not the translog beside them, so
+    // `_cat/allocation` disk.indices agrees with the store sizes of `_stats` and `_cat/indices`.
+    stats.storeSizeBytes = this.shardStats().reduce((sum, shard) => sum + shard.engine.store.sizeInBytes, 0);
     return stats;
   }
 

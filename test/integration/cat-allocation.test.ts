@@ -105,18 +105,23 @@ test('disk figures are the data path file system: total from statfs, used = tota
   assert.equal(Number(row!['disk.percent']), Math.floor((used * 100) / (used + Number(row!['disk.avail']))));
 });
 
-test('disk.indices is the size of the files under the data path indices folder', async () => {
-  const folder = join(node.dataPath, 'indices', 'test-uuid', '0');
-  mkdirSync(folder, { recursive: true });
+test('disk.indices is the store size of the node\'s shards, as _cat/indices reports it', async () => {
+  const before = await cat('/_cat/allocation?h=di&bytes=b');
+  assert.equal(before.text, '0\n', 'no shards, no store');
+  const created = await node.request('PUT', '/disk-test', { body: { settings: { number_of_shards: 2, number_of_replicas: 0 } } });
+  assert.equal(created.status, 200);
   try {
-    writeFileSync(join(folder, 'segment'), Buffer.alloc(3000));
-    writeFileSync(join(node.dataPath, 'indices', 'test-uuid', 'state'), Buffer.alloc(72));
+    const lines = Array.from({ length: 200 }, (_, i) => `{"index":{"_id":"${i}"}}\n{"text":"document number ${i} with some words"}\n`).join('');
+    const bulk = await node.request('POST', '/disk-test/_bulk?refresh=true', { raw: lines, headers: { 'content-type': 'application/x-ndjson' } });
+    assert.equal(bulk.status, 200);
+    await node.request('POST', '/disk-test/_flush');
+    const indices = await cat('/_cat/indices/disk-test?format=json&bytes=b&h=store.size');
+    const storeSize = Number((indices.body as Array<Record<string, string>>)[0]!['store.size']);
+    assert.ok(storeSize > 0);
     const res = await cat('/_cat/allocation?format=json&bytes=b&h=disk.indices,dif,di');
-    assert.deepEqual(res.body, [{ 'disk.indices': '3072', dif: '3072', di: '3072' }]);
-    const human = await cat('/_cat/allocation?h=di');
-    assert.equal(human.text, '3kb\n');
+    assert.deepEqual(res.body, [{ 'disk.indices': String(storeSize), dif: String(storeSize), di: String(storeSize) }]);
   } finally {
-    rmSync(join(node.dataPath, 'indices'), { recursive: true, force: true });
+    await node.request('DELETE', '/disk-test');
   }
   const after = await cat('/_cat/allocation?h=di&bytes=b');
   assert.equal(after.text, '0\n');

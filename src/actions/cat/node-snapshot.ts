@@ -66,10 +66,9 @@ async function localSnapshot(services: NodeServices, state: ClusterState): Promi
   const node = services.localNode;
   const figures = await services.monitor.figures();
   const indices: NodeIndicesStats = {
-    // The engines' figures summed over this node's shard copies (all zero on a node without indices).
+    // The engines' figures summed over this node's shard copies (all zero on a node without indices),
+    // store size included (ES's indices.store.size: segment files, not the translog).
     ...(services.indices === undefined ? zeroIndicesStats() : await services.indices.service.nodeStats()),
-    // The shard engine keeps every shard under <data>/indices/, so its size is the node's store size.
-    storeSizeBytes: await directorySizeBytes(join(figures.fs.path, 'indices')),
     shardCount: shardCopiesOn(state, node.id),
   };
   return {
