@@ -32,5 +32,6 @@ if (files.length === 0) {
   process.exit(1);
 }
 const concurrency = process.env.GANNET_TEST_CONCURRENCY ?? '2';
-const child = spawn(process.execPath, ['--test', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
+const setup = join(root, 'scripts', 'test-setup.mjs');
+const child = spawn(process.execPath, ['--import', setup, '--test', `--test-concurrency=${concurrency}`, ...files], { stdio: 'inherit' });
 child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 1)));
