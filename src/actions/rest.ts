@@ -65,6 +65,13 @@ export interface ActionContext {
   /** The task the request runs as; handlers check `task.ensureNotCancelled()` at safe points. */
   readonly task: Task;
   readonly services: NodeServices;
+  /**
+   * Lets the task outlive the HTTP response (ES's `wait_for_completion=false`): once called, the HTTP layer no
+   * longer unregisters the task when the handler returns, and the handler must call
+   * `services.taskManager.unregister(task)` itself when the background work ends. Absent where a handler is
+   * run outside the HTTP layer (unit tests, in-process children), which then cannot detach.
+   */
+  readonly detach?: () => void;
 }
 
 export type BodyPolicy = 'none' | 'optional' | 'required';

@@ -208,10 +208,15 @@ export class HttpServer {
         void taskManager.cancel(task, 'channel closed', false).catch(() => undefined);
       }
     });
+    let detached = false;
+    const detach = (): void => {
+      detached = true;
+    };
     try {
-      return await route.handler(request, { task, services: this.services });
+      return await route.handler(request, { task, services: this.services, detach });
     } finally {
-      taskManager.unregister(task);
+      // A detached task is unregistered by its handler's background work when that work ends.
+      if (!detached) taskManager.unregister(task);
     }
   }
 

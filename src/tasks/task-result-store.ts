@@ -1,8 +1,8 @@
 /**
  * The seam for finished tasks' results, ES's `.tasks` index (TaskResultsService). GET `_tasks/<id>` falls
- * back to it for a task that is no longer running. Gannet has no `.tasks` index yet, so the TaskManager
- * holds no store and callers answer as ES does when that index does not exist; a store that indexes
- * results into `.tasks` plugs in here without changing the callers.
+ * back to it for a task that is no longer running; a task started with `wait_for_completion=false` stores its
+ * final result here when it ends. While the TaskManager holds no store, callers answer as ES does when that
+ * index does not exist.
  */
 import type { TaskId } from './task-id.js';
 import type { TaskInfo } from './task-info.js';
@@ -23,4 +23,9 @@ export interface TaskResultStore {
    * (ES: index_not_found_exception `no such index [.tasks]`) when the store does not exist yet.
    */
   get(taskId: TaskId): Promise<StoredTaskResult | undefined>;
+  /**
+   * Stores a finished task's record (ES: indexes it into `.tasks` under the task id, creating the index with
+   * its mapping when missing). Resolves once the record is durable and visible to `get`.
+   */
+  store(result: StoredTaskResult): Promise<void>;
 }
