@@ -5,11 +5,29 @@ export interface CliIo {
   env: Readonly<Record<string, string | undefined>>;
   /** Colour only for a person at a terminal: never in pipes, files or when NO_COLOR is set (no-color.org). */
   color: boolean;
+  /** stdout is a terminal: a progress line may be redrawn in place. Absent: a pipe or a file. */
+  stdoutIsTty?: boolean;
+  /** The terminal's width, so a redrawn line never wraps. */
+  stdoutColumns?: number;
+  /** Calls `handler` on Ctrl-C (SIGINT) until the returned function is called. Absent: nothing interrupts. */
+  onInterrupt?: (handler: () => void) => () => void;
 }
 
 export function processIo(): CliIo {
   const noColor = process.env['NO_COLOR'] !== undefined && process.env['NO_COLOR'] !== '';
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env, color: process.stdout.isTTY === true && !noColor };
+  const isTty = process.stdout.isTTY === true;
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    color: isTty && !noColor,
+    stdoutIsTty: isTty,
+    stdoutColumns: isTty ? process.stdout.columns : undefined,
+    onInterrupt(handler) {
+      process.on('SIGINT', handler);
+      return () => process.off('SIGINT', handler);
+    },
+  };
 }
 
 const ANSI = { green: '32', yellow: '33', red: '31', bold: '1', dim: '2' } as const;

@@ -52,6 +52,8 @@ export interface ClientOptions {
 export interface RequestOptions {
   /** Give up (UnreachableError) when the answer takes longer; defaults to 30s. */
   timeoutMs?: number;
+  /** Sent as a JSON body (`content-type: application/json`). */
+  body?: unknown;
 }
 
 export class GannetClient {
@@ -106,7 +108,12 @@ export class GannetClient {
     const timeoutMs = options.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
     try {
       // One signal covers connecting, waiting and reading the body: a node that stalls mid-body is as unreachable as one that never answers.
-      const response = await fetch(url, { method, headers: this.headers, signal: AbortSignal.timeout(timeoutMs) });
+      const init: RequestInit = { method, headers: this.headers, signal: AbortSignal.timeout(timeoutMs) };
+      if (options.body !== undefined) {
+        init.headers = { ...this.headers, 'content-type': 'application/json' };
+        init.body = JSON.stringify(options.body);
+      }
+      const response = await fetch(url, init);
       const text = await response.text();
       return { status: response.status, text, body: parseJson(text), request };
     } catch (err) {

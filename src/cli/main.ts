@@ -13,7 +13,8 @@ ${OPERATOR_COMMANDS.map((command) => `  ${command.name.padEnd(12)}  ${command.su
 
 every operator command takes --json (print the node's JSON response) and --help.
 exit codes: 0 ok/green, 1 yellow/nothing matched, 2 red/failure reported, 3 node unreachable,
-4 other error, 64 bad command line. "gannet help <command>" explains each one.
+4 other error, 5 followed task cancelled, 64 bad command line, 130 Ctrl-C stopped following.
+"gannet help <command>" explains each one.
 `;
 
 export async function main(args: string[]): Promise<number> {

@@ -1,4 +1,4 @@
-/** The contract between the runner and each operator command (health, nodes, allocation, tasks, cancel). */
+/** The contract between the runner and each operator command (health, nodes, allocation, tasks, cancel, reindex). */
 import type { CliIo } from './cli-io.js';
 import type { GannetClient } from './gannet-client.js';
 import type { OptionSpecs, OptionValues } from './operator-options.js';

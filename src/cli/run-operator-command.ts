@@ -12,9 +12,10 @@ import { allocationCommand } from './allocation-command.js';
 import { cancelCommand } from './cancel-command.js';
 import { healthCommand } from './health-command.js';
 import { nodesCommand } from './nodes-command.js';
+import { reindexCommand } from './reindex-command.js';
 import { tasksCommand } from './tasks-command.js';
 
-export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [healthCommand, nodesCommand, allocationCommand, tasksCommand, cancelCommand];
+export const OPERATOR_COMMANDS: readonly OperatorCommand[] = [healthCommand, nodesCommand, allocationCommand, tasksCommand, cancelCommand, reindexCommand];
 
 export function findOperatorCommand(name: string | undefined): OperatorCommand | undefined {
   return OPERATOR_COMMANDS.find((command) => command.name === name);

@@ -53,6 +53,11 @@ export function tasksFromResponse(body: unknown): TaskView[] {
   return tasks;
 }
 
+/** One TaskInfo object (as in `GET /_tasks/<id>`'s `task`), read on its own. */
+export function taskViewOf(info: unknown): TaskView {
+  return taskView(info, undefined, undefined, undefined);
+}
+
 function taskView(info: unknown, key: string | undefined, nodeIdFromGroup: string | undefined, nodeName: string | undefined): TaskView {
   const nodeId = stringField(info, 'node') ?? nodeIdFromGroup ?? '?';
   const number = numberField(info, 'id');

@@ -73,6 +73,14 @@ export const ERROR_STATUS = {
   process_cluster_event_timeout_exception: 503,
   validation_exception: 400,
   document_source_missing_exception: 400,
+  // Painless: a ScriptException is a 400; the Java exceptions below only ever appear as its caused_by.
+  script_exception: 400,
+  null_pointer_exception: 500,
+  class_cast_exception: 500,
+  arithmetic_exception: 500,
+  index_out_of_bounds_exception: 500,
+  string_index_out_of_bounds_exception: 500,
+  painless_error: 500,
   exception: 500,
 } as const;
 
@@ -312,6 +320,23 @@ export const indexErrors = {
   /** No active copy of a shard to run an operation on (ES's UnavailableShardsException). */
   unavailableShards: (index: string, shard: number, reason: string) =>
     new EsError('unavailable_shards_exception', `[${index}][${shard}] ${reason}`, { metadata: {} }),
+};
+
+// ---- Scripts (ScriptService, UpdateHelper); painless's own causes are worded in src/script/messages.ts ----
+
+export const scriptErrors = {
+  /** ScriptService.compile: a lang with no script engine. */
+  langNotSupported: (lang: string) => new EsError('illegal_argument_exception', `script_lang not supported [${lang}]`),
+  /** A stored script lookup: Gannet keeps no stored scripts, so every id is missing. */
+  storedScriptMissing: (id: string) => new EsError('resource_not_found_exception', `unable to find script [${id}] in cluster state`),
+  /** ScriptService's `script.max_size_in_bytes` check. */
+  tooLarge: (max: number, size: number, source: string) =>
+    new EsError('illegal_argument_exception', `exceeded max allowed inline script size in bytes [${max}] with size [${size}] for script [${source}]`),
+  /** Painless's ScriptException: `compile error` or `runtime error`, with the script stack and position. */
+  scriptException: (reason: 'compile error' | 'runtime error', metadata: Record<string, unknown>, causedBy: EsError) =>
+    new EsError('script_exception', reason, { metadata, causedBy }),
+  /** UpdateHelper.executeScript wraps any script failure. */
+  updateScriptFailed: (causedBy: EsError) => new EsError('illegal_argument_exception', 'failed to execute script', { causedBy }),
 };
 
 /** Which shard an engine error is about. */

@@ -24,6 +24,7 @@ const LAYERS = [
   'mapping',
   'analysis',
   'monitor',
+  'script',
   'common',
 ];
 

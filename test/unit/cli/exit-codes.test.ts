@@ -5,7 +5,7 @@ import { cancelExitCode } from '../../../src/cli/cancel-command.js';
 import { describeFetchFailure } from '../../../src/cli/gannet-client.js';
 
 test('the exit-code table is what the README and --help promise', () => {
-  assert.deepEqual(ExitCode, { ok: 0, yellowOrNothingMatched: 1, redOrFailure: 2, unreachable: 3, error: 4, usage: 64 });
+  assert.deepEqual(ExitCode, { ok: 0, yellowOrNothingMatched: 1, redOrFailure: 2, unreachable: 3, error: 4, cancelled: 5, usage: 64, interrupted: 130 });
 });
 
 test('health colour maps to 0/1/2; anything else has no code', () => {
