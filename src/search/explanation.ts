@@ -5,7 +5,22 @@
  */
 import { floatToJsonNumber, floatToString } from './float32.js';
 
-export type ExplanationValueKind = 'float' | 'long';
+/** Java's Double.toString: `1.0`, `0.5`, `1.0E-4`, `1.2345678E7` (shortest digits, as JavaScript's). */
+function doubleToString(value: number): string {
+  if (Number.isNaN(value)) return 'NaN';
+  if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
+  if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';
+  const abs = Math.abs(value);
+  const sign = value < 0 ? '-' : '';
+  if (abs >= 1e-3 && abs < 1e7) {
+    const plain = String(abs);
+    return sign + (plain.includes('.') ? plain : `${plain}.0`);
+  }
+  const [mantissa, exponent] = abs.toExponential().split('e') as [string, string];
+  return `${sign}${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
+}
+
+export type ExplanationValueKind = 'float' | 'double' | 'long';
 
 /** The JSON shape of Elasticsearch's `_explanation`. */
 export interface ExplanationJson {
@@ -29,6 +44,14 @@ export class Explanation {
     return new Explanation(true, Math.fround(value), description, details, 'float');
   }
 
+  /**
+   * A matching node whose value is a Java double (Lucene's value-source explanations pass doubles, e.g.
+   * FunctionScoreQuery's "product of:"); it prints and serializes unrounded, as Elasticsearch does.
+   */
+  static matchDouble(value: number, description: string, details: readonly Explanation[] = []): Explanation {
+    return new Explanation(true, value, description, details, 'double');
+  }
+
   /** A matching node whose value is a count (Java long), printed without a fraction. */
   static matchLong(value: number, description: string, details: readonly Explanation[] = []): Explanation {
     if (!Number.isInteger(value)) throw new RangeError(`a long explanation value must be an integer, got ${value}`);
@@ -42,7 +65,8 @@ export class Explanation {
 
   /** The value as Java prints it: `1.0` for a float, `57` for a long. */
   valueString(): string {
-    return this.kind === 'long' ? String(this.value) : floatToString(this.value);
+    if (this.kind === 'long') return String(this.value);
+    return this.kind === 'double' ? doubleToString(this.value) : floatToString(this.value);
   }
 
   /** Lucene's Explanation.toString(): one line per node, two spaces of indent per level. */
@@ -59,7 +83,7 @@ export class Explanation {
   /** Elasticsearch's `_explanation` object (floats print with their shortest float digits). */
   toJSON(): ExplanationJson {
     return {
-      value: this.kind === 'long' ? this.value : floatToJsonNumber(this.value),
+      value: this.kind === 'float' ? floatToJsonNumber(this.value) : this.value,
       description: this.description,
       details: this.details.map((detail) => detail.toJSON()),
     };

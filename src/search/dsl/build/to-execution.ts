@@ -20,16 +20,17 @@ import { parseRewriteMethod, type RewriteMethod } from '../../query/multiterm/re
 import { TermInSetQuery } from '../../query/multiterm/term-in-set-query.js';
 import { WildcardQuery } from '../../query/multiterm/wildcard-query.js';
 import { PhraseQuery } from '../../query/phrase/phrase-query.js';
+import { MultiPhrasePrefixQuery } from '../../query/phrase/multi-phrase-prefix-query.js';
+import { RegexpQuery } from '../../query/multiterm/regexp-query.js';
+import { TermRangeQuery } from '../../query/multiterm/term-range-query.js';
+import { BlendedTermQuery } from '../../query/blended/blended-term-query.js';
+import { BoostByQuery } from '../../query/boosting/boost-by-query.js';
 import { TermQuery } from '../../query/term/term-query.js';
 import type { PlanQuery, PlanType } from './query-plan.js';
 
 /** Plan nodes the execution core cannot run yet, with the Lucene/ES class each needs. */
 export const UNSUPPORTED_PLAN_TYPES: Readonly<Partial<Record<PlanType, string>>> = {
-  phrase_prefix: "ES's MultiPhrasePrefixQuery (match_phrase_prefix, multi_match phrase_prefix)",
-  regexp: "Lucene's RegexpQuery (regexp, query_string /re/)",
-  term_range: "Lucene's TermRangeQuery (range on text, keyword and boolean fields)",
   function_score: "ES's FunctionScoreQuery (function_score)",
-  boosting: "ES's FunctionScoreQuery.boostByQuery (boosting)",
 };
 
 function unsupported(type: PlanType): EsError {
@@ -110,23 +111,43 @@ export function toExecutionQuery(plan: PlanQuery): Query {
       return new TermInSetQuery(plan.field, plan.terms);
     case 'field_exists':
       return new ExistsQuery(plan.field);
-    case 'blended_terms': {
-      // Until the core blends term statistics (BlendedTermQuery), each field's term scores on its own
-      // statistics inside the same dis_max: the same documents match, scores differ from ES's.
-      const disjuncts = plan.terms.map((entry) => {
-        const term: Query = new TermQuery(entry.field, entry.term);
-        return entry.boost === 1 ? term : new BoostQuery(term, entry.boost);
+    case 'blended_terms':
+      return new BlendedTermQuery(plan.terms, plan.tieBreaker);
+    case 'term_range':
+      return new TermRangeQuery(plan.field, {
+        ...(plan.lower !== undefined && { lower: plan.lower }),
+        ...(plan.upper !== undefined && { upper: plan.upper }),
+        includeLower: plan.includeLower,
+        includeUpper: plan.includeUpper,
       });
-      return new DisjunctionMaxQuery(disjuncts, plan.tieBreaker);
+    case 'regexp': {
+      const rewrite = rewriteMethod(plan.rewrite);
+      return new RegexpQuery(plan.field, plan.pattern, {
+        flags: plan.flags,
+        caseInsensitive: plan.caseInsensitive,
+        maxDeterminizedStates: plan.maxDeterminizedStates,
+        ...(rewrite !== undefined && { rewriteMethod: rewrite }),
+      });
     }
+    case 'boosting':
+      return new BoostByQuery(toExecutionQuery(plan.positive), toExecutionQuery(plan.negative), plan.negativeBoost);
     case 'named':
       // matched_queries is not reported yet; the name does not change what matches or how it scores.
       return toExecutionQuery(plan.query);
-    case 'phrase_prefix':
-    case 'regexp':
-    case 'term_range':
+    case 'phrase_prefix': {
+      // Tokens stacked at one position (same position) are alternatives there, as ES's builder adds them.
+      const termArrays: string[][] = [];
+      const positions: number[] = [];
+      for (const entry of plan.terms) {
+        if (positions.length > 0 && positions[positions.length - 1] === entry.position) termArrays[termArrays.length - 1]!.push(entry.term);
+        else {
+          termArrays.push([entry.term]);
+          positions.push(entry.position);
+        }
+      }
+      return new MultiPhrasePrefixQuery(plan.field, termArrays, positions, { slop: plan.slop, maxExpansions: plan.maxExpansions });
+    }
     case 'function_score':
-    case 'boosting':
       throw unsupported(plan.type);
   }
 }

@@ -1,20 +1,24 @@
-/** Terms matching a Lucene regular expression over the whole term (ES `regexp`): `field:/pattern/`. */
+/** Terms matching a Lucene regular expression over the whole term (ES `regexp`): `field:/pattern/` (syntax: lucene-regexp.ts). */
 import type { Query } from '../../core/query.js';
 import { MultiTermQuery } from './multi-term-query.js';
-import { compileLuceneRegexp } from './regexp-syntax.js';
+import { LuceneRegexp, REGEXP_ALL } from './lucene-regexp.js';
 import type { RewriteMethod } from './rewrite-method.js';
 import type { TermMatcher } from './term-matcher.js';
 
 export interface RegexpOptions {
   readonly rewriteMethod?: RewriteMethod;
   readonly caseInsensitive?: boolean;
+  /** Lucene RegExp syntax flags (RegExp.ALL by default): which optional operators are operators. */
+  readonly flags?: number;
+  readonly maxDeterminizedStates?: number;
 }
 
 const NO_PREFIX = Buffer.alloc(0);
 
 export class RegexpQuery extends MultiTermQuery {
-  private readonly regexp: RegExp;
+  private readonly regexp: LuceneRegexp;
   readonly caseInsensitive: boolean;
+  readonly flags: number;
 
   constructor(
     field: string,
@@ -23,12 +27,13 @@ export class RegexpQuery extends MultiTermQuery {
   ) {
     super(field, options.rewriteMethod);
     this.caseInsensitive = options.caseInsensitive ?? false;
-    this.regexp = compileLuceneRegexp(pattern, this.caseInsensitive);
+    this.flags = (options.flags ?? REGEXP_ALL) & REGEXP_ALL;
+    this.regexp = new LuceneRegexp(pattern, this.flags, this.caseInsensitive);
   }
 
   matcher(): TermMatcher {
     const regexp = this.regexp;
-    return { prefix: NO_PREFIX, accept: (term) => (regexp.test(term.toString('utf8')) ? 1 : -1) };
+    return { prefix: NO_PREFIX, accept: (term) => (regexp.matches(term.toString('utf8')) ? 1 : -1) };
   }
 
   toString(field?: string): string {
@@ -41,6 +46,7 @@ export class RegexpQuery extends MultiTermQuery {
       other.field === this.field &&
       other.pattern === this.pattern &&
       other.caseInsensitive === this.caseInsensitive &&
+      other.flags === this.flags &&
       other.rewriteMethod.kind === this.rewriteMethod.kind
     );
   }
