@@ -30,6 +30,7 @@ import {
   reduceQueryPhase,
   RELEVANCE,
   resolveSort,
+  sliceForShard,
   type AfterDoc,
   type DfsResult,
   type FetchedSearchHit,
@@ -222,7 +223,8 @@ async function queryOne(run: Running, plan: SearchPlan, statistics: StatisticsOv
   const target = run.target!;
   const scroll = plan.mode.kind === 'scroll-next' ? run.context?.scroll : undefined;
   if (plan.mode.kind === 'scroll-next' && scroll === undefined) throw new EsError('illegal_argument_exception', 'the search context is not a scroll context');
-  const request = scroll?.request ?? plan.request;
+  // A sliced request tells each shard its place among the request's shards (ShardSearchRequest).
+  const request = scroll?.request ?? (plan.request.slice === undefined ? plan.request : { ...plan.request, slice: sliceForShard(plan.request.slice, run.slot.shardIndex, plan.slots.length, plan.mode.kind !== 'search') });
   const stats = run.stats;
   if (stats !== undefined) stats.queryCurrent++;
   const started = performance.now();
@@ -259,7 +261,7 @@ async function queryOne(run: Running, plan: SearchPlan, statistics: StatisticsOv
     }
     if (plan.mode.kind === 'scroll-start' && run.context !== undefined) {
       run.context.scroll = {
-        request: plan.request,
+        request,
         aggregations: plan.aggregations,
         sort: run.sort!,
         nowMillis: plan.nowMillis,

@@ -150,6 +150,7 @@ function validate(request: SearchRequest, scroll: boolean, pit: PitReference | u
     if (request.size === 0) problems.push('[size] cannot be [0] in a scroll context');
     if (requestCache === true) problems.push('[request_cache] cannot be used in a scroll context');
   }
+  if (request.slice !== undefined && pit === undefined && !scroll) problems.push('[slice] can only be used with [scroll] or [point-in-time] requests');
   if (pit !== undefined) {
     if (scroll) problems.push('using [point in time] is not allowed in a scroll context');
   } else if (request.sort?.some((sort) => sort.kind === 'field' && sort.field === '_shard_doc')) {

@@ -49,6 +49,7 @@ export function searchSettingsOf(service: IndexService, services: NodeServices):
     queryStringLenient: flat['index.query_string.lenient'] === 'true',
     maxClauseCount: MAX_CLAUSE_COUNT,
     maxBuckets: intSetting(services.settings.raw(), 'search.max_buckets', 65_536),
+    maxSlicesPerScroll: intSetting(flat, 'index.max_slices_per_scroll', 1024),
   };
 }
 

@@ -20,7 +20,7 @@ export { DEFAULT_MAX_NESTED_DEPTH } from './parse/parse-context.js';
 export { XContentParser } from './xcontent/xcontent-parser.js';
 
 // the search request
-export type { FieldAndFormat, SearchRequest, SortMode, SortOrder, SortSpec, SourceFilter, StoredFields } from './request/search-request.js';
+export type { FieldAndFormat, SearchRequest, SliceSpec, SortMode, SortOrder, SortSpec, SourceFilter, StoredFields } from './request/search-request.js';
 export {
   DEFAULT_FROM,
   DEFAULT_SIZE,

@@ -15,3 +15,4 @@ export { executeQueryPhase, shardSearcher, type QueryPhaseRequest, type QueryPha
 export { executeDfsPhase, aggregateDfs, type DfsResult, type DfsTermStatistics } from './dfs-phase.js';
 export { executeFetchPhase, type FetchDocRef, type FetchedSearchHit, type FetchPhaseRequest } from './fetch-phase.js';
 export { compareMergedHits, mergeShardHits, mergeTotalHits, reduceQueryPhase, type MergedHit, type ReduceOptions, type ReducedQueryPhase, type ShardQueryOutcome } from './reduce.js';
+export { sliceFilter, sliceForShard, withSliceFilter, DEFAULT_MAX_SLICES_PER_SCROLL } from './slice-filter.js';

@@ -36,6 +36,7 @@ import { IndexSearcher, type StatisticsOverride } from '../searcher/index-search
 import { afterFilterForLeaf, type AfterDoc, type LeafAfterFilter } from './after-filter.js';
 import { TimeExceeded, type PhaseControl } from './phase-control.js';
 import { buildShardQuery } from './shard-query.js';
+import { withSliceFilter } from './slice-filter.js';
 import type { ShardSearchTarget } from './shard-target.js';
 import { shardDocValue } from './sort-values.js';
 import type { ResolvedSort } from './sort.js';
@@ -260,7 +261,7 @@ export async function executeQueryPhase(target: ShardSearchTarget, input: QueryP
   control.check();
   const { request } = input;
   const searcher = shardSearcher(target, input.statistics);
-  const query = searcher.rewrite(buildShardQuery(target, request.query, input.nowMillis));
+  const query = searcher.rewrite(withSliceFilter(buildShardQuery(target, request.query, input.nowMillis), target, request.slice));
   const postFilter =
     request.postFilter === undefined ? undefined : searcher.createWeight(searcher.rewrite(buildShardQuery(target, request.postFilter, input.nowMillis)), 'complete_no_scores', 1);
   const collection = setUpCollection(target, searcher, input);

@@ -30,6 +30,8 @@ export interface ShardSearchSettings {
   readonly maxClauseCount: number;
   /** search.max_buckets. */
   readonly maxBuckets: number;
+  /** index.max_slices_per_scroll (1024 when not given). */
+  readonly maxSlicesPerScroll?: number;
 }
 
 export interface ShardSearchTarget {

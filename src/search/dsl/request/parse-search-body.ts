@@ -10,11 +10,13 @@ import { parseTopLevelQuery } from '../parse/inner-query.js';
 import { isValueToken, XContentParser } from '../xcontent/xcontent-parser.js';
 import { illegalArgument, parsingError } from '../xcontent/xcontent-errors.js';
 import { parseFieldAndFormat, parseHighlight, parseSourceFilter, parseStoredFields } from './parse-fetch.js';
+import { parseSlice } from './parse-slice.js';
 import { fieldOrScoreSort, parseSort } from './parse-sort.js';
 import {
   TRACK_TOTAL_HITS_ACCURATE,
   TRACK_TOTAL_HITS_DISABLED,
   type FieldAndFormat,
+  type SliceSpec,
   type SortSpec,
   type SourceFilter,
   type StoredFields,
@@ -22,7 +24,7 @@ import {
 
 /** Body sections ES accepts that Gannet does not run (yet): refused clearly. */
 const UNSUPPORTED_SECTIONS = new Set([
-  'collapse', 'rescore', 'suggest', 'knn', 'retriever', 'rank', 'sub_searches', 'script_fields', 'ext', 'slice', 'pit',
+  'collapse', 'rescore', 'suggest', 'knn', 'retriever', 'rank', 'sub_searches', 'script_fields', 'ext', 'pit',
   'runtime_mappings', 'indices_boost',
 ]);
 
@@ -55,6 +57,7 @@ export interface SearchRequestDraft {
   profile?: boolean;
   stats?: string[];
   aggregations?: { [name: string]: JsonValue };
+  slice?: SliceSpec;
 }
 
 /** SearchSourceBuilder.from/size/terminateAfter/trackTotalHitsUpTo setters and their checks. */
@@ -197,6 +200,9 @@ function parseObjectKey(parser: XContentParser, draft: SearchRequestDraft, field
       return;
     case 'sort':
       draft.sort = parseSort(parser);
+      return;
+    case 'slice':
+      draft.slice = parseSlice(parser);
       return;
     default:
       if (field !== undefined && UNSUPPORTED_SECTIONS.has(field)) unsupported(parser, field);

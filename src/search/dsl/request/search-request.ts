@@ -52,6 +52,18 @@ export interface FieldAndFormat {
   readonly includeUnmapped?: boolean;
 }
 
+/** `slice` (SliceBuilder): this request reads slice `id` of `max`; `field` undefined is ES's default strategy. */
+export interface SliceSpec {
+  readonly field?: string;
+  readonly id: number;
+  readonly max: number;
+  /**
+   * Set by the coordinator on the copy of the request it sends a shard (ShardSearchRequest's
+   * shardRequestIndex and numberOfShards): which shard of how many this is, and whether it is a scroll.
+   */
+  readonly shard?: { readonly index: number; readonly count: number; readonly scroll: boolean };
+}
+
 export interface SearchRequest {
   readonly query?: QueryAst;
   readonly postFilter?: QueryAst;
@@ -80,6 +92,7 @@ export interface SearchRequest {
   readonly stats?: readonly string[];
   /** `aggs`/`aggregations` exactly as given, for the aggregations module to parse. */
   readonly aggregations?: { readonly [name: string]: JsonValue };
+  readonly slice?: SliceSpec;
 }
 
 /** A request whose defaults are resolved, for code that just wants numbers. */

@@ -175,7 +175,7 @@ test('query errors surface unchanged from the body', () => {
 });
 
 test('sections Gannet does not run are refused by name', () => {
-  for (const section of ['collapse', 'rescore', 'suggest', 'knn', 'script_fields', 'pit', 'runtime_mappings', 'slice']) {
+  for (const section of ['collapse', 'rescore', 'suggest', 'knn', 'script_fields', 'pit', 'runtime_mappings']) {
     const json = `{"${section}":{}}`;
     assert.deepEqual(bodyError(json), parsing(`[${section}] is not supported by this node`, col(json, '{}')), section);
   }
