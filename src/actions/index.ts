@@ -7,8 +7,9 @@ import { catFamilyRoutes } from './cat/index.js';
 import { documentRoutes } from './documents/index.js';
 import { indexApiRoutes } from './indices/index.js';
 import { searchApiRoutes } from './search/index.js';
+import { reindexApiRoutes } from './reindex/index.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

@@ -350,3 +350,28 @@ export interface ShardLabel {
 function shardMetadata(shard: ShardLabel): Record<string, unknown> {
   return { index_uuid: shard.indexUuid, shard: String(shard.shard), index: shard.index };
 }
+
+// ---- Reindex, update_by_query, delete_by_query (AbstractBulkByScrollRequest, ReindexValidator, the REST handlers) ----
+
+export const reindexErrors = {
+  /** AbstractAsyncBulkByScrollAction.buildBulk for a hit without `_source`. */
+  sourceNotStored: (index: string, id: string) => new EsError('illegal_argument_exception', `[${index}][${id}] didn't store _source`),
+  requestsPerSecond: () => new EsError('illegal_argument_exception', '[requests_per_second] must be a float greater than 0. Use -1 to disable throttling.'),
+  conflicts: (value: string) => new EsError('illegal_argument_exception', `conflicts may only be "proceed" or "abort" but was [${value}]`),
+  slices: (value: string) => new EsError('illegal_argument_exception', `[slices] must be a positive integer or the string "auto", but was [${value}]`),
+  /** Gannet runs slice workers only through the slices leader; until it is wired, more than one slice is refused. */
+  slicesUnsupported: (value: string) =>
+    new EsError('illegal_argument_exception', `[slices] of [${value}] is not supported by this node yet; use slices=1 or a manual [slice] in the source`),
+  maxDocsNegative: (value: number) => new EsError('illegal_argument_exception', `[max_docs] parameter cannot be negative, found [${value}]`),
+  maxDocsBelowSlices: () => new EsError('illegal_argument_exception', '[max_docs] should be >= [slices]'),
+  /** ReindexValidator.checkAllowedRemote with the default (empty) whitelist: no remote is allowed. */
+  remoteNotWhitelisted: (hostAndPort: string) => new EsError('illegal_argument_exception', `[${hostAndPort}] not whitelisted in reindex.remote.whitelist`),
+  remoteHostForm: (host: string) =>
+    new EsError('illegal_argument_exception', `[host] must be of the form [scheme]://[host]:[port](/[pathPrefix])? but was [${host}]`),
+  /** Until the script module is wired, a `script` is refused rather than ignored. */
+  scriptUnsupported: (api: string) => new EsError('illegal_argument_exception', `[${api}] scripts are not supported by this node yet`),
+  unknownField: (parser: string, field: string) => new EsError('x_content_parse_exception', `[${parser}] unknown field [${field}]`),
+  fieldType: (parser: string, field: string, token: string) => new EsError('x_content_parse_exception', `[${parser}] ${field} doesn't support values of type: ${token}`),
+  /** ES's RestUpdateByQueryAction / RestDeleteByQueryAction when `size` is a URL parameter. */
+  sizeParameter: () => new EsError('illegal_argument_exception', 'invalid parameter [size], use [max_docs] instead'),
+};

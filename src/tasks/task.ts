@@ -30,7 +30,7 @@ export class Task {
   readonly headers: Readonly<Record<string, string>>;
   readonly startTimeMillis: number;
   private readonly startNanos: bigint;
-  private readonly statusSupplier: (() => unknown) | undefined;
+  private statusSupplier: (() => unknown) | undefined;
   private readonly abortController = new AbortController();
   private cancellationReasonText: string | undefined;
   private completed = false;
@@ -59,6 +59,14 @@ export class Task {
 
   get status(): unknown {
     return this.statusSupplier?.();
+  }
+
+  /**
+   * Attaches the live status to a task registered by someone else (the HTTP layer registers a reindex's task
+   * before its handler builds the worker whose counters the status reads).
+   */
+  setStatusSupplier(supplier: () => unknown): void {
+    this.statusSupplier = supplier;
   }
 
   get isCancelled(): boolean {

@@ -164,6 +164,11 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
     failAll(errors.indexNotFound(indexName));
     return;
   }
+  // A cancelled bulk (e.g. a reindex's child) writes no further shard group.
+  if (context.task.isCancelled) {
+    failAll(errors.taskCancelled(context.task.cancellationReason ?? ''));
+    return;
+  }
   const shardInfo = () => {
     const copies = context.services.clusterService.state().routing.get(indexName)?.[group.shard]?.length ?? 1;
     return { total: copies, successful: 1, failed: 0 };

@@ -11,7 +11,7 @@ import { parseTimeValueMillis } from '../../common/time-value.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
 import { parseScrollId } from './context-ids.js';
 import { readerContextsOf } from './reader-contexts.js';
-import { responseStatus } from './search-action.js';
+import { responseStatus, type SearchAnswer } from './search-action.js';
 import { searchContextMissing } from './search-errors.js';
 import { executeSearch, type ShardSlot } from './search-executor.js';
 import { booleanParam } from './search-input.js';
@@ -35,7 +35,6 @@ function unknownParameter(key: string, value: unknown): never {
 }
 
 async function handleScroll(request: RestRequest, context: ActionContext): Promise<RestResponse> {
-  const started = performance.now();
   let scrollId = request.pathParams['scroll_id'] ?? request.param('scroll_id');
   let scroll = request.param('scroll');
   const body = bodyObject(request);
@@ -49,6 +48,13 @@ async function handleScroll(request: RestRequest, context: ActionContext): Promi
   if (scrollId === undefined || scrollId.length === 0) throw errors.requestValidation(['scrollId is missing']);
   const keepAliveMillis = scroll === undefined ? undefined : parseTimeValueMillis(scroll, 'scroll');
   const totalHitsAsInt = booleanParam((name) => request.param(name), 'rest_total_hits_as_int', false);
+  const answer = await runScroll(scrollId, keepAliveMillis, totalHitsAsInt, context);
+  return json(answer.body, answer.status);
+}
+
+/** The next page of a scroll (shared with the bulk-by-scroll APIs, which read their source this way). */
+export async function runScroll(scrollId: string, keepAliveMillis: number | undefined, totalHitsAsInt: boolean, context: ActionContext): Promise<SearchAnswer> {
+  const started = performance.now();
   const refs = parseScrollId(scrollId);
   const services = context.services;
   const registry = readerContextsOf(services);
@@ -82,7 +88,7 @@ async function handleScroll(request: RestRequest, context: ActionContext): Promi
     context,
   );
   const responseBody = searchResponseXContent(outcome, Math.floor(performance.now() - started), { totalHitsAsInt, typedKeys: false, scrollId });
-  return json(responseBody, responseStatus(outcome.successfulShards, outcome.totalShards, outcome.failures));
+  return { status: responseStatus(outcome.successfulShards, outcome.totalShards, outcome.failures), body: responseBody };
 }
 
 /** ClearScrollRequest: ids from the body (a string or an array), else the path or `scroll_id` parameter. */

@@ -1,0 +1,17 @@
+/** Reindex, update_by_query and delete_by_query: the bulk-by-scroll worker, its throttle, status and response. */
+export { BulkByScrollWorker, type BulkByScrollResult, type BulkFailure, type WorkerOptions } from './worker.js';
+export type { BulkByScrollClient, BulkOptions, ScrollHit, ScrollPage, SearchFailure, SourceSearch, WriteRequest, WriteResult, WriteVersionType } from './client.js';
+export {
+  DEFAULT_SCROLL_KEEP_ALIVE_MILLIS,
+  DEFAULT_SCROLL_SIZE,
+  MAX_DOCS_ALL_MATCHES,
+  type BulkByScrollRequest,
+  type DestRouting,
+  type HitConversion,
+  type HitScript,
+  type ScriptContext,
+  type ScriptOutcome,
+} from './request.js';
+export { emptyCounts, FULL_STATUS, statusFields, sumStatuses, type BulkByScrollCounts, type BulkByScrollStatus, type StatusRenderOptions } from './status.js';
+export { parseRequestsPerSecond, perfectlyThrottledBatchNanos, rescaledDelayNanos, SYSTEM_CLOCK, Throttle, throttleWaitNanos, MAX_THROTTLE_WAIT_NANOS, type ThrottleClock } from './throttle.js';
+export { causeJson, responseBody, responseStatus } from './response.js';

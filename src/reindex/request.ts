@@ -1,0 +1,69 @@
+/**
+ * What a bulk-by-scroll worker is asked to do, neutral of the REST layer (ES's AbstractBulkByScrollRequest and
+ * its three subclasses): the source search, the batch size, `max_docs`, conflicts, throttling, the writes'
+ * timeout and active shards, `refresh`, the scroll keep-alive, and how each hit becomes a write.
+ */
+import type { SourceSearch, WriteVersionType } from './client.js';
+
+/** ES's DEFAULT_SCROLL_SIZE and DEFAULT_SCROLL_TIMEOUT. */
+export const DEFAULT_SCROLL_SIZE = 1000;
+export const DEFAULT_SCROLL_KEEP_ALIVE_MILLIS = 5 * 60_000;
+/** -1: every match. */
+export const MAX_DOCS_ALL_MATCHES = -1;
+
+/** dest.routing of a reindex: keep the hit's, drop it, or set one value. */
+export type DestRouting = { readonly kind: 'keep' } | { readonly kind: 'discard' } | { readonly kind: 'value'; readonly value: string };
+
+export type HitConversion =
+  | {
+      readonly kind: 'reindex';
+      readonly destIndex: string;
+      readonly opType: 'index' | 'create';
+      readonly versionType: WriteVersionType;
+      readonly routing: DestRouting;
+      readonly requireAlias: boolean;
+    }
+  | { readonly kind: 'update_by_query' }
+  | { readonly kind: 'delete_by_query' };
+
+/** A script's verdict for one hit (ctx.op): write it (possibly changed), skip it, or delete it. */
+export interface ScriptOutcome {
+  readonly op: 'index' | 'noop' | 'delete' | 'create';
+  readonly index: string;
+  readonly id: string;
+  readonly routing: string | undefined;
+  readonly version: number | undefined;
+  readonly source: string | undefined;
+}
+
+export interface ScriptContext {
+  readonly index: string;
+  readonly id: string;
+  readonly version: number | undefined;
+  readonly routing: string | undefined;
+  readonly source: string | undefined;
+  readonly op: 'index' | 'create' | 'delete';
+  readonly nowMillis: number;
+}
+
+/** A compiled script applied to every hit (wired by actions/ from the script module). */
+export type HitScript = (context: ScriptContext) => ScriptOutcome;
+
+export interface BulkByScrollRequest {
+  readonly source: SourceSearch;
+  /** Hits per scroll page (`source.size` / `scroll_size`). */
+  readonly batchSize: number;
+  /** MAX_DOCS_ALL_MATCHES or a positive limit. */
+  readonly maxDocs: number;
+  readonly abortOnVersionConflict: boolean;
+  /** Infinity when unthrottled. */
+  readonly requestsPerSecond: number;
+  readonly refresh: boolean;
+  readonly timeoutMillis: number;
+  readonly waitForActiveShards: string | undefined;
+  readonly scrollKeepAliveMillis: number;
+  readonly conversion: HitConversion;
+  readonly script: HitScript | undefined;
+  /** Manual slice of the source (`{id, max}`), for a slice worker. */
+  readonly slice: { readonly id: number; readonly max: number } | undefined;
+}
