@@ -6,6 +6,7 @@
  *   search  --corpus debian|npm   query mix, QPS/latency and agreement with Lucene's BM25 top 10
  *   aggregations                   terms/histogram/stats/cardinality over HTTP, checked against brute force
  *   ops                            operational endpoints under concurrent load
+ *   reindex --corpus debian|npm    _reindex docs/s vs the raw _bulk rate, and cancel latency (--cancels N, --seed S)
  * options: --runs N (default 3), --limit N (first N docs), --no-peers, --seconds S and --connections C (ops),
  *          --out FILE
  */
@@ -14,6 +15,7 @@ import { ingestTrack } from './tracks/ingest.js';
 import { searchTrack } from './tracks/search.js';
 import { opsTrack } from './tracks/ops.js';
 import { aggregationsTrack } from './tracks/aggregations.js';
+import { reindexTrack } from './tracks/reindex.js';
 import { renderTable, saveResult, type TrackResult } from './lib/report.js';
 
 async function main(): Promise<number> {
@@ -27,6 +29,8 @@ async function main(): Promise<number> {
       seconds: { type: 'string', default: '5' },
       connections: { type: 'string', default: '10' },
       out: { type: 'string' },
+      cancels: { type: 'string', default: '20' },
+      seed: { type: 'string', default: '1' },
     },
   });
   const track = positionals[0];
@@ -43,11 +47,14 @@ async function main(): Promise<number> {
     case 'aggregations':
       result = await aggregationsTrack(trackOptions);
       break;
+    case 'reindex':
+      result = await reindexTrack({ corpus: values.corpus!, limit: trackOptions.limit, cancels: Number(values.cancels), seed: Number(values.seed) });
+      break;
     case 'ops':
       result = await opsTrack({ runs, seconds: Number(values.seconds), connections: Number(values.connections) });
       break;
     default:
-      process.stderr.write('usage: npm run bench -- <ingest|search|aggregations|ops> [--corpus debian|npm] [--runs N] [--limit N] [--no-peers]\n');
+      process.stderr.write('usage: npm run bench -- <ingest|search|aggregations|ops|reindex> [--corpus debian|npm] [--runs N] [--limit N] [--no-peers]\n');
       return 64;
   }
   const file = saveResult(result, values.out);
