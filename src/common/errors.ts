@@ -164,6 +164,13 @@ export const errors = {
   taskNotRunningNoResults: (taskId: string, causedBy?: EsError) =>
     new EsError('resource_not_found_exception', `task [${taskId}] isn't running and hasn't stored its results`, { causedBy }),
 
+  /** TransportGetTaskAction: the `.tasks` document exists but has no source. */
+  storedTaskWithoutSource: (taskId: string) => new EsError('exception', `Stored task status for [${taskId}] didn't contain any source!`),
+
+  /** The `.tasks` document does not parse as a stored task result (ES: TaskResult.PARSER's failure). */
+  storedTaskUnreadable: (taskId: string, problem: string) =>
+    new EsError('x_content_parse_exception', `[stored_task_result] failed to parse the stored result of task [${taskId}]: ${problem}`),
+
   taskNodeNotInCluster: (taskId: string, nodeId: string, causedBy: EsError) =>
     new EsError(
       'resource_not_found_exception',

@@ -21,6 +21,7 @@ import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
 import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
+import { TaskResultsIndex } from '../actions/tasks/index.js';
 import { NodeEnvironment } from './node-environment.js';
 import { nodeRoles } from './node-settings.js';
 import { createLogger } from './logger.js';
@@ -104,6 +105,8 @@ export class GannetNode {
       indices: { service: indicesService, metadata },
     };
     this.services = services;
+    // Finished tasks that asked for it (`wait_for_completion=false`) keep their result in the `.tasks` index.
+    taskManager.resultStore = new TaskResultsIndex(services);
 
     this.http = new HttpServer(
       services,

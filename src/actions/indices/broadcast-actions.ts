@@ -4,13 +4,14 @@
  * does), the ones that ran in `successful`, and lists failures.
  */
 import { errors, toEsError } from '../../common/errors.js';
-import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, LENIENT_EXPAND_OPEN } from '../../cluster/indices-options.js';
+import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, LENIENT_EXPAND_OPEN, indicesOptionsFromParams } from '../../cluster/indices-options.js';
 import type { IndicesOptions } from '../../cluster/indices-options.js';
 import type { IndexShard } from '../../indices/index.js';
 import { json, type ActionContext, type RestRequest, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
 import { errorXContent } from '../documents/write-response.js';
-import { resolveIndices } from './resolve-indices.js';
+import { expressionsOf, resolveIndices } from './resolve-indices.js';
+import { runDetached } from '../tasks/detached-task.js';
 
 interface BroadcastResult {
   total: number;
@@ -88,10 +89,18 @@ const forceMergeHandler: Route['handler'] = async (request, context) => {
   if (onlyExpungeDeletes && maxNumSegments !== -1) {
     throw errors.requestValidation(['cannot set only_expunge_deletes and max_num_segments at the same time, those two parameters are mutually exclusive']);
   }
-  const result = await broadcast(request, context, LENIENT_EXPAND_OPEN_DEFAULT, (shard) =>
-    shard.forceMerge({ maxNumSegments: maxNumSegments === -1 ? undefined : maxNumSegments, onlyExpungeDeletes, flush }),
-  );
-  return json(shardsBody(result));
+  // ForceMergeRequest.getDescription, shown by the tasks APIs and kept in the stored record.
+  context.task.description = `Force-merge indices [${expressionsOf(request).join(', ')}], maxSegments[${maxNumSegments}], onlyExpungeDeletes[${onlyExpungeDeletes}], flush[${flush}]`;
+  const forceMerge = async () =>
+    shardsBody(
+      await broadcast(request, context, LENIENT_EXPAND_OPEN_DEFAULT, (shard) =>
+        shard.forceMerge({ maxNumSegments: maxNumSegments === -1 ? undefined : maxNumSegments, onlyExpungeDeletes, flush }),
+      ),
+    );
+  if (request.paramBool('wait_for_completion', true)) return json(await forceMerge());
+  // ES resolves the indices inside the task, so a missing index becomes the stored error; bad options fail now.
+  indicesOptionsFromParams((name) => request.param(name), LENIENT_EXPAND_OPEN_DEFAULT);
+  return runDetached(context, forceMerge);
 };
 
 export const broadcastRoutes: Route[] = [

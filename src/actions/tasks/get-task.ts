@@ -10,11 +10,9 @@ import { transportAddress } from '../../cluster/index.js';
 import { taskInfoOf, type StoredTaskResult, type TaskId, type TaskResultStore } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
 import { withTimeout } from './wait-for-tasks.js';
+import { TASK_RESULTS_INDEX } from './task-results-index.js';
 
 export const GET_TASK_ACTION = 'cluster:monitor/task/get';
-
-/** Where finished tasks' results are kept in ES. */
-export const TASK_RESULTS_INDEX = '.tasks';
 
 export interface GetTaskRequest {
   readonly taskId: TaskId;
