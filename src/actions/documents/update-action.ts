@@ -1,7 +1,7 @@
 /**
- * The update API (RestUpdateAction): `POST /{index}/_update/{id}` with a partial `doc`, `upsert`,
+ * The update API (RestUpdateAction): `POST /{index}/_update/{id}` with a `script` or a partial `doc`, `upsert`,
  * `doc_as_upsert`, `detect_noop`, `retry_on_conflict` and `_source` for the `get` block in the response.
- * `version`/`version_type` are refused as ES refuses them; scripts are refused until they are supported.
+ * `version`/`version_type` are refused as ES refuses them; `script` (with `scripted_upsert`) runs the painless subset.
  */
 import { errors } from '../../common/errors.js';
 import type { Route } from '../rest.js';

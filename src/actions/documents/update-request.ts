@@ -2,15 +2,34 @@
  * The update API's body (UpdateRequest.fromXContent: doc, upsert, doc_as_upsert, detect_noop, scripted_upsert,
  * script, _source) and the merge ES's UpdateHelper does: the partial `doc` deep-merged into the current source
  * (objects merge, everything else replaces), with "was anything changed" for detect_noop. Trees keep number
- * literals as RawJson so an update rewrites untouched values byte for byte. Scripts are refused with a clear
- * error until the painless subset exists.
+ * literals as RawJson so an update rewrites untouched values byte for byte. The `script` is parsed here (ES's
+ * Script.parse) and run by update-script.ts.
  */
 import { EsError, errors } from '../../common/errors.js';
 import { RawJson, expandRawJson, stringifyWithRaw } from '../../common/raw-json.js';
 import { lineColumn } from './json-location.js';
 import { fetchSourceFromJson, type FetchSource } from './fetch-source.js';
+import { parseScript, type Script } from '../../script/index.js';
 
 export type JsonTree = Record<string, unknown>;
+
+/** A script given by `id`: ES only finds out it is missing when the update runs it (a 400 "failed to execute script"). */
+export interface StoredScriptReference {
+  readonly storedScriptError: EsError;
+}
+
+/** The body's `script`: ES's Script.parse errors as UpdateRequest's parser reports them. */
+function parseUpdateScript(value: unknown, text: string): Script | StoredScriptReference | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseScript(value);
+  } catch (err) {
+    if (!(err instanceof EsError)) throw err;
+    if (err.type === 'resource_not_found_exception') return { storedScriptError: err };
+    const wrapped = xContentError(text, 'script', '[UpdateRequest] failed to parse field [script]');
+    throw new EsError('x_content_parse_exception', wrapped.message, { causedBy: err });
+  }
+}
 
 export interface UpdateSpec {
   readonly doc: JsonTree | undefined;
@@ -19,6 +38,7 @@ export interface UpdateSpec {
   readonly detectNoop: boolean;
   readonly scriptedUpsert: boolean;
   readonly hasScript: boolean;
+  readonly script: Script | StoredScriptReference | undefined;
   readonly fetchSource: FetchSource | undefined;
   readonly retryOnConflict: number;
 }
@@ -66,6 +86,7 @@ export function parseUpdateBody(text: string, retryOnConflict: number): UpdateSp
     detectNoop: booleanField(parsed, 'detect_noop', true, text),
     scriptedUpsert: booleanField(parsed, 'scripted_upsert', false, text),
     hasScript: parsed['script'] !== undefined,
+    script: parseUpdateScript(parsed['script'], text),
     fetchSource: source === undefined ? undefined : fetchSourceFromJson(source instanceof RawJson ? expandRawJson(source) : source),
     retryOnConflict,
   };
@@ -83,11 +104,6 @@ export function updateProblems(spec: UpdateSpec, ifSeqNo: number | undefined): s
   if (spec.hasScript && spec.doc !== undefined) problems.push("can't provide both script and doc");
   if (spec.doc === undefined && spec.docAsUpsert) problems.push('doc must be specified if doc_as_upsert is enabled');
   return problems;
-}
-
-/** The clear refusal of scripted updates (the painless subset comes later). */
-export function scriptsNotSupported(): EsError {
-  return errors.illegalArgument('scripts are not supported yet: update with a partial [doc] (and [upsert] or [doc_as_upsert]) instead of [script]');
 }
 
 /** Java's Objects.equals on the values Jackson would have produced (numbers by type and value). */
