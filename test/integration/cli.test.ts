@@ -113,7 +113,7 @@ test('an unknown option exits 64 and points at --help; --help exits 0', async ()
   assert.match(help.stdout, /^usage: gannet tasks/);
   const top = await gannet('--help');
   assert.equal(top.code, 0);
-  for (const name of ['health', 'nodes', 'allocation', 'tasks', 'cancel']) assert.match(top.stdout, new RegExp(`^  ${name} `, 'm'));
+  for (const name of ['health', 'nodes', 'allocation', 'tasks', 'cancel', 'reindex']) assert.match(top.stdout, new RegExp(`^  ${name} `, 'm'));
 });
 
 test('nodes: the table has the node\'s name, ip, roles and the elected-master marker', async () => {
