@@ -8,8 +8,9 @@ import { documentRoutes } from './documents/index.js';
 import { indexApiRoutes } from './indices/index.js';
 import { searchApiRoutes } from './search/index.js';
 import { reindexApiRoutes } from './reindex/index.js';
+import { rethrottleRoutes } from './reindex/rethrottle-action.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

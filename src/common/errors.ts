@@ -159,6 +159,15 @@ export const errors = {
   taskDoesNotSupportOperation: (taskId: string) =>
     new EsError('illegal_argument_exception', `task [${taskId}] doesn't support this operation`),
 
+  /** TransportTasksAction.processTasks for one target task (rethrottle). */
+  taskMissing: (taskId: string) => new EsError('resource_not_found_exception', `task [${taskId}] is missing`),
+  taskOperationNotSupported: (taskId: string) => new EsError('resource_not_found_exception', `task [${taskId}] doesn't support this operation`),
+  /** RestRethrottleAction without `requests_per_second`. */
+  rethrottleRateRequired: () => new EsError('illegal_argument_exception', 'requests_per_second is a required parameter'),
+  /** TransportRethrottleAction.rethrottle for a bulk-by-scroll task with neither a worker nor a leader yet. */
+  rethrottleNotInitialized: (id: number) =>
+    new EsError('illegal_argument_exception', `task [${id}] has not yet been initialized to the point where it knows how to rethrottle itself`),
+
   taskToCancelNotFound: (taskId: string) => new EsError('resource_not_found_exception', `task [${taskId}] is not found`),
 
   taskNotRunningNoResults: (taskId: string, causedBy?: EsError) =>

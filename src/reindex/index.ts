@@ -15,3 +15,6 @@ export {
 export { emptyCounts, FULL_STATUS, statusFields, sumStatuses, type BulkByScrollCounts, type BulkByScrollStatus, type StatusRenderOptions } from './status.js';
 export { parseRequestsPerSecond, perfectlyThrottledBatchNanos, rescaledDelayNanos, SYSTEM_CLOCK, Throttle, throttleWaitNanos, MAX_THROTTLE_WAIT_NANOS, type ThrottleClock } from './throttle.js';
 export { causeJson, responseBody, responseStatus } from './response.js';
+export { BulkByScrollLeader } from './slices/leader.js';
+export { autoSliceCount, sliceRequest, AUTO_SLICE_CEILING } from './slices/slice-request.js';
+export { bulkByScrollStateOf, registerBulkByScrollTask, type Rethrottleable } from './slices/bulk-by-scroll-tasks.js';

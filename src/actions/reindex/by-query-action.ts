@@ -116,6 +116,7 @@ function handlerFor(api: Api): Route['handler'] {
       common.waitForCompletion,
       render,
       context,
+      common.slices,
     );
   };
 }

@@ -8,6 +8,7 @@ import { parseTimeValueMillis } from '../../common/time-value.js';
 import { DEFAULT_SCROLL_KEEP_ALIVE_MILLIS, MAX_DOCS_ALL_MATCHES, parseRequestsPerSecond } from '../../reindex/index.js';
 import type { RestRequest } from '../rest.js';
 import { DEFAULT_WRITE_TIMEOUT_MILLIS } from '../documents/write-params.js';
+import type { SlicesParam } from './slice-count.js';
 
 export const COMMON_PARAMS = ['refresh', 'timeout', 'wait_for_active_shards', 'wait_for_completion', 'requests_per_second', 'scroll', 'slices', 'max_docs'] as const;
 
@@ -20,6 +21,7 @@ export interface CommonOptions {
   readonly scrollKeepAliveMillis: number;
   /** URL `max_docs`, when given. */
   readonly maxDocsParam: number | undefined;
+  readonly slices: SlicesParam;
 }
 
 /** `conflicts`: abort (the default) or proceed. Returns whether to abort on a version conflict. */
@@ -29,12 +31,12 @@ export function abortOnConflicts(value: string): boolean {
   throw reindexErrors.conflicts(value);
 }
 
-/** `slices`: "auto" or a positive integer. Only one slice runs here until the slices leader is wired. */
-export function checkSlices(value: string | undefined): void {
-  if (value === undefined) return;
-  if (value === 'auto') return;
+/** `slices`: "auto" or a positive integer (1 when not given). */
+export function checkSlices(value: string | undefined): SlicesParam {
+  if (value === undefined) return 1;
+  if (value === 'auto') return value;
   if (!/^-?\d+$/.test(value) || Number(value) < 1) throw reindexErrors.slices(value);
-  if (Number(value) !== 1) throw reindexErrors.slicesUnsupported(value);
+  return Number(value);
 }
 
 export function checkMaxDocs(value: number): number {
@@ -46,7 +48,7 @@ export function checkMaxDocs(value: number): number {
 }
 
 export function readCommonOptions(request: RestRequest): CommonOptions {
-  checkSlices(request.param('slices'));
+  const slices = checkSlices(request.param('slices'));
   const rps = parseRequestsPerSecond(request.param('requests_per_second'));
   const scroll = request.param('scroll');
   const maxDocsText = request.param('max_docs');
@@ -58,6 +60,7 @@ export function readCommonOptions(request: RestRequest): CommonOptions {
     requestsPerSecond: rps ?? Number.POSITIVE_INFINITY,
     scrollKeepAliveMillis: scroll === undefined ? DEFAULT_SCROLL_KEEP_ALIVE_MILLIS : parseTimeValueMillis(scroll, 'scroll'),
     maxDocsParam: maxDocsText === undefined ? undefined : checkMaxDocs(request.paramInt('max_docs', MAX_DOCS_ALL_MATCHES)),
+    slices,
   };
 }
 

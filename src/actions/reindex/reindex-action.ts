@@ -200,6 +200,7 @@ async function handleReindex(request: RestRequest, context: ActionContext): Prom
     common.waitForCompletion,
     FULL_STATUS,
     context,
+    common.slices,
   );
 }
 

@@ -6,14 +6,29 @@
  * stored (ES stores only those) and the task is unregistered.
  */
 import { toEsError } from '../../common/errors.js';
-import { BulkByScrollWorker, causeJson, FULL_STATUS, responseBody, responseStatus, statusFields, type BulkByScrollRequest, type StatusRenderOptions } from '../../reindex/index.js';
+import { BulkByScrollLeader, BulkByScrollWorker, registerBulkByScrollTask, causeJson, FULL_STATUS, responseBody, responseStatus, statusFields, type BulkByScrollRequest, type StatusRenderOptions } from '../../reindex/index.js';
 import { taskInfoOf } from '../../tasks/index.js';
 import { json, type ActionContext, type RestResponse } from '../rest.js';
 import { NodeBulkByScrollClient } from './node-client.js';
+import { resolveSliceCount, type SlicesParam } from './slice-count.js';
 
-export async function runBulkByScroll(request: BulkByScrollRequest, waitForCompletion: boolean, render: StatusRenderOptions, context: ActionContext): Promise<RestResponse> {
+/** A worker, or a leader of `sliceCount` workers, registered so `_rethrottle` finds it. */
+function bulkByScrollDriver(request: BulkByScrollRequest, sliceCount: number, context: ActionContext): BulkByScrollWorker | BulkByScrollLeader {
+  const client = new NodeBulkByScrollClient(context.services);
+  if (sliceCount > 1 && request.slice === undefined) {
+    const leader = new BulkByScrollLeader(context.task, request, client, context.services.taskManager, sliceCount);
+    registerBulkByScrollTask(context.task, leader);
+    return leader;
+  }
+  const worker = new BulkByScrollWorker(context.task, request, client);
+  registerBulkByScrollTask(context.task, { rethrottle: (rate) => (worker.rethrottle(rate), []) });
+  return worker;
+}
+
+export async function runBulkByScroll(request: BulkByScrollRequest, waitForCompletion: boolean, render: StatusRenderOptions, context: ActionContext, slices: SlicesParam = 1): Promise<RestResponse> {
   const { task, services } = context;
-  const worker = new BulkByScrollWorker(task, request, new NodeBulkByScrollClient(services));
+  // More than one slice: a leader runs one worker per slice as child tasks (src/reindex/slices/).
+  const worker = bulkByScrollDriver(request, resolveSliceCount(slices, request.source.indices, services), context);
   task.setStatusSupplier(() => statusFields(worker.status()));
   if (waitForCompletion || context.detach === undefined) {
     const result = await worker.run();
