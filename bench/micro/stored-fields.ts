@@ -1,23 +1,27 @@
 /**
- * Micro-benchmark: stored fields on the Debian corpus (every record's `_id` plus its raw JSON line as
- * `_source`). Not a test; prints a table and a JSON line.
+ * Micro-benchmark: stored fields on a corpus (every record gets an auto-generated `_id`, as `_bulk` without
+ * ids does, plus its raw JSON line as `_source`). Not a test; prints a table and a JSON line.
  *
- *   npx tsc -p . --outDir /tmp/build-codec && node /tmp/build-codec/bench/micro/stored-fields.js
+ *   npx tsc -p . --outDir /tmp/build-codec && node /tmp/build-codec/bench/micro/stored-fields.js [debian|npm]
  *
- * For each compression mode and chunk size: file bytes vs raw JSON bytes, write throughput (best of 3), and the
- * latency of a search fetch: 10 random doc ids fetched (sorted, like a fetch phase), median and p99 over
- * many fetches.
+ * For each compression mode and block layout: file bytes vs raw JSON bytes, write throughput, and the costs a
+ * search pays: 10 random docs fetched with `_source` (sorted, like a fetch phase), 10 random ids only (what
+ * the in-process search benchmark fetches), median and p99 over many fetches, and a sequential read of every
+ * document (what merges and scrolls do).
  */
 import { StoredFieldsReader } from '../../src/engine/codec/stored/stored-fields-reader.js';
 import { StoredFieldsWriter } from '../../src/engine/codec/stored/stored-fields-writer.js';
-import { compress, decompress, type StoredCompression } from '../../src/engine/codec/stored/compression.js';
-import { median, readCorpusLines } from './corpus.js';
+import type { BlockLayout, StoredCompression } from '../../src/engine/codec/stored/compression.js';
+import { timeBasedUuid } from '../../src/indices/uuid-generator.js';
+import { median, readCorpusLines, type CorpusName } from './corpus.js';
 
 const SEGMENT_ID = Buffer.alloc(16, 2);
-const FETCHES = 2000;
-const lines = readCorpusLines();
-const rawBytes = lines.reduce((sum, line) => sum + line.length, 0);
-const ids = lines.map((_, i) => `deb-${i}`);
+const FETCHES = 3000;
+const corpus = (process.argv[2] ?? 'debian') as CorpusName;
+const lines = readCorpusLines(Infinity, corpus);
+const rawBytes = lines.reduce((sum, line) => sum + line.length + 1, 0);
+const ids = lines.map(() => timeBasedUuid());
+const ID_ONLY = new Set(['_id']);
 
 /** Deterministic pseudo-random doc ids, so every configuration fetches the same documents. */
 function* randomDocs(seed: number): Generator<number> {
@@ -29,89 +33,74 @@ function* randomDocs(seed: number): Generator<number> {
 }
 
 interface Row {
-  compression: StoredCompression;
-  chunkKB: number;
-  fileBytes: number;
-  ratioToRawJson: number;
-  writeMBPerSec: number;
-  fetch10MedianMicros: number;
-  fetch10P99Micros: number;
+  readonly config: string;
+  readonly fileBytes: number;
+  readonly ratioToRawJson: number;
+  readonly writeMBPerSec: number;
+  readonly fetch10MedianMicros: number;
+  readonly fetch10P99Micros: number;
+  readonly ids10MedianMicros: number;
+  readonly sequentialDocsPerSec: number;
 }
 
-function measure(compression: StoredCompression, chunkSize: number): Row {
-  let bytes: Buffer = Buffer.alloc(0);
-  const writeTimes: number[] = [];
-  for (let run = 0; run < 3; run++) {
-    const start = process.hrtime.bigint();
-    const writer = new StoredFieldsWriter(SEGMENT_ID, compression, chunkSize);
-    for (let doc = 0; doc < lines.length; doc++) writer.addDocument([{ name: '_id', value: ids[doc]! }, { name: '_source', value: lines[doc]! }]);
-    bytes = writer.finish().bytes;
-    writeTimes.push(Number(process.hrtime.bigint() - start) / 1e9);
-  }
-  const docs = randomDocs(42);
+function fetchLatencies(reader: StoredFieldsReader, fields: ReadonlySet<string> | undefined, seed: number): number[] {
+  const docs = randomDocs(seed);
   const latencies: number[] = [];
   let checksum = 0;
-  // One reader, as a searcher keeps it; random pages hit the previous page's chunk ~1 time in 1000.
-  const reader = new StoredFieldsReader(bytes, 'bench.fdt', SEGMENT_ID, lines.length);
   for (let fetch = 0; fetch < FETCHES; fetch++) {
     const page = Array.from({ length: 10 }, () => docs.next().value as number).sort((a, b) => a - b);
     const start = process.hrtime.bigint();
-    for (const doc of page) checksum += (reader.document(doc)[1]!.value as Uint8Array).length;
+    for (const doc of page) checksum += reader.document(doc, fields).length;
     latencies.push(Number(process.hrtime.bigint() - start) / 1e3);
   }
   if (checksum === 0) throw new Error('nothing fetched');
-  latencies.sort((a, b) => a - b);
+  return latencies.sort((a, b) => a - b);
+}
+
+function measure(compression: StoredCompression, layout: Partial<BlockLayout>, label: string): Row {
+  const start = process.hrtime.bigint();
+  const writer = new StoredFieldsWriter(SEGMENT_ID, compression, layout);
+  for (let doc = 0; doc < lines.length; doc++) writer.addDocument([{ name: '_id', value: ids[doc]! }, { name: '_source', value: lines[doc]! }]);
+  const bytes = writer.finish().bytes;
+  const writeSeconds = Number(process.hrtime.bigint() - start) / 1e9;
+  // One reader, as a searcher keeps it.
+  const reader = new StoredFieldsReader(bytes, 'bench.fdt', SEGMENT_ID, lines.length);
+  const full = fetchLatencies(reader, undefined, 42);
+  const idOnly = fetchLatencies(reader, ID_ONLY, 43);
+  const sequentialReader = new StoredFieldsReader(bytes, 'bench.fdt', SEGMENT_ID, lines.length);
+  const sequentialStart = process.hrtime.bigint();
+  for (let doc = 0; doc < lines.length; doc++) sequentialReader.document(doc);
+  const sequentialSeconds = Number(process.hrtime.bigint() - sequentialStart) / 1e9;
   return {
-    compression,
-    chunkKB: chunkSize / 1024,
+    config: `${compression} ${label}`,
     fileBytes: bytes.length,
     ratioToRawJson: bytes.length / rawBytes,
-    writeMBPerSec: rawBytes / 1e6 / Math.min(...writeTimes),
-    fetch10MedianMicros: median(latencies),
-    fetch10P99Micros: latencies[Math.floor(latencies.length * 0.99)]!,
+    writeMBPerSec: rawBytes / 1e6 / writeSeconds,
+    fetch10MedianMicros: median(full),
+    fetch10P99Micros: full[Math.floor(full.length * 0.99)]!,
+    ids10MedianMicros: median(idOnly),
+    sequentialDocsPerSec: lines.length / sequentialSeconds,
   };
 }
 
-const rows: Row[] = [];
-for (const compression of ['deflate_fast', 'deflate_best', 'lz4'] as const) {
-  for (const chunkKB of [8, 16, 60]) rows.push(measure(compression, chunkKB * 1024));
+const configs: [StoredCompression, Partial<BlockLayout>, string][] = [
+  ['lz4', {}, 'default layout'],
+  ['deflate_fast', {}, 'default layout'],
+  ['deflate_best', {}, 'default layout'],
+];
+for (const extra of process.argv.slice(3)) {
+  // e.g. lz4:dictionaryBlockBytes=2048,blockBytes=4096
+  const [mode, spec] = extra.split(':') as [StoredCompression, string];
+  const layout = Object.fromEntries(spec.split(',').map((kv) => kv.split('=')).map(([k, v]) => [k!, Number.isNaN(Number(v)) ? v : Number(v)]));
+  configs.push([mode, layout as Partial<BlockLayout>, spec]);
 }
+const rows = configs.map(([mode, layout, label]) => measure(mode, layout, label));
 
-console.log(`corpus: ${lines.length} docs, raw JSON ${rawBytes} bytes (_source) + _id`);
-console.log('  mode         chunk  file bytes   ratio  write MB/s  fetch 10 docs: median µs  p99 µs');
+console.log(`corpus ${corpus}: ${lines.length} docs, raw JSON ${rawBytes} bytes (_source) + auto _id`);
+console.log('  config                                     file bytes   ratio  write MB/s  10 docs: median µs  p99 µs  10 ids: median µs  sequential docs/s');
 for (const r of rows) {
   console.log(
-    `  ${r.compression.padEnd(12)} ${String(r.chunkKB).padStart(3)}KB  ${String(r.fileBytes).padStart(10)}  ${r.ratioToRawJson.toFixed(3)}  ${r.writeMBPerSec.toFixed(1).padStart(10)}  ${r.fetch10MedianMicros.toFixed(0).padStart(24)}  ${r.fetch10P99Micros.toFixed(0).padStart(6)}`,
+    `  ${r.config.padEnd(42)} ${String(r.fileBytes).padStart(10)}  ${r.ratioToRawJson.toFixed(3)}  ${r.writeMBPerSec.toFixed(1).padStart(10)}  ${r.fetch10MedianMicros.toFixed(0).padStart(18)}  ${r.fetch10P99Micros.toFixed(0).padStart(6)}  ${r.ids10MedianMicros.toFixed(0).padStart(17)}  ${r.sequentialDocsPerSec.toFixed(0).padStart(17)}`,
   );
 }
-// Per-chunk costs, best of 30 runs (robust to other processes on a shared machine): the same 16 KB of
-// the corpus, compressed and decompressed in each mode; LZ4 also decoding only the first half, which is
-// what fetching a document from the middle of a chunk costs.
-const sample = Buffer.concat(lines.slice(0, 4000));
-const chunks: Buffer[] = [];
-for (let p = 0; p + 16384 <= sample.length && chunks.length < 100; p += 16384) chunks.push(sample.subarray(p, p + 16384));
-function bestMicrosPerChunk(fn: (chunk: number) => void): number {
-  let best = Infinity;
-  for (let run = 0; run < 33; run++) {
-    const start = process.hrtime.bigint();
-    for (let i = 0; i < chunks.length; i++) fn(i);
-    if (run >= 3) best = Math.min(best, Number(process.hrtime.bigint() - start) / 1e3 / chunks.length);
-  }
-  return best;
-}
-const perChunk = (['deflate_fast', 'deflate_best', 'lz4'] as const).map((mode) => {
-  const compressed = chunks.map((c) => compress(mode, c));
-  return {
-    mode,
-    ratio: compressed.reduce((sum, c) => sum + c.length, 0) / (chunks.length * 16384),
-    compressMicros: bestMicrosPerChunk((i) => compress(mode, chunks[i]!)),
-    decompressMicros: bestMicrosPerChunk((i) => decompress(mode, compressed[i]!, 16384, 16384)),
-    decompressHalfMicros: bestMicrosPerChunk((i) => decompress(mode, compressed[i]!, 16384, 8192)),
-  };
-});
-console.log('per 16 KB chunk, best of 30 runs:');
-console.log('  mode          ratio  compress µs  decompress µs  decompress first half µs');
-for (const r of perChunk) {
-  console.log(`  ${r.mode.padEnd(12)}  ${r.ratio.toFixed(3)}  ${r.compressMicros.toFixed(1).padStart(11)}  ${r.decompressMicros.toFixed(1).padStart(13)}  ${r.decompressHalfMicros.toFixed(1).padStart(24)}`);
-}
-console.log(JSON.stringify({ rawBytes, docs: lines.length, rows, perChunk }));
+console.log(JSON.stringify({ corpus, rawBytes, docs: lines.length, rows }));

@@ -1,12 +1,14 @@
 /**
- * Compression modes of stored fields. Measured on the Debian corpus (bench/micro/stored-fields.ts; figures
- * in ../FORMATS.md): in Node, native deflate decompresses a chunk faster than the pure-JS LZ4 and compresses
- * faster at level 1, while its output is ~30% smaller, so deflate is the default:
+ * Compression of stored-field blocks, each optionally against a preset dictionary (the tail of the chunk's
+ * first block: Lucene 8.7+'s LZ4WithPresetDict / DeflateWithPresetDict idea), so reading one document costs
+ * the dictionary block plus the one small block that holds it, not a whole chunk.
  *
- * - `deflate_fast` (default, ES `index.codec: default`): raw deflate level 1, 16 KB chunks.
- * - `deflate_best` (ES `best_compression`): raw deflate level 6, 60 KB chunks.
- * - `lz4`: pure-JS LZ4, 16 KB chunks; the fastest single-document fetch (decoding stops at the document)
- *   at ~1.4x the bytes of deflate_fast.
+ * - `lz4` (default of `index.codec: default`): pure-JS LZ4; decoding runs in JS (no native call per block)
+ *   and stops at the document.
+ * - `deflate_fast`: raw deflate level 1.
+ * - `deflate_best` (`index.codec: best_compression`): raw deflate level 6 with bigger blocks.
+ *
+ * Figures behind the block sizes: ../FORMATS.md (bench/micro/stored-fields.ts).
  */
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { lz4Compress, lz4Decompress } from './lz4.js';
@@ -15,29 +17,66 @@ export type StoredCompression = 'deflate_fast' | 'deflate_best' | 'lz4';
 
 export const COMPRESSION_IDS: Record<StoredCompression, number> = { lz4: 0, deflate_fast: 1, deflate_best: 2 };
 
-/** Raw bytes per chunk each mode aims for. */
-export const CHUNK_SIZES: Record<StoredCompression, number> = { lz4: 16 * 1024, deflate_fast: 16 * 1024, deflate_best: 60 * 1024 };
+/** How a chunk is cut into blocks. Targets are raw bytes; a block is cut once one is reached. */
+export interface BlockLayout {
+  /** Body bytes of block 0, whose tail is every other block's preset dictionary. */
+  readonly dictionaryBlockBytes: number;
+  /** Body bytes of blocks 1.. */
+  readonly blockBytes: number;
+  readonly blocksPerChunk: number;
+  /** Metadata (`_id`, numbers, ...) bytes of a block: what an id-only fetch decompresses. */
+  readonly metaBytes: number;
+  readonly maxDocsPerBlock: number;
+  /** Compression of the metadata part: LZ4 keeps id-only fetches in JS. */
+  readonly metaCompression: StoredCompression;
+}
+
+export const BLOCK_LAYOUTS: Record<StoredCompression, BlockLayout> = {
+  lz4: { dictionaryBlockBytes: 4 * 1024, blockBytes: 8 * 1024, blocksPerChunk: 11, metaBytes: 4 * 1024, maxDocsPerBlock: 128, metaCompression: 'lz4' },
+  deflate_fast: { dictionaryBlockBytes: 8 * 1024, blockBytes: 8 * 1024, blocksPerChunk: 11, metaBytes: 4 * 1024, maxDocsPerBlock: 128, metaCompression: 'lz4' },
+  deflate_best: { dictionaryBlockBytes: 16 * 1024, blockBytes: 32 * 1024, blocksPerChunk: 11, metaBytes: 16 * 1024, maxDocsPerBlock: 512, metaCompression: 'deflate_best' },
+};
+
+/** Bytes of the dictionary block's tail a block may refer to (deflate's window; LZ4's is 64 KB). */
+export function dictionaryReach(mode: StoredCompression): number {
+  return mode === 'lz4' ? 0xffff : 32 * 1024;
+}
 
 export function compressionFromId(id: number): StoredCompression | undefined {
   return (Object.keys(COMPRESSION_IDS) as StoredCompression[]).find((mode) => COMPRESSION_IDS[mode] === id);
 }
 
-export function compress(mode: StoredCompression, raw: Uint8Array): Uint8Array {
-  if (mode === 'lz4') return lz4Compress(raw);
-  return deflateRawSync(raw, { level: mode === 'deflate_fast' ? 1 : 6 });
+/** Compresses `block` against `dictionary` (may be empty). */
+export function compressBlock(mode: StoredCompression, dictionary: Uint8Array, block: Uint8Array): Uint8Array {
+  if (block.length === 0) return new Uint8Array(0);
+  if (mode === 'lz4') {
+    if (dictionary.length === 0) return lz4Compress(block);
+    const joined = new Uint8Array(dictionary.length + block.length);
+    joined.set(dictionary, 0);
+    joined.set(block, dictionary.length);
+    return lz4Compress(joined, dictionary.length);
+  }
+  const level = mode === 'deflate_fast' ? 1 : 6;
+  return dictionary.length === 0 ? deflateRawSync(block, { level }) : deflateRawSync(block, { level, dictionary });
 }
 
 /**
- * Decompresses into a new buffer of `rawLength` bytes; with LZ4 only the first `needed` bytes are
- * guaranteed (decoding stops there). Throws on malformed input.
+ * Decompresses a block of `rawLength` bytes; with LZ4 only the first `needed` bytes are guaranteed (decoding
+ * stops there). Throws on malformed input.
  */
-export function decompress(mode: StoredCompression, compressed: Uint8Array, rawLength: number, needed: number): Buffer {
-  if (mode === 'lz4') {
-    const out = Buffer.allocUnsafe(rawLength);
-    lz4Decompress(compressed, 0, compressed.length, out, needed);
-    return out;
+export function decompressBlock(mode: StoredCompression, dictionary: Uint8Array, compressed: Uint8Array, rawLength: number, needed: number): Buffer {
+  if (rawLength === 0) {
+    if (compressed.length !== 0) throw new Error(`${compressed.length} compressed bytes for an empty block`);
+    return Buffer.alloc(0);
   }
-  const out = inflateRawSync(compressed, { maxOutputLength: Math.max(rawLength, 1) });
+  if (mode === 'lz4') {
+    const out = Buffer.allocUnsafe(dictionary.length + rawLength);
+    out.set(dictionary, 0);
+    lz4Decompress(compressed, 0, compressed.length, out, dictionary.length + needed, dictionary.length);
+    return out.subarray(dictionary.length);
+  }
+  const options = { maxOutputLength: rawLength, ...(dictionary.length > 0 && { dictionary }) };
+  const out = inflateRawSync(compressed, options);
   if (out.length !== rawLength) throw new Error(`inflated ${out.length} bytes, expected ${rawLength}`);
   return out;
 }

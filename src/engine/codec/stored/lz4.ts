@@ -7,7 +7,11 @@
  *
  * Written for V8: one greedy pass with a 16K-entry hash table of 4-byte sequences, skipping faster through
  * incompressible input. The decoder can stop once it has produced the bytes a caller needs, which is
- * what lets a stored-fields read decompress only the head of a chunk up to the requested document.
+ * what lets a stored-fields read decompress only the head of a block up to the requested document.
+ *
+ * Both directions take an optional prefix (a preset dictionary, as Lucene's LZ4WithPresetDictCompressionMode):
+ * the compressor is given `dictionary ++ block` and emits only the block, whose matches may reach back into
+ * the dictionary; the decompressor is given an output that already holds the dictionary and writes after it.
  */
 
 const MIN_MATCH = 4;
@@ -39,12 +43,16 @@ function writeLength(out: Uint8Array, op: number, length: number): number {
   return op;
 }
 
-export function lz4Compress(src: Uint8Array): Uint8Array {
+/**
+ * Compresses src[prefixLength, src.length); src[0, prefixLength) is the preset dictionary (at most 64 KB
+ * is reachable), which is not part of the output.
+ */
+export function lz4Compress(src: Uint8Array, prefixLength = 0): Uint8Array {
   const length = src.length;
-  const out = new Uint8Array(lz4CompressBound(length));
+  const out = new Uint8Array(lz4CompressBound(length - prefixLength));
   let op = 0;
-  let anchor = 0;
-  if (length > MF_LIMIT) {
+  let anchor = prefixLength;
+  if (length > prefixLength + MF_LIMIT) {
     const table = hashTable;
     if (hashBase + length + MAX_DISTANCE + 1 > 0x3fffffff) {
       table.fill(0);
@@ -55,7 +63,9 @@ export function lz4Compress(src: Uint8Array): Uint8Array {
     hashBase = base + length;
     const matchLimit = length - LAST_LITERALS;
     const lastMatchStart = length - MF_LIMIT;
-    let ip = 0;
+    const dictionaryStart = Math.max(0, prefixLength - MAX_DISTANCE);
+    for (let p = dictionaryStart; p + MIN_MATCH <= prefixLength; p++) table[Math.imul(read32(src, p), -1640531535) >>> (32 - HASH_LOG)] = base + p;
+    let ip = prefixLength;
     while (ip < lastMatchStart) {
       const sequence = read32(src, ip);
       const hash = Math.imul(sequence, -1640531535) >>> (32 - HASH_LOG);
@@ -101,13 +111,14 @@ export function lz4Compress(src: Uint8Array): Uint8Array {
 export class Lz4FormatError extends Error {}
 
 /**
- * Decompresses src[start, end) into dst, which must be exactly the original length, stopping as soon as
- * at least `needed` bytes are produced (pass dst.length for everything). Returns the bytes produced.
- * Malformed input throws Lz4FormatError; it never reads or writes out of bounds.
+ * Decompresses src[start, end) into dst from `dstStart` (dst[0, dstStart) holds the preset dictionary, if
+ * any), dst ending exactly where the original ends; stops as soon as dst is filled up to `needed` (an
+ * offset in dst; pass dst.length for everything). Returns the offset reached. Malformed input throws
+ * Lz4FormatError; it never reads or writes out of bounds.
  */
-export function lz4Decompress(src: Uint8Array, start: number, end: number, dst: Uint8Array, needed = dst.length): number {
+export function lz4Decompress(src: Uint8Array, start: number, end: number, dst: Uint8Array, needed = dst.length, dstStart = 0): number {
   let ip = start;
-  let op = 0;
+  let op = dstStart;
   const dstLength = dst.length;
   while (ip < end) {
     const token = src[ip++]!;

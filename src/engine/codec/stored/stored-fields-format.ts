@@ -1,25 +1,33 @@
 /**
  * Stored fields (`<segment>.fdt`): each document's stored values (`_id`, `_source`, ...), in compressed
- * chunks of consecutive documents, so that similar documents compress together while fetching one
- * document decompresses at most one chunk (with LZ4, only up to that document).
+ * chunks of consecutive documents. Version 2 splits every document in two parts and a chunk in blocks, so
+ * that a fetch decompresses little:
  *
- *   Body  = Chunk* Toc TocPointer
- *   Chunk = DocCount(vInt) { DocLength(vInt) }*DocCount RawLength(vInt) CompressedLength(vInt) CompressedBytes
- *   Toc   = Compression(byte: 0 lz4, 1 deflate level 1, 2 deflate level 6) MaxDoc(vInt) ChunkCount(vInt) { DocCount(vInt) ChunkFPDelta(vLong, file offsets) }*
- *           FieldNameCount(vInt) { Name(string) }*
- *   Doc (decompressed) = FieldCount(vInt) { FieldNumber << 3 | Type (vInt) Value }*
- *   Value = bytes: Length(vInt) Bytes | string: Length(vInt) UTF-8 | long: zLong (safe integers)
- *         | double: float64 LE | bigint: int64 LE
+ * - the metadata part (field numbers, types, strings such as `_id` and `_routing`, numbers, and the length
+ *   of each bytes value) goes to the block's meta stream: fetching ids never touches `_source`;
+ * - the bytes values (`_source`) go, in field order, to the block's body stream. Block 0's body is
+ *   compressed alone; every later block's body is compressed with the tail of block 0's body as preset
+ *   dictionary (Lucene 8.7+'s LZ4WithPresetDict / DeflateWithPresetDict), so similar documents still
+ *   compress together while one document costs block 0 plus its own block.
  *
- * A chunk is cut once its raw size reaches the mode's target chunk size (compression.ts) or it holds
- * MAX_DOCS_PER_CHUNK docs.
+ *   Body   = Chunk* Toc TocPointer
+ *   Chunk  = BlockCount(vInt) { DocCount(vInt) MetaRawLength(vInt) MetaCompressedLength(vInt) BodyRawLength(vInt) BodyCompressedLength(vInt) }*BlockCount
+ *            DictionaryLength(vInt: bytes at the end of block 0's body)
+ *            { MetaCompressed BodyCompressed }*BlockCount
+ *   Toc    = Compression(byte: 0 lz4, 1 deflate level 1, 2 deflate level 6) MetaCompression(byte) MaxDoc(vInt)
+ *            ChunkCount(vInt) { DocCount(vInt) ChunkFPDelta(vLong, file offsets) }* FieldNameCount(vInt) { Name(string) }*
+ *   Meta (decompressed) = { FieldCount(vInt) { FieldNumber << 3 | Type (vInt) Value }* }*DocCount
+ *   Value  = bytes: Length(vInt) (the bytes are next in the body) | string: Length(vInt) UTF-8
+ *          | long: zLong (safe integers) | double: float64 LE | bigint: int64 LE
+ *
+ * An empty stream (no bytes values in a block) is stored as 0 compressed bytes. Blocks and chunks are cut by
+ * the mode's BlockLayout (compression.ts). Version 1 (whole 16 KB chunks, one stream) is no longer read:
+ * opening it fails with index_format_too_old_exception.
  */
 export const STORED_FIELDS_CODEC = 'GannetStoredFields';
-export const STORED_FIELDS_VERSION_START = 1;
-export const STORED_FIELDS_VERSION_CURRENT = STORED_FIELDS_VERSION_START;
+export const STORED_FIELDS_VERSION_START = 2;
+export const STORED_FIELDS_VERSION_CURRENT = 2;
 export const STORED_FIELDS_EXTENSION = 'fdt';
-
-export const MAX_DOCS_PER_CHUNK = 1024;
 
 export const TYPE_BYTES = 0;
 export const TYPE_STRING = 1;

@@ -1,9 +1,8 @@
 /** Writes the stored fields file (format in stored-fields-format.ts); documents are added in doc id order. */
 import { ByteWriter } from '../../store/byte-writer.js';
 import { finishCodecFile, startCodecFile, writeTocPointer } from '../codec-file.js';
-import { CHUNK_SIZES, compress, COMPRESSION_IDS, type StoredCompression } from './compression.js';
+import { BLOCK_LAYOUTS, compressBlock, COMPRESSION_IDS, dictionaryReach, type BlockLayout, type StoredCompression } from './compression.js';
 import {
-  MAX_DOCS_PER_CHUNK,
   STORED_FIELDS_CODEC,
   STORED_FIELDS_VERSION_CURRENT,
   TYPE_BIGINT,
@@ -14,28 +13,42 @@ import {
   type StoredField,
 } from './stored-fields-format.js';
 
+interface WrittenBlock {
+  readonly docCount: number;
+  readonly metaRawLength: number;
+  readonly meta: Uint8Array;
+  readonly bodyRawLength: number;
+  readonly body: Uint8Array;
+}
+
 export class StoredFieldsWriter {
   private readonly out: ByteWriter;
-  private readonly pending = new ByteWriter(64 * 1024);
-  private readonly pendingLengths: number[] = [];
+  private readonly layout: BlockLayout;
+  private readonly meta = new ByteWriter(8 * 1024);
+  private readonly body = new ByteWriter(64 * 1024);
+  private blockDocs = 0;
+  private readonly blocks: WrittenBlock[] = [];
+  /** Tail of block 0's body: the preset dictionary of the chunk's later blocks. */
+  private dictionary: Uint8Array = new Uint8Array(0);
   private readonly chunkDocCounts: number[] = [];
   private readonly chunkFPs: number[] = [];
   private readonly fieldNumbers = new Map<string, number>();
   private docCount = 0;
 
+  /** `layout` overrides the mode's block sizes (tests use tiny blocks to exercise every boundary). */
   constructor(
     segmentId: Uint8Array,
     private readonly compression: StoredCompression = 'deflate_fast',
-    private readonly chunkSize = CHUNK_SIZES[compression],
+    layout: Partial<BlockLayout> = {},
   ) {
+    this.layout = { ...BLOCK_LAYOUTS[compression], ...layout };
     this.out = startCodecFile(STORED_FIELDS_CODEC, STORED_FIELDS_VERSION_CURRENT, segmentId);
   }
 
   /** Adds the next document (doc id = number of documents added before) and returns its doc id. */
   addDocument(fields: readonly StoredField[]): number {
-    const start = this.pending.length;
-    const doc = this.pending;
-    doc.writeVInt(fields.length);
+    const meta = this.meta;
+    meta.writeVInt(fields.length);
     for (const { name, value } of fields) {
       let number = this.fieldNumbers.get(name);
       if (number === undefined) {
@@ -44,44 +57,74 @@ export class StoredFieldsWriter {
       }
       const key = number * 8;
       if (typeof value === 'string') {
-        doc.writeVInt(key + TYPE_STRING);
-        doc.writeString(value);
+        meta.writeVInt(key + TYPE_STRING);
+        meta.writeString(value);
       } else if (typeof value === 'number') {
         // Zig-zag doubles the magnitude, so only integers below 2^52 take the compact form.
         if (Number.isInteger(value) && Math.abs(value) < 2 ** 52 && !Object.is(value, -0)) {
-          doc.writeVInt(key + TYPE_LONG);
-          doc.writeZLong(value);
+          meta.writeVInt(key + TYPE_LONG);
+          meta.writeZLong(value);
         } else {
-          doc.writeVInt(key + TYPE_DOUBLE);
-          doc.writeFloat64LE(value);
+          meta.writeVInt(key + TYPE_DOUBLE);
+          meta.writeFloat64LE(value);
         }
       } else if (typeof value === 'bigint') {
-        doc.writeVInt(key + TYPE_BIGINT);
-        doc.writeBigInt64LE(BigInt.asIntN(64, value));
+        meta.writeVInt(key + TYPE_BIGINT);
+        meta.writeBigInt64LE(BigInt.asIntN(64, value));
       } else {
-        doc.writeVInt(key + TYPE_BYTES);
-        doc.writeLengthPrefixedBytes(value);
+        meta.writeVInt(key + TYPE_BYTES);
+        meta.writeVInt(value.length);
+        this.body.writeBytes(value);
       }
     }
-    this.pendingLengths.push(doc.length - start);
-    if (doc.length >= this.chunkSize || this.pendingLengths.length >= MAX_DOCS_PER_CHUNK) this.flushChunk();
+    this.blockDocs++;
+    const layout = this.layout;
+    const bodyTarget = this.blocks.length === 0 ? layout.dictionaryBlockBytes : layout.blockBytes;
+    if (this.body.length >= bodyTarget || meta.length >= layout.metaBytes || this.blockDocs >= layout.maxDocsPerBlock) {
+      this.finishBlock();
+      if (this.blocks.length >= layout.blocksPerChunk) this.flushChunk();
+    }
     return this.docCount++;
   }
 
+  private finishBlock(): void {
+    if (this.blockDocs === 0) return;
+    const bodyRaw = this.body.bytes();
+    const metaRaw = this.meta.bytes();
+    const first = this.blocks.length === 0;
+    const body = compressBlock(this.compression, first ? new Uint8Array(0) : this.dictionary, bodyRaw);
+    const meta = compressBlock(this.layout.metaCompression, new Uint8Array(0), metaRaw);
+    // A copy: bodyRaw is a view of the writer's buffer, which the next block overwrites.
+    if (first) this.dictionary = Uint8Array.prototype.slice.call(bodyRaw, Math.max(0, bodyRaw.length - dictionaryReach(this.compression)));
+    this.blocks.push({ docCount: this.blockDocs, metaRawLength: metaRaw.length, meta, bodyRawLength: bodyRaw.length, body });
+    this.meta.reset();
+    this.body.reset();
+    this.blockDocs = 0;
+  }
+
   private flushChunk(): void {
-    if (this.pendingLengths.length === 0) return;
+    this.finishBlock();
+    if (this.blocks.length === 0) return;
     const out = this.out;
     this.chunkFPs.push(out.length);
-    this.chunkDocCounts.push(this.pendingLengths.length);
-    out.writeVInt(this.pendingLengths.length);
-    for (const length of this.pendingLengths) out.writeVInt(length);
-    const raw = this.pending.bytes();
-    const compressed = compress(this.compression, raw);
-    out.writeVInt(raw.length);
-    out.writeVInt(compressed.length);
-    out.writeBytes(compressed);
-    this.pending.reset();
-    this.pendingLengths.length = 0;
+    let docs = 0;
+    out.writeVInt(this.blocks.length);
+    for (const block of this.blocks) {
+      docs += block.docCount;
+      out.writeVInt(block.docCount);
+      out.writeVInt(block.metaRawLength);
+      out.writeVInt(block.meta.length);
+      out.writeVInt(block.bodyRawLength);
+      out.writeVInt(block.body.length);
+    }
+    out.writeVInt(this.dictionary.length);
+    for (const block of this.blocks) {
+      out.writeBytes(block.meta);
+      out.writeBytes(block.body);
+    }
+    this.chunkDocCounts.push(docs);
+    this.blocks.length = 0;
+    this.dictionary = new Uint8Array(0);
   }
 
   finish(): { bytes: Buffer; checksum: number } {
@@ -89,6 +132,7 @@ export class StoredFieldsWriter {
     const out = this.out;
     const tocOffset = out.length;
     out.writeByte(COMPRESSION_IDS[this.compression]);
+    out.writeByte(COMPRESSION_IDS[this.layout.metaCompression]);
     out.writeVInt(this.docCount);
     out.writeVInt(this.chunkFPs.length);
     let previousFP = 0;

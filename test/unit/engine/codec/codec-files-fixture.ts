@@ -63,15 +63,17 @@ export function codecFileFixtures(): CodecFileFixture[] {
   docValues.addSortedNumeric('m', { kind: 'long', docs: Int32Array.of(4), counts: Int32Array.of(2), values: Float64Array.of(3, 1) });
   const dvBytes = docValues.finish().bytes;
 
-  const stored = new StoredFieldsWriter(SEGMENT_ID, 'lz4', 512);
+  // Tiny blocks and chunks, so the fixture holds several of each (and dictionaries).
+  const smallBlocks = { dictionaryBlockBytes: 256, blockBytes: 512, blocksPerChunk: 3, maxDocsPerBlock: 16 };
+  const stored = new StoredFieldsWriter(SEGMENT_ID, 'lz4', smallBlocks);
   for (let doc = 0; doc < MAX_DOC; doc++) {
     stored.addDocument([
       { name: '_id', value: `id-${doc}` },
       { name: '_source', value: Buffer.from(JSON.stringify({ n: doc, text: 'some text '.repeat(doc % 5) })) },
     ]);
   }
-  const deflated = new StoredFieldsWriter(SEGMENT_ID, 'deflate_fast', 512);
-  for (let doc = 0; doc < MAX_DOC; doc++) deflated.addDocument([{ name: '_source', value: Buffer.from(`{"n":${doc}}`) }]);
+  const deflated = new StoredFieldsWriter(SEGMENT_ID, 'deflate_fast', smallBlocks);
+  for (let doc = 0; doc < MAX_DOC; doc++) deflated.addDocument([{ name: '_id', value: `id-${doc}` }, { name: '_source', value: Buffer.from(`{"n":${doc}}`) }]);
   const readAllStored = (bytes: Buffer): void => {
     const reader = new StoredFieldsReader(bytes, '_0.fdt', SEGMENT_ID, MAX_DOC);
     for (let doc = 0; doc < MAX_DOC; doc++) reader.document(doc);
