@@ -7,7 +7,7 @@
  */
 import { errors } from '../../common/errors.js';
 import { json, type Route } from '../rest.js';
-import { bulkItemBody } from './write-response.js';
+import { bulkItems } from './write-response.js';
 import { parseBulkBody, rejectPipeline } from './bulk-request-parser.js';
 import { fetchSourceFromRequest, SOURCE_PARAMS } from './fetch-source.js';
 import { executeWrites } from './write-executor.js';
@@ -43,7 +43,8 @@ const bulkHandler: Route['handler'] = async (request, context) => {
   const problems: string[] = [];
   if (items.length === 0) problems.push('no requests added');
   for (const item of items) {
-    problems.push(...validationProblems({ ...item, hasSource: item.source !== undefined }));
+    const itemProblems = validationProblems(item, item.source !== undefined);
+    if (itemProblems.length > 0) problems.push(...itemProblems);
     if (item.update !== undefined) problems.push(...updateProblems(item.update, item.ifSeqNo));
   }
   if (problems.length > 0) throw errors.requestValidation(problems);
@@ -52,7 +53,7 @@ const bulkHandler: Route['handler'] = async (request, context) => {
   return json({
     errors: outcomes.some((outcome) => outcome.kind === 'failure'),
     took: Math.round(performance.now() - started),
-    items: outcomes.map(bulkItemBody),
+    items: bulkItems(outcomes),
   });
 };
 

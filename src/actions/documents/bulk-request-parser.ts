@@ -188,7 +188,8 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
     if (parsed === undefined) continue;
     const { action, meta } = readActionLine(parsed, line, defaults);
     rejectPipeline(meta.pipeline);
-    const common = {
+    const item = (op: OpType, source: Uint8Array | undefined, update: DocWriteItem['update']): DocWriteItem => ({
+      op,
       index: meta.index,
       id: meta.id,
       routing: meta.routing,
@@ -196,10 +197,12 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
       versionType: meta.versionType,
       ifSeqNo: meta.ifSeqNo,
       ifPrimaryTerm: meta.ifPrimaryTerm,
+      source,
+      update,
       requireAlias: meta.requireAlias,
-    };
+    });
     if (action === 'delete') {
-      items.push({ ...common, op: 'delete', source: undefined, update: undefined });
+      items.push(item('delete', undefined, undefined));
       continue;
     }
     const sourceEnd = nextNewline(from);
@@ -215,7 +218,7 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
       if (parsedSource === undefined) throw new EsError('x_content_parse_exception', `[${line}:1] Unexpected end-of-input: expected an update body on line [${line}]`);
       const update = parseUpdateBody(Buffer.from(source).toString('utf8'), meta.retryOnConflict);
       // The action line's (or the request's) `_source` wins over the body's, as in ES.
-      items.push({ ...common, op: 'update', source: undefined, update: meta.fetchSource === undefined ? update : { ...update, fetchSource: meta.fetchSource } });
+      items.push(item('update', undefined, meta.fetchSource === undefined ? update : { ...update, fetchSource: meta.fetchSource }));
       continue;
     }
     let op: OpType = action;
@@ -223,7 +226,9 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
       if (meta.opType !== 'create' && meta.opType !== 'index') throw errors.illegalArgument(`opType must be 'create' or 'index', found: [${meta.opType}]`);
       op = meta.opType;
     }
-    items.push({ ...common, op, source: source.length === 0 ? undefined : Uint8Array.from(source), update: undefined });
+    // A view into the request body, not a copy: a copy is an ArrayBuffer per document for the garbage collector
+    // to track. The price is that a body stays in memory while any of its sources is referenced (until refresh).
+    items.push(item(op, source.length === 0 ? undefined : source, undefined));
   }
   return items;
 }

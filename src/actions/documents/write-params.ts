@@ -107,11 +107,11 @@ function idLengthProblem(id: string | undefined, problems: string[]): void {
 }
 
 /** IndexRequest/DeleteRequest.validate() (UpdateRequest's own checks live with the update body): ES's order and words. */
-export function validationProblems(op: VersionedOp): string[] {
+export function validationProblems(op: VersionedOp, hasSource = op.hasSource): string[] {
   const problems: string[] = [];
   if (op.index === undefined) problems.push('index is missing');
   if (op.op === 'index' || op.op === 'create') {
-    if (op.hasSource === false) problems.push('source is missing');
+    if (hasSource === false) problems.push('source is missing');
     idLengthProblem(op.id, problems);
     if (op.op === 'create') {
       if (op.versionType !== 'internal') problems.push('create operations only support internal versioning. use index instead');

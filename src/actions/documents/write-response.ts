@@ -4,6 +4,7 @@
  * `get`), and BulkItemResponse (the same under the op name plus `status`, or `_index`, `_id`, `status`, `error`).
  */
 import type { EsError } from '../../common/errors.js';
+import { RawJson } from '../../common/raw-json.js';
 import { successStatus, type DocWriteOutcome, type DocWriteSuccess } from './doc-write.js';
 
 export function docWriteBody(success: DocWriteSuccess): Record<string, unknown> {
@@ -49,6 +50,31 @@ export function bulkItemBody(outcome: DocWriteOutcome): Record<string, unknown> 
       error: errorXContent(outcome.error),
     },
   };
+}
+
+/**
+ * A bulk response's `items`. A 5,000-item bulk otherwise builds ~10 objects per item for the generic writer to
+ * walk (a tenth of the request thread's time in profiles): successes without a `get` block are printed here
+ * straight from their fields, in docWriteBody's order; failures and updates with `get` stay objects. Pretty
+ * printing and `filter_path` still see plain values (they expand RawJson).
+ */
+export function bulkItems(outcomes: readonly DocWriteOutcome[]): Array<RawJson | Record<string, unknown>> {
+  const items: Array<RawJson | Record<string, unknown>> = new Array(outcomes.length);
+  for (let i = 0; i < outcomes.length; i++) {
+    const outcome = outcomes[i]!;
+    if (outcome.kind !== 'success' || outcome.get !== undefined) {
+      items[i] = bulkItemBody(outcome);
+      continue;
+    }
+    const { shards } = outcome;
+    const seqNo = outcome.seqNo >= 0 ? `,"_seq_no":${outcome.seqNo},"_primary_term":${outcome.primaryTerm}` : '';
+    items[i] = new RawJson(
+      `{"${outcome.op}":{"_index":${JSON.stringify(outcome.index)},"_id":${JSON.stringify(outcome.id)},"_version":${outcome.version},` +
+        `"result":"${outcome.result}"${outcome.forcedRefresh ? ',"forced_refresh":true' : ''},` +
+        `"_shards":{"total":${shards.total},"successful":${shards.successful},"failed":${shards.failed}}${seqNo},"status":${successStatus(outcome)}}}`,
+    );
+  }
+  return items;
 }
 
 /** The Location header ES sets on 201: `/{index}/_doc/{id}[?routing=...]`, each part URL-encoded as Java does. */
