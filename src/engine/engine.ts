@@ -15,6 +15,7 @@
  * (409) with ES's reasons; a corrupt shard is `corrupt_index_exception`; a closed engine
  * `already_closed_exception`.
  */
+import type { EsError } from '../common/errors.js';
 import type { ParsedDocument } from '../mapping/index.js';
 import type { Searcher } from './searcher.js';
 import type { AnalysisRegistry } from '../analysis/index.js';
@@ -111,6 +112,11 @@ export interface EngineStats {
 
 export interface Engine {
   index(operation: IndexOperation): Promise<WriteResult>;
+  /**
+   * Index operations applied in order as consecutive index() calls would be, sharing one durability wait;
+   * each position holds its result or its error. Rejects only when the engine fails.
+   */
+  indexBatch(operations: readonly IndexOperation[]): Promise<Array<WriteResult | EsError>>;
   delete(operation: DeleteOperation): Promise<WriteResult>;
   get(id: string, options?: GetOptions): Promise<GetResult>;
   /** Makes every resolved operation visible to new searchers (writes a segment, no fsync). */

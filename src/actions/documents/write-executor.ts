@@ -14,7 +14,7 @@ import { readIndexSettings, shardIdFor, timeBasedUuid, type IndexShard } from '.
 import type { ActionContext } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
 import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess } from './doc-write.js';
-import { executeOnPrimary, prepareOnPrimary } from './primary-executor.js';
+import { executeOnPrimary, indexPrepared, prepareIndexIfMapped, prepareOnPrimary, type ShardIndexOperation } from './primary-executor.js';
 import type { RefreshPolicy } from './write-params.js';
 
 export interface WriteOptions {
@@ -186,14 +186,36 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
   };
   // Items are prepared and handed to the engine strictly in request order; only their durability waits
   // overlap, so the translog fsyncs of one bulk request are shared (ES syncs once per shard request).
+  // Index/create items whose parsing needs no mapping update gather into a run that goes to the engine as one
+  // batch (one promise and one sync wait for the run, not one per item); anything else submits the run first.
   // An update reads the current document, so it first waits for every write submitted before it.
   let inFlight: Array<Promise<void>> = [];
+  let run: Array<{ readonly position: number; readonly item: DocWriteItem; readonly operation: ShardIndexOperation }> = [];
+  const submitRun = (): void => {
+    if (run.length === 0) return;
+    const batch = run;
+    run = [];
+    inFlight.push(
+      indexPrepared(primaryContext, batch).then(
+        (results) => results.forEach((result, i) => record(batch[i]!.position, batch[i]!.item, batch[i]!.operation.id, result, result instanceof EsError)),
+        (err: unknown) => batch.forEach(({ position, item, operation }) => record(position, item, operation.id, err, true)),
+      ),
+    );
+  };
   for (let i = 0; i < group.positions.length; i++) {
     const position = group.positions[i]!;
     const item = items[position]!;
     const id = group.ids[i]!;
     const autoIdTimestamp = group.autoIds.has(position) ? Date.now() : undefined;
     try {
+      if (item.op === 'index' || item.op === 'create') {
+        const operation = prepareIndexIfMapped(primaryContext, item, id, autoIdTimestamp);
+        if (operation !== undefined) {
+          run.push({ position, item, operation });
+          continue;
+        }
+      }
+      submitRun();
       if (item.op === 'update') {
         await Promise.all(inFlight);
         inFlight = [];
@@ -206,6 +228,7 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
       record(position, item, id, err, true);
     }
   }
+  submitRun();
   await Promise.all(inFlight);
   shard.bulkStats.record(group.positions.length, Math.round(performance.now() - started), options.requestBytes ?? 0);
   if (maxSeqNo < 0 || options.refresh === 'none') return;

@@ -5,12 +5,15 @@
  * otherwise it joins a FIFO queue that a pump drains slice by slice (yielding with setImmediate between
  * slices), and that a throttle can pause while indexing outruns the writing of segments. Steps run in
  * exactly the order they were submitted, which is what keeps operations on one id in call order.
+ * A batch (submitBatch) is a run of steps that takes one place in the queue and one promise, not one each.
  */
 import { performance } from 'node:perf_hooks';
 
 interface QueuedStep {
   run(): void;
   fail(err: unknown): void;
+  /** For a batch: whether steps are left after the one just run (it then keeps its place at the head). */
+  remaining?(): boolean;
 }
 
 export class WriteAdmission {
@@ -55,6 +58,34 @@ export class WriteAdmission {
     });
   }
 
+  /**
+   * Runs `step(0)` .. `step(count - 1)` in order, as if each had been submitted on its own at this moment
+   * (slices, throttle and the open-check apply between steps); resolves once all ran. A step that throws
+   * ends the batch: the step must catch what it wants to survive. Synchronous when the whole batch fits in
+   * the current slice.
+   */
+  submitBatch(count: number, step: (index: number) => void): void | Promise<void> {
+    let next = 0;
+    if (this.queued === 0 && !this.throttled) {
+      this.openSlice();
+      while (next < count && performance.now() - this.sliceStart <= this.sliceMs) step(next++);
+      if (next === count) return;
+    }
+    return new Promise<void>((resolve, reject) => {
+      // One queue entry that stays at the head until its last step ran (see pump).
+      const entry: QueuedStep & { remaining(): boolean } = {
+        run: () => {
+          step(next++);
+          if (next === count) resolve();
+        },
+        fail: reject,
+        remaining: () => next < count,
+      };
+      this.queue.push(entry);
+      this.schedulePump();
+    });
+  }
+
   private schedulePump(): void {
     if (this.pumpScheduled || this.throttled) return;
     this.pumpScheduled = true;
@@ -74,17 +105,23 @@ export class WriteAdmission {
       }
       ran++;
       const step = this.queue[this.head]!;
-      this.queue[this.head++] = undefined as unknown as QueuedStep;
-      if (this.head > 1024 && this.head * 2 > this.queue.length) {
-        this.queue.splice(0, this.head);
-        this.head = 0;
-      }
       try {
         this.check();
         step.run();
       } catch (err) {
         step.fail(err);
+        this.dequeueHead();
+        continue;
       }
+      if (step.remaining === undefined || !step.remaining()) this.dequeueHead();
+    }
+  }
+
+  private dequeueHead(): void {
+    this.queue[this.head++] = undefined as unknown as QueuedStep;
+    if (this.head > 1024 && this.head * 2 > this.queue.length) {
+      this.queue.splice(0, this.head);
+      this.head = 0;
     }
   }
 

@@ -178,6 +178,28 @@ test('operations on one id apply in call order even when issued concurrently', a
   });
 });
 
+test('indexBatch applies in order like consecutive index() calls, with errors at their positions', async () => {
+  await withEngine(async (engine, factory) => {
+    const first = await engine.index(indexOp(factory, 'a', { n: 0 }));
+    const results = await engine.indexBatch([
+      indexOp(factory, 'a', { n: 1 }),
+      indexOp(factory, 'a', { n: 2 }, { opType: 'create' }),
+      indexOp(factory, 'b', { n: 3 }),
+      indexOp(factory, 'a', { n: 4 }, { ifSeqNo: first.seqNo, ifPrimaryTerm: 1 }),
+      indexOp(factory, 'a', { n: 5 }),
+    ]);
+    assert.ok(!(results[0] instanceof EsError) && results[0]!.version === 2 && results[0]!.result === 'updated');
+    assert.ok(results[1] instanceof EsError && results[1].type === 'version_conflict_engine_exception');
+    assert.ok(!(results[2] instanceof EsError) && results[2]!.result === 'created');
+    assert.ok(results[3] instanceof EsError && results[3].type === 'version_conflict_engine_exception');
+    assert.ok(!(results[4] instanceof EsError) && results[4]!.version === 3);
+    const seqNos = [results[0], results[2], results[4]].map((result) => (result as { seqNo: number }).seqNo);
+    assert.deepEqual(seqNos, [first.seqNo + 1, first.seqNo + 2, first.seqNo + 3]);
+    assert.deepEqual(sourceOf((await engine.get('a')).source), { n: 5 });
+    assert.equal(engine.stats().seqNo.localCheckpoint, first.seqNo + 3);
+  });
+});
+
 test('auto-generated ids skip the lookup; a retry makes the id be checked (and versions start over at 1)', async () => {
   await withEngine(async (engine, factory) => {
     const now = Date.now();

@@ -60,3 +60,45 @@ test('a step that throws rejects only its own submission', async () => {
   ]);
   assert.deepEqual(outcomes.map((outcome) => outcome.status), ['fulfilled', 'rejected', 'fulfilled']);
 });
+
+test('a batch takes one place in the queue: its steps run in order between earlier and later submissions, sliced', async () => {
+  const admission = new WriteAdmission(2, () => undefined);
+  const order: string[] = [];
+  let timerTurns = 0;
+  const timer = setInterval(() => timerTurns++, 1);
+  admission.throttle();
+  const before = Promise.resolve(admission.submit(() => order.push('before')));
+  const batch = Promise.resolve(
+    admission.submitBatch(100, (i) => {
+      busy(0.2);
+      order.push(`b${i}`);
+    }),
+  );
+  const after = Promise.resolve(admission.submit(() => order.push('after')));
+  admission.release();
+  await Promise.all([before, batch, after]);
+  clearInterval(timer);
+  assert.deepEqual(order, ['before', ...Array.from({ length: 100 }, (_, i) => `b${i}`), 'after']);
+  assert.ok(timerTurns >= 3, `the event loop ran timers ${timerTurns} times during 20 ms of batch steps`);
+});
+
+test('a batch that fits the slice runs at once; a failing check rejects the rest of a queued batch', async () => {
+  const admission = new WriteAdmission(1000, () => undefined);
+  const ran: number[] = [];
+  assert.equal(admission.submitBatch(3, (i) => ran.push(i)), undefined);
+  assert.deepEqual(ran, [0, 1, 2]);
+
+  let open = true;
+  const closing = new WriteAdmission(0, () => {
+    if (!open) throw new Error('closed');
+  });
+  const steps: number[] = [];
+  const queued = Promise.resolve(
+    closing.submitBatch(50, (i) => {
+      steps.push(i);
+      if (i === 1) open = false;
+    }),
+  );
+  await assert.rejects(queued, /closed/);
+  assert.deepEqual(steps, [0, 1]);
+});
