@@ -6,7 +6,7 @@
 import { floatToJsonNumber, floatToString } from './float32.js';
 
 /** Java's Double.toString: `1.0`, `0.5`, `1.0E-4`, `1.2345678E7` (shortest digits, as JavaScript's). */
-function doubleToString(value: number): string {
+export function doubleToString(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   if (!Number.isFinite(value)) return value > 0 ? 'Infinity' : '-Infinity';
   if (value === 0) return Object.is(value, -0) ? '-0.0' : '0.0';

@@ -28,10 +28,24 @@ function buildScoreFunction(fn: ScoreFunction, context: BuildContext): PlanScore
       if (context.fields.get(fn.field) === undefined && fn.missing === undefined) {
         throw new EsError('exception', `Unable to find a field mapper for field [${fn.field}]. No 'missing' value defined.`);
       }
-      return { kind: 'field_value_factor', field: fn.field, factor: fn.factor, modifier: fn.modifier, ...(fn.missing !== undefined && { missing: fn.missing }) };
+      return {
+        kind: 'field_value_factor',
+        field: fn.field,
+        factor: fn.factor,
+        modifier: fn.modifier,
+        ...(fn.missing !== undefined && { missing: fn.missing }),
+        ...scalingOf(context, fn.field),
+      };
     case 'decay':
       return buildDecay(fn, context);
   }
+}
+
+/** A scaled_float's scaling factor, which turns its stored longs back into values. */
+function scalingOf(context: BuildContext, name: string): { scalingFactor?: number } {
+  const field = context.fields.get(name);
+  if (field?.kind === 'mapped' && field.options.type === 'scaled_float') return { scalingFactor: field.options.scalingFactor ?? 1 };
+  return {};
 }
 
 function scalarText(value: JsonValue): string {
@@ -84,5 +98,6 @@ function buildDecay(fn: Extract<ScoreFunction, { type: 'decay' }>, context: Buil
     offset: offset === undefined ? 0 : scalarDouble(offset),
     decay: decayValue,
     multiValueMode: fn.multiValueMode,
+    ...scalingOf(context, fn.field),
   };
 }

@@ -28,6 +28,8 @@ export type PlanScoreFunction =
       readonly factor: number;
       readonly modifier: FieldValueModifier;
       readonly missing?: number;
+      /** scaled_float: doc values hold value * scaling factor; they are divided by it (ES's field data does). */
+      readonly scalingFactor?: number;
     }
   | {
       readonly kind: 'decay';
@@ -39,6 +41,7 @@ export type PlanScoreFunction =
       readonly offset: number;
       readonly decay: number;
       readonly multiValueMode: MultiValueMode;
+      readonly scalingFactor?: number;
     };
 
 export interface PlanFilterFunction {

@@ -1,9 +1,8 @@
 /**
- * Query plan -> the execution core's Query objects. Every plan node maps to the core class that runs it;
- * the few the core does not have yet fail with a clear error naming them (see UNSUPPORTED_PLAN_TYPES), so a
- * request never silently runs a different query than the one ES would.
+ * Query plan -> the execution core's Query objects. Every plan node maps to the core class that runs it.
+ * UNSUPPORTED_PLAN_TYPES lists plan nodes the core cannot run (none today); such a node would fail with a
+ * clear error naming it, so a request never silently runs a different query than the one ES would.
  */
-import { EsError } from '../../../common/errors.js';
 import { BooleanQuery } from '../../query/boolean/boolean-query.js';
 import type { BooleanClause } from '../../query/boolean/boolean-clause.js';
 import { BoostQuery } from '../../query/boost-query.js';
@@ -26,16 +25,12 @@ import { TermRangeQuery } from '../../query/multiterm/term-range-query.js';
 import { BlendedTermQuery } from '../../query/blended/blended-term-query.js';
 import { BoostByQuery } from '../../query/boosting/boost-by-query.js';
 import { TermQuery } from '../../query/term/term-query.js';
-import type { PlanQuery, PlanType } from './query-plan.js';
+import { FunctionScoreQuery, type FilterFunction } from '../../query/function-score/function-score-query.js';
+import { DecayFunction, FieldValueFactorFunction, WeightFactorFunction, type ScoreFunction } from '../../query/function-score/score-functions.js';
+import { isMatchAll, type PlanFilterFunction, type PlanQuery, type PlanType } from './query-plan.js';
 
-/** Plan nodes the execution core cannot run yet, with the Lucene/ES class each needs. */
-export const UNSUPPORTED_PLAN_TYPES: Readonly<Partial<Record<PlanType, string>>> = {
-  function_score: "ES's FunctionScoreQuery (function_score)",
-};
-
-function unsupported(type: PlanType): EsError {
-  return new EsError('illegal_argument_exception', `[${type}] queries are not supported by this node yet`);
-}
+/** Plan nodes the execution core cannot run yet, with the Lucene/ES class each needs (none left). */
+export const UNSUPPORTED_PLAN_TYPES: Readonly<Partial<Record<PlanType, string>>> = {};
 
 function rewriteMethod(rewrite: string | undefined): RewriteMethod | undefined {
   return rewrite === undefined ? undefined : parseRewriteMethod(rewrite);
@@ -45,6 +40,52 @@ function rewriteMethod(rewrite: string | undefined): RewriteMethod | undefined {
 function longBound(value: bigint, open: number): number {
   if (value <= -(2n ** 63n) || value >= 2n ** 63n - 1n) return open;
   return Number(value);
+}
+
+/** ScoreFunctionBuilder.toFunction: the function, wrapped in a WeightFactorFunction when a weight is set. */
+function scoreFunction(entry: PlanFilterFunction): ScoreFunction {
+  const fn = entry.function;
+  let built: ScoreFunction | undefined;
+  if (fn.kind === 'field_value_factor') {
+    built = new FieldValueFactorFunction({
+      field: fn.field,
+      factor: fn.factor,
+      modifier: fn.modifier,
+      ...(fn.missing !== undefined && { missing: fn.missing }),
+      ...(fn.scalingFactor !== undefined && { scalingFactor: fn.scalingFactor }),
+    });
+  } else if (fn.kind === 'decay') {
+    built = new DecayFunction({
+      shape: fn.shape,
+      field: fn.field,
+      origin: fn.origin,
+      scale: fn.scale,
+      offset: fn.offset,
+      decay: fn.decay,
+      multiValueMode: fn.multiValueMode,
+      ...(fn.scalingFactor !== undefined && { scalingFactor: fn.scalingFactor }),
+    });
+  }
+  if (entry.weight === undefined) return built ?? new WeightFactorFunction(1);
+  return new WeightFactorFunction(entry.weight, built);
+}
+
+/**
+ * FunctionScoreQueryBuilder.doToQuery: a match_all filter means no filter; a single unfiltered function runs
+ * in score mode `first` (the requested score_mode only matters with several functions or filters).
+ */
+function functionScoreQuery(plan: Extract<PlanQuery, { type: 'function_score' }>): Query {
+  const functions: FilterFunction[] = plan.functions.map((entry) => ({
+    filter: entry.filter === undefined || isMatchAll(entry.filter) ? null : toExecutionQuery(entry.filter),
+    function: scoreFunction(entry),
+  }));
+  const single = functions.length === 1 && functions[0]!.filter === null;
+  return new FunctionScoreQuery(toExecutionQuery(plan.query), functions, {
+    scoreMode: functions.length === 0 || single ? 'first' : plan.scoreMode,
+    boostMode: functions.length === 0 ? 'multiply' : plan.boostMode,
+    maxBoost: plan.maxBoost,
+    ...(plan.minScore !== undefined && { minScore: plan.minScore }),
+  });
 }
 
 export function toExecutionQuery(plan: PlanQuery): Query {
@@ -148,6 +189,6 @@ export function toExecutionQuery(plan: PlanQuery): Query {
       return new MultiPhrasePrefixQuery(plan.field, termArrays, positions, { slop: plan.slop, maxExpansions: plan.maxExpansions });
     }
     case 'function_score':
-      throw unsupported(plan.type);
+      return functionScoreQuery(plan);
   }
 }
