@@ -477,6 +477,7 @@ class Parser {
         if (token.text === 'null') return { k: 'literal', at, value: null };
         if (token.text === 'new') throw this.unsupported(token, 'new');
         if (token.text === 'this') throw this.unsupported(token, 'this');
+        if (this.is('->')) throw this.unsupported(this.token, 'lambda');
         if (this.is('(')) throw this.unsupported(token, `function call [${token.text}]`);
         const slot = this.scope.lookup(token.text);
         if (slot !== undefined) return { k: 'local', at, slot, name: token.text };
