@@ -3,6 +3,7 @@
  * reverse. This is the only place that knows how the pieces fit together.
  */
 import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { Settings } from '../common/settings.js';
 import { parsePortRange } from '../common/settings.js';
@@ -21,7 +22,7 @@ import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
 import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
-import { TaskResultsIndex } from '../actions/tasks/index.js';
+import { TaskResultsIndex, readStoredTaskIdFloor } from '../actions/tasks/index.js';
 import { NodeEnvironment } from './node-environment.js';
 import { nodeRoles } from './node-settings.js';
 import { createLogger } from './logger.js';
@@ -62,6 +63,9 @@ export class GannetNode {
 
     const clusterService = new ClusterService(initialClusterState(settings.getString('cluster.name', 'gannet')));
     const taskManager = new TaskManager(environment.nodeId);
+    // The node id survives restarts and task ids restart: never hand out the id of a task whose result is stored.
+    const storedTaskIdFloorPath = join(environment.dataPath, '_tasks', 'stored_task_id_floor');
+    taskManager.skipIdsThrough(readStoredTaskIdFloor(storedTaskIdFloorPath));
     const monitor = new NodeMonitor(environment.dataPath, {
       osMillis: settings.getTimeMillis('monitor.os.refresh_interval', 1000),
       processMillis: settings.getTimeMillis('monitor.process.refresh_interval', 1000),
@@ -106,7 +110,7 @@ export class GannetNode {
     };
     this.services = services;
     // Finished tasks that asked for it (`wait_for_completion=false`) keep their result in the `.tasks` index.
-    taskManager.resultStore = new TaskResultsIndex(services);
+    taskManager.resultStore = new TaskResultsIndex(services, { idFloorPath: storedTaskIdFloorPath });
 
     this.http = new HttpServer(
       services,

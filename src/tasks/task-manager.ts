@@ -31,6 +31,14 @@ export class TaskManager {
 
   constructor(readonly nodeId: string) {}
 
+  /**
+   * Makes the next id larger than `id`. A node keeps its id across restarts, so ids restart too; the node calls
+   * this at startup with the highest id it ever stored a result for, so a new task never takes a stored task's id.
+   */
+  skipIdsThrough(id: number): void {
+    if (Number.isSafeInteger(id) && id >= this.nextId) this.nextId = id + 1;
+  }
+
   register(options: TaskOptions): Task {
     const parentId = options.parentTaskId;
     if (parentId) {

@@ -207,3 +207,42 @@ test('a result that cannot be stored is logged; the node stays up and the task r
     await node.stop();
   }
 });
+
+test('a wait_for_completion=false reindex stores its BulkByScrollResponse, served again after a restart', async () => {
+  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'results-reindex' } });
+  const dataPath = node.dataPath;
+  try {
+    const lines: string[] = [];
+    for (let i = 0; i < 50; i++) lines.push(JSON.stringify({ index: { _index: 'reindex-src', _id: String(i) } }), JSON.stringify({ n: i }));
+    const bulk = await node.request('POST', '/_bulk?refresh=true', { raw: lines.join('\n') + '\n', headers: { 'content-type': 'application/x-ndjson' } });
+    assert.equal(bulk.body.errors, false, bulk.text);
+    const started = await node.request('POST', '/_reindex?wait_for_completion=false', { body: { source: { index: 'reindex-src' }, dest: { index: 'reindex-dst' } } });
+    assert.equal(started.status, 200, started.text);
+    const taskId = started.body.task as string;
+    const done = await node.request('GET', `/_tasks/${taskId}?wait_for_completion=true&timeout=30s`);
+    assert.equal(done.status, 200, done.text);
+    assert.equal(done.body.completed, true);
+    assert.equal(done.body.task.action, 'indices:data/write/reindex');
+    assert.equal(done.body.response.total, 50, done.text);
+    assert.equal(done.body.response.created, 50);
+    assert.deepEqual(done.body.response.failures, []);
+    assert.equal(done.body.error, undefined);
+
+    assert.equal(await node.stop(), 0);
+    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'results-reindex' } });
+    await waitForGreen(node, '.tasks');
+    const again = await node.request('GET', `/_tasks/${taskId}`);
+    assert.equal(again.status, 200, again.text);
+    assert.deepEqual(again.body, done.body);
+    // The restarted node's task ids start above every id it stored a result for (ES would reuse them).
+    const listing = await node.request('GET', '/_tasks?group_by=none');
+    for (const task of listing.body.tasks as Array<{ id: number }>) assert.ok(task.id > done.body.task.id, listing.text);
+    // Auto-created with one replica, so yellow on one node.
+    const dstHealth = await node.request('GET', '/_cluster/health/reindex-dst?wait_for_status=yellow&timeout=30s');
+    assert.equal(dstHealth.body.timed_out, false, dstHealth.text);
+    assert.equal((await node.request('GET', '/reindex-dst/_count')).body.count, 50);
+  } finally {
+    await node.stop();
+    rmSync(dataPath, { recursive: true, force: true });
+  }
+});

@@ -6,5 +6,5 @@ export { getTask, GET_TASK_ACTION } from './get-task.js';
 export { taskInfoJson, errorJson, type TaskOperationFailure } from './task-json.js';
 export { tasksResponseJson, parseGroupBy, type TasksResponse, type GroupBy } from './tasks-response.js';
 export { runDetached, storeResult } from './detached-task.js';
-export { TaskResultsIndex, TASK_RESULTS_INDEX, taskResultsIndexRequest, taskResultsMapping } from './task-results-index.js';
+export { TaskResultsIndex, readStoredTaskIdFloor, TASK_RESULTS_INDEX, taskResultsIndexRequest, taskResultsMapping } from './task-results-index.js';
 export { encodeTaskResult, decodeTaskResult, taskResultDocument } from './task-result-document.js';

@@ -8,7 +8,9 @@
  * Storing retries only when the write was rejected for load or the shard was not available yet, with ES's
  * backoff (ten minutes in all); any other failure is the caller's to log. Nothing here throws into the node.
  */
+import { readFileSync } from 'node:fs';
 import { EsError, toEsError } from '../../common/errors.js';
+import { writeFileAtomically } from '../../common/atomic-file.js';
 import type { Logger } from 'pino';
 import type { StoredTaskResult, TaskId, TaskResultStore } from '../../tasks/index.js';
 import type { CreateIndexRequest } from '../../cluster/metadata/create-index.js';
@@ -79,11 +81,28 @@ export function storeBackoffMillis(): number[] {
 export interface TaskResultsIndexOptions {
   /** Waits between attempts; the default is ES's policy. */
   readonly backoffMillis?: readonly number[];
+  /**
+   * A file that keeps the highest id of this node's tasks ever stored, written (durably) before each record, so
+   * the restarted node can start its task ids above it (see `readStoredTaskIdFloor`).
+   */
+  readonly idFloorPath?: string;
+}
+
+/** The id floor file's number, or 0 when there is none (no result was ever stored) or it is unreadable. */
+export function readStoredTaskIdFloor(path: string): number {
+  try {
+    const value = Number.parseInt(readFileSync(path, 'utf8').trim(), 10);
+    return Number.isSafeInteger(value) && value > 0 ? value : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export class TaskResultsIndex implements TaskResultStore {
   private readonly backoffMillis: readonly number[];
   private readonly logger: Logger;
+  private readonly idFloorPath: string | undefined;
+  private idFloor: number;
 
   constructor(
     private readonly services: NodeServices,
@@ -91,11 +110,14 @@ export class TaskResultsIndex implements TaskResultStore {
   ) {
     this.backoffMillis = options.backoffMillis ?? storeBackoffMillis();
     this.logger = services.logger;
+    this.idFloorPath = options.idFloorPath;
+    this.idFloor = options.idFloorPath === undefined ? 0 : readStoredTaskIdFloor(options.idFloorPath);
   }
 
   async store(result: StoredTaskResult): Promise<void> {
     const id = result.task.taskId.toString();
     const source = encodeTaskResult(result);
+    this.raiseIdFloor(result.task.taskId);
     for (let attempt = 0; ; attempt++) {
       try {
         await this.ensureIndex();
@@ -126,6 +148,13 @@ export class TaskResultsIndex implements TaskResultStore {
     );
     if (!read.result.found) return undefined;
     return decodeTaskResult(read.result.source, id);
+  }
+
+  /** Records a local task id above the floor before its record can exist, so no later run reuses the id. */
+  private raiseIdFloor(taskId: TaskId): void {
+    if (this.idFloorPath === undefined || taskId.nodeId !== this.services.localNode.id || taskId.id <= this.idFloor) return;
+    writeFileAtomically(this.idFloorPath, `${taskId.id}\n`);
+    this.idFloor = taskId.id;
   }
 
   /** Creates `.tasks` with its settings and mapping unless it exists (a concurrent creation is fine). */

@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import pino from 'pino';
 import { decodeTaskResult, encodeTaskResult, taskResultDocument, TaskResultsIndex, TASK_RESULTS_INDEX } from '../../../../src/actions/tasks/index.js';
-import { storeBackoffMillis } from '../../../../src/actions/tasks/task-results-index.js';
-import { TaskId, type StoredTaskResult, type TaskInfo } from '../../../../src/tasks/index.js';
+import { readStoredTaskIdFloor, storeBackoffMillis } from '../../../../src/actions/tasks/task-results-index.js';
+import { TaskId, TaskManager, type StoredTaskResult, type TaskInfo } from '../../../../src/tasks/index.js';
 import { RawJson } from '../../../../src/common/raw-json.js';
 import { JsonFloat } from '../../../../src/common/json-float.js';
 import { EsError } from '../../../../src/common/errors.js';
@@ -218,4 +218,23 @@ test('a record the strict mapping refuses fails the store call without retrying,
   const bad = { completed: 'yes' as unknown as boolean, task: info({ taskId: new TaskId(services.localNode.id, 88) }) };
   await assert.rejects(store.store(bad), (err: EsError) => err.status === 400);
   assert.equal(await store.get(bad.task.taskId), undefined);
+});
+
+test('the id floor: each stored local id is kept durably, and a restarted task manager starts above it', async () => {
+  const services = node.nodeServices;
+  const floorPath = join(dataPath, 'floor-test', 'stored_task_id_floor');
+  assert.equal(readStoredTaskIdFloor(floorPath), 0);
+  const store = new TaskResultsIndex(services, { idFloorPath: floorPath });
+  await store.store({ completed: true, task: info({ taskId: new TaskId(services.localNode.id, 500) }), response: {} });
+  await store.store({ completed: true, task: info({ taskId: new TaskId(services.localNode.id, 300) }), response: {} });
+  // Another node's task ids say nothing about this node's counter.
+  await store.store({ completed: true, task: info({ taskId: new TaskId('some-other-node', 900) }), response: {} });
+  assert.equal(readStoredTaskIdFloor(floorPath), 500);
+
+  const restarted = new TaskManager(services.localNode.id);
+  restarted.skipIdsThrough(readStoredTaskIdFloor(floorPath));
+  const task = restarted.register({ action: 'test' });
+  assert.equal(task.id, 501);
+  restarted.skipIdsThrough(10);
+  assert.equal(restarted.register({ action: 'test' }).id, 502);
 });
