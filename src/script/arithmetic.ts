@@ -6,10 +6,7 @@
 import type { BinaryOp } from './ast.js';
 import { runtimeMessages } from './messages.js';
 import type { Fail } from './methods.js';
-import { JavaNumber, double, float, int, javaClassName, javaToString, long, painlessEquals, type NumberKind } from './values.js';
-
-/** Longest string a script may build (a guard against `s += s` doubling a string until the heap is gone). */
-export const MAX_STRING_LENGTH = 16 * 1024 * 1024;
+import { JavaNumber, MAX_STRING_LENGTH, double, float, int, javaClassName, javaToString, long, painlessEquals, type NumberKind } from './values.js';
 
 function promote(left: NumberKind, right: NumberKind): NumberKind {
   if (left === 'double' || right === 'double') return 'double';

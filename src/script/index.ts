@@ -118,7 +118,7 @@ export function compileScript(script: Script): CompiledScript {
   return {
     execute(ctx: ScriptContext): void {
       try {
-        execute(program, ctx, params);
+        execute(program, ctx, params, script.source.length);
       } catch (err) {
         if (err instanceof ScriptFailure) throw toScriptException(err, script.source, script.lang, program.statementStarts);
         throw err;

@@ -9,7 +9,10 @@ import { CTX_SLOT, PARAMS_SLOT } from './ast.js';
 import { ONE, binary, negate } from './arithmetic.js';
 import { ScriptFailure, runtimeMessages } from './messages.js';
 import { callMethod, listIndex, mapKey, readOnlyContainers, type Fail } from './methods.js';
-import { JavaNumber, isMap, javaClassName, long, mapGet, mapPut, normalize } from './values.js';
+import { MAX_SOURCE_DEPTH, MAX_SOURCE_VALUES, storableProblem } from './storable.js';
+import {
+  ComparisonTooLarge, JavaNumber, MAX_COMPARED_VALUES, MAX_STRING_LENGTH, StringTooLong, isMap, javaClassName, long, mapGet, mapPut, normalize,
+} from './values.js';
 
 /** Painless's `painless.max_loop_counter` default. */
 export const MAX_LOOP_ITERATIONS = 1_000_000;
@@ -26,6 +29,8 @@ const LONG_CTX_KEYS = new Set(['_now', '_version']);
 class Execution {
   private readonly frame: unknown[];
   private loopBudget = MAX_LOOP_ITERATIONS;
+  /** Offset of the expression being evaluated, for failures raised deep inside value helpers. */
+  private at = 0;
 
   constructor(program: Program, ctx: Record<string, unknown>, params: Record<string, unknown>) {
     this.frame = new Array<unknown>(program.slots).fill(null);
@@ -39,8 +44,17 @@ class Execution {
     };
   }
 
-  run(body: readonly Stmt[]): void {
-    this.block(body);
+  run(body: readonly Stmt[], sourceEnd: number): void {
+    try {
+      this.block(body);
+    } catch (err) {
+      if (err instanceof StringTooLong) this.failAt(this.at)(runtimeMessages.stringTooLong(MAX_STRING_LENGTH));
+      if (err instanceof ComparisonTooLarge) this.failAt(this.at)(runtimeMessages.comparisonTooLarge(MAX_COMPARED_VALUES));
+      throw err;
+    }
+    const problem = storableProblem((this.frame[CTX_SLOT] as Record<string, unknown>)['_source']);
+    if (problem === 'too_deep') this.failAt(sourceEnd)(runtimeMessages.sourceTooDeep(MAX_SOURCE_DEPTH));
+    if (problem === 'too_many_values') this.failAt(sourceEnd)(runtimeMessages.sourceTooLarge(MAX_SOURCE_VALUES));
   }
 
   private block(body: readonly Stmt[]): Signal {
@@ -121,6 +135,7 @@ class Execution {
   }
 
   expr(node: Expr): unknown {
+    this.at = node.at;
     switch (node.k) {
       case 'literal':
         return node.value;
@@ -139,6 +154,7 @@ class Execution {
         const target = this.expr(node.target);
         if (target === null && node.nullSafe) return null;
         const args = node.args.map((arg) => this.expr(arg));
+        this.at = node.at;
         return callMethod(target, node.name, args, this.failAt(node.at));
       }
       case 'list':
@@ -158,8 +174,12 @@ class Execution {
         if (!(operand instanceof JavaNumber)) this.failAt(node.at)(runtimeMessages.cannotApplyUnary('+', javaClassName(operand)));
         return operand;
       }
-      case 'binary':
-        return binary(node.op, this.expr(node.left), this.expr(node.right), this.failAt(node.at));
+      case 'binary': {
+        const left = this.expr(node.left);
+        const right = this.expr(node.right);
+        this.at = node.at;
+        return binary(node.op, left, right, this.failAt(node.at));
+      }
       case 'logical': {
         const left = this.condition(node.left);
         if (node.op === '&&' ? !left : left) return left;
@@ -265,6 +285,6 @@ function isInstance(value: unknown, type: string): boolean {
   }
 }
 
-export function execute(program: Program, ctx: Record<string, unknown>, params: Record<string, unknown>): void {
-  new Execution(program, ctx, params).run(program.body);
+export function execute(program: Program, ctx: Record<string, unknown>, params: Record<string, unknown>, sourceLength: number): void {
+  new Execution(program, ctx, params).run(program.body, sourceLength);
 }

@@ -50,6 +50,10 @@ export const runtimeMessages = {
   loopLimit: () => cause('painless_error', 'The maximum number of statements that can be executed in a loop has been reached.'),
   stringTooLong: (max: number) => cause('illegal_argument_exception', `string would be longer than [${max}] characters`),
   stringIndex: (reason: string) => cause('string_index_out_of_bounds_exception', reason),
+  sourceTooDeep: (max: number) =>
+    cause('illegal_argument_exception', `[ctx._source] is nested more than [${max}] levels deep (or contains itself) and cannot be stored`),
+  sourceTooLarge: (max: number) => cause('illegal_argument_exception', `[ctx._source] holds more than [${max}] values and cannot be stored`),
+  comparisonTooLarge: (max: number) => cause('illegal_argument_exception', `comparing these values would visit more than [${max}] values`),
   notIterable: (className: string) => cause('illegal_argument_exception', `Cannot iterate over [${className}]`),
   notBoolean: (className: string) => cause('class_cast_exception', `Cannot cast [${className}] to [boolean].`),
 };

@@ -108,17 +108,57 @@ export function javaClassName(value: unknown): string {
   return 'java.util.HashMap';
 }
 
-/** Java's String.valueOf / toString for a value (used by string concatenation). */
-export function javaToString(value: unknown, depth = 0): string {
-  const normalized = normalize(value);
-  if (normalized === null) return 'null';
-  if (typeof normalized === 'string') return normalized;
-  if (typeof normalized === 'boolean') return String(normalized);
-  if (normalized instanceof JavaNumber) return normalized.toString();
-  if (depth > 50) return '...';
-  if (Array.isArray(normalized)) return `[${normalized.map((item) => javaToString(item, depth + 1)).join(', ')}]`;
-  const entries = Object.entries(normalized as Record<string, unknown>).map(([key, item]) => `${key}=${javaToString(item, depth + 1)}`);
-  return `{${entries.join(', ')}}`;
+/** Thrown when a value's string form would pass MAX_STRING_LENGTH (a shared list printed 2^30 times, say). */
+export class StringTooLong extends Error {}
+
+/** Longest string a script may build (a guard against `s += s` doubling a string until the heap is gone). */
+export const MAX_STRING_LENGTH = 16 * 1024 * 1024;
+
+/**
+ * Java's String.valueOf / toString for a value (used by string concatenation): `[a, b]`, `{k=v}`, `(this Map)` /
+ * `(this Collection)` for a container inside itself. Throws StringTooLong past MAX_STRING_LENGTH characters.
+ */
+export function javaToString(value: unknown): string {
+  const parts: string[] = [];
+  let length = 0;
+  const path = new Set<object>();
+  const emit = (text: string): void => {
+    length += text.length;
+    if (length > MAX_STRING_LENGTH) throw new StringTooLong();
+    parts.push(text);
+  };
+  const visit = (raw: unknown): void => {
+    const normalized = normalize(raw);
+    if (normalized === null) return emit('null');
+    if (typeof normalized === 'string') return emit(normalized);
+    if (typeof normalized === 'boolean') return emit(String(normalized));
+    if (normalized instanceof JavaNumber) return emit(normalized.toString());
+    const container = normalized as object;
+    if (path.has(container)) return emit(Array.isArray(container) ? '(this Collection)' : '(this Map)');
+    path.add(container);
+    let first = true;
+    if (Array.isArray(container)) {
+      emit('[');
+      for (const item of container) {
+        if (!first) emit(', ');
+        first = false;
+        visit(item);
+      }
+      emit(']');
+    } else {
+      emit('{');
+      for (const [key, item] of Object.entries(container as Record<string, unknown>)) {
+        if (!first) emit(', ');
+        first = false;
+        emit(`${key}=`);
+        visit(item);
+      }
+      emit('}');
+    }
+    path.delete(container);
+  };
+  visit(value);
+  return parts.join('');
 }
 
 /** Own-property read of a map entry (never the prototype chain: `constructor` is just a missing key). */
@@ -142,20 +182,30 @@ export function painlessEquals(left: unknown, right: unknown): boolean {
   return javaObjectEquals(a, b);
 }
 
+/** Thrown when comparing two values would visit more than MAX_COMPARED_VALUES values (deeply shared structures). */
+export class ComparisonTooLarge extends Error {}
+
+export const MAX_COMPARED_VALUES = 1_000_000;
+
 /** Java's Objects.equals (what List.contains, indexOf and Map.containsKey use): an Integer never equals a Long. */
-export function javaObjectEquals(left: unknown, right: unknown, depth = 0): boolean {
-  const a = normalize(left);
-  const b = normalize(right);
-  if (a instanceof JavaNumber && b instanceof JavaNumber) {
-    if (a.kind !== b.kind) return false;
-    return typeof a.value === 'bigint' ? a.value === b.value : Object.is(a.value, b.value) || a.value === b.value;
-  }
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return a === b;
-  if (depth > 100) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => javaObjectEquals(item, b[i], depth + 1));
-  if (isMap(a) && isMap(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && javaObjectEquals(a[key], b[key], depth + 1));
-  }
-  return false;
+export function javaObjectEquals(left: unknown, right: unknown): boolean {
+  let budget = MAX_COMPARED_VALUES;
+  const equals = (x: unknown, y: unknown, depth: number): boolean => {
+    if (--budget < 0) throw new ComparisonTooLarge();
+    const a = normalize(x);
+    const b = normalize(y);
+    // Double.equals: NaN equals NaN, 0.0 does not equal -0.0.
+    if (a instanceof JavaNumber && b instanceof JavaNumber) return a.kind === b.kind && Object.is(a.value, b.value);
+    if (a === b) return true;
+    if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
+    // A container inside itself: Java would overflow its stack; this subset answers "not equal".
+    if (depth > 1000) return false;
+    if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => equals(item, b[i], depth + 1));
+    if (isMap(a) && isMap(b)) {
+      const keys = Object.keys(a);
+      return keys.length === Object.keys(b).length && keys.every((key) => Object.hasOwn(b, key) && equals(a[key], b[key], depth + 1));
+    }
+    return false;
+  };
+  return equals(left, right, 0);
 }

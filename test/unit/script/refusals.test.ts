@@ -108,6 +108,25 @@ test("loops stop at painless's loop counter; strings cannot grow without bound",
   assert.deepEqual(cause("def s = 'x'; while (true) { s += s }"), ['runtime error', 'illegal_argument_exception', 'string would be longer than [16777216] characters']);
 });
 
+test('shared and self-containing structures cannot hang the node: printing, comparing and storing them is bounded', () => {
+  // Direct self-reference prints as Java prints it.
+  assert.equal(after("def m = [:]; m.put('self', m); ctx._source.s = '' + m"), '{"s":"{self=(this Map)}"}');
+  // A list shared 2^40 times would print for ever: the string cap stops it.
+  const doubling = "def l = ['x']; for (def i = 0; i < 40; i++) { l = [l, l] }";
+  assert.deepEqual(cause(`${doubling}; ctx._source.s = '' + l`), ['runtime error', 'illegal_argument_exception', 'string would be longer than [16777216] characters']);
+  // Comparing two such structures is bounded too.
+  assert.deepEqual(cause(`${doubling}; def k = ['x']; for (def i = 0; i < 40; i++) { k = [k, k] } ctx._source.t = l == k`), [
+    'runtime error', 'illegal_argument_exception', 'comparing these values would visit more than [1000000] values',
+  ]);
+  assert.equal(after(`${doubling}; ctx._source.t = l == l`), '{"t":true}');
+  // Storing them is refused before anything serialises the source.
+  assert.deepEqual(cause(`${doubling}; ctx._source.l = l`), ['runtime error', 'illegal_argument_exception', '[ctx._source] holds more than [5000000] values and cannot be stored']);
+  assert.deepEqual(cause("def m = [:]; m.put('self', m); ctx._source.m = m"), [
+    'runtime error', 'illegal_argument_exception', '[ctx._source] is nested more than [1000] levels deep (or contains itself) and cannot be stored',
+  ]);
+  assert.deepEqual(cause('ctx._source.self = ctx._source').slice(0, 2), ['runtime error', 'illegal_argument_exception']);
+});
+
 test('a compile error shows 25 characters either side of the offset, with ellipses where cut', () => {
   const source = "ctx._source.first = 1; ctx._source.second = 2 +; ctx._source.third = 3; ctx._source.fourth = 4";
   const error = failure(source);
