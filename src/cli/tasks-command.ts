@@ -13,7 +13,7 @@ import { renderTaskTable } from './task-table.js';
 
 export const tasksCommand: OperatorCommand = {
   name: 'tasks',
-  summary: 'running tasks grouped parent -> children, with running times',
+  summary: 'running tasks grouped parent -> children; --follow <id> follows one to its end',
   help: `usage: gannet tasks [--actions PATTERNS] [--nodes NODES] [--parent TASK_ID] [--detailed] [common options]
        gannet tasks --follow TASK_ID [--interval 1s] [--cancel-on-interrupt] [common options]
 
