@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import pino from 'pino';
-import { decodeTaskResult, encodeTaskResult, taskResultDocument, TaskResultsIndex, TASK_RESULTS_INDEX } from '../../../../src/actions/tasks/index.js';
+import { decodeTaskResult, encodeTaskResult, runDetached, taskResultDocument, TaskResultsIndex, TASK_RESULTS_INDEX } from '../../../../src/actions/tasks/index.js';
 import { readStoredTaskIdFloor, storeBackoffMillis } from '../../../../src/actions/tasks/task-results-index.js';
 import { TaskId, TaskManager, type StoredTaskResult, type TaskInfo } from '../../../../src/tasks/index.js';
 import { RawJson } from '../../../../src/common/raw-json.js';
 import { JsonFloat } from '../../../../src/common/json-float.js';
-import { EsError } from '../../../../src/common/errors.js';
+import { EsError, errors } from '../../../../src/common/errors.js';
 import { Settings } from '../../../../src/common/settings.js';
 import { GannetNode } from '../../../../src/node/node.js';
 
@@ -237,4 +237,43 @@ test('the id floor: each stored local id is kept durably, and a restarted task m
   assert.equal(task.id, 501);
   restarted.skipIdsThrough(10);
   assert.equal(restarted.register({ action: 'test' }).id, 502);
+});
+
+test('runDetached answers {task} at once, stores the outcome (response or error) and only then unregisters', async () => {
+  const services = node.nodeServices;
+  const taskManager = services.taskManager;
+  const run = async (work: () => Promise<Record<string, unknown>>) => {
+    const task = taskManager.register({ action: 'indices:admin/forcemerge', description: 'unit' });
+    let detached = false;
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const response = runDetached({ task, services, detach: () => (detached = true) }, async () => {
+      await gate;
+      return work();
+    });
+    assert.equal(detached, true);
+    assert.deepEqual(response.body, { task: task.taskId.toString() });
+    // Still registered while the work runs.
+    assert.equal(taskManager.get(task.id), task);
+    release();
+    await task.whenCompleted();
+    assert.equal(taskManager.get(task.id), undefined);
+    // Unregistered only after storing, so the record is there as soon as the task is gone.
+    return taskManager.resultStore!.get(task.taskId);
+  };
+  const ok = await run(async () => ({ _shards: { total: 1, successful: 1, failed: 0 } }));
+  assert.deepEqual(plain(ok?.response), { _shards: { total: 1, successful: 1, failed: 0 } });
+  assert.equal(ok?.task.description, 'unit');
+  const failed = await run(async () => {
+    throw errors.indexNotFound('gone');
+  });
+  assert.deepEqual(plain(failed?.error), {
+    type: 'index_not_found_exception',
+    reason: 'no such index [gone]',
+    'resource.type': 'index_or_alias',
+    'resource.id': 'gone',
+    index_uuid: '_na_',
+    index: 'gone',
+  });
+  assert.equal(failed?.response, undefined);
 });
