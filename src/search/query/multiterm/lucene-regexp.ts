@@ -405,9 +405,96 @@ class TreeMatcher {
   }
 }
 
+/** A code point as a JavaScript RegExp atom (u mode). */
+function codePointSource(code: number, caseInsensitive: boolean): string {
+  const char = String.fromCodePoint(code);
+  if (caseInsensitive && code <= 127 && char.toLowerCase() !== char.toUpperCase()) return `[${char.toLowerCase()}${char.toUpperCase()}]`;
+  return /[\\^$.*+?()[\]{}|/]/.test(char) ? `\\${char}` : char;
+}
+
+/** The members of a class (single characters and ranges) as RegExp class items, or null. */
+function classItems(node: RegexpNode, caseInsensitive: boolean): string | null {
+  const hex = (code: number): string => `\\u{${code.toString(16)}}`;
+  switch (node.kind) {
+    case 'string': {
+      if (node.codePoints.length !== 1) return null;
+      const code = node.codePoints[0]!;
+      const char = String.fromCodePoint(code);
+      if (caseInsensitive && code <= 127 && char.toLowerCase() !== char.toUpperCase()) return hex(char.toLowerCase().charCodeAt(0)) + hex(char.toUpperCase().charCodeAt(0));
+      return hex(code);
+    }
+    case 'range':
+      return `${hex(node.from)}-${hex(node.to)}`;
+    case 'union': {
+      const left = classItems(node.left, caseInsensitive);
+      const right = classItems(node.right, caseInsensitive);
+      return left === null || right === null ? null : left + right;
+    }
+    default:
+      return null;
+  }
+}
+
+/**
+ * The same language as a JavaScript RegExp source, when the tree only uses operators RegExp has (no
+ * complement, intersection, interval or empty language): a fast path, exact because it is built from the
+ * parsed tree (Lucene's grammar and flags already applied), not from the pattern text.
+ */
+function jsSource(node: RegexpNode, caseInsensitive: boolean): string | null {
+  switch (node.kind) {
+    case 'string':
+      return node.codePoints.length === 0 ? '(?:)' : `(?:${node.codePoints.map((code) => codePointSource(code, caseInsensitive)).join('')})`;
+    case 'range':
+      return `[\\u{${node.from.toString(16)}}-\\u{${node.to.toString(16)}}]`;
+    case 'anychar':
+      return '[^]';
+    case 'anystring':
+      return '[^]*';
+    case 'union':
+    case 'concat': {
+      const left = jsSource(node.left, caseInsensitive);
+      const right = jsSource(node.right, caseInsensitive);
+      if (left === null || right === null) return null;
+      return node.kind === 'union' ? `(?:${left}|${right})` : `(?:${left}${right})`;
+    }
+    case 'optional':
+    case 'star': {
+      const inner = jsSource(node.inner, caseInsensitive);
+      return inner === null ? null : `(?:${inner})${node.kind === 'optional' ? '?' : '*'}`;
+    }
+    case 'repeat': {
+      const inner = jsSource(node.inner, caseInsensitive);
+      if (inner === null) return null;
+      if (node.max !== -1 && node.min > node.max) return '(?!)';
+      return `(?:${inner}){${node.min},${node.max === -1 ? '' : node.max}}`;
+    }
+    case 'intersection': {
+      // A negated class [^...] parses as "any char and not one of them".
+      if (node.left.kind !== 'anychar' || node.right.kind !== 'complement') return null;
+      const items = classItems(node.right.inner, caseInsensitive);
+      return items === null ? null : `[^${items}]`;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The literal text every match starts with (walks the leftmost strings of concatenations). */
+function literalPrefix(node: RegexpNode): number[] {
+  if (node.kind === 'string') return [...node.codePoints];
+  if (node.kind === 'concat') {
+    const left = literalPrefix(node.left);
+    return node.left.kind === 'string' ? [...left, ...literalPrefix(node.right)] : left;
+  }
+  return [];
+}
+
 /** A compiled expression: accepts whole terms. */
 export class LuceneRegexp {
   readonly root: RegexpNode;
+  /** UTF-8 bytes every matching term starts with (empty when case-insensitive or none). */
+  readonly prefix: Buffer;
+  private readonly fast: RegExp | null;
 
   constructor(
     readonly pattern: string,
@@ -415,9 +502,19 @@ export class LuceneRegexp {
     readonly caseInsensitive = false,
   ) {
     this.root = parseLuceneRegexp(pattern, flags);
+    const source = jsSource(this.root, caseInsensitive);
+    this.fast = source === null ? null : new RegExp(`^${source}$`, 'u');
+    this.prefix = caseInsensitive ? Buffer.alloc(0) : Buffer.from(String.fromCodePoint(...literalPrefix(this.root)), 'utf8');
   }
 
   matches(term: string): boolean {
+    if (this.fast !== null) return this.fast.test(term);
+    const text = [...term].map(cp);
+    return new TreeMatcher(text, this.caseInsensitive).ends(this.root, 0)[text.length] === 1;
+  }
+
+  /** The tree matcher alone (what the fast path must agree with; used by the tests). */
+  matchesOnTree(term: string): boolean {
     const text = [...term].map(cp);
     return new TreeMatcher(text, this.caseInsensitive).ends(this.root, 0)[text.length] === 1;
   }

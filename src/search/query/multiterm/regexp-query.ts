@@ -13,8 +13,6 @@ export interface RegexpOptions {
   readonly maxDeterminizedStates?: number;
 }
 
-const NO_PREFIX = Buffer.alloc(0);
-
 export class RegexpQuery extends MultiTermQuery {
   private readonly regexp: LuceneRegexp;
   readonly caseInsensitive: boolean;
@@ -33,7 +31,7 @@ export class RegexpQuery extends MultiTermQuery {
 
   matcher(): TermMatcher {
     const regexp = this.regexp;
-    return { prefix: NO_PREFIX, accept: (term) => (regexp.matches(term.toString('utf8')) ? 1 : -1) };
+    return { prefix: regexp.prefix, accept: (term) => (regexp.matches(term.toString('utf8')) ? 1 : -1) };
   }
 
   toString(field?: string): string {

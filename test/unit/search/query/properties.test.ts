@@ -68,7 +68,13 @@ test('property: Lucene regexps match as JavaScript RegExp on their common syntax
       const complement = new LuceneRegexp(`~(${source})`, REGEXP_ALL);
       for (const value of texts) {
         assert.equal(lucene.matches(value), reference.test(value), `/${source}/ on "${value}"`);
+        assert.equal(lucene.matchesOnTree(value), reference.test(value), `tree: /${source}/ on "${value}"`);
         assert.equal(complement.matches(value), !reference.test(value), `~(${source}) on "${value}"`);
+        const upper = value.toUpperCase();
+        const folded = new LuceneRegexp(source, REGEXP_ALL, true);
+        assert.equal(folded.matches(upper), folded.matchesOnTree(upper), `case-insensitive /${source}/ on "${upper}"`);
+        // Lucene folds characters, not ranges: without a range, folding makes the upper-cased text match alike.
+        if (!source.includes('-')) assert.equal(folded.matches(upper), reference.test(value), `ASCII folding: /${source}/ on "${upper}"`);
       }
     }),
     { numRuns: 300 },
