@@ -17,10 +17,12 @@ import { readOnlyContainers } from './methods.js';
 import { parse } from './parser.js';
 import { toScriptException } from './script-error.js';
 import { isMap } from './values.js';
+import type { CtxMetadata } from './ctx-metadata.js';
 
 export { JavaNumber } from './values.js';
 export { MAX_LOOP_ITERATIONS } from './interpreter.js';
 export { MAX_NESTING } from './parser.js';
+export { REINDEX_METADATA, UPDATE_BY_QUERY_METADATA, UPDATE_METADATA, UPSERT_METADATA, type CtxMetadata, type FieldRule } from './ctx-metadata.js';
 
 export interface Script {
   readonly source: string;
@@ -41,8 +43,12 @@ export interface ScriptContext {
 }
 
 export interface CompiledScript {
-  /** Runs the script against `ctx` (changing it in place); throws ES's script_exception (`runtime error`). */
-  execute(ctx: ScriptContext): void;
+  /**
+   * Runs the script against `ctx` (changing it in place); throws ES's script_exception (`runtime error`).
+   * `metadata` (optional) applies ES 8's rules for the ctx metadata keys of a write context (UPDATE_METADATA,
+   * REINDEX_METADATA, ...): read-only keys, types, allowed `op` values. Without it ctx is a plain map.
+   */
+  execute(ctx: ScriptContext, metadata?: CtxMetadata): void;
 }
 
 /** ES's `script.max_size_in_bytes` default. */
@@ -116,9 +122,9 @@ export function compileScript(script: Script): CompiledScript {
   const params = script.params as Record<string, unknown>;
   readOnlyContainers.add(params);
   return {
-    execute(ctx: ScriptContext): void {
+    execute(ctx: ScriptContext, metadata?: CtxMetadata): void {
       try {
-        execute(program, ctx, params, script.source.length);
+        execute(program, ctx, params, script.source.length, metadata);
       } catch (err) {
         if (err instanceof ScriptFailure) throw toScriptException(err, script.source, script.lang, program.statementStarts);
         throw err;

@@ -9,6 +9,7 @@ import { CTX_SLOT, PARAMS_SLOT } from './ast.js';
 import { ONE, binary, negate } from './arithmetic.js';
 import { ScriptFailure, runtimeMessages } from './messages.js';
 import { callMethod, listIndex, mapKey, readOnlyContainers, type Fail } from './methods.js';
+import { checkMetadataRemove, checkMetadataUpdate, type CtxMetadata } from './ctx-metadata.js';
 import { MAX_SOURCE_DEPTH, MAX_SOURCE_VALUES, storableProblem } from './storable.js';
 import {
   ComparisonTooLarge, JavaNumber, MAX_COMPARED_VALUES, MAX_STRING_LENGTH, StringTooLong, isMap, javaClassName, long, mapGet, mapPut, normalize,
@@ -32,7 +33,12 @@ class Execution {
   /** Offset of the expression being evaluated, for failures raised deep inside value helpers. */
   private at = 0;
 
-  constructor(program: Program, ctx: Record<string, unknown>, params: Record<string, unknown>) {
+  constructor(
+    program: Program,
+    private readonly ctx: Record<string, unknown>,
+    params: Record<string, unknown>,
+    private readonly metadata: CtxMetadata | undefined,
+  ) {
     this.frame = new Array<unknown>(program.slots).fill(null);
     this.frame[CTX_SLOT] = ctx;
     this.frame[PARAMS_SLOT] = params;
@@ -155,6 +161,7 @@ class Execution {
         if (target === null && node.nullSafe) return null;
         const args = node.args.map((arg) => this.expr(arg));
         this.at = node.at;
+        if (target === this.ctx && this.metadata !== undefined) this.checkCtxCall(node.name, args, this.failAt(node.at));
         return callMethod(target, node.name, args, this.failAt(node.at));
       }
       case 'list':
@@ -206,6 +213,29 @@ class Execution {
     }
   }
 
+  /** Map methods on ctx go through the metadata rules as CtxMap's put/remove/clear do. */
+  private checkCtxCall(name: string, args: unknown[], fail: Fail): void {
+    const metadata = this.metadata!;
+    const ruleOf = (key: unknown) => (typeof key === 'string' && Object.hasOwn(metadata, key) ? metadata[key] : undefined);
+    if (name === 'put' && args.length === 2) {
+      const rule = ruleOf(args[0]);
+      if (rule !== undefined) checkMetadataUpdate(rule, args[0] as string, args[1], fail);
+    } else if (name === 'remove' && args.length === 1) {
+      const rule = ruleOf(args[0]);
+      if (rule !== undefined) checkMetadataRemove(rule, args[0] as string, fail);
+    } else if (name === 'clear' && args.length === 0) {
+      for (const key of Object.keys(this.ctx)) {
+        const rule = ruleOf(key);
+        if (rule !== undefined) checkMetadataRemove(rule, key, fail);
+      }
+    } else if (name === 'putAll' && args.length === 1 && isMap(args[0])) {
+      for (const [key, value] of Object.entries(args[0])) {
+        const rule = ruleOf(key);
+        if (rule !== undefined) checkMetadataUpdate(rule, key, value, fail);
+      }
+    }
+  }
+
   private readField(target: unknown, name: string, onCtx: boolean, at: number): unknown {
     const fail = this.failAt(at);
     if (isMap(target)) {
@@ -245,6 +275,9 @@ class Execution {
       const name = target.k === 'field' ? (key as string) : mapKey(key);
       const previous = readsCurrent ? mapGet(container, name) : null;
       const stored = compute(() => previous);
+      if (container === this.ctx && this.metadata !== undefined && Object.hasOwn(this.metadata, name)) {
+        checkMetadataUpdate(this.metadata[name]!, name, stored, fail);
+      }
       mapPut(container, name, stored);
       return { stored, previous };
     }
@@ -285,6 +318,12 @@ function isInstance(value: unknown, type: string): boolean {
   }
 }
 
-export function execute(program: Program, ctx: Record<string, unknown>, params: Record<string, unknown>, sourceLength: number): void {
-  new Execution(program, ctx, params).run(program.body, sourceLength);
+export function execute(
+  program: Program,
+  ctx: Record<string, unknown>,
+  params: Record<string, unknown>,
+  sourceLength: number,
+  metadata: CtxMetadata | undefined,
+): void {
+  new Execution(program, ctx, params, metadata).run(program.body, sourceLength);
 }

@@ -54,6 +54,7 @@ export const runtimeMessages = {
     cause('illegal_argument_exception', `[ctx._source] is nested more than [${max}] levels deep (or contains itself) and cannot be stored`),
   sourceTooLarge: (max: number) => cause('illegal_argument_exception', `[ctx._source] holds more than [${max}] values and cannot be stored`),
   comparisonTooLarge: (max: number) => cause('illegal_argument_exception', `comparing these values would visit more than [${max}] values`),
+  metadata: (reason: string) => cause('illegal_argument_exception', reason),
   notIterable: (className: string) => cause('illegal_argument_exception', `Cannot iterate over [${className}]`),
   notBoolean: (className: string) => cause('class_cast_exception', `Cannot cast [${className}] to [boolean].`),
 };

@@ -111,6 +111,17 @@ test('a runtime error is a 400 "failed to execute script" caused by the script_e
   assert.equal(await source('e'), '{"a":1}');
 });
 
+test("ctx metadata is read-only in _update, as ES 8's UpdateMetadata", async () => {
+  await node.request('PUT', '/scripted/_doc/m', { body: { a: 1 } });
+  const res = await node.request('POST', '/scripted/_update/m', { body: { script: "ctx._id = 'other'" } });
+  assert.equal(res.status, 400);
+  assert.equal(res.body.error.caused_by.reason, 'runtime error');
+  assert.equal(res.body.error.caused_by.caused_by.reason, '_id cannot be updated');
+  const read = await node.request('POST', '/scripted/_update/m', { body: { script: "ctx._source.seen = ctx._index + '/' + ctx._id + '/' + ctx._version + '/' + ctx._type + '/' + ctx._routing" } });
+  assert.equal(read.status, 200, read.text);
+  assert.equal(await source('m'), '{"a":1,"seen":"scripted/m/1/_doc/null"}');
+});
+
 test('a compile error names the unsupported construct; other langs and stored scripts get ES errors', async () => {
   await node.request('PUT', '/scripted/_doc/k', { body: { a: 1 } });
   const loopless = await node.request('POST', '/scripted/_update/k', { body: { script: 'ctx._source.a = Math.max(1, 2)' } });

@@ -6,7 +6,7 @@
  * 400 "failed to execute script" caused by the script_exception.
  */
 import { EsError, scriptErrors, toEsError } from '../../common/errors.js';
-import { compileScript, type Script, type ScriptContext } from '../../script/index.js';
+import { UPDATE_METADATA, UPSERT_METADATA, compileScript, type CtxMetadata, type Script, type ScriptContext } from '../../script/index.js';
 import { isMap } from '../../script/values.js';
 import { treeFromSource, treeToBytes, type JsonTree, type StoredScriptReference } from './update-request.js';
 
@@ -20,10 +20,10 @@ export interface CurrentDocument {
   readonly routing: string | undefined;
 }
 
-function run(script: Script | StoredScriptReference, ctx: ScriptContext): void {
+function run(script: Script | StoredScriptReference, ctx: ScriptContext, metadata: CtxMetadata): void {
   try {
     if ('storedScriptError' in script) throw script.storedScriptError;
-    compileScript(script).execute(ctx);
+    compileScript(script).execute(ctx, metadata);
   } catch (err) {
     throw scriptErrors.updateScriptFailed(toEsError(err));
   }
@@ -47,7 +47,7 @@ export function runUpdateScript(script: Script | StoredScriptReference, current:
     _source: treeFromSource(source),
     _now: now,
   };
-  run(script, ctx);
+  run(script, ctx, UPDATE_METADATA);
   const op = ctx.op === 'index' || ctx.op === 'delete' ? ctx.op : 'none';
   return { op, source: sourceAfter(ctx) };
 }
@@ -55,6 +55,6 @@ export function runUpdateScript(script: Script | StoredScriptReference, current:
 export function runUpsertScript(script: Script | StoredScriptReference, upsert: JsonTree, now: number): ScriptedUpsert {
   // A copy: the request's upsert document is reused when the update is retried.
   const ctx: ScriptContext = { op: 'create', _source: treeFromSource(treeToBytes(upsert)), _now: now };
-  run(script, ctx);
+  run(script, ctx, UPSERT_METADATA);
   return { op: ctx.op === 'create' ? 'create' : 'none', source: sourceAfter(ctx) };
 }
