@@ -111,6 +111,24 @@ test('a runtime error is a 400 "failed to execute script" caused by the script_e
   assert.equal(await source('e'), '{"a":1}');
 });
 
+test('_bulk update items run scripts too; a failing script fails only its item', async () => {
+  await node.request('PUT', '/scripted/_doc/b', { body: { n: 1 } });
+  const lines = [
+    { update: { _index: 'scripted', _id: 'b' } },
+    { script: { source: 'ctx._source.n += params.by', params: { by: 10 } } },
+    { update: { _index: 'scripted', _id: 'b' } },
+    { script: 'ctx._source.n.foo = 1' },
+  ];
+  const res = await node.request('POST', '/_bulk', { raw: lines.map((line) => JSON.stringify(line)).join('\n') + '\n', headers: { 'content-type': 'application/x-ndjson' } });
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body.errors, true);
+  assert.equal(res.body.items[0].update.result, 'updated');
+  assert.equal(res.body.items[1].update.status, 400);
+  assert.equal(res.body.items[1].update.error.reason, 'failed to execute script');
+  assert.equal(res.body.items[1].update.error.caused_by.type, 'script_exception');
+  assert.equal(await source('b'), '{"n":11}');
+});
+
 test("ctx metadata is read-only in _update, as ES 8's UpdateMetadata", async () => {
   await node.request('PUT', '/scripted/_doc/m', { body: { a: 1 } });
   const res = await node.request('POST', '/scripted/_update/m', { body: { script: "ctx._id = 'other'" } });
