@@ -102,7 +102,7 @@ export class IndicesService {
       // Translog replay re-parses each operation with the index's mapping of the moment (which already holds
       // every field an acknowledged document introduced: mapping updates reach the master before indexing).
       parseDocument: (operation) => service.parseDocument(operation.source, operation.id, operation.routing),
-      storedCompression: service.flatSettings['index.codec'] === 'best_compression' ? 'deflate_best' : 'lz4',
+      storedCompression: service.flatSettings['index.codec'] === 'best_compression' ? 'deflate_best' : 'deflate_fast',
       gcDeletesMillis: settings.gcDeletesMillis,
     });
     // The index may have been deleted while the engine opened.
