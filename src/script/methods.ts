@@ -59,6 +59,19 @@ function countOf(size: number): JavaNumber {
   return int(size);
 }
 
+/** Java's narrowing: a long keeps its low bits; a double truncates and saturates (NaN is 0). */
+function narrow(number: JavaNumber, bits: 32 | 64): bigint {
+  if (typeof number.value === 'bigint') return BigInt.asIntN(bits, number.value);
+  if (number.kind === 'int') return BigInt(number.value);
+  const value = number.value;
+  if (Number.isNaN(value)) return 0n;
+  const max = 2n ** BigInt(bits - 1) - 1n;
+  const min = -(2n ** BigInt(bits - 1));
+  if (value >= Number(max)) return max;
+  if (value <= Number(min)) return min;
+  return BigInt(Math.trunc(value));
+}
+
 export function callMethod(receiver: unknown, name: string, args: unknown[], fail: Fail): unknown {
   const target = normalize(receiver);
   if (target === null) return fail(runtimeMessages.nullPointer(`Cannot invoke [${name}] on a null value`));
@@ -70,8 +83,8 @@ export function callMethod(receiver: unknown, name: string, args: unknown[], fai
   if (isMap(target)) return mapMethod(target, name, args, fail, notFound);
   if (typeof target === 'string') return stringMethod(target, name, args, fail, notFound);
   if (target instanceof JavaNumber && arity === 0) {
-    if (name === 'intValue') return int(Number(BigInt.asIntN(32, BigInt(Math.trunc(target.toDouble())))));
-    if (name === 'longValue') return typeof target.value === 'bigint' ? target : new JavaNumber('long', BigInt.asIntN(64, BigInt(Math.trunc(Number.isFinite(target.value) ? target.value : 0))));
+    if (name === 'intValue') return int(Number(narrow(target, 32)));
+    if (name === 'longValue') return new JavaNumber('long', narrow(target, 64));
     if (name === 'doubleValue') return new JavaNumber('double', target.toDouble());
   }
   return notFound();

@@ -130,6 +130,10 @@ test('String methods', () => {
   assert.equal(after("ctx._source.r = 'a$&b'.replace('b', '$&')"), '{"r":"a$&$&"}');
 });
 
+test('number conversions narrow as Java does', () => {
+  assert.equal(after('ctx._source.r = [4294967297L.intValue(), 1.9.intValue(), -1.9.longValue(), 1e300.intValue(), 3.doubleValue(), 5.longValue()]'), '{"r":[1,1,-1,2147483647,3.0,5]}');
+});
+
 test('a method missing on the receiver type is painless\'s dynamic method error', () => {
   assert.deepEqual(cause("ctx._source.s.add('x')", '{"s":"a"}'), ['runtime error', 'illegal_argument_exception', 'dynamic method [java.lang.String, add/1] not found']);
   assert.deepEqual(cause('ctx._source.m.size(1)', '{"m":{}}'), ['runtime error', 'illegal_argument_exception', 'dynamic method [java.util.HashMap, size/1] not found']);
