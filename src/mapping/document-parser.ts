@@ -82,6 +82,9 @@ interface CurrentValue extends NumberToken {
 
 const TOKEN: ValueRef = { kind: 'token' };
 
+/** The `ignored` list of the (usual) document that ignored nothing: shared, never mutated. */
+const NO_IGNORED: readonly string[] = Object.freeze([]);
+
 function isValueToken(token: JsonToken): boolean {
   return token === 'VALUE_STRING' || token === 'VALUE_NUMBER' || token === 'VALUE_BOOLEAN';
 }
@@ -109,8 +112,8 @@ class DocumentParserRun {
   private readonly fields: IndexableField[] = [];
   private readonly ignored = new Set<string>();
   private readonly dynamicMappers = new Map<string, MappingNode[]>();
-  private readonly existingFieldCount: number;
-  private readonly dateFormatters: readonly DateFormatter[];
+  private existingFieldCountMemo: number | undefined;
+  private dateFormattersMemo: readonly DateFormatter[] | undefined;
   private newFieldsSize = 0;
   private withinCopyTo = false;
   private docCount: number | undefined;
@@ -122,8 +125,16 @@ class DocumentParserRun {
     this.root = request.mapping;
     this.parserCtx = parserContext(request);
     this.docDescription = `document with id '${request.id ?? 'null'}'`;
-    this.existingFieldCount = countMappedFields(request.mapping);
-    this.dateFormatters = (request.mapping.dynamicDateFormats ?? DEFAULT_DYNAMIC_DATE_FORMATS).map((f) => dateFormatter(f));
+  }
+
+  // Both only matter when the document brings new fields: computed then, not for every document (a walk of
+  // the whole mapping per document showed in bulk profiles).
+  private get existingFieldCount(): number {
+    return (this.existingFieldCountMemo ??= countMappedFields(this.root));
+  }
+
+  private get dateFormatters(): readonly DateFormatter[] {
+    return (this.dateFormattersMemo ??= (this.root.dynamicDateFormats ?? DEFAULT_DYNAMIC_DATE_FORMATS).map((f) => dateFormatter(f)));
   }
 
   run(): ParsedDocument {
@@ -162,7 +173,7 @@ class DocumentParserRun {
       source: this.bytes,
       storedSource: this.storedSource(),
       fields: this.fields,
-      ignored: [...this.ignored].sort(),
+      ignored: this.ignored.size === 0 ? NO_IGNORED : [...this.ignored].sort(),
       docCount: this.docCount,
       mappingUpdate: this.buildMappingUpdate(),
     };
@@ -509,7 +520,8 @@ class DocumentParserRun {
       const preview = this.preview(value);
       throw mappingErrors.fieldParse(this.previewLocation(value), path, field.type, this.docDescription, preview, cause);
     }
-    for (const [name, sub] of Object.entries(field.fields)) this.parseLeaf(sub, `${path}.${name}`, ref);
+    // for-in rather than Object.entries: no array per leaf for the usual field without multi-fields.
+    for (const name in field.fields) this.parseLeaf(field.fields[name]!, `${path}.${name}`, ref);
     if (!this.withinCopyTo && field.copyTo.length > 0) this.parseCopyTo(field, path, value);
   }
 

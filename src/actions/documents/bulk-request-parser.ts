@@ -168,8 +168,31 @@ export function rejectPipeline(pipeline: string | undefined): void {
   throw errors.illegalArgument(`pipeline with id [${pipeline}] does not exist: ingest pipelines are not supported yet`);
 }
 
+function itemOf(meta: ActionMetadata, op: OpType, source: Uint8Array | undefined, update: DocWriteItem['update']): DocWriteItem {
+  return {
+    op,
+    index: meta.index,
+    id: meta.id,
+    routing: meta.routing,
+    version: meta.version,
+    versionType: meta.versionType,
+    ifSeqNo: meta.ifSeqNo,
+    ifPrimaryTerm: meta.ifPrimaryTerm,
+    source,
+    update,
+    requireAlias: meta.requireAlias,
+  };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWriteItem[] {
   const items: DocWriteItem[] = [];
+  let previousAction: { readonly bytes: Uint8Array; readonly action: OpType; readonly meta: ActionMetadata } | undefined;
   let from = 0;
   let line = 0;
   const nextNewline = (start: number): number => {
@@ -183,26 +206,23 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
     const end = nextNewline(from);
     if (end < 0) break;
     line++;
-    const parsed = parseLine(slice(from, end), line);
+    const actionBytes = slice(from, end);
     from = end + 1;
-    if (parsed === undefined) continue;
-    const { action, meta } = readActionLine(parsed, line, defaults);
+    // Clients repeat the same action line (`{"index":{"_index":"x"}}`) for every document: the same bytes
+    // read the same way, so they are decoded once (the metadata is only read from, never changed).
+    let action: OpType;
+    let meta: ActionMetadata;
+    if (previousAction !== undefined && sameBytes(previousAction.bytes, actionBytes)) {
+      ({ action, meta } = previousAction);
+    } else {
+      const parsed = parseLine(actionBytes, line);
+      if (parsed === undefined) continue;
+      ({ action, meta } = readActionLine(parsed, line, defaults));
+      previousAction = { bytes: actionBytes, action, meta };
+    }
     rejectPipeline(meta.pipeline);
-    const item = (op: OpType, source: Uint8Array | undefined, update: DocWriteItem['update']): DocWriteItem => ({
-      op,
-      index: meta.index,
-      id: meta.id,
-      routing: meta.routing,
-      version: meta.version,
-      versionType: meta.versionType,
-      ifSeqNo: meta.ifSeqNo,
-      ifPrimaryTerm: meta.ifPrimaryTerm,
-      source,
-      update,
-      requireAlias: meta.requireAlias,
-    });
     if (action === 'delete') {
-      items.push(item('delete', undefined, undefined));
+      items.push(itemOf(meta, 'delete', undefined, undefined));
       continue;
     }
     const sourceEnd = nextNewline(from);
@@ -218,7 +238,7 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
       if (parsedSource === undefined) throw new EsError('x_content_parse_exception', `[${line}:1] Unexpected end-of-input: expected an update body on line [${line}]`);
       const update = parseUpdateBody(Buffer.from(source).toString('utf8'), meta.retryOnConflict);
       // The action line's (or the request's) `_source` wins over the body's, as in ES.
-      items.push(item('update', undefined, meta.fetchSource === undefined ? update : { ...update, fetchSource: meta.fetchSource }));
+      items.push(itemOf(meta, 'update', undefined, meta.fetchSource === undefined ? update : { ...update, fetchSource: meta.fetchSource }));
       continue;
     }
     let op: OpType = action;
@@ -228,7 +248,7 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
     }
     // A view into the request body, not a copy: a copy is an ArrayBuffer per document for the garbage collector
     // to track. The price is that a body stays in memory while any of its sources is referenced (until refresh).
-    items.push(item(op, source.length === 0 ? undefined : source, undefined));
+    items.push(itemOf(meta, op, source.length === 0 ? undefined : source, undefined));
   }
   return items;
 }
