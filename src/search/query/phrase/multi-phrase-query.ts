@@ -121,9 +121,9 @@ class MultiPhraseWeight extends Weight {
       if (subs.length === 0) return null;
       postings.push(subs.length === 1 ? subs[0]! : new UnionPostingsEnum(subs));
     }
-    // Positions with the same term set repeat each other (the sloppy matcher must not let them share a position).
-    const keys = query.termArrays.map((terms) => terms.map((term) => term.text).sort().join('\u0000'));
-    const matcher = query.slop === 0 ? new ExactPhraseMatcher(postings, query.positions) : new SloppyPhraseMatcher(postings, query.positions, keys, query.slop);
+    // Positions sharing a term repeat each other: the sloppy matcher keeps them off the same document position.
+    const terms = query.termArrays.map((array) => array.map((term) => term.text));
+    const matcher = query.slop === 0 ? new ExactPhraseMatcher(postings, query.positions) : new SloppyPhraseMatcher(postings, query.positions, terms, query.slop);
     return { approximation: new PostingsConjunction(postings), matcher };
   }
 

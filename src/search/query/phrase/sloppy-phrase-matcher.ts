@@ -1,11 +1,12 @@
 /**
- * Sloppy phrase occurrences (Lucene's SloppyPhraseMatcher, single-term positions): the terms' positions,
+ * Sloppy phrase occurrences (Lucene's SloppyPhraseMatcher): the terms' positions,
  * shifted back by their offsets in the phrase, sit in a priority queue; the distance of a candidate is the
  * largest shifted position minus the smallest, minimised by advancing the smallest until it passes the next.
  * A candidate within `slop` adds 1 / (1 + distance) to the phrase frequency. Terms that repeat in the phrase
  * ("a b a") are kept from landing on the same document position (Lucene's repetition groups), and the
  * queue breaks ties the same way, so frequencies equal Lucene's, including its known blind spots (not every
- * valid combination is visited, for speed).
+ * valid combination is visited, for speed). A position may hold several terms (a multi-phrase): positions
+ * whose term sets share a term are then grouped transitively, as Lucene's multi-term repeat groups are.
  */
 import type { PostingsEnum } from '../../../engine/codec/index.js';
 import type { PhraseMatcher } from './phrase-matcher.js';
@@ -24,7 +25,8 @@ class PhrasePositions {
     readonly postings: PostingsEnum,
     readonly offset: number,
     readonly ord: number,
-    readonly term: string,
+    /** The terms this position accepts (one, except in a multi-phrase). */
+    readonly terms: readonly string[],
   ) {}
 
   firstPosition(): void {
@@ -111,6 +113,7 @@ export class SloppyPhraseMatcher implements PhraseMatcher {
   private checkedRepeats = false;
   private repeatGroups: PhrasePositions[][] = [];
   private repeatStack: PhrasePositions[] = [];
+  private hasMultiTermRepeats = false;
   private positioned = false;
   private matchLength = 0;
 
@@ -118,10 +121,13 @@ export class SloppyPhraseMatcher implements PhraseMatcher {
   constructor(
     postings: readonly PostingsEnum[],
     offsets: readonly number[],
-    terms: readonly string[],
+    terms: readonly (string | readonly string[])[],
     private readonly slop: number,
   ) {
-    this.phrasePositions = postings.map((p, i) => new PhrasePositions(p, offsets[i]!, i, terms[i]!));
+    this.phrasePositions = postings.map((p, i) => {
+      const accepted = terms[i]!;
+      return new PhrasePositions(p, offsets[i]!, i, typeof accepted === 'string' ? [accepted] : accepted);
+    });
     this.queue = new PhraseQueue(postings.length);
   }
 
@@ -236,6 +242,24 @@ export class SloppyPhraseMatcher implements PhraseMatcher {
   /** Starts each repeat group collision-free: the k-th repeat (by phrase offset) skips k positions. */
   private advanceRepeatGroups(): boolean {
     for (const group of this.repeatGroups) {
+      if (this.hasMultiTermRepeats) {
+        // Not every pair collides when positions hold several terms: resolve actual collisions only.
+        let increment: number;
+        for (let i = 0; i < group.length; i += increment) {
+          increment = 1;
+          const pp = group[i]!;
+          let k: number;
+          while ((k = this.collide(pp)) >= 0) {
+            const pp2 = lesser(pp, group[k]!);
+            if (!this.advancePP(pp2)) return false;
+            if (pp2.rptInd < i) {
+              increment = 0;
+              break;
+            }
+          }
+        }
+        continue;
+      }
       for (let j = 1; j < group.length; j++) {
         for (let k = 0; k < j; k++) {
           if (!group[j]!.nextPosition()) return false;
@@ -245,34 +269,42 @@ export class SloppyPhraseMatcher implements PhraseMatcher {
     return true;
   }
 
+  /** Single terms: repeats are those that sit on the same document position in the first candidate doc. */
+  private singleTermGroups(repeating: readonly PhrasePositions[]): PhrasePositions[][] {
+    const groups: PhrasePositions[][] = [];
+    for (let i = 0; i < repeating.length; i++) {
+      const pp = repeating[i]!;
+      if (pp.rptGroup >= 0) continue;
+      const position = pp.position + pp.offset;
+      for (let j = i + 1; j < repeating.length; j++) {
+        const pp2 = repeating[j]!;
+        if (pp2.rptGroup >= 0 || pp2.offset === pp.offset || pp2.position + pp2.offset !== position) continue;
+        let group = pp.rptGroup;
+        if (group < 0) {
+          group = groups.length;
+          pp.rptGroup = group;
+          groups.push([pp]);
+        }
+        pp2.rptGroup = group;
+        groups[group]!.push(pp2);
+      }
+    }
+    return groups;
+  }
+
   /** First candidate doc: detect repeated terms and build their groups (done once per segment). */
   private initFirstTime(): boolean {
     this.checkedRepeats = true;
     for (const pp of this.phrasePositions) pp.firstPosition();
     const counts = new Map<string, number>();
-    for (const pp of this.phrasePositions) counts.set(pp.term, (counts.get(pp.term) ?? 0) + 1);
-    const repeating = this.phrasePositions.filter((pp) => counts.get(pp.term)! > 1);
+    for (const pp of this.phrasePositions) for (const term of pp.terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    const repeatsTerm = (pp: PhrasePositions): boolean => pp.terms.some((term) => counts.get(term)! > 1);
+    const repeating = this.phrasePositions.filter(repeatsTerm);
     this.hasRepeats = repeating.length > 0;
     if (this.hasRepeats) {
       this.repeatStack = new Array<PhrasePositions>(this.phrasePositions.length);
-      const groups: PhrasePositions[][] = [];
-      for (let i = 0; i < repeating.length; i++) {
-        const pp = repeating[i]!;
-        if (pp.rptGroup >= 0) continue;
-        const position = pp.position + pp.offset;
-        for (let j = i + 1; j < repeating.length; j++) {
-          const pp2 = repeating[j]!;
-          if (pp2.rptGroup >= 0 || pp2.offset === pp.offset || pp2.position + pp2.offset !== position) continue;
-          let group = pp.rptGroup;
-          if (group < 0) {
-            group = groups.length;
-            pp.rptGroup = group;
-            groups.push([pp]);
-          }
-          pp2.rptGroup = group;
-          groups[group]!.push(pp2);
-        }
-      }
+      this.hasMultiTermRepeats = repeating.some((pp) => pp.terms.length > 1);
+      const groups = this.hasMultiTermRepeats ? multiTermGroups(repeating, counts) : this.singleTermGroups(repeating);
       this.repeatGroups = groups.map((group) => {
         const sorted = [...group].sort((a, b) => a.offset - b.offset);
         sorted.forEach((pp, index) => (pp.rptInd = index));
@@ -283,6 +315,39 @@ export class SloppyPhraseMatcher implements PhraseMatcher {
     this.fillQueue();
     return true;
   }
+}
+
+/**
+ * Multi-term positions: the repeated terms are grouped when some position holds both (union of the
+ * positions' term sets, transitively), and each position joins the group of its repeated terms.
+ */
+function multiTermGroups(repeating: readonly PhrasePositions[], counts: ReadonlyMap<string, number>): PhrasePositions[][] {
+  const parent = new Map<string, string>();
+  const find = (term: string): string => {
+    let root = term;
+    while (parent.get(root) !== root) root = parent.get(root)!;
+    parent.set(term, root);
+    return root;
+  };
+  for (const pp of repeating) {
+    const repeated = pp.terms.filter((term) => counts.get(term)! > 1);
+    for (const term of repeated) if (!parent.has(term)) parent.set(term, term);
+    for (let i = 1; i < repeated.length; i++) parent.set(find(repeated[i]!), find(repeated[0]!));
+  }
+  const groupOf = new Map<string, number>();
+  const groups: PhrasePositions[][] = [];
+  for (const pp of repeating) {
+    const root = find(pp.terms.find((term) => counts.get(term)! > 1)!);
+    let group = groupOf.get(root);
+    if (group === undefined) {
+      group = groups.length;
+      groupOf.set(root, group);
+      groups.push([]);
+    }
+    pp.rptGroup = group;
+    groups[group]!.push(pp);
+  }
+  return groups;
 }
 
 function lesser(pp: PhrasePositions, pp2: PhrasePositions): PhrasePositions {

@@ -34,6 +34,7 @@ function queries(): Record<string, Query> {
     multiphrase_quick_qu: new MultiPhraseQuery('body', [['quick'], ['quack', 'quick', 'quirk']], [0, 1]),
     multiphrase_brown_f: new MultiPhraseQuery('body', [['brown'], ['fox']], [0, 1]),
     multiphrase_sloppy_fox_qu: new MultiPhraseQuery('body', [['fox'], ['quack', 'quick', 'quirk']], [0, 1], 2),
+    multiphrase_sloppy_overlap: new MultiPhraseQuery('body', [['quick'], ['quack', 'quick', 'quirk']], [0, 1], 2),
     multiphrase_brown_do: new MultiPhraseQuery('body', [['brown'], ['dog', 'dogs']], [0, 1]),
   };
 }

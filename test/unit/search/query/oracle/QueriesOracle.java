@@ -56,6 +56,7 @@ public class QueriesOracle {
     queries.put("multiphrase_quick_qu", new MultiPhraseQuery.Builder().add(t("quick")).add(new Term[] { t("quack"), t("quick"), t("quirk") }).build());
     queries.put("multiphrase_brown_f", new MultiPhraseQuery.Builder().add(t("brown")).add(new Term[] { t("fox") }).build());
     queries.put("multiphrase_sloppy_fox_qu", new MultiPhraseQuery.Builder().add(t("fox")).add(new Term[] { t("quack"), t("quick"), t("quirk") }).setSlop(2).build());
+    queries.put("multiphrase_sloppy_overlap", new MultiPhraseQuery.Builder().add(t("quick")).add(new Term[] { t("quack"), t("quick"), t("quirk") }).setSlop(2).build());
     queries.put("multiphrase_brown_do", new MultiPhraseQuery.Builder().add(t("brown")).add(new Term[] { t("dog"), t("dogs") }).build());
     for (Map.Entry<String, Query> entry : queries.entrySet()) {
       TopDocs top = searcher.search(entry.getValue(), 20);
