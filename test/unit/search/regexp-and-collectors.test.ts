@@ -9,7 +9,7 @@ import {
   TotalHitCountCollector,
   type Query,
 } from '../../../src/search/index.js';
-import { compileLuceneRegexp } from '../../../src/search/query/multiterm/regexp-syntax.js';
+import { LuceneRegexp } from '../../../src/search/query/multiterm/lucene-regexp.js';
 import { bool, smallSearcher, term } from './helpers/small-corpus.js';
 import { buildSearcher } from './helpers/test-indexer.js';
 
@@ -20,7 +20,7 @@ const sortedDocs = (searcher: IndexSearcher, query: Query): number[] =>
     .sort((a, b) => a - b);
 
 test('Lucene regexp syntax: whole-term match, operators, classes, quotes, ^ and $ as plain characters', () => {
-  const matches = (pattern: string, text: string) => compileLuceneRegexp(pattern).test(text);
+  const matches = (pattern: string, text: string) => new LuceneRegexp(pattern).matches(text);
   assert.ok(matches('qu.ck', 'quick'));
   assert.ok(!matches('qu', 'quick'), 'the whole term must match');
   assert.ok(matches('qu[ai]ck', 'quack'));
@@ -35,11 +35,12 @@ test('Lucene regexp syntax: whole-term match, operators, classes, quotes, ^ and 
   assert.ok(matches('^a$', '^a$'));
   assert.ok(matches('a-b', 'a-b'));
   assert.ok(matches('[-a]+', '-a-'));
-  assert.ok(compileLuceneRegexp('QU.CK', true).test('quick'));
-  for (const unsupported of ['a~b', 'a&b', '<1-10>']) {
-    assert.throws(() => compileLuceneRegexp(unsupported), /is not supported|are not supported/);
-  }
-  assert.throws(() => compileLuceneRegexp('(ab'), /invalid regular expression \[\(ab\]/);
+  assert.ok(new LuceneRegexp('QU.CK', undefined, true).matches('quick'));
+  // Complement, intersection and numeric intervals are Lucene operators (ALL flags), not literal characters.
+  assert.ok(matches('a~b', 'ac') && !matches('a~b', 'ab'));
+  assert.ok(matches('a.*&.*b', 'axb') && !matches('a.*&.*b', 'ax'));
+  assert.ok(matches('<1-10>', '7') && !matches('<1-10>', '11'));
+  assert.throws(() => new LuceneRegexp('(ab'));
 });
 
 test('regexp queries match terms of the field, constant-scored', async () => {
