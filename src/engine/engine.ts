@@ -114,9 +114,10 @@ export interface Engine {
   index(operation: IndexOperation): Promise<WriteResult>;
   /**
    * Index operations applied in order as consecutive index() calls would be, sharing one durability wait;
-   * each position holds its result or its error. Rejects only when the engine fails.
+   * each position holds its result or its error. Rejects only when the engine fails. The array is consumed
+   * (entries cleared as they are applied, so parsed documents do not outlive their turn).
    */
-  indexBatch(operations: readonly IndexOperation[]): Promise<Array<WriteResult | EsError>>;
+  indexBatch(operations: Array<IndexOperation | undefined>): Promise<Array<WriteResult | EsError>>;
   delete(operation: DeleteOperation): Promise<WriteResult>;
   get(id: string, options?: GetOptions): Promise<GetResult>;
   /** Makes every resolved operation visible to new searchers (writes a segment, no fsync). */

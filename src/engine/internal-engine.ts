@@ -191,8 +191,9 @@ export class InternalEngine implements Engine {
    * sharing one admission entry and one durability wait: the bulk path, where per-operation promises were a
    * large share of the request thread's time. Each operation's result or error comes back at its position;
    * a failure of the durability wait (the engine fails) rejects the whole call, as it would fail every index().
+   * The array is consumed: each entry is cleared once applied.
    */
-  async indexBatch(operations: readonly IndexOperation[]): Promise<Array<WriteResult | EsError>> {
+  async indexBatch(operations: Array<IndexOperation | undefined>): Promise<Array<WriteResult | EsError>> {
     this.ensureOpen();
     const started = performance.now();
     const results: Array<WriteResult | EsError> = new Array(operations.length);
@@ -204,7 +205,10 @@ export class InternalEngine implements Engine {
       await this.admission.submitBatch(operations.length, (i) => {
         try {
           this.ensureOpen();
-          const { result, location } = this.applyIndex(operations[i]!);
+          const operation = operations[i]!;
+          // Consumed: the parsed document can be collected now, not when the whole batch is durable.
+          operations[i] = undefined;
+          const { result, location } = this.applyIndex(operation);
           results[i] = result;
           if (location !== null) {
             const last = lastLocations.length - 1;

@@ -81,15 +81,21 @@ function indexOperation(item: DocWriteItem, id: string, document: ParsedDocument
   };
 }
 
-/** Runs prepared index/create operations (in order, one translog sync): each item's response or error. */
-export async function indexPrepared(
+/**
+ * Runs prepared index/create operations (in order, one translog sync): each item's response or error, by the
+ * position of `entries`. `operations` (same positions) is consumed: the engine clears each entry once applied.
+ */
+export function indexPrepared(
   context: PrimaryContext,
-  prepared: readonly { readonly item: DocWriteItem; readonly operation: ShardIndexOperation }[],
+  entries: readonly { readonly item: DocWriteItem; readonly id: string }[],
+  operations: Array<ShardIndexOperation | undefined>,
 ): Promise<Array<DocWriteSuccess | EsError>> {
-  const results = await context.shard.indexBatch(prepared.map(({ operation }) => operation));
-  // One `_shards` answer for the whole batch (read from the cluster state once, not per item; never mutated).
-  const shards = context.shardInfo();
-  return results.map((result, i) => (result instanceof EsError ? result : success(context, prepared[i]!.item, prepared[i]!.operation.id, result, { shards })));
+  // Not async, and `operations` is not captured below: nothing here keeps the parsed documents alive.
+  return context.shard.indexBatch(operations).then((results) => {
+    // One `_shards` answer for the whole batch (read from the cluster state once, not per item; never mutated).
+    const shards = context.shardInfo();
+    return results.map((result, i) => (result instanceof EsError ? result : success(context, entries[i]!.item, entries[i]!.id, result, { shards })));
+  });
 }
 
 function success(context: PrimaryContext, item: DocWriteItem, id: string, result: WriteResult, extra: Partial<DocWriteSuccess> = {}): DocWriteSuccess {

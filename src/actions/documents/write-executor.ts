@@ -26,6 +26,9 @@ export interface WriteOptions {
   readonly requestBytes?: number;
 }
 
+/** Index/create items parsed ahead of the engine per turn (see runShardGroup). */
+const RUN_LENGTH = 128;
+
 interface ShardGroup {
   readonly index: IndexMetadata;
   readonly shard: number;
@@ -190,15 +193,18 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
   // batch (one promise and one sync wait for the run, not one per item); anything else submits the run first.
   // An update reads the current document, so it first waits for every write submitted before it.
   let inFlight: Array<Promise<void>> = [];
-  let run: Array<{ readonly position: number; readonly item: DocWriteItem; readonly operation: ShardIndexOperation }> = [];
+  let run: Array<{ readonly position: number; readonly item: DocWriteItem; readonly id: string }> = [];
+  let runOperations: ShardIndexOperation[] = [];
   const submitRun = (): void => {
     if (run.length === 0) return;
     const batch = run;
+    const operations = runOperations;
     run = [];
+    runOperations = [];
     inFlight.push(
-      indexPrepared(primaryContext, batch).then(
-        (results) => results.forEach((result, i) => record(batch[i]!.position, batch[i]!.item, batch[i]!.operation.id, result, result instanceof EsError)),
-        (err: unknown) => batch.forEach(({ position, item, operation }) => record(position, item, operation.id, err, true)),
+      indexPrepared(primaryContext, batch, operations).then(
+        (results) => results.forEach((result, i) => record(batch[i]!.position, batch[i]!.item, batch[i]!.id, result, result instanceof EsError)),
+        (err: unknown) => batch.forEach(({ position, item, id }) => record(position, item, id, err, true)),
       ),
     );
   };
@@ -211,7 +217,15 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
       if (item.op === 'index' || item.op === 'create') {
         const operation = prepareIndexIfMapped(primaryContext, item, id, autoIdTimestamp);
         if (operation !== undefined) {
-          run.push({ position, item, operation });
+          run.push({ position, item, id });
+          runOperations.push(operation);
+          if (run.length === RUN_LENGTH) {
+            // Parse a run, hand it over, let the engine apply it in the next turn: a parsed document then
+            // lives for a turn, not for the whole request (short lives are what the young-generation GC
+            // handles cheaply), and the event loop turns between runs.
+            submitRun();
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
           continue;
         }
       }
