@@ -345,6 +345,12 @@ export const scriptErrors = {
   langNotSupported: (lang: string) => new EsError('illegal_argument_exception', `script_lang not supported [${lang}]`),
   /** A stored script lookup: Gannet keeps no stored scripts, so every id is missing. */
   storedScriptMissing: (id: string) => new EsError('resource_not_found_exception', `unable to find script [${id}] in cluster state`),
+  /** ExpressionScriptEngine / MustacheScriptEngine.compile for a context they cannot run (the write contexts). */
+  engineContextUnsupported: (lang: 'expression' | 'mustache', context: string) =>
+    new EsError(
+      'illegal_argument_exception',
+      lang === 'expression' ? `expression engine does not know how to handle script context [${context}]` : `mustache engine does not know how to handle context [${context}]`,
+    ),
   /** ScriptService's `script.max_size_in_bytes` check. */
   tooLarge: (max: number, size: number, source: string) =>
     new EsError('illegal_argument_exception', `exceeded max allowed inline script size in bytes [${max}] with size [${size}] for script [${source}]`),
@@ -384,8 +390,9 @@ export const reindexErrors = {
   remoteNotWhitelisted: (hostAndPort: string) => new EsError('illegal_argument_exception', `[${hostAndPort}] not whitelisted in reindex.remote.whitelist`),
   remoteHostForm: (host: string) =>
     new EsError('illegal_argument_exception', `[host] must be of the form [scheme]://[host]:[port](/[pathPrefix])? but was [${host}]`),
-  /** Until the script module is wired, a `script` is refused rather than ignored. */
-  scriptUnsupported: (api: string) => new EsError('illegal_argument_exception', `[${api}] scripts are not supported by this node yet`),
+  /** CtxMap's source map: a reindex / update_by_query script must leave a map in `ctx._source`. */
+  scriptSourceNull: () => new EsError('illegal_argument_exception', '[_source] cannot be null'),
+  scriptSourceNotMap: (value: string, javaClass: string) => new EsError('illegal_argument_exception', `[_source] must be a map, not [${value}] with type [${javaClass}]`),
   unknownField: (parser: string, field: string) => new EsError('x_content_parse_exception', `[${parser}] unknown field [${field}]`),
   fieldType: (parser: string, field: string, token: string) => new EsError('x_content_parse_exception', `[${parser}] ${field} doesn't support values of type: ${token}`),
   /** ES's RestUpdateByQueryAction / RestDeleteByQueryAction when `size` is a URL parameter. */

@@ -49,7 +49,8 @@ export type WriteVersionType = 'internal' | 'external' | 'external_gte';
 export interface WriteRequest {
   readonly op: 'index' | 'create' | 'delete';
   readonly index: string;
-  readonly id: string;
+  /** Undefined when a reindex script set `ctx._id` to null: the destination generates one. */
+  readonly id: string | undefined;
   readonly routing: string | undefined;
   readonly version: number | undefined;
   readonly versionType: WriteVersionType;

@@ -1,9 +1,10 @@
 /**
  * What a bulk-by-scroll worker is asked to do, neutral of the REST layer (ES's AbstractBulkByScrollRequest and
  * its three subclasses): the source search, the batch size, `max_docs`, conflicts, throttling, the writes'
- * timeout and active shards, `refresh`, the scroll keep-alive, and how each hit becomes a write.
+ * timeout and active shards, `refresh`, the scroll keep-alive, and how each hit becomes a write, and the script applied
+ * to each write.
  */
-import type { SourceSearch, WriteVersionType } from './client.js';
+import type { ScrollHit, SourceSearch, WriteRequest, WriteVersionType } from './client.js';
 
 /** ES's DEFAULT_SCROLL_SIZE and DEFAULT_SCROLL_TIMEOUT. */
 export const DEFAULT_SCROLL_SIZE = 1000;
@@ -26,28 +27,12 @@ export type HitConversion =
   | { readonly kind: 'update_by_query' }
   | { readonly kind: 'delete_by_query' };
 
-/** A script's verdict for one hit (ctx.op): write it (possibly changed), skip it, or delete it. */
-export interface ScriptOutcome {
-  readonly op: 'index' | 'noop' | 'delete' | 'create';
-  readonly index: string;
-  readonly id: string;
-  readonly routing: string | undefined;
-  readonly version: number | undefined;
-  readonly source: string | undefined;
-}
-
-export interface ScriptContext {
-  readonly index: string;
-  readonly id: string;
-  readonly version: number | undefined;
-  readonly routing: string | undefined;
-  readonly source: string | undefined;
-  readonly op: 'index' | 'create' | 'delete';
-  readonly nowMillis: number;
-}
-
-/** A compiled script applied to every hit (wired by actions/ from the script module). */
-export type HitScript = (context: ScriptContext) => ScriptOutcome;
+/**
+ * A write script applied to every hit (ES's ScriptApplier, a BiFunction of the write and the hit): returns the
+ * write to send (possibly changed, or turned into a delete), or `undefined` for a noop (counted in `noops`).
+ * Built by `scriptApplier` (script-applier.ts) from a compiled script.
+ */
+export type HitScript = (write: WriteRequest, hit: ScrollHit) => WriteRequest | undefined;
 
 export interface BulkByScrollRequest {
   readonly source: SourceSearch;

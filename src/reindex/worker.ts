@@ -13,7 +13,7 @@
 import { reindexErrors, toEsError, type EsError } from '../common/errors.js';
 import type { Task } from '../tasks/index.js';
 import type { BulkByScrollClient, ScrollHit, ScrollPage, SearchFailure, WriteRequest, WriteResult } from './client.js';
-import { MAX_DOCS_ALL_MATCHES, type BulkByScrollRequest, type ScriptContext } from './request.js';
+import { MAX_DOCS_ALL_MATCHES, type BulkByScrollRequest } from './request.js';
 import { emptyCounts, type BulkByScrollStatus } from './status.js';
 import { SYSTEM_CLOCK, Throttle, type ThrottleClock } from './throttle.js';
 
@@ -163,25 +163,15 @@ export class BulkByScrollWorker {
 
   private buildWrites(hits: readonly ScrollHit[]): WriteRequest[] {
     const out: WriteRequest[] = [];
+    const script = this.request.script;
     for (const hit of hits) {
       const write = this.writeFor(hit);
       if (write === undefined) continue;
-      const script = this.request.script;
-      if (script === undefined) {
-        out.push(write);
-        continue;
-      }
-      const context: ScriptContext = { index: write.index, id: write.id, version: hit.version, routing: write.routing, source: write.source ?? hit.source, op: write.op, nowMillis: Date.now() };
-      const result = script(context);
-      if (result.op === 'noop') {
-        this.counts.noops++;
-        continue;
-      }
-      if (result.op === 'delete') {
-        out.push({ ...write, op: 'delete', index: result.index, id: result.id, routing: result.routing, source: undefined });
-        continue;
-      }
-      out.push({ ...write, index: result.index, id: result.id, routing: result.routing, source: result.source, ...(write.versionType !== 'internal' && { version: result.version }) });
+      // The script may change the write, turn it into a delete, or drop it (ctx.op = 'noop'); a script failure
+      // throws out of the batch before anything of it is written, and fails the run (ES's finishHim).
+      const scripted = script === undefined ? write : script(write, hit);
+      if (scripted === undefined) this.counts.noops++;
+      else out.push(scripted);
     }
     return out;
   }

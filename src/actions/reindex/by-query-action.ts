@@ -14,6 +14,7 @@ import type { ActionContext, RestRequest, RestResponse, Route } from '../rest.js
 import { rejectPipeline } from '../documents/bulk-request-parser.js';
 import { indexExpressions } from '../search/search-input.js';
 import { abortOnConflicts, bodyObject, checkMaxDocs, COMMON_PARAMS, mergeMaxDocs, readCommonOptions, tokenName } from './common-params.js';
+import { compileRequestScript } from './request-script.js';
 import { runBulkByScroll } from './run-bulk-by-scroll.js';
 
 export const UPDATE_BY_QUERY_ACTION = 'indices:data/write/update/byquery';
@@ -94,7 +95,9 @@ function handlerFor(api: Api): Route['handler'] {
     if (searchBody['stored_fields'] !== undefined) problems.push('stored_fields is not supported in this context');
     if (api === 'delete_by_query' && searchBody['query'] === undefined && params['q'] === undefined) problems.push('query is missing');
     if (problems.length > 0) throw errors.requestValidation(problems);
-    if (script !== undefined) throw reindexErrors.scriptUnsupported(api);
+    // ES fetches versions only when the search asks (`version: true`); otherwise ctx._version is -1.
+    const versionsFetched = searchBody['version'] === true || request.param('version') === 'true';
+    const hitScript = script === undefined ? undefined : compileRequestScript(script, 'update_by_query', versionsFetched);
     const scrollSize = request.paramInt('scroll_size', DEFAULT_SCROLL_SIZE);
     const conversion: HitConversion = { kind: api };
     const render: StatusRenderOptions = { includeCreated: false, includeUpdated: api === 'update_by_query' };
@@ -110,7 +113,7 @@ function handlerFor(api: Api): Route['handler'] {
         waitForActiveShards: common.waitForActiveShards,
         scrollKeepAliveMillis: common.scrollKeepAliveMillis,
         conversion,
-        script: undefined,
+        script: hitScript,
         slice: undefined,
       },
       common.waitForCompletion,

@@ -141,7 +141,7 @@ export class NodeBulkByScrollClient implements BulkByScrollClient {
     return outcomes.map((outcome, position): WriteResult => {
       const item = items[position]!;
       if (outcome.kind === 'success') return { kind: 'success', op: item.op, index: outcome.index, result: outcome.result };
-      return { kind: 'failure', op: item.op, index: outcome.index ?? item.index, id: outcome.id ?? item.id, error: outcome.error };
+      return { kind: 'failure', op: item.op, index: outcome.index ?? item.index, id: outcome.id ?? item.id ?? '', error: outcome.error };
     });
   }
 

@@ -3,7 +3,8 @@
  * ReindexValidator.initialValidation): copies the documents a source search matches into a destination index,
  * as the cancellable task `indices:data/write/reindex` described `reindex from [src] to [dst]`.
  * Reindexing from a remote cluster is refused as ES refuses a host missing from its (empty) whitelist;
- * ingest pipelines and scripts are refused until Gannet has them.
+ * ingest pipelines are refused until Gannet has them. A `script` (painless subset, src/script/) is compiled
+ * before the task starts and applied to each hit (src/reindex/script-applier.ts).
  */
 import { resolveConcreteIndexNames } from '../../cluster/index.js';
 import { STRICT_EXPAND_OPEN_FORBID_CLOSED } from '../../cluster/indices-options.js';
@@ -14,6 +15,7 @@ import { rejectPipeline } from '../documents/bulk-request-parser.js';
 import { parseVersionType } from '../documents/write-params.js';
 import { resolveWriteIndex } from '../documents/write-executor.js';
 import { abortOnConflicts, bodyObject, checkMaxDocs, COMMON_PARAMS, mergeMaxDocs, readCommonOptions, tokenName } from './common-params.js';
+import { compileRequestScript } from './request-script.js';
 import { runBulkByScroll } from './run-bulk-by-scroll.js';
 
 export const REINDEX_ACTION = 'indices:data/write/reindex';
@@ -100,7 +102,8 @@ function parseBody(raw: Record<string, unknown>): ReindexBody {
         out.conflicts = stringField('reindex', 'conflicts', value);
         break;
       case 'script':
-        out.script = value;
+        // ObjectParser.ValueType.OBJECT: unlike update_by_query, reindex takes no script as a bare string.
+        out.script = objectField('reindex', 'script', value);
         break;
       default:
         throw reindexErrors.unknownField('reindex', key);
@@ -173,8 +176,9 @@ async function handleReindex(request: RestRequest, context: ActionContext): Prom
   const abort = abortOnConflicts(body.conflicts ?? 'abort');
   validate(body);
   if (body.remote !== undefined) rejectRemote(body.remote);
-  if (body.script !== undefined) throw reindexErrors.scriptUnsupported('reindex');
   rejectSelfWrite(body, context);
+  // ES fetches source versions only for external versioning; a script sees ctx._version -1 otherwise.
+  const script = body.script === undefined ? undefined : compileRequestScript(body.script, 'reindex', body.versionType !== 'internal');
   return runBulkByScroll(
     {
       source: { indices: body.sourceIndices, body: body.sourceBody, params: {} },
@@ -194,7 +198,7 @@ async function handleReindex(request: RestRequest, context: ActionContext): Prom
         routing: destRouting(body.routing),
         requireAlias: request.paramBool('require_alias', false),
       },
-      script: undefined,
+      script,
       slice: undefined,
     },
     common.waitForCompletion,
