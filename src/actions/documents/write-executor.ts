@@ -209,6 +209,18 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
     );
   };
   for (let i = 0; i < group.positions.length; i++) {
+    if (context.task.isCancelled) {
+      // A cancelled bulk (a reindex's child) stops between items: what was handed to the engine finishes, the
+      // rest (the unsubmitted run included) fails as cancelled, so a cancel waits for at most one run.
+      const cancelled = errors.taskCancelled(context.task.cancellationReason ?? '');
+      for (const pending of run) record(pending.position, pending.item, pending.id, cancelled, true);
+      run = [];
+      runOperations = [];
+      for (let rest = i; rest < group.positions.length; rest++) {
+        record(group.positions[rest]!, items[group.positions[rest]!]!, group.ids[rest]!, cancelled, true);
+      }
+      break;
+    }
     const position = group.positions[i]!;
     const item = items[position]!;
     const id = group.ids[i]!;
