@@ -9,14 +9,16 @@
  * without it (the query execution alone), because in this set-up fetching ten ids from LZ4 stored fields
  * costs more than running the query (see the report line). Also reports, for the OR queries, how many
  * documents were scored (handed to the collector) against how many matched, with Lucene's 1,000 threshold
- * and with ES's default 10,000.
+ * and with ES's default 10,000. flexsearch (the fastest JavaScript library, not BM25) runs in the same process
+ * on the same documents and queries, timed by the search track's protocol, for the issue's ">= 2x flexsearch".
  *
  *   npx tsc -p . --outDir /tmp/build-search && node /tmp/build-search/bench/micro/search-qps.js [--lucene-prefix P] [--no-lucene]
  */
 import { IndexSearcher, type Query, type Scorable, type Collector, type LeafCollector, type LeafContext } from '../../src/search/index.js';
 import { TopScoreDocCollector } from '../../src/search/collect/top-score-doc-collector.js';
 import { loadStoredHits } from '../../src/search/fetch/stored-hits.js';
-import { debianSearcher, readDocs, readQueries, runLuceneKit, toQuery, type DebianQuery } from './search-debian.js';
+import { debianSearcher, readDocs, readQueries, runLuceneKit, toQuery, TEXT_FIELD, type DebianQuery } from './search-debian.js';
+import { flexSearchIndex, timeQueries } from '../peers/js-libraries.js';
 
 const WARMUP_PASSES = 40;
 const TIMED_PASSES = 5;
@@ -111,6 +113,10 @@ async function main(): Promise<void> {
   const gannet = measure(searcher, queries, true);
   const searchOnly = measure(searcher, queries, false);
 
+  const flex = flexSearchIndex();
+  flex.add(docs.map((doc, id) => ({ id, key: doc.id, text: String(doc.source[TEXT_FIELD] ?? '') })));
+  const flexRun = timeQueries(queries.map((query) => ({ ...query, terms: [...query.terms] })), (query) => flex.search(query), TIMED_PASSES, WARMUP_PASSES);
+
   const orQueries = queries.filter((query) => query.type === 'or');
   const pruned = scoredVersusMatched(searcher, orQueries, 1000);
   const esDefault = scoredVersusMatched(searcher, orQueries, 10_000);
@@ -123,17 +129,21 @@ async function main(): Promise<void> {
   console.log(`${'engine (1 segment)'.padEnd(22)} ${'QPS'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)}   mean ms by type`);
   console.log(row('gannet', gannet.qps, gannet.p50Ms, gannet.p99Ms, gannet.meanMsByType));
   console.log(row('gannet, no id fetch', searchOnly.qps, searchOnly.p50Ms, searchOnly.p99Ms, searchOnly.meanMsByType));
+  console.log(row('flexsearch (same run)', flexRun.qps, flexRun.p50Ms, flexRun.p99Ms, {}));
   if (merged !== undefined) {
     console.log(row('lucene 8 (same run)', merged.qps, merged.p50_ms, merged.p99_ms, merged.mean_ms_by_type));
     console.log(`gannet / lucene QPS: ${(gannet.qps / merged.qps).toFixed(2)}`);
   }
+  console.log(`gannet / flexsearch QPS: ${(gannet.qps / flexRun.qps).toFixed(2)}`);
   console.log(`OR queries (${orQueries.length}): scored ${pruned.scored} of ${pruned.matched} matching docs with threshold 1,000 (${((100 * pruned.scored) / pruned.matched).toFixed(1)}%); ${esDefault.scored} with ES's 10,000`);
   console.log(
     JSON.stringify({
       gannet,
       gannetWithoutFetch: searchOnly,
       lucene: merged ?? null,
+      flexsearch: { qps: flexRun.qps, p50Ms: flexRun.p50Ms, p99Ms: flexRun.p99Ms },
       ratio: merged === undefined ? null : gannet.qps / merged.qps,
+      ratioToFlexsearch: gannet.qps / flexRun.qps,
       orQueries: { count: orQueries.length, matched: pruned.matched, scoredThreshold1000: pruned.scored, scoredThreshold10000: esDefault.scored },
     }),
   );
