@@ -85,7 +85,7 @@ export class BulkByScrollWorker {
     if (this.started) throw new Error('a bulk-by-scroll worker runs once');
     this.started = true;
     const startedNanos = process.hrtime.bigint();
-    const onCancel = (): void => this.throttle.rethrottle(Number.POSITIVE_INFINITY);
+    const onCancel = (): void => this.throttle.wake();
     this.task.signal.addEventListener('abort', onCancel, { once: true });
     let scrollId: string | undefined;
     const finish = (bulkFailures: readonly BulkFailure[], searchFailures: readonly SearchFailure[], timedOut: boolean): BulkByScrollResult => ({

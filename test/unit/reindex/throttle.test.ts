@@ -110,7 +110,7 @@ test('rethrottling slower leaves the pending wait alone and applies from the nex
   assert.equal(throttle.waitNanosAfter(10), 10e9);
 });
 
-test('rethrottling to unlimited (as a cancel does) wakes the pending wait at once', async () => {
+test('rethrottling to unlimited wakes the pending wait at once', async () => {
   const clock = new ManualClock();
   const throttle = new Throttle(0.01, clock);
   let done = false;
@@ -120,4 +120,19 @@ test('rethrottling to unlimited (as a cancel does) wakes the pending wait at onc
   await settle();
   assert.equal(done, true);
   assert.equal(throttle.requestsPerSecond, Number.POSITIVE_INFINITY);
+});
+
+test('a cancel wakes the pending wait at once and keeps the rate (ES handleCancel); the elapsed part counts as throttled', async () => {
+  const clock = new ManualClock();
+  const throttle = new Throttle(10, clock);
+  let done = false;
+  void throttle.delayAfter(100).then(() => (done = true)); // 10 s
+  clock.advanceMillis(250);
+  throttle.wake();
+  await settle();
+  assert.equal(done, true);
+  assert.equal(throttle.requestsPerSecond, 10);
+  assert.equal(throttle.throttledUntilNanos, 0);
+  assert.equal(throttle.throttledNanos, 250e6);
+  assert.equal(clock.pendingTimers, 0);
 });
