@@ -83,7 +83,7 @@ test('a reindex waited on by its client answers its partial counts with canceled
   for (let attempt = 0; attempt < 600 && (taskId === undefined || status.batches < 2); attempt++) {
     const tasks = await runningTaskIds('*reindex');
     const entry = [...tasks.entries()][0];
-    if (entry !== undefined) [taskId, status] = entry;
+    if (entry !== undefined) [taskId, status] = [entry[0], entry[1].status];
     await sleep(20);
   }
   assert.ok(taskId !== undefined, 'the reindex task never showed up');

@@ -3,11 +3,10 @@
  * attaches the worker's live status to the task, then either answers with the BulkByScrollResponse when the
  * work ends (`wait_for_completion=true`, a cancelled run included, with `canceled` set), or detaches the task,
  * answers `{"task": "<node>:<id>"}` at once and keeps running; when that background run ends its result is
- * stored (ES stores only those) and the task is unregistered.
+ * stored (ES stores only those) and the task is unregistered (`runDetached`).
  */
-import { toEsError } from '../../common/errors.js';
-import { BulkByScrollLeader, BulkByScrollWorker, registerBulkByScrollTask, causeJson, FULL_STATUS, responseBody, responseStatus, statusFields, type BulkByScrollRequest, type StatusRenderOptions } from '../../reindex/index.js';
-import { taskInfoOf } from '../../tasks/index.js';
+import { BulkByScrollLeader, BulkByScrollWorker, registerBulkByScrollTask, FULL_STATUS, responseBody, responseStatus, statusFields, type BulkByScrollRequest, type StatusRenderOptions } from '../../reindex/index.js';
+import { runDetached } from '../tasks/detached-task.js';
 import { json, type ActionContext, type RestResponse } from '../rest.js';
 import { NodeBulkByScrollClient } from './node-client.js';
 import { resolveSliceCount, type SlicesParam } from './slice-count.js';
@@ -34,22 +33,6 @@ export async function runBulkByScroll(request: BulkByScrollRequest, waitForCompl
     const result = await worker.run();
     return json(responseBody(result, render), responseStatus(result));
   }
-  context.detach();
-  void (async () => {
-    let outcome: { response: Record<string, unknown> } | { error: Record<string, unknown> };
-    try {
-      // The stored response is the full one (TaskResult prints it with empty params).
-      outcome = { response: responseBody(await worker.run(), FULL_STATUS) };
-    } catch (err) {
-      outcome = { error: causeJson(toEsError(err)) };
-    }
-    try {
-      await services.taskManager.resultStore?.store({ completed: true, task: taskInfoOf(task, true), ...outcome });
-    } catch (err) {
-      services.logger.warn({ err, task: task.taskId.toString() }, 'storing the result of a background task failed');
-    } finally {
-      services.taskManager.unregister(task);
-    }
-  })();
-  return json({ task: task.taskId.toString() });
+  // The stored response is the full one (TaskResult prints it with empty params).
+  return runDetached(context, async () => responseBody(await worker.run(), FULL_STATUS));
 }
