@@ -27,6 +27,9 @@ export type VersionType = 'internal' | 'external' | 'external_gte';
 /** Where an operation comes from: primaries assign seq numbers; replicas and recovery replay given ones. */
 export type OperationOrigin = 'primary' | 'replica' | 'local_translog_recovery' | 'peer_recovery';
 
+/** Whether Engine.indexBatch waits for the translog sync (`wait`) or leaves it to a later batch (`defer`). */
+export type BatchDurability = 'wait' | 'defer';
+
 export interface IndexOperation {
   readonly id: string;
   readonly document: ParsedDocument;
@@ -115,9 +118,11 @@ export interface Engine {
   /**
    * Index operations applied in order as consecutive index() calls would be, sharing one durability wait;
    * each position holds its result or its error. Rejects only when the engine fails. The array is consumed
-   * (entries cleared as they are applied, so parsed documents do not outlive their turn).
+   * (entries cleared as they are applied, so parsed documents do not outlive their turn). `defer` resolves
+   * before the translog sync: such results may be acknowledged only after a later `wait` batch (possibly
+   * empty) resolved, which makes every operation appended before it durable.
    */
-  indexBatch(operations: Array<IndexOperation | undefined>): Promise<Array<WriteResult | EsError>>;
+  indexBatch(operations: Array<IndexOperation | undefined>, durability?: BatchDurability): Promise<Array<WriteResult | EsError>>;
   delete(operation: DeleteOperation): Promise<WriteResult>;
   get(id: string, options?: GetOptions): Promise<GetResult>;
   /** Makes every resolved operation visible to new searchers (writes a segment, no fsync). */

@@ -36,6 +36,7 @@ import type {
   GetResult,
   IndexOperation,
   WriteResult,
+  BatchDurability,
 } from './engine.js';
 import {
   newFlushCounters,
@@ -111,6 +112,9 @@ export class InternalEngine implements Engine {
   private pendingBufferWrite: Promise<void> | null = null;
   /** Orders and slices the synchronous write steps; throttles them while buffers are being written. */
   private readonly admission: WriteAdmission;
+
+  /** SeqNos of batches applied with durability 'defer', persisted by the next waiting batch's sync. */
+  private readonly deferredSeqNos: number[] = [];
 
   private readonly refreshListeners: { seqNo: number; resolve: () => void; reject: (err: Error) => void }[] = [];
   private refreshTimer: NodeJS.Timeout | undefined;
@@ -191,15 +195,15 @@ export class InternalEngine implements Engine {
    * sharing one admission entry and one durability wait: the bulk path, where per-operation promises were a
    * large share of the request thread's time. Each operation's result or error comes back at its position;
    * a failure of the durability wait (the engine fails) rejects the whole call, as it would fail every index().
-   * The array is consumed: each entry is cleared once applied.
+   * The array is consumed: each entry is cleared once applied. With `defer` the call resolves once applied,
+   * without waiting for the translog: the caller must not acknowledge these operations before a later batch
+   * with `wait` (possibly empty) resolved, whose sync covers every operation appended before it.
    */
-  async indexBatch(operations: Array<IndexOperation | undefined>): Promise<Array<WriteResult | EsError>> {
+  async indexBatch(operations: Array<IndexOperation | undefined>, durability: BatchDurability = 'wait'): Promise<Array<WriteResult | EsError>> {
     this.ensureOpen();
     const started = performance.now();
     const results: Array<WriteResult | EsError> = new Array(operations.length);
     const seqNos: number[] = [];
-    // The last location per translog generation (a flush may roll the generation mid-batch).
-    const lastLocations: TranslogLocation[] = [];
     this.indexing.indexCurrent += operations.length;
     try {
       await this.admission.submitBatch(operations.length, (i) => {
@@ -210,27 +214,32 @@ export class InternalEngine implements Engine {
           operations[i] = undefined;
           const { result, location } = this.applyIndex(operation);
           results[i] = result;
-          if (location !== null) {
-            const last = lastLocations.length - 1;
-            if (last >= 0 && lastLocations[last]!.generation === location.generation) lastLocations[last] = location;
-            else lastLocations.push(location);
-            seqNos.push(result.seqNo);
-          }
+          if (location !== null) seqNos.push(result.seqNo);
         } catch (err) {
           this.indexing.indexFailed++;
           results[i] = toEsError(err);
         }
       });
-      if (lastLocations.length > 0) {
-        // Within a generation, syncing the last location covers every earlier one.
+      this.indexing.indexTotal += seqNos.length;
+      if (this.translog.durability !== 'request') {
+        for (const seqNo of seqNos) this.tracker.markPersisted(seqNo);
+        return results;
+      }
+      if (durability === 'defer') {
+        for (const seqNo of seqNos) this.deferredSeqNos.push(seqNo);
+        return results;
+      }
+      // Everything appended so far, deferred batches of any request included, becomes durable in this sync;
+      // the deferred seqNos taken here were all appended before it started.
+      const covered = this.deferredSeqNos.length === 0 ? seqNos : seqNos.concat(this.deferredSeqNos.splice(0));
+      if (this.translog.syncNeeded()) {
         try {
-          await Promise.all(lastLocations.map((location) => this.translog.syncBeforeAck(location)));
+          await this.translog.sync();
         } catch (err) {
           throw this.fail(toEsError(err));
         }
-        for (const seqNo of seqNos) this.tracker.markPersisted(seqNo);
       }
-      this.indexing.indexTotal += seqNos.length;
+      for (const seqNo of covered) this.tracker.markPersisted(seqNo);
       return results;
     } catch (err) {
       this.indexing.indexFailed += operations.length;

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import { EsError } from '../common/errors.js';
-import type { DeleteOperation, Engine, GetResult, IndexOperation, WriteResult } from '../engine/engine.js';
+import type { BatchDurability, DeleteOperation, Engine, GetResult, IndexOperation, WriteResult } from '../engine/engine.js';
 import type { Searcher } from '../engine/searcher.js';
 import { BulkStats, GetStats, SearchStats, type ShardStatsSnapshot } from './shard-stats.js';
 
@@ -105,9 +105,10 @@ export class IndexShard {
 
   /**
    * Primary index operations of one bulk shard request, in order, sharing one translog sync (Engine.indexBatch).
-   * The array is consumed (its entries are cleared), so the parsed documents die young.
+   * The array is consumed (its entries are cleared), so the parsed documents die young. See Engine.indexBatch
+   * for `defer`.
    */
-  indexBatch(operations: Array<Omit<IndexOperation, 'origin' | 'primaryTerm'> | undefined>): Promise<Array<WriteResult | EsError>> {
+  indexBatch(operations: Array<Omit<IndexOperation, 'origin' | 'primaryTerm'> | undefined>, durability: BatchDurability = 'wait'): Promise<Array<WriteResult | EsError>> {
     try {
       this.ensureOpen();
     } catch (err) {
@@ -133,7 +134,7 @@ export class IndexShard {
         primaryTerm,
       };
     }
-    return this.engine.indexBatch(engineOperations).then((results) => {
+    return this.engine.indexBatch(engineOperations, durability).then((results) => {
       for (const result of results) {
         if (result instanceof EsError && result.type === 'version_conflict_engine_exception') this.indexFailedDueToVersionConflict++;
       }

@@ -6,7 +6,7 @@
  * read, retrying up to `retry_on_conflict` times.
  */
 import { EsError, indexErrors } from '../../common/errors.js';
-import type { IndexOperation, WriteResult } from '../../engine/engine.js';
+import type { BatchDurability, IndexOperation, WriteResult } from '../../engine/engine.js';
 import type { IndexService, IndexShard } from '../../indices/index.js';
 import type { ParsedDocument } from '../../mapping/index.js';
 import type { MetadataService } from '../../cluster/metadata/metadata-service.js';
@@ -84,14 +84,16 @@ function indexOperation(item: DocWriteItem, id: string, document: ParsedDocument
 /**
  * Runs prepared index/create operations (in order, one translog sync): each item's response or error, by the
  * position of `entries`. `operations` (same positions) is consumed: the engine clears each entry once applied.
+ * With `defer` the results are not durable yet (see Engine.indexBatch): a later `wait` batch must follow.
  */
 export function indexPrepared(
   context: PrimaryContext,
   entries: readonly { readonly item: DocWriteItem; readonly id: string }[],
   operations: Array<ShardIndexOperation | undefined>,
+  durability: BatchDurability = 'wait',
 ): Promise<Array<DocWriteSuccess | EsError>> {
   // Not async, and `operations` is not captured below: nothing here keeps the parsed documents alive.
-  return context.shard.indexBatch(operations).then((results) => {
+  return context.shard.indexBatch(operations, durability).then((results) => {
     // One `_shards` answer for the whole batch (read from the cluster state once, not per item; never mutated).
     const shards = context.shardInfo();
     return results.map((result, i) => (result instanceof EsError ? result : success(context, entries[i]!.item, entries[i]!.id, result, { shards })));

@@ -193,18 +193,29 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
   // batch (one promise and one sync wait for the run, not one per item); anything else submits the run first.
   // An update reads the current document, so it first waits for every write submitted before it.
   let inFlight: Array<Promise<void>> = [];
-  let run: Array<{ readonly position: number; readonly item: DocWriteItem; readonly id: string }> = [];
+  type RunEntry = { readonly position: number; readonly item: DocWriteItem; readonly id: string };
+  let run: RunEntry[] = [];
   let runOperations: ShardIndexOperation[] = [];
-  const submitRun = (): void => {
-    if (run.length === 0) return;
+  // Runs applied without waiting for the translog: only a later waiting run's sync makes them durable, so if
+  // that fails they fail with it (their results were recorded as successes meanwhile).
+  let deferred: RunEntry[] = [];
+  const submitRun = (durability: 'wait' | 'defer'): void => {
+    if (durability === 'defer' && run.length === 0) return;
+    if (durability === 'wait' && run.length === 0 && deferred.length === 0) return;
     const batch = run;
     const operations = runOperations;
     run = [];
     runOperations = [];
+    const covered = durability === 'wait' ? deferred : [];
+    if (durability === 'wait') deferred = [];
+    else deferred.push(...batch);
     inFlight.push(
-      indexPrepared(primaryContext, batch, operations).then(
+      indexPrepared(primaryContext, batch, operations, durability).then(
         (results) => results.forEach((result, i) => record(batch[i]!.position, batch[i]!.item, batch[i]!.id, result, result instanceof EsError)),
-        (err: unknown) => batch.forEach(({ position, item, id }) => record(position, item, id, err, true)),
+        (err: unknown) => {
+          for (const { position, item, id } of batch) record(position, item, id, err, true);
+          for (const { position, item, id } of covered) record(position, item, id, err, true);
+        },
       ),
     );
   };
@@ -234,14 +245,15 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
           if (run.length === RUN_LENGTH) {
             // Parse a run, hand it over, let the engine apply it in the next turn: a parsed document then
             // lives for a turn, not for the whole request (short lives are what the young-generation GC
-            // handles cheaply), and the event loop turns between runs.
-            submitRun();
+            // handles cheaply), and the event loop turns between runs. Only the request's last run waits
+            // for the translog (one group commit per request, not one per run).
+            submitRun('defer');
             await new Promise<void>((resolve) => setImmediate(resolve));
           }
           continue;
         }
       }
-      submitRun();
+      submitRun('wait');
       if (item.op === 'update') {
         await Promise.all(inFlight);
         inFlight = [];
@@ -254,7 +266,7 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
       record(position, item, id, err, true);
     }
   }
-  submitRun();
+  submitRun('wait');
   await Promise.all(inFlight);
   shard.bulkStats.record(group.positions.length, Math.round(performance.now() - started), options.requestBytes ?? 0);
   if (maxSeqNo < 0 || options.refresh === 'none') return;

@@ -75,8 +75,9 @@ export class WriteAdmission {
       // One queue entry that stays at the head until its last step ran (see pump).
       const entry: QueuedStep & { remaining(): boolean } = {
         run: () => {
-          step(next++);
-          if (next === count) resolve();
+          // An empty batch still takes its turn: it resolves after everything queued before it ran.
+          if (next < count) step(next++);
+          if (next >= count) resolve();
         },
         fail: reject,
         remaining: () => next < count,

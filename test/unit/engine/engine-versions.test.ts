@@ -200,6 +200,16 @@ test('indexBatch applies in order like consecutive index() calls, with errors at
   });
 });
 
+test('indexBatch with defer applies without waiting; a later (even empty) wait batch makes it durable', async () => {
+  await withEngine(async (engine, factory) => {
+    const deferred = await engine.indexBatch([indexOp(factory, 'd1', { n: 1 }), indexOp(factory, 'd2', { n: 2 })], 'defer');
+    assert.deepEqual(deferred.map((result) => (result as { seqNo: number }).seqNo), [0, 1]);
+    assert.equal((await engine.get('d2')).found, true);
+    assert.deepEqual(await engine.indexBatch([], 'wait'), []);
+    assert.equal(engine.stats().seqNo.localCheckpoint, 1);
+  });
+});
+
 test('auto-generated ids skip the lookup; a retry makes the id be checked (and versions start over at 1)', async () => {
   await withEngine(async (engine, factory) => {
     const now = Date.now();

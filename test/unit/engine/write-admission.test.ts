@@ -102,3 +102,15 @@ test('a batch that fits the slice runs at once; a failing check rejects the rest
   await assert.rejects(queued, /closed/);
   assert.deepEqual(steps, [0, 1]);
 });
+
+test('an empty batch resolves only after the steps queued before it ran', async () => {
+  const admission = new WriteAdmission(5, () => undefined);
+  const order: string[] = [];
+  assert.equal(admission.submitBatch(0, () => order.push('never')), undefined);
+  admission.throttle();
+  const first = Promise.resolve(admission.submitBatch(2, (i) => order.push(`a${i}`)));
+  const empty = Promise.resolve(admission.submitBatch(0, () => order.push('never'))).then(() => order.push('empty done'));
+  admission.release();
+  await Promise.all([first, empty]);
+  assert.deepEqual(order, ['a0', 'a1', 'empty done']);
+});
