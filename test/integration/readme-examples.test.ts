@@ -137,7 +137,7 @@ test('the README index and search examples run as written', async () => {
   assert.equal(find('_doc/1').body._source.title, 'Dune');
   assert.deepEqual(find('q=title:dune').body.hits.hits.map((hit: { _id: string }) => hit._id).sort(), ['1', '2']);
   assert.equal(find('"dune messiah"').body.hits.hits[0]._id, '2');
-  assert.deepEqual(find('match_phrase').body.hits.hits[0].highlight.title, ['The <em>Left</em> <em>Hand</em> of Darkness']);
+  assert.deepEqual(find('match_phrase').body.hits.hits[0].highlight.title, ['The <em>Left Hand</em> of Darkness']);
   const sorted = find('"sort"').body.hits.hits.map((hit: { _id: string }) => hit._id);
   assert.equal(sorted[0], '5');
   assert.deepEqual([...sorted].sort(), ['2', '3', '5']);

@@ -5,9 +5,9 @@
  * value fetcher, so keywords are normalized and ignore_above values skipped), and the per-hit output: field ->
  * fragments, in the iteration order of ES's HashMap, fields without fragments left out.
  *
- * Every highlighter type runs the plain highlighter: `plain` is reproduced exactly; `unified` (ES's default)
- * and `fvh` get the plain highlighter's fragments, which differ from ES's wherever those highlighters cut
- * text at sentence, word or boundary characters, trim fragments, or score passages differently.
+ * `unified` (ES's default, also when no type is given) runs the unified highlighter (unified/); `plain`
+ * runs the plain highlighter exactly; `fvh` also runs the plain highlighter (Gannet has no term-vector
+ * highlighter), so its fragments differ from ES's wherever the FVH cuts text at boundary characters.
  */
 import type { QueryAst } from '../dsl/ast/query-ast.js';
 import { illegalArgument } from '../dsl/xcontent/xcontent-errors.js';
@@ -22,10 +22,13 @@ import type { HighlightFieldOptions, HighlightSpec } from './highlight-options.j
 import type { HighlightQuery } from './highlight-query.js';
 import { DEFAULT_MAX_ANALYZED_OFFSET, plainHighlight } from './plain-highlighter.js';
 import type { Analyzer } from '../../analysis/index.js';
+import { unifiedHighlight } from './unified/unified-highlighter.js';
 
 export interface HighlightIndexContext extends FetchIndexContext {
   /** index.highlight.max_analyzed_offset (default 1,000,000). */
   readonly maxAnalyzedOffset?: number;
+  /** index.highlight.weight_matches_mode.enabled (default true). */
+  readonly weightMatchesEnabled?: boolean;
 }
 
 /** The search query, as an AST to build from, or already built (e.g. from the DSL's query plan). */
@@ -90,7 +93,7 @@ export class HighlightPhase {
     const found = new Map<string, string[]>();
     for (const highlighter of this.fields) {
       const values = source === null ? [] : highlighter.values.fetch(source).values.map((value) => (typeof value === 'string' ? value : typeof value === 'boolean' ? String(value) : value.text));
-      const fragments = plainHighlight({
+      const common = {
         fieldName: highlighter.fieldName,
         values,
         analyzer: highlighter.analyzer,
@@ -99,7 +102,18 @@ export class HighlightPhase {
         indexMaxAnalyzedOffset: this.context.maxAnalyzedOffset ?? DEFAULT_MAX_ANALYZED_OFFSET,
         hitId: hit.id,
         index: this.context.index,
-      });
+      };
+      const type = highlighter.options.type ?? 'unified';
+      const fieldOptions = highlighter.field.options;
+      const fragments =
+        type === 'unified'
+          ? unifiedHighlight({
+              ...common,
+              tokenized: fieldOptions.type === 'text',
+              positionIncrementGap: fieldOptions.type === 'text' ? fieldOptions.positionIncrementGap : 0,
+              weightMatchesEnabled: this.context.weightMatchesEnabled ?? true,
+            })
+          : plainHighlight(common);
       if (fragments !== undefined) found.set(highlighter.fieldName, fragments);
     }
     if (found.size === 0) return undefined;

@@ -1,0 +1,52 @@
+/**
+ * Highlighting through `_search` on a real node: no `type` runs ES's default unified highlighter (a
+ * match_phrase highlighted as one span, sentence passages bounded by fragment_size, a fragment per value of
+ * a multi-valued field), `type: plain` keeps the plain highlighter's term-by-term output.
+ */
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { NodeProcess } from '../helpers/node-process.js';
+
+let node: NodeProcess;
+
+before(async () => {
+  node = await NodeProcess.start({ settings: { 'node.name': 'highlight-node' } });
+  const created = await node.request('PUT', '/books', { body: { mappings: { properties: { title: { type: 'text' }, notes: { type: 'text' } } } } });
+  assert.equal(created.status, 200, created.text);
+  const docs = [
+    { index: { _index: 'books', _id: '1' } },
+    { title: 'The Left Hand of Darkness', notes: ['A planet of ice. Its people have no fixed sex.', 'Winter is long.'] },
+  ];
+  const bulk = await node.request('POST', '/_bulk?refresh=true', { raw: docs.map((line) => JSON.stringify(line)).join('\n') + '\n', headers: { 'content-type': 'application/x-ndjson' } });
+  assert.equal(bulk.status, 200, bulk.text);
+});
+
+after(async () => {
+  await node?.stop();
+});
+
+async function highlightOf(body: unknown): Promise<Record<string, string[]>> {
+  const res = await node.request('POST', '/books/_search', { body });
+  assert.equal(res.status, 200, res.text);
+  return res.body.hits.hits[0].highlight;
+}
+
+test('no type: the unified highlighter, a phrase as one span', async () => {
+  const highlight = await highlightOf({ query: { match_phrase: { title: 'left hand' } }, highlight: { fields: { title: {} } } });
+  assert.deepEqual(highlight, { title: ['The <em>Left Hand</em> of Darkness'] });
+});
+
+test('type plain: each term on its own, as before', async () => {
+  const highlight = await highlightOf({ query: { match_phrase: { title: 'left hand' } }, highlight: { type: 'plain', fields: { title: {} } } });
+  assert.deepEqual(highlight, { title: ['The <em>Left</em> <em>Hand</em> of Darkness'] });
+});
+
+test('no type: sentence passages per value of a multi-valued field, order by score, number_of_fragments 0', async () => {
+  const query = { match: { notes: 'ice winter' } };
+  assert.deepEqual(await highlightOf({ query, highlight: { fields: { notes: { fragment_size: 20 } } } }), { notes: ['A planet of <em>ice</em>.', '<em>Winter</em> is long.'] });
+  assert.deepEqual(await highlightOf({ query, highlight: { fields: { notes: { number_of_fragments: 0 } } } }), {
+    notes: ['A planet of <em>ice</em>. Its people have no fixed sex.', '<em>Winter</em> is long.'],
+  });
+  const noMatch = await node.request('POST', '/books/_search', { body: { query: { match: { title: 'darkness' } }, highlight: { fields: { notes: { no_match_size: 8 } } } } });
+  assert.deepEqual(noMatch.body.hits.hits[0].highlight, { notes: ['A planet'] });
+});
