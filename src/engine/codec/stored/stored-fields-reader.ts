@@ -1,7 +1,7 @@
 /**
  * Reads stored documents by doc id. The chunk index (first doc and offset of every chunk) is in memory;
- * fetching a document binary-searches it, reads the chunk's block table, decompresses the block's metadata
- * (small; LZ4 by default) and, only when a bytes field such as `_source` is wanted, the block's body: for
+ * fetching a document binary-searches it, reads the chunk's block table, reads the block's metadata (in
+ * place since format 3; LZ4 or deflate in format 2 and best_compression) up to the document and, only when a bytes field such as `_source` is wanted, the block's body: for
  * blocks after the first, block 0's body first, as its tail is their dictionary. Bytes values are views into
  * the decompressed block (no copy).
  *
@@ -10,7 +10,7 @@
  */
 import { ByteReader } from '../../store/byte-reader.js';
 import { openCodecFile, openToc } from '../codec-file.js';
-import { compressionFromId, decompressBlock, dictionaryReach, type StoredCompression } from './compression.js';
+import { compressionFromId, decompressBlock, dictionaryReach, type BlockCompression, type StoredCompression } from './compression.js';
 import {
   STORED_FIELDS_CODEC,
   STORED_FIELDS_VERSION_CURRENT,
@@ -25,7 +25,9 @@ import {
 } from './stored-fields-format.js';
 
 const BLOCK_CACHE_SIZE = 16;
-const CHUNK_TABLE_CACHE_SIZE = 8;
+const EMPTY = new Uint8Array(0);
+/** Parsed block tables are small (7 numbers a block); 1,024 chunks cover ~1.4M LZ4-layout docs. */
+const CHUNK_TABLE_CACHE_SIZE = 1024;
 
 /** One chunk's block table, parsed. */
 interface ChunkTable {
@@ -39,13 +41,27 @@ interface ChunkTable {
   readonly dictionaryLength: number;
 }
 
-/** A decoded block: its metadata with each doc's record offsets, and its body once someone needed it. */
+/**
+ * A block being read: its metadata groups (each decoded and scanned the first time one of its docs is
+ * asked for), and its body once someone needed it.
+ */
 interface DecodedBlock {
+  /** The joined metadata; a group's bytes are valid once `groupReady[group]`. */
   readonly meta: Buffer;
-  /** Offset of each doc's record in `meta`, plus the end. */
-  readonly metaStarts: Int32Array;
-  /** Offset of each doc's bytes values in the body, plus the end. */
-  readonly bodyStarts: Int32Array;
+  readonly docCount: number;
+  /** Per group: where it starts in `meta`, in the body, and its compressed frame's file offset and length. */
+  readonly groupMetaStarts: number[];
+  readonly groupBodyStarts: number[];
+  readonly groupFrameStarts: number[];
+  readonly groupFrameLengths: number[];
+  readonly groupReady: boolean[];
+  /**
+   * Offset of each doc's record in `meta` and of its bytes values in the body, plus the ends; valid for the
+   * docs of ready groups. Plain arrays: a typed array over 64 bytes gets an off-heap store, slower to make
+   * and a weight on the GC.
+   */
+  readonly metaStarts: number[];
+  readonly bodyStarts: number[];
   body: Buffer | null;
   /** Bytes of `body` that are decoded (LZ4 stops early); the rest is not yet valid. */
   bodyAvailable: number;
@@ -54,7 +70,8 @@ interface DecodedBlock {
 export class StoredFieldsReader {
   readonly maxDoc: number;
   readonly compression: StoredCompression;
-  private readonly metaCompression: StoredCompression;
+  private readonly metaCompression: BlockCompression;
+  private readonly metaGroupDocs: number;
   private readonly body: ByteReader;
   private readonly chunkFirstDocs: Int32Array;
   private readonly chunkFPs: Float64Array;
@@ -73,9 +90,11 @@ export class StoredFieldsReader {
     this.body = file.body.slice(file.body.start, toc.start);
     const compression = compressionFromId(toc.readByte());
     const metaCompression = compressionFromId(toc.readByte());
-    if (compression === undefined || metaCompression === undefined) throw toc.corrupt('unknown stored fields compression');
+    if (compression === undefined || compression === 'none' || metaCompression === undefined) throw toc.corrupt('unknown stored fields compression');
     this.compression = compression;
     this.metaCompression = metaCompression;
+    this.metaGroupDocs = toc.readVInt();
+    if (this.metaGroupDocs === 0) throw toc.corrupt('metadata groups of 0 docs');
     this.maxDoc = toc.readVInt();
     if (this.maxDoc !== expectedMaxDoc) throw toc.corrupt(`stored fields hold ${this.maxDoc} docs, segment has ${expectedMaxDoc}`);
     const chunkCount = toc.readCount(2);
@@ -109,6 +128,8 @@ export class StoredFieldsReader {
     while (blockFirstDocs[block + 1]! <= docInChunk) block++;
     const decoded = this.block(chunk, table, block);
     const docInBlock = docInChunk - blockFirstDocs[block]!;
+    const group = Math.floor(docInBlock / this.metaGroupDocs);
+    if (!decoded.groupReady[group]) this.readGroup(decoded, group, chunk, block);
     const reader = new ByteReader(decoded.meta, decoded.metaStarts[docInBlock]!, decoded.metaStarts[docInBlock + 1]!, this.body.resource);
     let bodyOffset = decoded.bodyStarts[docInBlock]!;
     const count = reader.readVInt();
@@ -204,29 +225,117 @@ export class StoredFieldsReader {
       return cached;
     }
     const metaRaw = table.metaRaw[block]!;
-    const meta = this.decompress(this.metaCompression, new Uint8Array(0), table.metaStart[block]!, table.metaCompressed[block]!, metaRaw, metaRaw, chunk, block);
     const docCount = table.blockFirstDocs[block + 1]! - table.blockFirstDocs[block]!;
-    const metaStarts = new Int32Array(docCount + 1);
-    const bodyStarts = new Int32Array(docCount + 1);
-    const reader = new ByteReader(meta, 0, meta.length, this.body.resource);
-    let bodyOffset = 0;
-    for (let d = 0; d < docCount; d++) {
-      metaStarts[d] = reader.position;
-      bodyStarts[d] = bodyOffset;
-      const count = reader.readVInt();
-      for (let i = 0; i < count; i++) {
-        const type = reader.readVInt() & 7;
-        if (type === TYPE_BYTES) bodyOffset += reader.readVInt();
-        else skipValue(reader, type);
-      }
+    const groupCount = Math.ceil(docCount / this.metaGroupDocs);
+    const metaEnd = table.metaStart[block]! + table.metaCompressed[block]!;
+    const header = this.body.slice(table.metaStart[block]!, metaEnd);
+    const groupMetaStarts: number[] = [];
+    const groupBodyStarts: number[] = [];
+    const groupFrameStarts: number[] = [];
+    const groupFrameLengths: number[] = [];
+    let metaAt = 0;
+    let bodyAt = 0;
+    let frameAt = 0;
+    for (let g = 0; g < groupCount; g++) {
+      groupMetaStarts.push(metaAt);
+      groupBodyStarts.push(bodyAt);
+      metaAt += header.readVInt();
+      bodyAt += header.readVInt();
+      const frameLength = header.readVInt();
+      groupFrameStarts.push(frameAt);
+      groupFrameLengths.push(frameLength);
+      frameAt += frameLength;
     }
-    metaStarts[docCount] = reader.position;
-    bodyStarts[docCount] = bodyOffset;
-    if (reader.remaining !== 0) throw reader.corrupt(`chunk ${chunk} block ${block}: ${reader.remaining} bytes after its docs`);
-    if (bodyOffset !== table.bodyRaw[block]) throw reader.corrupt(`chunk ${chunk} block ${block}: values add up to ${bodyOffset} bytes, body has ${table.bodyRaw[block]}`);
-    const decoded: DecodedBlock = { meta, metaStarts, bodyStarts, body: null, bodyAvailable: 0 };
+    groupMetaStarts.push(metaAt);
+    groupBodyStarts.push(bodyAt);
+    const framesStart = header.position;
+    for (let g = 0; g < groupCount; g++) groupFrameStarts[g]! += framesStart;
+    const where = `chunk ${chunk} block ${block}`;
+    if (metaAt !== metaRaw) throw header.corrupt(`${where}: metadata groups add up to ${metaAt} bytes, expected ${metaRaw}`);
+    if (bodyAt !== table.bodyRaw[block]) throw header.corrupt(`${where}: groups' values add up to ${bodyAt} bytes, body has ${table.bodyRaw[block]}`);
+    if (framesStart + frameAt !== metaEnd) throw header.corrupt(`${where}: metadata frames add up to ${frameAt} bytes, ${metaEnd - framesStart} stored`);
+    // Uncompressed groups are contiguous in the file: the metadata is read in place.
+    const meta = this.metaCompression === 'none' ? this.body.bytes.subarray(framesStart, metaEnd) : Buffer.allocUnsafe(metaRaw);
+    const decoded: DecodedBlock = {
+      meta,
+      docCount,
+      groupMetaStarts,
+      groupBodyStarts,
+      groupFrameStarts,
+      groupFrameLengths,
+      groupReady: new Array<boolean>(groupCount).fill(false),
+      metaStarts: new Array<number>(docCount + 1).fill(0),
+      bodyStarts: new Array<number>(docCount + 1).fill(0),
+      body: null,
+      bodyAvailable: 0,
+    };
     remember(this.blocks, key, decoded, BLOCK_CACHE_SIZE);
     return decoded;
+  }
+
+  /**
+   * Decodes one metadata group of the block and finds its docs' record offsets (inline vInt decoding:
+   * this loop is most of an id fetch), checking the records add up to the group's lengths.
+   */
+  private readGroup(decoded: DecodedBlock, group: number, chunk: number, block: number): void {
+    const { meta, metaStarts, bodyStarts } = decoded;
+    let pos = decoded.groupMetaStarts[group]!;
+    const end = decoded.groupMetaStarts[group + 1]!;
+    let bodyOffset = decoded.groupBodyStarts[group]!;
+    const bodyEnd = decoded.groupBodyStarts[group + 1]!;
+    const where = `chunk ${chunk} block ${block} group ${group}`;
+    if (this.metaCompression !== 'none') {
+      const frame = this.body.slice(decoded.groupFrameStarts[group]!, decoded.groupFrameStarts[group]! + decoded.groupFrameLengths[group]!);
+      try {
+        const raw = decompressBlock(this.metaCompression, EMPTY, frame.readBytes(frame.remaining), end - pos, end - pos);
+        meta.set(raw, pos);
+      } catch (err) {
+        if (err instanceof Error && err.name === 'EsError') throw err;
+        throw frame.corrupt(`${where} does not decompress: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    const corrupt = (message: string): Error => this.body.corrupt(`${where}: ${message}`);
+    // Reads a vInt at `pos` (a record is checked against `end` after it is read: a vInt may overrun by a few bytes).
+    const vInt = (): number => {
+      let b = meta[pos++]!;
+      if (b < 0x80) return b;
+      let result = b & 0x7f;
+      for (let shift = 7; shift < 35; shift += 7) {
+        if (pos >= end) throw corrupt('truncated vInt');
+        b = meta[pos++]!;
+        result |= (b & 0x7f) << shift;
+        if (b < 0x80) return result >>> 0;
+      }
+      throw corrupt('invalid vInt');
+    };
+    const first = group * this.metaGroupDocs;
+    const last = Math.min(first + this.metaGroupDocs, decoded.docCount);
+    for (let d = first; d < last; d++) {
+      metaStarts[d] = pos;
+      bodyStarts[d] = bodyOffset;
+      if (pos >= end) throw corrupt(`metadata ends before doc ${d}`);
+      let count = vInt();
+      while (count-- > 0) {
+        if (pos >= end) throw corrupt(`record of doc ${d} overruns the group`);
+        const type = vInt() & 7;
+        if (pos >= end) throw corrupt(`record of doc ${d} overruns the group`);
+        if (type === TYPE_BYTES) bodyOffset += vInt();
+        else if (type === TYPE_STRING) {
+          const length = vInt(); // not `pos += vInt()`: that adds to the position before the length
+          pos += length;
+        } else if (type === TYPE_LONG) {
+          while (pos < end && meta[pos]! >= 0x80) pos++;
+          pos++;
+        } else if (type === TYPE_DOUBLE || type === TYPE_BIGINT) pos += 8;
+        else throw corrupt(`unknown stored value type ${type}`);
+      }
+      if (pos > end) throw corrupt(`record of doc ${d} overruns the group`);
+    }
+    if (pos !== end) throw corrupt(`${end - pos} bytes after its docs`);
+    if (bodyOffset !== bodyEnd) throw corrupt(`values add up to ${bodyOffset - decoded.groupBodyStarts[group]!} bytes, group has ${bodyEnd - decoded.groupBodyStarts[group]!}`);
+    metaStarts[last] = end;
+    bodyStarts[last] = bodyEnd;
+    decoded.groupReady[group] = true;
   }
 
   /** The block's body, decoded at least up to `needed`. */
@@ -246,7 +355,7 @@ export class StoredFieldsReader {
     return decoded.body;
   }
 
-  private decompress(mode: StoredCompression, dictionary: Uint8Array, start: number, length: number, raw: number, needed: number, chunk: number, block: number): Buffer {
+  private decompress(mode: BlockCompression, dictionary: Uint8Array, start: number, length: number, raw: number, needed: number, chunk: number, block: number): Buffer {
     const compressed = this.body.slice(start, start + length);
     try {
       return decompressBlock(mode, dictionary, compressed.readBytes(length), raw, needed);
@@ -260,23 +369,6 @@ export class StoredFieldsReader {
 function remember<K, V>(cache: Map<K, V>, key: K, value: V, size: number): void {
   cache.set(key, value);
   if (cache.size > size) cache.delete(cache.keys().next().value as K);
-}
-
-function skipValue(reader: ByteReader, type: number): void {
-  switch (type) {
-    case TYPE_STRING:
-      reader.skipBytes(reader.readVInt());
-      return;
-    case TYPE_LONG:
-      reader.readZLong();
-      return;
-    case TYPE_DOUBLE:
-    case TYPE_BIGINT:
-      reader.skipBytes(8);
-      return;
-    default:
-      throw reader.corrupt(`unknown stored value type ${type}`);
-  }
 }
 
 function readValue(reader: ByteReader, type: number): StoredValue {
@@ -293,3 +385,4 @@ function readValue(reader: ByteReader, type: number): StoredValue {
       throw reader.corrupt(`unknown stored value type ${type}`);
   }
 }
+

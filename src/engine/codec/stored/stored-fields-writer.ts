@@ -27,6 +27,9 @@ export class StoredFieldsWriter {
   private readonly meta = new ByteWriter(8 * 1024);
   private readonly body = new ByteWriter(64 * 1024);
   private blockDocs = 0;
+  /** Where each doc of the current block starts in `meta` and in `body`: the metadata groups' bounds. */
+  private readonly docMetaStarts: number[] = [];
+  private readonly docBodyStarts: number[] = [];
   private readonly blocks: WrittenBlock[] = [];
   /** Tail of block 0's body: the preset dictionary of the chunk's later blocks. */
   private dictionary: Uint8Array = new Uint8Array(0);
@@ -48,6 +51,8 @@ export class StoredFieldsWriter {
   /** Adds the next document (doc id = number of documents added before) and returns its doc id. */
   addDocument(fields: readonly StoredField[]): number {
     const meta = this.meta;
+    this.docMetaStarts.push(meta.length);
+    this.docBodyStarts.push(this.body.length);
     meta.writeVInt(fields.length);
     for (const { name, value } of fields) {
       let number = this.fieldNumbers.get(name);
@@ -93,13 +98,41 @@ export class StoredFieldsWriter {
     const metaRaw = this.meta.bytes();
     const first = this.blocks.length === 0;
     const body = compressBlock(this.compression, first ? new Uint8Array(0) : this.dictionary, bodyRaw);
-    const meta = compressBlock(this.layout.metaCompression, new Uint8Array(0), metaRaw);
+    const meta = this.compressMeta(metaRaw, bodyRaw.length);
     // A copy: bodyRaw is a view of the writer's buffer, which the next block overwrites.
     if (first) this.dictionary = Uint8Array.prototype.slice.call(bodyRaw, Math.max(0, bodyRaw.length - dictionaryReach(this.compression)));
     this.blocks.push({ docCount: this.blockDocs, metaRawLength: metaRaw.length, meta, bodyRawLength: bodyRaw.length, body });
     this.meta.reset();
     this.body.reset();
     this.blockDocs = 0;
+    this.docMetaStarts.length = 0;
+    this.docBodyStarts.length = 0;
+  }
+
+  /** The block's meta stream: a header of group lengths, then each group of metaGroupDocs docs compressed alone. */
+  private compressMeta(metaRaw: Uint8Array, bodyLength: number): Uint8Array {
+    const groupDocs = this.layout.metaGroupDocs;
+    const header = new ByteWriter(64);
+    const frames: Uint8Array[] = [];
+    for (let first = 0; first < this.blockDocs; first += groupDocs) {
+      const last = Math.min(first + groupDocs, this.blockDocs);
+      const metaEnd = last < this.blockDocs ? this.docMetaStarts[last]! : metaRaw.length;
+      const bodyEnd = last < this.blockDocs ? this.docBodyStarts[last]! : bodyLength;
+      const frame = compressBlock(this.layout.metaCompression, new Uint8Array(0), metaRaw.subarray(this.docMetaStarts[first]!, metaEnd));
+      header.writeVInt(metaEnd - this.docMetaStarts[first]!);
+      header.writeVInt(bodyEnd - this.docBodyStarts[first]!);
+      header.writeVInt(frame.length);
+      frames.push(frame);
+    }
+    const headerBytes = header.bytes();
+    const out = new Uint8Array(headerBytes.length + frames.reduce((sum, frame) => sum + frame.length, 0));
+    out.set(headerBytes, 0);
+    let at = headerBytes.length;
+    for (const frame of frames) {
+      out.set(frame, at);
+      at += frame.length;
+    }
+    return out;
   }
 
   private flushChunk(): void {
@@ -133,6 +166,7 @@ export class StoredFieldsWriter {
     const tocOffset = out.length;
     out.writeByte(COMPRESSION_IDS[this.compression]);
     out.writeByte(COMPRESSION_IDS[this.layout.metaCompression]);
+    out.writeVInt(this.layout.metaGroupDocs);
     out.writeVInt(this.docCount);
     out.writeVInt(this.chunkFPs.length);
     let previousFP = 0;

@@ -110,7 +110,8 @@ const layout: fc.Arbitrary<Partial<BlockLayout>> = fc.record({
   blocksPerChunk: fc.integer({ min: 1, max: 12 }),
   metaBytes: fc.integer({ min: 1, max: 2048 }),
   maxDocsPerBlock: fc.integer({ min: 1, max: 200 }),
-  metaCompression: fc.constantFrom(...MODES),
+  metaCompression: fc.constantFrom<BlockLayout['metaCompression']>(...MODES, 'none'),
+  metaGroupDocs: fc.integer({ min: 1, max: 40 }),
 });
 
 function assertSameFields(got: readonly StoredField[], expected: readonly StoredField[], doc: number): void {
