@@ -264,8 +264,9 @@ export class StoredFieldsReader {
       groupFrameStarts,
       groupFrameLengths,
       groupReady: new Array<boolean>(groupCount).fill(false),
-      metaStarts: new Array<number>(docCount + 1).fill(0),
-      bodyStarts: new Array<number>(docCount + 1).fill(0),
+      // Holes until their group is read (readGroup fills a group's docs and its end).
+      metaStarts: new Array<number>(docCount + 1),
+      bodyStarts: new Array<number>(docCount + 1),
       body: null,
       bodyAvailable: 0,
     };
