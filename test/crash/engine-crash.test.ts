@@ -169,7 +169,8 @@ test(`engine survives ${CYCLES} kill -9 cycles with every acknowledged operation
       }
     }
     t.diagnostic(`${acknowledged} acknowledged operations over ${CYCLES} kills (${killedDuringStartup} during startup), all recovered`);
-    assert.ok(acknowledged > CYCLES * 20, `only ${acknowledged} operations were acknowledged: the test did not exercise much`);
+    // A floor, not a rate: a loaded CI machine acknowledges fewer operations before each kill (175 seen at load 18).
+    assert.ok(acknowledged > CYCLES * 5, `only ${acknowledged} operations were acknowledged: the test did not exercise much`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
