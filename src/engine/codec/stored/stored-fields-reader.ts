@@ -10,6 +10,7 @@
  */
 import { ByteReader } from '../../store/byte-reader.js';
 import { openCodecFile, openToc } from '../codec-file.js';
+import { lz4Decompress } from './lz4.js';
 import { compressionFromId, decompressBlock, dictionaryReach, type BlockCompression, type StoredCompression } from './compression.js';
 import {
   STORED_FIELDS_CODEC,
@@ -41,27 +42,15 @@ interface ChunkTable {
   readonly dictionaryLength: number;
 }
 
-/**
- * A block being read: its metadata groups (each decoded and scanned the first time one of its docs is
- * asked for), and its body once someone needed it.
- */
+/** A block being read: where its metadata groups are, and its body once someone needed it. */
 interface DecodedBlock {
-  /** The joined metadata; a group's bytes are valid once `groupReady[group]`. */
-  readonly meta: Buffer;
   readonly docCount: number;
-  /** Per group: where it starts in `meta`, in the body, and its compressed frame's file offset and length. */
+  /** Per group, plus the end: where it starts in the joined metadata and in the body. */
   readonly groupMetaStarts: number[];
   readonly groupBodyStarts: number[];
+  /** Per group: its frame's file offset and length. */
   readonly groupFrameStarts: number[];
   readonly groupFrameLengths: number[];
-  readonly groupReady: boolean[];
-  /**
-   * Offset of each doc's record in `meta` and of its bytes values in the body, plus the ends; valid for the
-   * docs of ready groups. Plain arrays: a typed array over 64 bytes gets an off-heap store, slower to make
-   * and a weight on the GC.
-   */
-  readonly metaStarts: number[];
-  readonly bodyStarts: number[];
   body: Buffer | null;
   /** Bytes of `body` that are decoded (LZ4 stops early); the rest is not yet valid. */
   bodyAvailable: number;
@@ -78,6 +67,18 @@ export class StoredFieldsReader {
   private readonly fieldNames: string[];
   private readonly tables = new Map<number, ChunkTable>();
   private readonly blocks = new Map<number, DecodedBlock>();
+  /**
+   * The last metadata group read, decoded into a buffer the reader keeps (no allocation per hit; sequential
+   * reads use a group 16 times): its bytes in `groupBytes` (the scratch buffer, or the file itself when the
+   * metadata is stored uncompressed), each doc's record offset in it and its values' offset in the block's
+   * body, plus the ends.
+   */
+  private groupOwner: DecodedBlock | null = null;
+  private groupIndex = -1;
+  private groupBytes: Buffer = Buffer.alloc(0);
+  private scratch: Buffer = Buffer.alloc(0);
+  private readonly groupDocStarts: number[] = [];
+  private readonly groupDocBodyStarts: number[] = [];
 
   constructor(bytes: Buffer, resource: string, segmentId: Uint8Array, expectedMaxDoc: number) {
     const file = openCodecFile(bytes, resource, {
@@ -129,9 +130,11 @@ export class StoredFieldsReader {
     const decoded = this.block(chunk, table, block);
     const docInBlock = docInChunk - blockFirstDocs[block]!;
     const group = Math.floor(docInBlock / this.metaGroupDocs);
-    if (!decoded.groupReady[group]) this.readGroup(decoded, group, chunk, block);
-    const reader = new ByteReader(decoded.meta, decoded.metaStarts[docInBlock]!, decoded.metaStarts[docInBlock + 1]!, this.body.resource);
-    let bodyOffset = decoded.bodyStarts[docInBlock]!;
+    if (this.groupOwner !== decoded || this.groupIndex !== group) this.readGroup(decoded, group, chunk, block);
+    const inGroup = docInBlock - group * this.metaGroupDocs;
+    const reader = new ByteReader(this.groupBytes, this.groupDocStarts[inGroup]!, this.groupDocStarts[inGroup + 1]!, this.body.resource);
+    let bodyOffset = this.groupDocBodyStarts[inGroup]!;
+    const bodyEnd = this.groupDocBodyStarts[inGroup + 1]!;
     const count = reader.readVInt();
     const result: StoredField[] = [];
     for (let i = 0; i < count; i++) {
@@ -144,7 +147,7 @@ export class StoredFieldsReader {
         const length = reader.readVInt();
         if (wanted) {
           const end = bodyOffset + length;
-          if (end > decoded.bodyStarts[docInBlock + 1]!) throw reader.corrupt(`doc ${doc}: bytes value overruns its body`);
+          if (end > bodyEnd) throw reader.corrupt(`doc ${doc}: bytes value overruns its body`);
           const body = this.bodyOf(chunk, table, block, decoded, end);
           result.push({ name, value: body.subarray(bodyOffset, end) });
         }
@@ -254,22 +257,7 @@ export class StoredFieldsReader {
     if (metaAt !== metaRaw) throw header.corrupt(`${where}: metadata groups add up to ${metaAt} bytes, expected ${metaRaw}`);
     if (bodyAt !== table.bodyRaw[block]) throw header.corrupt(`${where}: groups' values add up to ${bodyAt} bytes, body has ${table.bodyRaw[block]}`);
     if (framesStart + frameAt !== metaEnd) throw header.corrupt(`${where}: metadata frames add up to ${frameAt} bytes, ${metaEnd - framesStart} stored`);
-    // Uncompressed groups are contiguous in the file: the metadata is read in place.
-    const meta = this.metaCompression === 'none' ? this.body.bytes.subarray(framesStart, metaEnd) : Buffer.allocUnsafe(metaRaw);
-    const decoded: DecodedBlock = {
-      meta,
-      docCount,
-      groupMetaStarts,
-      groupBodyStarts,
-      groupFrameStarts,
-      groupFrameLengths,
-      groupReady: new Array<boolean>(groupCount).fill(false),
-      // Holes until their group is read (readGroup fills a group's docs and its end).
-      metaStarts: new Array<number>(docCount + 1),
-      bodyStarts: new Array<number>(docCount + 1),
-      body: null,
-      bodyAvailable: 0,
-    };
+    const decoded: DecodedBlock = { docCount, groupMetaStarts, groupBodyStarts, groupFrameStarts, groupFrameLengths, body: null, bodyAvailable: 0 };
     remember(this.blocks, key, decoded, BLOCK_CACHE_SIZE);
     return decoded;
   }
@@ -279,22 +267,39 @@ export class StoredFieldsReader {
    * this loop is most of an id fetch), checking the records add up to the group's lengths.
    */
   private readGroup(decoded: DecodedBlock, group: number, chunk: number, block: number): void {
-    const { meta, metaStarts, bodyStarts } = decoded;
-    let pos = decoded.groupMetaStarts[group]!;
-    const end = decoded.groupMetaStarts[group + 1]!;
+    // Invalid until this group is read whole: a corrupt group must not pass for the previous one.
+    this.groupOwner = null;
+    const raw = decoded.groupMetaStarts[group + 1]! - decoded.groupMetaStarts[group]!;
     let bodyOffset = decoded.groupBodyStarts[group]!;
     const bodyEnd = decoded.groupBodyStarts[group + 1]!;
     const where = `chunk ${chunk} block ${block} group ${group}`;
-    if (this.metaCompression !== 'none') {
-      const frame = this.body.slice(decoded.groupFrameStarts[group]!, decoded.groupFrameStarts[group]! + decoded.groupFrameLengths[group]!);
+    const frameStart = decoded.groupFrameStarts[group]!;
+    const frame = this.body.slice(frameStart, frameStart + decoded.groupFrameLengths[group]!);
+    let meta: Buffer;
+    let pos: number;
+    if (this.metaCompression === 'none') {
+      if (frame.remaining !== raw) throw frame.corrupt(`${where}: ${frame.remaining} stored bytes, expected ${raw}`);
+      meta = this.body.bytes;
+      pos = frameStart;
+    } else {
       try {
-        const raw = decompressBlock(this.metaCompression, EMPTY, frame.readBytes(frame.remaining), end - pos, end - pos);
-        meta.set(raw, pos);
+        if (this.metaCompression === 'lz4') {
+          if (this.scratch.length < raw) this.scratch = Buffer.allocUnsafeSlow(Math.max(raw, 2 * this.scratch.length, 4096));
+          const reached = lz4Decompress(this.body.bytes, frame.start, frame.end, this.scratch.subarray(0, raw));
+          if (reached !== raw) throw new Error(`decompressed ${reached} bytes, expected ${raw}`);
+          meta = this.scratch;
+        } else {
+          meta = decompressBlock(this.metaCompression, EMPTY, frame.readBytes(frame.remaining), raw, raw);
+        }
       } catch (err) {
         if (err instanceof Error && err.name === 'EsError') throw err;
         throw frame.corrupt(`${where} does not decompress: ${err instanceof Error ? err.message : String(err)}`);
       }
+      pos = 0;
     }
+    const end = pos + raw;
+    const metaStarts = this.groupDocStarts;
+    const bodyStarts = this.groupDocBodyStarts;
     const corrupt = (message: string): Error => this.body.corrupt(`${where}: ${message}`);
     // Reads a vInt at `pos` (a record is checked against `end` after it is read: a vInt may overrun by a few bytes).
     const vInt = (): number => {
@@ -310,10 +315,13 @@ export class StoredFieldsReader {
       throw corrupt('invalid vInt');
     };
     const first = group * this.metaGroupDocs;
-    const last = Math.min(first + this.metaGroupDocs, decoded.docCount);
-    for (let d = first; d < last; d++) {
-      metaStarts[d] = pos;
-      bodyStarts[d] = bodyOffset;
+    const docs = Math.min(this.metaGroupDocs, decoded.docCount - first);
+    metaStarts.length = docs + 1;
+    bodyStarts.length = docs + 1;
+    for (let i = 0; i < docs; i++) {
+      const d = first + i;
+      metaStarts[i] = pos;
+      bodyStarts[i] = bodyOffset;
       if (pos >= end) throw corrupt(`metadata ends before doc ${d}`);
       let count = vInt();
       while (count-- > 0) {
@@ -334,9 +342,11 @@ export class StoredFieldsReader {
     }
     if (pos !== end) throw corrupt(`${end - pos} bytes after its docs`);
     if (bodyOffset !== bodyEnd) throw corrupt(`values add up to ${bodyOffset - decoded.groupBodyStarts[group]!} bytes, group has ${bodyEnd - decoded.groupBodyStarts[group]!}`);
-    metaStarts[last] = end;
-    bodyStarts[last] = bodyEnd;
-    decoded.groupReady[group] = true;
+    metaStarts[docs] = end;
+    bodyStarts[docs] = bodyEnd;
+    this.groupBytes = meta;
+    this.groupOwner = decoded;
+    this.groupIndex = group;
   }
 
   /** The block's body, decoded at least up to `needed`. */
