@@ -122,3 +122,30 @@ test('cancel by actions=*reindex and nodes= cancels exactly the reindex tasks, n
   const stopped = await node.request('POST', `/_tasks/${ubqId}/_cancel?wait_for_completion=true`);
   assert.equal(stopped.status, 200, stopped.text);
 });
+
+test('a cancel without wait_for_completion shows cancelled: true at once, and the task stops within one batch', async () => {
+  const started = await node.request('POST', '/_reindex?wait_for_completion=false&requests_per_second=40', { body: { source: { index: 'src', size: 10 }, dest: { index: 'no-wait' } } });
+  const taskId: string = started.body.task;
+  // Let it write a couple of batches first (10 docs per batch, a quarter second apart).
+  let createdBefore = 0;
+  for (let attempt = 0; attempt < 500; attempt++) {
+    const status = (await runningTaskIds('*reindex')).get(taskId)?.status;
+    if (status !== undefined) createdBefore = status.created;
+    if (status !== undefined && status.batches >= 2) break;
+    await sleep(20);
+  }
+  const cancel = await node.request('POST', `/_tasks/${taskId}/_cancel`);
+  assert.equal(cancel.status, 200, cancel.text);
+  // At once: either still listed and marked cancelled, or already gone.
+  const listed = (await runningTaskIds('*reindex')).get(taskId);
+  if (listed !== undefined) assert.equal(listed.cancelled, true);
+  const finished = await node.request('GET', `/_tasks/${taskId}?wait_for_completion=true&timeout=30s`);
+  assert.equal(finished.status, 200, finished.text);
+  const response = finished.body.response;
+  assert.equal(response.canceled, 'by user request');
+  // Within one batch of the cancel: beyond what the status showed, at most a batch that finished before the cancel
+  // arrived and the one in flight (10 documents each).
+  assert.ok(response.created >= createdBefore && response.created <= createdBefore + 20, `${createdBefore} before; ${finished.text}`);
+  assert.ok(response.created < DOCS, finished.text);
+  assert.equal(await countOf('no-wait'), response.created);
+});
