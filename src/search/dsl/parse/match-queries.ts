@@ -7,7 +7,8 @@ import type { Fuzziness, MatchPhrasePrefixQuery, MatchPhraseQuery, MatchQuery, O
 import { DEFAULTS } from '../ast/query-ast.js';
 import { isValueToken, type XContentParser } from '../xcontent/xcontent-parser.js';
 import { illegalArgument, parsingError } from '../xcontent/xcontent-errors.js';
-import { checkBoost, readFuzziness, readOperator, readZeroTermsQuery } from './common-params.js';
+import { checkBoost, readZeroTermsQuery } from './common-params.js';
+import { defaultMatchTextOptions, readMatchTextOption } from './match-text-options.js';
 import type { QueryParseContext } from './parse-context.js';
 
 /** AbstractQueryBuilder.throwParsingExceptionOnMultipleFields. */
@@ -35,19 +36,7 @@ export function parseMatch(context: QueryParseContext): MatchQuery {
   const parser = context.parser;
   let fieldName: string | undefined;
   let value: QueryValue | undefined;
-  let boost = DEFAULTS.boost as number;
-  let minimumShouldMatch: string | undefined;
-  let analyzer: string | undefined;
-  let operator: Operator = 'or';
-  let fuzziness: Fuzziness | undefined;
-  let prefixLength: number = DEFAULTS.prefixLength;
-  let maxExpansions: number = DEFAULTS.maxExpansions;
-  let fuzzyTranspositions: boolean = DEFAULTS.fuzzyTranspositions;
-  let fuzzyRewrite: string | undefined;
-  let lenient = false;
-  let zeroTermsQuery: ZeroTermsQuery = 'none';
-  let autoGenerateSynonymsPhraseQuery = true;
-  let name: string | undefined;
+  const options = defaultMatchTextOptions();
   let currentFieldName: string | undefined;
   for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
     if (token === 'FIELD_NAME') {
@@ -59,52 +48,8 @@ export function parseMatch(context: QueryParseContext): MatchQuery {
         if (inner === 'FIELD_NAME') {
           currentFieldName = parser.currentName();
         } else if (isValueToken(inner)) {
-          switch (currentFieldName) {
-            case 'query':
-              value = readQueryValue(parser);
-              break;
-            case 'analyzer':
-              analyzer = parser.text();
-              break;
-            case 'boost':
-              boost = parser.floatValue();
-              break;
-            case 'fuzziness':
-              fuzziness = readFuzziness(parser);
-              break;
-            case 'prefix_length':
-              prefixLength = parser.intValue();
-              break;
-            case 'max_expansions':
-              maxExpansions = parser.intValue();
-              break;
-            case 'operator':
-              operator = readOperator(parser.text());
-              break;
-            case 'minimum_should_match':
-              minimumShouldMatch = parser.textOrNull() ?? undefined;
-              break;
-            case 'fuzzy_rewrite':
-              fuzzyRewrite = parser.textOrNull() ?? undefined;
-              break;
-            case 'fuzzy_transpositions':
-              fuzzyTranspositions = parser.booleanValue();
-              break;
-            case 'lenient':
-              lenient = parser.booleanValue();
-              break;
-            case 'zero_terms_query':
-              zeroTermsQuery = readZeroTermsQuery(parser);
-              break;
-            case '_name':
-              name = parser.text();
-              break;
-            case 'auto_generate_synonyms_phrase_query':
-              autoGenerateSynonymsPhraseQuery = parser.booleanValue();
-              break;
-            default:
-              doesNotSupport(parser, 'match', currentFieldName);
-          }
+          if (currentFieldName === 'query') value = readQueryValue(parser);
+          else if (!readMatchTextOption(parser, currentFieldName, options)) doesNotSupport(parser, 'match', currentFieldName);
         } else {
           unknownToken(parser, 'match', currentFieldName);
         }
@@ -117,24 +62,25 @@ export function parseMatch(context: QueryParseContext): MatchQuery {
   }
   if (value === undefined) throw parsingError(parser.tokenLocation(), 'No text specified for text query');
   if (fieldName === undefined) throw illegalArgument('[match] requires fieldName');
-  if (prefixLength < 0) throw illegalArgument('[match] requires prefix length to be non-negative.');
-  if (maxExpansions <= 0) throw illegalArgument('[match] requires maxExpansions to be positive.');
+  const { analyzer, fuzziness, fuzzyRewrite, minimumShouldMatch, name } = options;
+  if (options.prefixLength < 0) throw illegalArgument('[match] requires prefix length to be non-negative.');
+  if (options.maxExpansions <= 0) throw illegalArgument('[match] requires maxExpansions to be positive.');
   return {
     kind: 'match',
     field: fieldName,
     query: value,
-    operator,
+    operator: options.operator,
     ...(analyzer !== undefined && { analyzer }),
     ...(fuzziness !== undefined && { fuzziness }),
-    prefixLength,
-    maxExpansions,
-    fuzzyTranspositions,
+    prefixLength: options.prefixLength,
+    maxExpansions: options.maxExpansions,
+    fuzzyTranspositions: options.fuzzyTranspositions,
     ...(fuzzyRewrite !== undefined && { fuzzyRewrite }),
     ...(minimumShouldMatch !== undefined && { minimumShouldMatch }),
-    lenient,
-    zeroTermsQuery,
-    autoGenerateSynonymsPhraseQuery,
-    boost: checkBoost(boost),
+    lenient: options.lenient ?? false,
+    zeroTermsQuery: options.zeroTermsQuery,
+    autoGenerateSynonymsPhraseQuery: options.autoGenerateSynonymsPhraseQuery,
+    boost: checkBoost(options.boost),
     ...(name !== undefined && { name }),
   };
 }

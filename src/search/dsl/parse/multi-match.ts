@@ -1,9 +1,10 @@
 /** multi_match (MultiMatchQueryBuilder.fromXContent): one text against several fields, six ways of combining them. */
-import type { FieldBoost, Fuzziness, MultiMatchQuery, MultiMatchType, Operator, QueryValue, ZeroTermsQuery } from '../ast/query-ast.js';
+import type { FieldBoost, MultiMatchQuery, MultiMatchType, QueryValue } from '../ast/query-ast.js';
 import { DEFAULTS } from '../ast/query-ast.js';
 import { isValueToken, type XContentParser } from '../xcontent/xcontent-parser.js';
 import { elasticsearchParseError, illegalArgument, parsingError } from '../xcontent/xcontent-errors.js';
-import { checkBoost, parseFieldAndBoost, putFieldBoost, readFuzziness, readOperator, readZeroTermsQuery } from './common-params.js';
+import { checkBoost, parseFieldAndBoost, putFieldBoost } from './common-params.js';
+import { defaultMatchTextOptions, readMatchTextOption } from './match-text-options.js';
 import { doesNotSupport, unknownToken } from './match-queries.js';
 import type { QueryParseContext } from './parse-context.js';
 
@@ -33,21 +34,9 @@ export function parseMultiMatch(context: QueryParseContext): MultiMatchQuery {
   let value: QueryValue | undefined;
   const fields: FieldBoost[] = [];
   let type: MultiMatchType = 'best_fields';
-  let analyzer: string | undefined;
   let slop: number = DEFAULTS.slop;
-  let fuzziness: Fuzziness | undefined;
-  let prefixLength: number = DEFAULTS.prefixLength;
-  let maxExpansions: number = DEFAULTS.maxExpansions;
-  let operator: Operator = 'or';
-  let minimumShouldMatch: string | undefined;
-  let fuzzyRewrite: string | undefined;
   let tieBreaker: number | undefined;
-  let lenient: boolean | undefined;
-  let zeroTermsQuery: ZeroTermsQuery = 'none';
-  let autoGenerateSynonymsPhraseQuery = true;
-  let fuzzyTranspositions: boolean = DEFAULTS.fuzzyTranspositions;
-  let boost: number = DEFAULTS.boost;
-  let name: string | undefined;
+  const options = defaultMatchTextOptions();
   let currentFieldName: string | undefined;
   for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
     if (token === 'FIELD_NAME') {
@@ -68,58 +57,20 @@ export function parseMultiMatch(context: QueryParseContext): MultiMatchQuery {
         case 'type':
           type = readMultiMatchType(parser.text());
           break;
-        case 'analyzer':
-          analyzer = parser.text();
-          break;
-        case 'boost':
-          boost = parser.floatValue();
-          break;
         case 'slop':
           slop = parser.intValue();
-          break;
-        case 'fuzziness':
-          fuzziness = readFuzziness(parser);
-          break;
-        case 'prefix_length':
-          prefixLength = parser.intValue();
-          break;
-        case 'max_expansions':
-          maxExpansions = parser.intValue();
-          break;
-        case 'operator':
-          operator = readOperator(parser.text());
-          break;
-        case 'minimum_should_match':
-          minimumShouldMatch = parser.textOrNull() ?? undefined;
-          break;
-        case 'fuzzy_rewrite':
-          fuzzyRewrite = parser.textOrNull() ?? undefined;
           break;
         case 'tie_breaker':
           tieBreaker = parser.floatValue();
           break;
-        case 'lenient':
-          lenient = parser.booleanValue();
-          break;
-        case 'zero_terms_query':
-          zeroTermsQuery = readZeroTermsQuery(parser);
-          break;
-        case '_name':
-          name = parser.text();
-          break;
-        case 'auto_generate_synonyms_phrase_query':
-          autoGenerateSynonymsPhraseQuery = parser.booleanValue();
-          break;
-        case 'fuzzy_transpositions':
-          fuzzyTranspositions = parser.booleanValue();
-          break;
         default:
-          doesNotSupport(parser, 'multi_match', currentFieldName);
+          if (!readMatchTextOption(parser, currentFieldName, options)) doesNotSupport(parser, 'multi_match', currentFieldName);
       }
     } else {
       unknownToken(parser, 'multi_match', currentFieldName);
     }
   }
+  const { analyzer, fuzziness, prefixLength, maxExpansions, fuzzyRewrite, minimumShouldMatch, lenient, name } = options;
   if (value === undefined) throw parsingError(parser.tokenLocation(), 'No text specified for multi_match query');
   if (fuzziness !== undefined && (type === 'cross_fields' || type === 'phrase' || type === 'phrase_prefix')) {
     throw parsingError(parser.tokenLocation(), `Fuzziness not allowed for type [${type}]`);
@@ -136,20 +87,20 @@ export function parseMultiMatch(context: QueryParseContext): MultiMatchQuery {
     query: value,
     fields,
     type,
-    operator,
+    operator: options.operator,
     ...(analyzer !== undefined && { analyzer }),
     slop,
     ...(fuzziness !== undefined && { fuzziness }),
     prefixLength,
     maxExpansions,
-    fuzzyTranspositions,
+    fuzzyTranspositions: options.fuzzyTranspositions,
     ...(fuzzyRewrite !== undefined && { fuzzyRewrite }),
     ...(minimumShouldMatch !== undefined && { minimumShouldMatch }),
     ...(tieBreaker !== undefined && { tieBreaker }),
     ...(lenient !== undefined && { lenient }),
-    zeroTermsQuery,
-    autoGenerateSynonymsPhraseQuery,
-    boost: checkBoost(boost),
+    zeroTermsQuery: options.zeroTermsQuery,
+    autoGenerateSynonymsPhraseQuery: options.autoGenerateSynonymsPhraseQuery,
+    boost: checkBoost(options.boost),
     ...(name !== undefined && { name }),
   };
 }
