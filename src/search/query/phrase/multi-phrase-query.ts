@@ -10,17 +10,16 @@ import { Query } from '../../core/query.js';
 import { needsScores, type ScoreMode } from '../../core/score-mode.js';
 import { Weight } from '../../core/weight.js';
 import { Explanation } from '../../explanation.js';
-import { floatToString } from '../../float32.js';
 import type { IndexSearcher } from '../../searcher/index-searcher.js';
 import type { TermStates } from '../../searcher/term-states.js';
 import type { SimScorer, TermStatistics } from '../../similarity/similarity.js';
 import { BooleanQuery } from '../boolean/boolean-query.js';
 import { MatchNoDocsQuery } from '../match-no-docs-query.js';
-import { DEFAULT_NORM } from '../term/term-scorer-norm.js';
 import { Term } from '../term/term.js';
 import { TermQuery } from '../term/term-query.js';
 import { ExactPhraseMatcher } from './exact-phrase-matcher.js';
 import type { PhraseMatcher } from './phrase-matcher.js';
+import { explainPhrase } from './phrase-explain.js';
 import { PhraseScorer } from './phrase-scorer.js';
 import { PostingsConjunction } from './postings-conjunction.js';
 import { SloppyPhraseMatcher } from './sloppy-phrase-matcher.js';
@@ -136,12 +135,6 @@ class MultiPhraseWeight extends Weight {
 
   explain(leaf: LeafContext, doc: number): Explanation {
     const parts = this.simScorer === null ? null : this.matcherParts(leaf);
-    if (parts === null || parts.approximation.advance(doc) !== doc) return Explanation.noMatch('no matching terms');
-    const scorer = new PhraseScorer(parts.approximation, parts.matcher, this.simScorer!, null);
-    if (scorer.advance(doc) !== doc) return Explanation.noMatch('no matching phrase');
-    const freq = scorer.freq();
-    const norms = leaf.readers.norms.get(this.query.field);
-    const score = this.simScorer!.explain(Explanation.match(freq, `phraseFreq=${floatToString(freq)}`), norms === undefined ? DEFAULT_NORM : norms[doc]!);
-    return Explanation.match(score.value, `weight(${this.query.toString()} in ${doc}) [${this.explainName}], result of:`, [score]);
+    return explainPhrase(parts, this.simScorer, leaf, doc, this.query.field, `weight(${this.query.toString()} in ${doc}) [${this.explainName}]`);
   }
 }
