@@ -8,8 +8,9 @@ import { DEFAULTS } from '../ast/query-ast.js';
 import { isValueToken, type XContentParser } from '../xcontent/xcontent-parser.js';
 import { illegalArgument, parsingError } from '../xcontent/xcontent-errors.js';
 import { checkBoost, readFuzziness } from './common-params.js';
-import { checkSingleField, doesNotSupport, unknownToken } from './match-queries.js';
 import type { QueryParseContext } from './parse-context.js';
+import { ANY_TOKEN, declareBoostAndName, QueryOptions, refusalError, type OptionReader } from './query-options.js';
+import { parseSingleFieldQuery, type SingleFieldQuery } from './single-field-query.js';
 
 /** BaseTermQueryBuilder and the multi-term builders' constructor checks. */
 function requireFieldAndValue<V>(field: string | undefined, value: V | null | undefined): asserts value is V {
@@ -17,67 +18,70 @@ function requireFieldAndValue<V>(field: string | undefined, value: V | null | un
   if (value === undefined || value === null) throw illegalArgument('value cannot be null');
 }
 
-export function parseTerm(context: QueryParseContext): TermQuery {
-  const parser = context.parser;
-  let name: string | undefined;
-  let fieldName: string | undefined;
-  let value: QueryValue | null | undefined;
-  let boost: number = DEFAULTS.boost;
-  let caseInsensitive = false;
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (token === 'START_OBJECT') {
-      checkSingleField(parser, 'term', fieldName, currentFieldName);
-      fieldName = currentFieldName;
-      for (let inner = parser.nextToken(); inner !== 'END_OBJECT'; inner = parser.nextToken()) {
-        if (inner === 'FIELD_NAME') {
-          currentFieldName = parser.currentName();
-        } else if (currentFieldName === 'term' || currentFieldName === 'value') {
-          if (inner === 'START_ARRAY' && currentFieldName === 'value') {
-            throw parsingError(
-              parser.tokenLocation(),
-              '[term] query does not support arrays for value - use a bool query with multiple term clauses in the should section or use a Terms query if scoring is not required',
-            );
-          }
-          if (inner === 'START_OBJECT' || inner === 'START_ARRAY') unknownToken(parser, 'term', currentFieldName);
-          value = parser.objectText();
-        } else if (currentFieldName === '_name') {
-          name = parser.text();
-        } else if (currentFieldName === 'boost') {
-          boost = parser.floatValue();
-        } else if (currentFieldName === 'case_insensitive') {
-          caseInsensitive = parser.booleanValue();
-        } else {
-          throw parsingError(parser.tokenLocation(), `[term] query does not support [${currentFieldName}]`);
-        }
-      }
-    } else if (isValueToken(token)) {
-      checkSingleField(parser, 'term', fieldName, parser.currentName());
-      fieldName = currentFieldName;
-      value = parser.objectText();
-    } else if (token === 'START_ARRAY') {
-      throw parsingError(parser.tokenLocation(), '[term] query does not support array of values');
-    }
+interface TermState {
+  value: QueryValue | null | undefined;
+  boost: number;
+  name?: string;
+  caseInsensitive: boolean;
+}
+
+/** `term` and `value`: a single value; an array under `value` gets ES's advice to use terms or a bool. */
+function readTermValue(parser: XContentParser, state: TermState): void {
+  const token = parser.currentToken();
+  const field = parser.currentName();
+  if (token === 'START_ARRAY' && field === 'value') {
+    throw parsingError(
+      parser.tokenLocation(),
+      '[term] query does not support arrays for value - use a bool query with multiple term clauses in the should section or use a Terms query if scoring is not required',
+    );
   }
-  requireFieldAndValue(fieldName, value);
+  if (token === 'START_OBJECT' || token === 'START_ARRAY') throw refusalError(parser, 'term', 'unknown_token', field);
+  state.value = parser.objectText();
+}
+
+const TERM: SingleFieldQuery<TermState> = {
+  // TermQueryBuilder reads every option whatever its token: the accessors refuse what they cannot read.
+  options: declareBoostAndName(new QueryOptions<TermState>('term'), ANY_TOKEN)
+    .declare('term', readTermValue, ANY_TOKEN)
+    .declare('value', readTermValue, ANY_TOKEN)
+    .declare('case_insensitive', (parser, state) => (state.caseInsensitive = parser.booleanValue()), ANY_TOKEN),
+  readShortForm: (parser, state) => (state.value = parser.objectText()),
+  isShortForm: (parser, token) => {
+    if (token === 'START_ARRAY') throw parsingError(parser.tokenLocation(), '[term] query does not support array of values');
+    return isValueToken(token);
+  },
+};
+
+export function parseTerm(context: QueryParseContext): TermQuery {
+  const state: TermState = { value: undefined, boost: DEFAULTS.boost, caseInsensitive: false };
+  const field = parseSingleFieldQuery(context, TERM, state);
+  requireFieldAndValue(field, state.value);
   return {
     kind: 'term',
-    field: fieldName!,
-    value,
-    caseInsensitive,
-    boost: checkBoost(boost),
-    ...(name !== undefined && { name }),
+    field: field!,
+    value: state.value,
+    caseInsensitive: state.caseInsensitive,
+    boost: checkBoost(state.boost),
+    ...(state.name !== undefined && { name: state.name }),
   };
 }
 
+interface TermsState {
+  values: QueryValue[] | undefined;
+  boost: number;
+  name?: string;
+}
+
+const TERMS_OPTIONS = declareBoostAndName(new QueryOptions<TermsState>('terms', { null: 'unknown_token' }));
+
+/**
+ * TermsQueryBuilder: the field is whichever key holds an array (its terms) or an object (a terms lookup); the
+ * options sit beside it.
+ */
 export function parseTerms(context: QueryParseContext): TermsQuery {
   const parser = context.parser;
   let fieldName: string | undefined;
-  let values: QueryValue[] | undefined;
-  let name: string | undefined;
-  let boost: number = DEFAULTS.boost;
+  const state: TermsState = { values: undefined, boost: DEFAULTS.boost };
   let currentFieldName: string | undefined;
   for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
     if (token === 'FIELD_NAME') {
@@ -85,12 +89,7 @@ export function parseTerms(context: QueryParseContext): TermsQuery {
     } else if (token === 'START_ARRAY') {
       if (fieldName !== undefined) throw parsingError(parser.tokenLocation(), '[terms] query does not support multiple fields');
       fieldName = currentFieldName;
-      values = [];
-      while (parser.nextToken() !== 'END_ARRAY') {
-        const value = parser.objectText();
-        if (value === null) throw parsingError(parser.tokenLocation(), 'No value specified for terms query');
-        values.push(value);
-      }
+      state.values = readTermsList(parser);
     } else if (token === 'START_OBJECT') {
       if (fieldName !== undefined) {
         throw parsingError(
@@ -100,80 +99,64 @@ export function parseTerms(context: QueryParseContext): TermsQuery {
       }
       // A terms lookup ({"index": .., "id": .., "path": ..}) needs a document fetch Gannet does not do yet.
       throw parsingError(parser.tokenLocation(), `[terms] query does not support a terms lookup for field [${currentFieldName}]: list the terms instead`);
-    } else if (isValueToken(token)) {
-      if (currentFieldName === 'boost') boost = parser.floatValue();
-      else if (currentFieldName === '_name') name = parser.text();
-      else doesNotSupport(parser, 'terms', currentFieldName);
     } else {
-      unknownToken(parser, 'terms', currentFieldName);
+      TERMS_OPTIONS.parseField(context, currentFieldName, state);
     }
   }
   if (fieldName === undefined) {
     throw parsingError(parser.tokenLocation(), '[terms] query requires a field name, followed by array of terms or a document lookup specification');
   }
   if (fieldName.length === 0) throw illegalArgument('field name cannot be null.');
-  return { kind: 'terms', field: fieldName, values: values ?? [], boost: checkBoost(boost), ...(name !== undefined && { name }) };
+  return { kind: 'terms', field: fieldName, values: state.values ?? [], boost: checkBoost(state.boost), ...(state.name !== undefined && { name: state.name }) };
 }
 
-interface MultiTermCommon {
-  fieldName: string | undefined;
+function readTermsList(parser: XContentParser): QueryValue[] {
+  const values: QueryValue[] = [];
+  while (parser.nextToken() !== 'END_ARRAY') {
+    const value = parser.objectText();
+    if (value === null) throw parsingError(parser.tokenLocation(), 'No value specified for terms query');
+    values.push(value);
+  }
+  return values;
+}
+
+interface MultiTermState {
   value: string | null | undefined;
   boost: number;
-  name: string | undefined;
+  name?: string;
   rewrite: string | undefined;
   caseInsensitive: boolean;
 }
 
 /**
- * The loop prefix, wildcard and regexp share: a long form whose options are read by `option`, or the short
- * form. `valueKeys` names the keys holding the value (wildcard also accepts `wildcard`).
+ * The options prefix, wildcard and regexp share. Their builders read each option whatever its token (the
+ * accessors refuse what they cannot read); wildcard reads its value with text(), the others with textOrNull().
  */
-function parseMultiTerm(
-  context: QueryParseContext,
-  queryName: 'prefix' | 'wildcard' | 'regexp',
-  valueKeys: readonly string[],
-  option: (key: string | undefined, parser: XContentParser) => boolean,
-): MultiTermCommon {
-  const parser = context.parser;
-  const state: MultiTermCommon = { fieldName: undefined, value: undefined, boost: DEFAULTS.boost, name: undefined, rewrite: undefined, caseInsensitive: false };
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (token === 'START_OBJECT') {
-      checkSingleField(parser, queryName, state.fieldName, currentFieldName);
-      state.fieldName = currentFieldName;
-      for (let inner = parser.nextToken(); inner !== 'END_OBJECT'; inner = parser.nextToken()) {
-        if (inner === 'FIELD_NAME') {
-          currentFieldName = parser.currentName();
-        } else if (currentFieldName !== undefined && valueKeys.includes(currentFieldName)) {
-          // wildcard reads its value with text(), prefix and regexp with textOrNull().
-          state.value = queryName === 'wildcard' ? parser.text() : parser.textOrNull();
-        } else if (currentFieldName === '_name') {
-          state.name = parser.text();
-        } else if (currentFieldName === 'boost') {
-          state.boost = parser.floatValue();
-        } else if (currentFieldName === 'rewrite') {
-          state.rewrite = parser.textOrNull() ?? undefined;
-        } else if (currentFieldName === 'case_insensitive') {
-          state.caseInsensitive = parser.booleanValue();
-        } else if (!option(currentFieldName, parser)) {
-          throw parsingError(parser.tokenLocation(), `[${queryName}] query does not support [${currentFieldName}]`);
-        }
-      }
-    } else {
-      checkSingleField(parser, queryName, state.fieldName, parser.currentName());
-      state.fieldName = parser.currentName();
-      state.value = queryName === 'wildcard' ? parser.text() : parser.textOrNull();
-    }
-  }
-  return state;
+function multiTermOptions<S extends MultiTermState>(queryName: 'prefix' | 'wildcard' | 'regexp', readValue: OptionReader<S>): QueryOptions<S> {
+  return declareBoostAndName(new QueryOptions<S>(queryName), ANY_TOKEN)
+    .declare('value', readValue, ANY_TOKEN)
+    .declare('rewrite', (parser, state) => (state.rewrite = parser.textOrNull() ?? undefined), ANY_TOKEN)
+    .declare('case_insensitive', (parser, state) => (state.caseInsensitive = parser.booleanValue()), ANY_TOKEN);
 }
 
-function common(state: MultiTermCommon): { field: string; value: string; boost: number; name?: string; rewrite?: string; caseInsensitive: boolean } {
-  requireFieldAndValue(state.fieldName, state.value);
+const readTextOrNull: OptionReader<MultiTermState> = (parser, state) => (state.value = parser.textOrNull());
+const readText: OptionReader<MultiTermState> = (parser, state) => (state.value = parser.text());
+
+const PREFIX: SingleFieldQuery<MultiTermState> = { options: multiTermOptions('prefix', readTextOrNull), readShortForm: readTextOrNull };
+
+const WILDCARD: SingleFieldQuery<MultiTermState> = {
+  options: multiTermOptions('wildcard', readText).declare('wildcard', readText, ANY_TOKEN),
+  readShortForm: readText,
+};
+
+function multiTermState(): MultiTermState {
+  return { value: undefined, boost: DEFAULTS.boost, rewrite: undefined, caseInsensitive: false };
+}
+
+function multiTermQuery(field: string | undefined, state: MultiTermState): { field: string; value: string; boost: number; name?: string; rewrite?: string; caseInsensitive: boolean } {
+  requireFieldAndValue(field, state.value);
   return {
-    field: state.fieldName!,
+    field: field!,
     value: state.value,
     ...(state.rewrite !== undefined && { rewrite: state.rewrite }),
     caseInsensitive: state.caseInsensitive,
@@ -183,11 +166,13 @@ function common(state: MultiTermCommon): { field: string; value: string; boost: 
 }
 
 export function parsePrefix(context: QueryParseContext): PrefixQuery {
-  return { kind: 'prefix', ...common(parseMultiTerm(context, 'prefix', ['value'], () => false)) };
+  const state = multiTermState();
+  return { kind: 'prefix', ...multiTermQuery(parseSingleFieldQuery(context, PREFIX, state), state) };
 }
 
 export function parseWildcard(context: QueryParseContext): WildcardQuery {
-  return { kind: 'wildcard', ...common(parseMultiTerm(context, 'wildcard', ['wildcard', 'value'], () => false)) };
+  const state = multiTermState();
+  return { kind: 'wildcard', ...multiTermQuery(parseSingleFieldQuery(context, WILDCARD, state), state) };
 }
 
 /** RegexpFlag values (Lucene's RegExp syntax flags). */
@@ -217,94 +202,74 @@ export function resolveRegexpFlags(flags: string | null): number {
   return value;
 }
 
-export function parseRegexp(context: QueryParseContext): RegexpQuery {
-  let flags: number = DEFAULTS.regexpFlags;
-  let maxDeterminizedStates: number = DEFAULTS.maxDeterminizedStates;
-  const state = parseMultiTerm(context, 'regexp', ['value'], (key, parser) => {
-    if (key === 'flags') flags = resolveRegexpFlags(parser.textOrNull());
-    else if (key === 'flags_value') flags = parser.intValue();
-    else if (key === 'max_determinized_states') maxDeterminizedStates = parser.intValue();
-    else return false;
-    return true;
-  });
-  const base = common(state);
-  if (maxDeterminizedStates < 0) throw illegalArgument('[regexp] requires max_determinized_states to be non-negative');
-  return { kind: 'regexp', ...base, flags, maxDeterminizedStates };
+interface RegexpState extends MultiTermState {
+  flags: number;
+  maxDeterminizedStates: number;
 }
 
+const REGEXP: SingleFieldQuery<RegexpState> = {
+  options: multiTermOptions<RegexpState>('regexp', readTextOrNull)
+    .declare('flags', (parser, state) => (state.flags = resolveRegexpFlags(parser.textOrNull())), ANY_TOKEN)
+    .declare('flags_value', (parser, state) => (state.flags = parser.intValue()), ANY_TOKEN)
+    .declare('max_determinized_states', (parser, state) => (state.maxDeterminizedStates = parser.intValue()), ANY_TOKEN),
+  readShortForm: readTextOrNull,
+};
+
+export function parseRegexp(context: QueryParseContext): RegexpQuery {
+  const state: RegexpState = { ...multiTermState(), flags: DEFAULTS.regexpFlags, maxDeterminizedStates: DEFAULTS.maxDeterminizedStates };
+  const base = multiTermQuery(parseSingleFieldQuery(context, REGEXP, state), state);
+  if (state.maxDeterminizedStates < 0) throw illegalArgument('[regexp] requires max_determinized_states to be non-negative');
+  return { kind: 'regexp', ...base, flags: state.flags, maxDeterminizedStates: state.maxDeterminizedStates };
+}
+
+interface FuzzyState {
+  value: QueryValue | null | undefined;
+  fuzziness: Fuzziness;
+  prefixLength: number;
+  maxExpansions: number;
+  transpositions: boolean;
+  rewrite: string | undefined;
+  name?: string;
+  boost: number;
+}
+
+const readFuzzyValue: OptionReader<FuzzyState> = (parser, state) => (state.value = parser.objectText());
+
+const FUZZY: SingleFieldQuery<FuzzyState> = {
+  options: declareBoostAndName(new QueryOptions<FuzzyState>('fuzzy', { null: 'unexpected_token_after', object: 'unexpected_token_after', array: 'unexpected_token_after' }))
+    .declare('term', readFuzzyValue)
+    .declare('value', readFuzzyValue)
+    .declare('fuzziness', (parser, state) => (state.fuzziness = readFuzziness(parser)))
+    .declare('prefix_length', (parser, state) => (state.prefixLength = parser.intValue()))
+    .declare('max_expansions', (parser, state) => (state.maxExpansions = parser.intValue()))
+    .declare('transpositions', (parser, state) => (state.transpositions = parser.booleanValue()))
+    .declare('rewrite', (parser, state) => (state.rewrite = parser.textOrNull() ?? undefined)),
+  readShortForm: readFuzzyValue,
+};
+
 export function parseFuzzy(context: QueryParseContext): FuzzyQuery {
-  const parser = context.parser;
-  let fieldName: string | undefined;
-  let value: QueryValue | null | undefined;
-  let fuzziness: Fuzziness = DEFAULTS.autoFuzziness;
-  let prefixLength: number = DEFAULTS.prefixLength;
-  let maxExpansions: number = DEFAULTS.maxExpansions;
-  let transpositions: boolean = DEFAULTS.fuzzyTranspositions;
-  let rewrite: string | undefined;
-  let name: string | undefined;
-  let boost: number = DEFAULTS.boost;
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (token === 'START_OBJECT') {
-      checkSingleField(parser, 'fuzzy', fieldName, currentFieldName);
-      fieldName = currentFieldName;
-      for (let inner = parser.nextToken(); inner !== 'END_OBJECT'; inner = parser.nextToken()) {
-        if (inner === 'FIELD_NAME') {
-          currentFieldName = parser.currentName();
-        } else if (isValueToken(inner)) {
-          switch (currentFieldName) {
-            case 'term':
-            case 'value':
-              value = parser.objectText();
-              break;
-            case 'boost':
-              boost = parser.floatValue();
-              break;
-            case 'fuzziness':
-              fuzziness = readFuzziness(parser);
-              break;
-            case 'prefix_length':
-              prefixLength = parser.intValue();
-              break;
-            case 'max_expansions':
-              maxExpansions = parser.intValue();
-              break;
-            case 'transpositions':
-              transpositions = parser.booleanValue();
-              break;
-            case 'rewrite':
-              rewrite = parser.textOrNull() ?? undefined;
-              break;
-            case '_name':
-              name = parser.text();
-              break;
-            default:
-              throw parsingError(parser.tokenLocation(), `[fuzzy] query does not support [${currentFieldName}]`);
-          }
-        } else {
-          throw parsingError(parser.tokenLocation(), `[fuzzy] unexpected token [${inner}] after [${currentFieldName}]`);
-        }
-      }
-    } else {
-      checkSingleField(parser, 'fuzzy', fieldName, parser.currentName());
-      fieldName = parser.currentName();
-      value = parser.objectText();
-    }
-  }
-  if (fieldName === undefined || fieldName.length === 0) throw illegalArgument('field name cannot be null or empty');
-  if (value === undefined || value === null) throw illegalArgument('query value cannot be null');
+  const state: FuzzyState = {
+    value: undefined,
+    fuzziness: DEFAULTS.autoFuzziness,
+    prefixLength: DEFAULTS.prefixLength,
+    maxExpansions: DEFAULTS.maxExpansions,
+    transpositions: DEFAULTS.fuzzyTranspositions,
+    rewrite: undefined,
+    boost: DEFAULTS.boost,
+  };
+  const field = parseSingleFieldQuery(context, FUZZY, state);
+  if (field === undefined || field.length === 0) throw illegalArgument('field name cannot be null or empty');
+  if (state.value === undefined || state.value === null) throw illegalArgument('query value cannot be null');
   return {
     kind: 'fuzzy',
-    field: fieldName,
-    value,
-    fuzziness,
-    prefixLength,
-    maxExpansions,
-    transpositions,
-    ...(rewrite !== undefined && { rewrite }),
-    boost: checkBoost(boost),
-    ...(name !== undefined && { name }),
+    field,
+    value: state.value,
+    fuzziness: state.fuzziness,
+    prefixLength: state.prefixLength,
+    maxExpansions: state.maxExpansions,
+    transpositions: state.transpositions,
+    ...(state.rewrite !== undefined && { rewrite: state.rewrite }),
+    boost: checkBoost(state.boost),
+    ...(state.name !== undefined && { name: state.name }),
   };
 }

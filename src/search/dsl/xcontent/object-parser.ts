@@ -6,6 +6,7 @@
  */
 import { EsError } from '../../../common/errors.js';
 import { levenshteinSimilarity } from '../../../common/levenshtein.js';
+import { ParseFieldTable, type ParseField } from './parse-field.js';
 import type { Token, XContentParser } from './xcontent-parser.js';
 import { asEsError, xContentParseError } from './xcontent-errors.js';
 
@@ -30,12 +31,12 @@ interface FieldParser<T> {
 }
 
 export class ObjectParser<T> {
-  private readonly fields = new Map<string, FieldParser<T>>();
+  private readonly fields = new ParseFieldTable<FieldParser<T>>();
 
   constructor(readonly name: string) {}
 
-  declare(field: string, type: ValueType, parse: (parser: XContentParser, target: T) => void): this {
-    this.fields.set(field, { tokens: VALUE_TYPES[type], parse });
+  declare(field: string | ParseField, type: ValueType, parse: (parser: XContentParser, target: T) => void): this {
+    this.fields.declare(field, { tokens: VALUE_TYPES[type], parse });
     return this;
   }
 
@@ -50,10 +51,10 @@ export class ObjectParser<T> {
     while (parser.nextToken() === 'FIELD_NAME') {
       const fieldName = parser.currentName()!;
       const fieldLocation = parser.tokenLocation();
-      const field = this.fields.get(fieldName);
+      const field = this.fields.match(fieldName);
       const token = parser.nextToken()!;
       if (field === undefined) {
-        throw xContentParseError(fieldLocation, `[${this.name}] unknown field [${fieldName}]${suggest(fieldName, [...this.fields.keys()])}`);
+        throw xContentParseError(fieldLocation, `[${this.name}] unknown field [${fieldName}]${suggest(fieldName, this.fields.names())}`);
       }
       if (!field.tokens.includes(token)) {
         throw xContentParseError(parser.tokenLocation(), `[${this.name}] ${fieldName} doesn't support values of type: ${token}`);
