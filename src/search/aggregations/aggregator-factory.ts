@@ -9,7 +9,8 @@ import { FilterAggregator, FiltersAggregator, MissingAggregator } from './bucket
 import { RangeAggregator } from './bucket/range-aggregator.js';
 import { TermsAggregator } from './bucket/terms-aggregator.js';
 import { NumericMetricsAggregator } from './metrics/numeric-metrics.js';
-import { CardinalityAggregator, PercentilesAggregator } from './metrics/sketch-metrics.js';
+import { CardinalityAggregator } from './metrics/sketch-metrics.js';
+import { PercentileRanksAggregator, PercentilesAggregator } from './metrics/tdigest-aggregators.js';
 import { TopHitsAggregator } from './metrics/top-hits-aggregator.js';
 import type { AggregationSpec } from './spec.js';
 import { parseOrderPath } from './support/order-path.js';
@@ -48,6 +49,8 @@ function createOne(spec: AggregationSpec, env: AggregatorEnv): Aggregator {
       return new CardinalityAggregator(spec, env, resolve(ALL_KINDS, 'keyword'));
     case 'percentiles':
       return new PercentilesAggregator(spec, env, resolve(NUMERIC_KINDS, 'double'));
+    case 'percentile_ranks':
+      return new PercentileRanksAggregator(spec, env, resolve(NUMERIC_KINDS, 'double'));
     case 'top_hits':
       return new TopHitsAggregator(spec, env);
   }

@@ -168,6 +168,14 @@ export interface InternalPercentiles extends Base {
   readonly format: FormatSpec;
 }
 
+export interface InternalPercentileRanks extends Base {
+  readonly type: 'percentile_ranks';
+  readonly values: readonly number[];
+  readonly state: TDigestStateData | null;
+  readonly keyed: boolean;
+  readonly format: FormatSpec;
+}
+
 /** One hit of a top_hits bucket: already fetched (rendered) by the shard, plus what merging needs. */
 export interface TopHit {
   readonly score: number;
@@ -206,4 +214,5 @@ export type InternalAggregation =
   | InternalExtendedStats
   | InternalCardinality
   | InternalPercentiles
+  | InternalPercentileRanks
   | InternalTopHits;

@@ -8,8 +8,8 @@ import { JsonFloat, javaDoubleString } from '../../common/json-float.js';
 import type { InternalAggregation, InternalTerms } from './internal.js';
 import { extendedStatsValue } from './metrics/stats-values.js';
 import { HyperLogLogPlusPlus } from './metrics/hyperloglog.js';
-import { quantileOfState, stateSize } from './metrics/tdigest.js';
-import { formatDouble, formatLong, isRaw } from './support/doc-value-format.js';
+import { percentileRankOfState, quantileOfState, stateSize, type TDigestStateData } from './metrics/tdigest.js';
+import { formatDouble, formatLong, isRaw, type FormatSpec } from './support/doc-value-format.js';
 
 export interface RenderOptions {
   /** `typed_keys`: prefix each name with its type (`sterms#tags`). */
@@ -29,6 +29,8 @@ function typeName(agg: InternalAggregation): string {
       return agg.valueType === 'long' ? 'lterms' : agg.valueType === 'double' ? 'dterms' : 'sterms';
     case 'percentiles':
       return 'tdigest_percentiles';
+    case 'percentile_ranks':
+      return 'tdigest_percentile_ranks';
     default:
       return agg.type;
   }
@@ -156,25 +158,12 @@ function renderOne(agg: InternalAggregation, options: RenderOptions): Json {
       return out;
     case 'percentiles': {
       const state = agg.state;
-      const empty = state === null || stateSize(state) === 0;
-      const valueOf = (percent: number): number => (state === null ? NaN : quantileOfState(state, percent / 100));
-      if (agg.keyed) {
-        const values: Json = {};
-        for (const percent of agg.percents) {
-          const key = javaDoubleString(percent);
-          const value = valueOf(percent);
-          values[key] = empty ? null : double(value);
-          if (!isRaw(agg.format) && !empty) values[`${key}_as_string`] = formatDouble(agg.format, value);
-        }
-        out['values'] = values;
-      } else {
-        out['values'] = agg.percents.map((percent) => {
-          const value = valueOf(percent);
-          const entry: Json = { key: double(percent), value: empty ? null : double(value) };
-          if (!isRaw(agg.format) && !empty) entry['value_as_string'] = formatDouble(agg.format, value);
-          return entry;
-        });
-      }
+      out['values'] = renderDigestValues(agg.percents, agg.keyed, agg.format, state, (percent) => (state === null ? NaN : quantileOfState(state, percent / 100)));
+      return out;
+    }
+    case 'percentile_ranks': {
+      const state = agg.state;
+      out['values'] = renderDigestValues(agg.values, agg.keyed, agg.format, state, (value) => (state === null ? NaN : percentileRankOfState(state, value)));
       return out;
     }
     case 'top_hits':
@@ -185,6 +174,30 @@ function renderOne(agg: InternalAggregation, options: RenderOptions): Json {
       };
       return out;
   }
+}
+
+/**
+ * AbstractInternalTDigestPercentiles.doXContentBody: per key (a percent, or a value whose rank is asked) its
+ * value, null for an empty digest; keyed by String.valueOf(key) or a list of {key, value}.
+ */
+function renderDigestValues(keys: readonly number[], keyed: boolean, format: FormatSpec, state: TDigestStateData | null, valueOf: (key: number) => number): Json | Json[] {
+  const empty = state === null || stateSize(state) === 0;
+  if (keyed) {
+    const values: Json = {};
+    for (const key of keys) {
+      const name = javaDoubleString(key);
+      const value = valueOf(key);
+      values[name] = empty ? null : double(value);
+      if (!isRaw(format) && !empty) values[`${name}_as_string`] = formatDouble(format, value);
+    }
+    return values;
+  }
+  return keys.map((key) => {
+    const value = valueOf(key);
+    const entry: Json = { key: double(key), value: empty ? null : double(value) };
+    if (!isRaw(format) && !empty) entry['value_as_string'] = formatDouble(format, value);
+    return entry;
+  });
 }
 
 function renderExtendedStats(agg: Extract<InternalAggregation, { type: 'extended_stats' }>, out: Json): void {

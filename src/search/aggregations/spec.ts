@@ -139,6 +139,15 @@ export interface PercentilesSpec extends Common {
   readonly compression: number;
 }
 
+export interface PercentileRanksSpec extends Common {
+  readonly type: 'percentile_ranks';
+  readonly source: ValuesSourceSpec;
+  /** The values whose ranks are asked, sorted ascending as ES keeps them. */
+  readonly values: readonly number[];
+  readonly keyed: boolean;
+  readonly compression: number;
+}
+
 export interface SortSpec {
   /** `_score`, `_doc` or a field name. */
   readonly field: string;
@@ -175,6 +184,7 @@ export type AggregationSpec =
   | ExtendedStatsSpec
   | CardinalitySpec
   | PercentilesSpec
+  | PercentileRanksSpec
   | TopHitsSpec;
 
 export type AggregationType = AggregationSpec['type'];
@@ -190,5 +200,6 @@ export const METRIC_TYPES: ReadonlySet<AggregationType> = new Set([
   'extended_stats',
   'cardinality',
   'percentiles',
+  'percentile_ranks',
   'top_hits',
 ]);

@@ -1,21 +1,19 @@
 /**
- * cardinality and percentiles on one shard: a sketch per bucket ordinal (HyperLogLog++ of value hashes, a
- * t-digest of values), shipped whole to the coordinating node, which merges them.
+ * cardinality on one shard: a HyperLogLog++ sketch of value hashes per bucket ordinal, shipped whole to the
+ * coordinating node, which merges them (percentiles and percentile_ranks: tdigest-aggregators.ts).
  *
  * Cardinality hashes values as ES does: terms by MurmurHash3 x64-128 (h1) of their UTF-8 bytes, computed
  * once per segment ordinal; longs, dates and booleans by BitMixer.mix64; doubles by mix64 of their bits.
  */
-import { aggErrors } from '../agg-errors.js';
 import { Aggregator, type AggregatorEnv, type LeafCollector, type SortValueGetter } from '../aggregator.js';
 import type { InternalAggregation } from '../internal.js';
-import type { CardinalitySpec, PercentilesSpec } from '../spec.js';
+import type { CardinalitySpec } from '../spec.js';
 import { hashDouble, hashLong, murmur3x64h1, newHash64 } from '../support/hash64.js';
-import { pathToString, type PathElement } from '../support/order-path.js';
+import type { PathElement } from '../support/order-path.js';
 import type { ValuesSourceConfig } from '../support/values-source-config.js';
 import { MISSING_ORD, type AggregationSegment } from '../support/values.js';
 import { DEFAULT_PRECISION, HyperLogLogPlusPlus, precisionFromThreshold } from './hyperloglog.js';
 import { singleValueKeyError } from './numeric-metrics.js';
-import { TDigest } from './tdigest.js';
 
 export class CardinalityAggregator extends Aggregator {
   private readonly sketches: Array<HyperLogLogPlusPlus | undefined> = [];
@@ -97,65 +95,5 @@ export class CardinalityAggregator extends Aggregator {
     const key = path[index]!.key;
     if (key !== null && key !== 'value') throw singleValueKeyError(path, this.name);
     return (ord) => this.sketches[ord]?.cardinality() ?? 0;
-  }
-}
-
-export class PercentilesAggregator extends Aggregator {
-  private readonly digests: Array<TDigest | undefined> = [];
-
-  constructor(
-    override readonly spec: PercentilesSpec,
-    env: AggregatorEnv,
-    private readonly config: ValuesSourceConfig,
-  ) {
-    super(spec, env);
-  }
-
-  getLeafCollector(segment: AggregationSegment): LeafCollector {
-    if (this.config.kind === null) return { collect() {} };
-    const values = this.config.numbers(segment);
-    return {
-      collect: (doc, bucket) => {
-        const count = values.read(doc);
-        if (count === 0) return;
-        let digest = this.digests[bucket];
-        if (digest === undefined) {
-          digest = new TDigest(this.spec.compression);
-          this.digests[bucket] = digest;
-        }
-        for (let i = 0; i < count; i++) digest.add(values.at(i));
-      },
-    };
-  }
-
-  private build(digest: TDigest | undefined): InternalAggregation {
-    return {
-      name: this.name,
-      meta: this.spec.meta,
-      type: 'percentiles',
-      percents: this.spec.percents,
-      state: digest === undefined ? null : digest.state(),
-      keyed: this.spec.keyed,
-      format: this.config.format,
-    };
-  }
-
-  buildAggregations(owningBucketOrds: readonly number[]): InternalAggregation[] {
-    return owningBucketOrds.map((ord) => this.build(this.digests[ord]));
-  }
-
-  buildEmptyAggregation(): InternalAggregation {
-    return this.build(undefined);
-  }
-
-  override sortValueGetter(path: readonly PathElement[], index: number): SortValueGetter {
-    if (index < path.length - 1) return super.sortValueGetter(path, index);
-    const key = path[index]!.key;
-    if (key === null) {
-      throw aggErrors.invalidOrderPath(pathToString(path), 'When ordering on a multi-value metrics aggregation a metric name must be specified.');
-    }
-    const percent = Number(key);
-    if (Number.isNaN(percent)) throw aggErrors.invalidOrderPath(pathToString(path), `Unknown metric name [${key}] on multi-value metrics aggregation [${this.name}]`);
-    return (ord) => this.digests[ord]?.quantile(percent / 100) ?? NaN;
   }
 }

@@ -167,6 +167,11 @@ export class MergingDigest {
     return MergingDigest.quantileOf(q, this.mean, this.weight, this.lastUsedCell, this.totalWeight, this.min, this.max);
   }
 
+  cdf(x: number): number {
+    this.mergeNewValues(this.compression);
+    return mergingCdf(x, this.mean, this.weight, this.lastUsedCell, Math.trunc(this.size), this.min, this.max);
+  }
+
   /** MergingDigest.quantile over centroids sorted by mean. */
   static quantileOf(q: number, mean: ArrayLike<number>, weight: ArrayLike<number>, n: number, totalWeight: number, min: number, max: number): number {
     if (q < 0 || q > 1) throw new RangeError(`q should be in [0,1], got ${q}`);
@@ -194,6 +199,64 @@ export class MergingDigest {
     const z2 = weight[n - 1]! / 2 - z1;
     return weightedAverage(mean[n - 1]!, z1, max, z2);
   }
+}
+
+/**
+ * Double.compare: like < and > but -0.0 sorts before 0.0 (NaN never reaches a digest). ES's cdf code uses it
+ * where it tests a value for equality with min or a centroid mean.
+ */
+export function javaDoubleCompare(a: number, b: number): number {
+  if (a < b) return -1;
+  if (a > b) return 1;
+  const aNegativeZero = Object.is(a, -0);
+  const bNegativeZero = Object.is(b, -0);
+  return aNegativeZero === bNegativeZero ? 0 : aNegativeZero ? -1 : 1;
+}
+
+/**
+ * MergingDigest.cdf over centroids sorted by mean (ES 8.19): each centroid's weight is spread evenly over
+ * the half-way points to its neighbours (the outer ones mirror their inner half-width); a value equal to min
+ * or max counts half the weight of the centroids sitting exactly there. `size` is ES's size(), a long.
+ */
+export function mergingCdf(x: number, mean: ArrayLike<number>, weight: ArrayLike<number>, n: number, size: number, min: number, max: number): number {
+  if (n === 0) return NaN;
+  if (n === 1) {
+    if (x < min) return 0;
+    if (x > max) return 1;
+    return 0.5;
+  }
+  if (x < min) return 0;
+  if (javaDoubleCompare(x, min) === 0) {
+    let atMin = 0;
+    for (let i = 0; i < n && javaDoubleCompare(mean[i]!, x) === 0; i++) atMin += weight[i]!;
+    return atMin / 2.0 / size;
+  }
+  if (x > max) return 1;
+  if (x === max) {
+    let atMax = 0;
+    for (let i = n - 1; i >= 0 && javaDoubleCompare(mean[i]!, x) === 0; i--) atMax += weight[i]!;
+    return (size - atMax / 2.0) / size;
+  }
+  let left = (mean[1]! - mean[0]!) / 2;
+  let weightSoFar = 0;
+  for (let i = 0; i < n - 1; i++) {
+    const right = (mean[i + 1]! - mean[i]!) / 2;
+    if (x < mean[i]! + right) {
+      const value = (weightSoFar + weight[i]! * interpolate(x, mean[i]! - left, mean[i]! + right)) / size;
+      return Math.max(value, 0.0);
+    }
+    weightSoFar += weight[i]!;
+    left = right;
+  }
+  const last = n - 1;
+  const right = (mean[last]! - mean[last - 1]!) / 2;
+  if (x < mean[last]! + right) return (weightSoFar + weight[last]! * interpolate(x, mean[last]! - right, mean[last]! + right)) / size;
+  return 1;
+}
+
+/** AbstractTDigest.interpolate. */
+function interpolate(x: number, x0: number, x1: number): number {
+  return (x - x0) / (x1 - x0);
 }
 
 /**

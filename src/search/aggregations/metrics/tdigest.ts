@@ -10,7 +10,7 @@
  * reserve the other's size, then add its centroids one by one. Recorded outputs of ES's classes are checked
  * in test/unit/search/aggregations/tdigest-es-oracle.test.ts.
  */
-import { MergingDigest, type MergingCentroids } from './tdigest-merging.js';
+import { MergingDigest, javaDoubleCompare, mergingCdf, type MergingCentroids } from './tdigest-merging.js';
 
 export const DEFAULT_COMPRESSION = 100;
 
@@ -41,6 +41,48 @@ function sortedQuantile(q: number, data: ArrayLike<number>, n: number): number {
     weight = 0;
   }
   return data[low]! + weight * (data[high]! - data[low]!);
+}
+
+/**
+ * ES's Dist.cdf over sorted data: the share of samples below x, a run of samples equal to x counting half,
+ * interpolating linearly between the two samples around x. The first sample counts half from the start,
+ * as ES's loop does. Empty data has no answer (ES never asks: an empty digest is printed as null).
+ */
+function sortedCdf(x: number, data: ArrayLike<number>, n: number): number {
+  if (n === 0) return NaN;
+  if (javaDoubleCompare(x, data[0]!) < 0) return 0;
+  let below = 0.5;
+  let equal = 0;
+  for (let i = 1; i < n; i++) {
+    const value = data[i]!;
+    const order = javaDoubleCompare(value, x);
+    if (order > 0) {
+      if (equal > 0) return (below + 0.5 * equal) / n;
+      const previous = data[i - 1]!;
+      return (below + (x - previous) / (value - previous)) / n;
+    }
+    if (order < 0) below++;
+    else equal++;
+  }
+  return (n - 0.5 * equal) / n;
+}
+
+/** The cdf a shipped (already compressed) state reports: HybridDigest.cdf of the sorting or merging part. */
+export function cdfOfState(state: TDigestStateData, x: number): number {
+  if (state.kind === 'sorting') return sortedCdf(x, state.values, state.values.length);
+  return mergingCdf(x, state.means, state.weights, state.means.length, sumOf(state.weights), state.min, state.max);
+}
+
+/** InternalTDigestPercentileRanks.percentileRank: a cdf clamped into [0, 1], as a percentage. */
+export function percentileRank(cdf: number): number {
+  let rank = cdf;
+  if (rank < 0) rank = 0;
+  else if (rank > 1) rank = 1;
+  return rank * 100;
+}
+
+export function percentileRankOfState(state: TDigestStateData, x: number): number {
+  return percentileRank(cdfOfState(state, x));
 }
 
 /** The quantile a shipped (already compressed) state reports, without rebuilding a digest. */
@@ -142,6 +184,12 @@ export class TDigest {
     if (this.merging !== null) return this.merging.quantile(q);
     this.sortValues();
     return sortedQuantile(q, this.values!, this.valueCount);
+  }
+
+  cdf(x: number): number {
+    if (this.merging !== null) return this.merging.cdf(x);
+    this.sortValues();
+    return sortedCdf(x, this.values!, this.valueCount);
   }
 
   /** The state shipped to the coordinating node: compressed first, as ES's InternalTDigestPercentiles does. */

@@ -7,7 +7,7 @@ import { aggErrors } from '../agg-errors.js';
 import { METRIC_TYPES, type AggregationSpec, type AggregationType } from '../spec.js';
 import { isObject, tokenName, type JsonObject } from './object-fields.js';
 import { parseDateHistogram, parseFilter, parseFilters, parseHistogram, parseMissing, parseRange, parseTerms, type Common, type QueryParser } from './parse-bucket-aggs.js';
-import { parseCardinality, parseExtendedStats, parsePercentiles, parseSimpleMetric, parseTopHits } from './parse-metric-aggs.js';
+import { parseCardinality, parseExtendedStats, parsePercentileRanks, parsePercentiles, parseSimpleMetric, parseTopHits } from './parse-metric-aggs.js';
 
 export interface ParseAggregationsOptions {
   /** Turns the query of a filter/filters aggregation into the search layer's form (validating it). */
@@ -33,7 +33,8 @@ const ES_AGGREGATION_TYPES = [
 
 const SUPPORTED: ReadonlySet<string> = new Set<AggregationType>([
   'terms', 'range', 'date_range', 'histogram', 'date_histogram', 'filter', 'filters', 'missing',
-  'min', 'max', 'avg', 'sum', 'value_count', 'stats', 'extended_stats', 'cardinality', 'percentiles', 'top_hits',
+  'min', 'max', 'avg', 'sum', 'value_count', 'stats', 'extended_stats', 'cardinality', 'percentiles', 'percentile_ranks',
+  'top_hits',
 ]);
 
 function parseBody(type: AggregationType, common: Common, body: JsonObject, parseQuery: QueryParser): Omit<AggregationSpec, 'subAggregations'> {
@@ -66,6 +67,8 @@ function parseBody(type: AggregationType, common: Common, body: JsonObject, pars
       return parseCardinality(common, body);
     case 'percentiles':
       return parsePercentiles(common, body);
+    case 'percentile_ranks':
+      return parsePercentileRanks(common, body);
     case 'top_hits':
       return parseTopHits(common, body);
   }

@@ -1,9 +1,9 @@
 /**
  * Bodies of the metrics aggregations: min, max, avg, sum, value_count, stats, extended_stats, cardinality,
- * percentiles and top_hits.
+ * percentiles, percentile_ranks and top_hits.
  */
 import { aggErrors } from '../agg-errors.js';
-import type { CardinalitySpec, ExtendedStatsSpec, PercentilesSpec, SimpleMetricSpec, SimpleMetricType, SortSpec, SourceSpec, TopHitsSpec } from '../spec.js';
+import type { CardinalitySpec, ExtendedStatsSpec, PercentileRanksSpec, PercentilesSpec, SimpleMetricSpec, SimpleMetricType, SortSpec, SourceSpec, TopHitsSpec } from '../spec.js';
 import { DEFAULT_COMPRESSION } from '../metrics/tdigest.js';
 import { isObject, ObjectFields, tokenName, type JsonObject } from './object-fields.js';
 import { parseValuesSource, valuesSourceFieldNames } from './parse-common.js';
@@ -39,45 +39,83 @@ export function parseCardinality(common: Common, body: JsonObject): Omit<Cardina
 
 export const DEFAULT_PERCENTS: readonly number[] = [1, 5, 25, 50, 75, 95, 99];
 
-export function parsePercentiles(common: Common, body: JsonObject): Omit<PercentilesSpec, 'subAggregations'> {
-  const fields = new ObjectFields('percentiles', body, [...valuesSourceFieldNames({ formattable: true, timeZoneAware: false }), 'percents', 'keyed', 'tdigest', 'hdr']);
-  const name = common.name;
-  let percents = DEFAULT_PERCENTS;
-  const rawPercents = fields.raw('percents');
-  if (rawPercents !== undefined) {
-    if (!Array.isArray(rawPercents)) throw aggErrors.unsupportedValueType('percentiles', 'percents', tokenName(rawPercents));
-    percents = rawPercents.map((p) => {
-      const value = typeof p === 'string' ? Number(p) : p;
-      if (typeof value !== 'number' || Number.isNaN(value)) throw aggErrors.failedToParseField('percentiles', 'percents', aggErrors.numberFormat(String(p)));
-      return value;
-    });
-    if (percents.length === 0) throw aggErrors.illegalArgument(`[percents] must not be an empty array: [${name}]`);
+/**
+ * A double array of ObjectParser (`percents`, `values`): numbers or numeric strings; one bare value is read as
+ * an array of it, as ES's parseArray does.
+ */
+function parseDoubles(parser: string, field: string, raw: unknown): number[] {
+  if (raw === null || (typeof raw !== 'number' && typeof raw !== 'string' && !Array.isArray(raw))) {
+    throw aggErrors.unsupportedValueType(parser, field, tokenName(raw));
   }
+  const items: unknown[] = Array.isArray(raw) ? raw : [raw];
+  return items.map((item) => {
+    const value = typeof item === 'string' ? Number(item) : item;
+    if (typeof value !== 'number' || Number.isNaN(value)) throw aggErrors.failedToParseField(parser, field, aggErrors.numberFormat(String(item)));
+    return value;
+  });
+}
+
+/** AbstractPercentilesAggregationBuilder's constructor: the keys are required, non-empty, kept sorted. */
+function checkedKeys(field: string, keys: number[] | undefined, name: string): number[] {
+  if (keys === undefined) throw aggErrors.illegalArgument(`[${field}] must not be null: [${name}]`);
+  if (keys.length === 0) throw aggErrors.illegalArgument(`[${field}] must not be an empty array: [${name}]`);
+  return [...keys].sort((a, b) => a - b);
+}
+
+/** The method objects both t-digest aggregations share: `tdigest` (compression, execution_hint) or `hdr`. */
+function parseTDigestCompression(fields: ObjectFields, what: string): number {
+  if (fields.has('hdr')) {
+    if (fields.has('tdigest')) throw aggErrors.illegalArgument('Only one percentiles method should be declared.');
+    throw aggErrors.notSupported(`[hdr] ${what}`);
+  }
+  const tdigest = fields.object('tdigest');
+  if (tdigest === undefined) return DEFAULT_COMPRESSION;
+  const options = new ObjectFields('tdigest', tdigest, ['compression', 'execution_hint']);
+  const compression = options.double('compression') ?? DEFAULT_COMPRESSION;
+  if (compression < 0) {
+    throw aggErrors.failedToParseField('tdigest', 'compression', aggErrors.illegalArgument(`[compression] must be greater than or equal to 0. Found [${compression}]`));
+  }
+  const hint = options.string('execution_hint');
+  if (hint !== undefined && hint !== 'default' && hint !== 'high_accuracy' && hint !== '') {
+    throw aggErrors.failedToParseField('tdigest', 'execution_hint', aggErrors.illegalArgument(`Invalid execution_hint [${hint}], valid values are [default, high_accuracy]`));
+  }
+  return compression;
+}
+
+const DIGEST_FIELDS = ['keyed', 'tdigest', 'hdr'];
+
+export function parsePercentiles(common: Common, body: JsonObject): Omit<PercentilesSpec, 'subAggregations'> {
+  const fields = new ObjectFields('percentiles', body, [...valuesSourceFieldNames({ formattable: true, timeZoneAware: false }), 'percents', ...DIGEST_FIELDS]);
+  const name = common.name;
+  const rawPercents = fields.raw('percents');
+  const percents = checkedKeys('percents', rawPercents === undefined ? [...DEFAULT_PERCENTS] : parseDoubles('percentiles', 'percents', rawPercents), name);
   for (const percent of percents) {
     if (percent < 0 || percent > 100) throw aggErrors.illegalArgument(`percent must be in [0,100], got [${percent}]: [${name}]`);
   }
-  if (fields.has('hdr')) {
-    if (fields.has('tdigest')) throw aggErrors.illegalArgument('Only one percentiles method should be declared.');
-    throw aggErrors.notSupported('[hdr] percentiles');
-  }
-  let compression = DEFAULT_COMPRESSION;
-  const tdigest = fields.object('tdigest');
-  if (tdigest !== undefined) {
-    const options = new ObjectFields('tdigest', tdigest, ['compression', 'execution_hint']);
-    compression = options.double('compression') ?? DEFAULT_COMPRESSION;
-    if (compression < 0) {
-      throw aggErrors.failedToParseField('tdigest', 'compression', aggErrors.illegalArgument(`[compression] must be greater than or equal to 0. Found [${compression}]`));
-    }
-    const hint = options.string('execution_hint');
-    if (hint !== undefined && hint !== 'default' && hint !== 'high_accuracy' && hint !== '') {
-      throw aggErrors.failedToParseField('tdigest', 'execution_hint', aggErrors.illegalArgument(`Invalid execution_hint [${hint}], valid values are [default, high_accuracy]`));
-    }
-  }
+  const compression = parseTDigestCompression(fields, 'percentiles');
   return {
     ...common,
     type: 'percentiles',
     source: parseValuesSource(fields, { formattable: true, timeZoneAware: false }),
-    percents: [...percents].sort((a, b) => a - b),
+    percents,
+    keyed: fields.boolean('keyed') ?? true,
+    compression,
+  };
+}
+
+/** PercentileRanksAggregationBuilder: `values` is required (no default), any doubles. */
+export function parsePercentileRanks(common: Common, body: JsonObject): Omit<PercentileRanksSpec, 'subAggregations'> {
+  const fields = new ObjectFields('percentile_ranks', body, [...valuesSourceFieldNames({ formattable: true, timeZoneAware: false }), 'values', ...DIGEST_FIELDS]);
+  const rawValues = fields.raw('values');
+  const parsedValues = rawValues === undefined ? undefined : parseDoubles('percentile_ranks', 'values', rawValues);
+  // ES picks the method before its constructor checks the values.
+  const compression = parseTDigestCompression(fields, 'percentile ranks');
+  const values = checkedKeys('values', parsedValues, common.name);
+  return {
+    ...common,
+    type: 'percentile_ranks',
+    source: parseValuesSource(fields, { formattable: true, timeZoneAware: false }),
+    values,
     keyed: fields.boolean('keyed') ?? true,
     compression,
   };

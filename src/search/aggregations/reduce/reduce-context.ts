@@ -10,7 +10,7 @@ import { compareDoubles, parseOrderPath, pathToString, type PathElement } from '
 import type { BucketOrder } from '../spec.js';
 import { statsValue, extendedStatsValue } from '../metrics/stats-values.js';
 import { HyperLogLogPlusPlus } from '../metrics/hyperloglog.js';
-import { quantileOfState } from '../metrics/tdigest.js';
+import { percentileRankOfState, quantileOfState } from '../metrics/tdigest.js';
 
 export interface ReduceContext {
   readonly isFinal: boolean;
@@ -73,6 +73,8 @@ export function sortValueOf(aggs: readonly InternalAggregation[], path: readonly
       return extendedStatsValue(key ?? '', agg);
     case 'percentiles':
       return agg.state === null ? NaN : quantileOfState(agg.state, Number(key) / 100);
+    case 'percentile_ranks':
+      return agg.state === null ? NaN : percentileRankOfState(agg.state, Number(key));
     default:
       throw aggErrors.invalidOrderPath(pathToString(path), 'Buckets can only be sorted on a sub-aggregator path that is built out of zero or more single-bucket aggregations within the path and a final single-bucket or a metrics aggregation at the path end.');
   }

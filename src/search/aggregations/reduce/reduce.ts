@@ -10,6 +10,7 @@ import type {
   InternalExtendedStats,
   InternalFilters,
   InternalMinMax,
+  InternalPercentileRanks,
   InternalPercentiles,
   InternalRange,
   InternalSingleBucket,
@@ -77,7 +78,8 @@ function reduceOne(group: InternalAggregation[], ctx: ReduceContext): InternalAg
     case 'cardinality':
       return reduceCardinality(group as InternalCardinality[]);
     case 'percentiles':
-      return reducePercentiles(group as InternalPercentiles[]);
+    case 'percentile_ranks':
+      return reduceDigests(group as Array<InternalPercentiles | InternalPercentileRanks>);
     case 'top_hits':
       return reduceTopHits(group as InternalTopHits[], ctx);
   }
@@ -150,7 +152,8 @@ function reduceCardinality(group: InternalCardinality[]): InternalCardinality {
   return { ...group[0]!, sketch: merged === null ? null : merged.state() };
 }
 
-function reducePercentiles(group: InternalPercentiles[]): InternalPercentiles {
+/** AbstractInternalTDigestPercentiles.reduce: a fresh digest of the first state's compression takes each state in order. */
+function reduceDigests<T extends InternalPercentiles | InternalPercentileRanks>(group: T[]): T {
   let merged: TDigest | null = null;
   for (const agg of group) {
     if (agg.state === null) continue;
