@@ -9,86 +9,66 @@ import { ObjectParser, parseArray } from '../xcontent/object-parser.js';
 import { isValueToken } from '../xcontent/xcontent-parser.js';
 import { illegalArgument, parsingError } from '../xcontent/xcontent-errors.js';
 import { checkBoost } from './common-params.js';
-import { checkSingleField, unknownToken } from './match-queries.js';
 import type { QueryParseContext } from './parse-context.js';
+import { declareBoostAndName, QueryOptions, refusalError, STRUCTURE_IS_UNKNOWN_TOKEN, VALUES_OR_NULL, type OptionReader } from './query-options.js';
+import { parseSingleFieldQuery, type SingleFieldQuery } from './single-field-query.js';
+
+interface RangeState {
+  from: QueryValue | null;
+  to: QueryValue | null;
+  includeLower: boolean;
+  includeUpper: boolean;
+  timeZone: string | undefined;
+  boost: number;
+  name?: string;
+  format: string | undefined;
+  relation: string | undefined;
+}
+
+/** gt/gte/lt/lte set a bound and whether it is included; from/to set only the bound. */
+function bound(end: 'from' | 'to', inclusive?: boolean): OptionReader<RangeState> {
+  return (parser, state) => {
+    state[end] = parser.objectText();
+    if (inclusive === undefined) return;
+    if (end === 'from') state.includeLower = inclusive;
+    else state.includeUpper = inclusive;
+  };
+}
+
+const RANGE: SingleFieldQuery<RangeState> = {
+  // RangeQueryBuilder refuses structures before it looks at the name; nulls reach the accessors.
+  options: declareBoostAndName(new QueryOptions<RangeState>('range', { object: 'unknown_token', array: 'unknown_token' }), VALUES_OR_NULL)
+    .declare('from', bound('from'), VALUES_OR_NULL)
+    .declare('to', bound('to'), VALUES_OR_NULL)
+    .declare('gt', bound('from', false), VALUES_OR_NULL)
+    .declare('gte', bound('from', true), VALUES_OR_NULL)
+    .declare('lt', bound('to', false), VALUES_OR_NULL)
+    .declare('lte', bound('to', true), VALUES_OR_NULL)
+    .declare('include_lower', (parser, state) => (state.includeLower = parser.booleanValue()), VALUES_OR_NULL)
+    .declare('include_upper', (parser, state) => (state.includeUpper = parser.booleanValue()), VALUES_OR_NULL)
+    .declare('time_zone', (parser, state) => (state.timeZone = parser.text()), VALUES_OR_NULL)
+    .declare('format', (parser, state) => (state.format = parser.text()), VALUES_OR_NULL)
+    .declare('relation', (parser, state) => (state.relation = parser.text()), VALUES_OR_NULL),
+  // No short form: a bare value is refused, anything else passed over.
+  isShortForm: (parser, token, fieldName) => {
+    if (isValueToken(token)) throw refusalError(parser, 'range', 'does_not_support', fieldName);
+    return false;
+  },
+};
 
 export function parseRange(context: QueryParseContext): RangeQuery {
-  const parser = context.parser;
-  let fieldName: string | undefined;
-  let from: QueryValue | null = null;
-  let to: QueryValue | null = null;
-  let includeLower = true;
-  let includeUpper = true;
-  let timeZone: string | undefined;
-  let boost: number = DEFAULTS.boost;
-  let name: string | undefined;
-  let format: string | undefined;
-  let relation: string | undefined;
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (token === 'START_OBJECT') {
-      checkSingleField(parser, 'range', fieldName, currentFieldName);
-      fieldName = currentFieldName;
-      for (let inner = parser.nextToken(); inner !== 'END_OBJECT'; inner = parser.nextToken()) {
-        if (inner === 'FIELD_NAME') {
-          currentFieldName = parser.currentName();
-          continue;
-        }
-        if (inner === 'START_OBJECT' || inner === 'START_ARRAY') unknownToken(parser, 'range', currentFieldName);
-        switch (currentFieldName) {
-          case 'from':
-            from = parser.objectText();
-            break;
-          case 'to':
-            to = parser.objectText();
-            break;
-          case 'include_lower':
-            includeLower = parser.booleanValue();
-            break;
-          case 'include_upper':
-            includeUpper = parser.booleanValue();
-            break;
-          case 'boost':
-            boost = parser.floatValue();
-            break;
-          case 'gt':
-            from = parser.objectText();
-            includeLower = false;
-            break;
-          case 'gte':
-            from = parser.objectText();
-            includeLower = true;
-            break;
-          case 'lt':
-            to = parser.objectText();
-            includeUpper = false;
-            break;
-          case 'lte':
-            to = parser.objectText();
-            includeUpper = true;
-            break;
-          case 'time_zone':
-            timeZone = parser.text();
-            break;
-          case 'format':
-            format = parser.text();
-            break;
-          case 'relation':
-            relation = parser.text();
-            break;
-          case '_name':
-            name = parser.text();
-            break;
-          default:
-            throw parsingError(parser.tokenLocation(), `[range] query does not support [${currentFieldName}]`);
-        }
-      }
-    } else if (isValueToken(token)) {
-      throw parsingError(parser.tokenLocation(), `[range] query does not support [${currentFieldName}]`);
-    }
-  }
+  const state: RangeState = {
+    from: null,
+    to: null,
+    includeLower: true,
+    includeUpper: true,
+    timeZone: undefined,
+    boost: DEFAULTS.boost,
+    format: undefined,
+    relation: undefined,
+  };
+  const fieldName = parseSingleFieldQuery(context, RANGE, state);
+  const { from, to, timeZone, format, relation, name } = state;
   if (fieldName === undefined || fieldName.length === 0) throw illegalArgument('field name is null or empty');
   if (timeZone !== undefined && parseZoneId(timeZone) === undefined) {
     throw illegalArgument(`java.time.zone.ZoneRulesException: Unknown time-zone ID: ${timeZone}`);
@@ -99,12 +79,12 @@ export function parseRange(context: QueryParseContext): RangeQuery {
     field: fieldName,
     ...(from !== null && { from }),
     ...(to !== null && { to }),
-    includeLower,
-    includeUpper,
+    includeLower: state.includeLower,
+    includeUpper: state.includeUpper,
     ...(format !== undefined && { format }),
     ...(timeZone !== undefined && { timeZone }),
     ...(relation !== undefined && { relation: readRelation(relation) }),
-    boost: checkBoost(boost),
+    boost: checkBoost(state.boost),
     ...(name !== undefined && { name }),
   };
 }
@@ -127,25 +107,22 @@ function readRelation(text: string): RangeRelation {
   throw illegalArgument(`${text} is not a valid relation`);
 }
 
+interface ExistsState {
+  field: string | undefined;
+  boost: number;
+  name?: string;
+}
+
+const EXISTS_OPTIONS = declareBoostAndName(new QueryOptions<ExistsState>('exists', STRUCTURE_IS_UNKNOWN_TOKEN)).declare(
+  'field',
+  (parser, state) => (state.field = parser.text()),
+);
+
 export function parseExists(context: QueryParseContext): ExistsQuery {
-  const parser = context.parser;
-  let field: string | undefined;
-  let name: string | undefined;
-  let boost: number = DEFAULTS.boost;
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (isValueToken(token)) {
-      if (currentFieldName === 'field') field = parser.text();
-      else if (currentFieldName === '_name') name = parser.text();
-      else if (currentFieldName === 'boost') boost = parser.floatValue();
-      else throw parsingError(parser.tokenLocation(), `[exists] query does not support [${currentFieldName}]`);
-    } else {
-      unknownToken(parser, 'exists', currentFieldName);
-    }
-  }
-  if (field === undefined) throw parsingError(parser.tokenLocation(), '[exists] must be provided with a [field]');
+  const state: ExistsState = { field: undefined, boost: DEFAULTS.boost };
+  EXISTS_OPTIONS.parseFields(context, state);
+  const { field, boost, name } = state;
+  if (field === undefined) throw parsingError(context.parser.tokenLocation(), '[exists] must be provided with a [field]');
   if (field.length === 0) throw illegalArgument('field name is null or empty');
   return { kind: 'exists', field, boost: checkBoost(boost), ...(name !== undefined && { name }) };
 }
