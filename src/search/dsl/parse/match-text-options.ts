@@ -4,8 +4,8 @@
  */
 import type { Fuzziness, Operator, ZeroTermsQuery } from '../ast/query-ast.js';
 import { DEFAULTS } from '../ast/query-ast.js';
-import type { XContentParser } from '../xcontent/xcontent-parser.js';
 import { readFuzziness, readOperator, readZeroTermsQuery } from './common-params.js';
+import { declareBoostAndName, type QueryOptions } from './query-options.js';
 
 export interface MatchTextOptions {
   analyzer: string | undefined;
@@ -21,7 +21,7 @@ export interface MatchTextOptions {
   lenient: boolean | undefined;
   zeroTermsQuery: ZeroTermsQuery;
   autoGenerateSynonymsPhraseQuery: boolean;
-  name: string | undefined;
+  name?: string | undefined;
 }
 
 export function defaultMatchTextOptions(): MatchTextOptions {
@@ -42,49 +42,18 @@ export function defaultMatchTextOptions(): MatchTextOptions {
   };
 }
 
-/** Reads the current value into `options` when `field` is one of the shared options; false when it is not. */
-export function readMatchTextOption(parser: XContentParser, field: string | undefined, options: MatchTextOptions): boolean {
-  switch (field) {
-    case 'analyzer':
-      options.analyzer = parser.text();
-      return true;
-    case 'boost':
-      options.boost = parser.floatValue();
-      return true;
-    case 'fuzziness':
-      options.fuzziness = readFuzziness(parser);
-      return true;
-    case 'prefix_length':
-      options.prefixLength = parser.intValue();
-      return true;
-    case 'max_expansions':
-      options.maxExpansions = parser.intValue();
-      return true;
-    case 'operator':
-      options.operator = readOperator(parser.text());
-      return true;
-    case 'minimum_should_match':
-      options.minimumShouldMatch = parser.textOrNull() ?? undefined;
-      return true;
-    case 'fuzzy_rewrite':
-      options.fuzzyRewrite = parser.textOrNull() ?? undefined;
-      return true;
-    case 'fuzzy_transpositions':
-      options.fuzzyTranspositions = parser.booleanValue();
-      return true;
-    case 'lenient':
-      options.lenient = parser.booleanValue();
-      return true;
-    case 'zero_terms_query':
-      options.zeroTermsQuery = readZeroTermsQuery(parser);
-      return true;
-    case '_name':
-      options.name = parser.text();
-      return true;
-    case 'auto_generate_synonyms_phrase_query':
-      options.autoGenerateSynonymsPhraseQuery = parser.booleanValue();
-      return true;
-    default:
-      return false;
-  }
+/** Declares the shared options on a query's option table (each read on values only, as both builders do). */
+export function declareMatchTextOptions<S extends MatchTextOptions>(options: QueryOptions<S>): QueryOptions<S> {
+  return declareBoostAndName(options)
+    .declare('analyzer', (parser, state) => (state.analyzer = parser.text()))
+    .declare('fuzziness', (parser, state) => (state.fuzziness = readFuzziness(parser)))
+    .declare('prefix_length', (parser, state) => (state.prefixLength = parser.intValue()))
+    .declare('max_expansions', (parser, state) => (state.maxExpansions = parser.intValue()))
+    .declare('operator', (parser, state) => (state.operator = readOperator(parser.text())))
+    .declare('minimum_should_match', (parser, state) => (state.minimumShouldMatch = parser.textOrNull() ?? undefined))
+    .declare('fuzzy_rewrite', (parser, state) => (state.fuzzyRewrite = parser.textOrNull() ?? undefined))
+    .declare('fuzzy_transpositions', (parser, state) => (state.fuzzyTranspositions = parser.booleanValue()))
+    .declare('lenient', (parser, state) => (state.lenient = parser.booleanValue()))
+    .declare('zero_terms_query', (parser, state) => (state.zeroTermsQuery = readZeroTermsQuery(parser)))
+    .declare('auto_generate_synonyms_phrase_query', (parser, state) => (state.autoGenerateSynonymsPhraseQuery = parser.booleanValue()));
 }

@@ -4,9 +4,9 @@ import { DEFAULTS } from '../ast/query-ast.js';
 import { isValueToken, type XContentParser } from '../xcontent/xcontent-parser.js';
 import { elasticsearchParseError, illegalArgument, parsingError } from '../xcontent/xcontent-errors.js';
 import { checkBoost, parseFieldAndBoost, putFieldBoost } from './common-params.js';
-import { defaultMatchTextOptions, readMatchTextOption } from './match-text-options.js';
-import { doesNotSupport, unknownToken } from './match-queries.js';
+import { declareMatchTextOptions, defaultMatchTextOptions, type MatchTextOptions } from './match-text-options.js';
 import type { QueryParseContext } from './parse-context.js';
+import { ANY_TOKEN, QueryOptions, refusalError, STRUCTURE_IS_UNKNOWN_TOKEN } from './query-options.js';
 
 const TYPES: Readonly<Record<string, MultiMatchType>> = {
   best_fields: 'best_fields',
@@ -29,47 +29,39 @@ function readField(parser: XContentParser, fields: FieldBoost[]): void {
   putFieldBoost(fields, parseFieldAndBoost(parser.text()));
 }
 
+interface MultiMatchState extends MatchTextOptions {
+  value: QueryValue | undefined;
+  fields: FieldBoost[];
+  type: MultiMatchType;
+  slop: number;
+  tieBreaker: number | undefined;
+}
+
+const MULTI_MATCH_OPTIONS = declareMatchTextOptions(new QueryOptions<MultiMatchState>('multi_match', STRUCTURE_IS_UNKNOWN_TOKEN))
+  .declare('query', (parser, state) => (state.value = parser.objectText() ?? undefined))
+  .declare('type', (parser, state) => (state.type = readMultiMatchType(parser.text())))
+  .declare('slop', (parser, state) => (state.slop = parser.intValue()))
+  .declare('tie_breaker', (parser, state) => (state.tieBreaker = parser.floatValue()))
+  .declare(
+    'fields',
+    (parser, state) => {
+      const token = parser.currentToken();
+      if (token === 'START_ARRAY') {
+        while (parser.nextToken() !== 'END_ARRAY') readField(parser, state.fields);
+      } else if (isValueToken(token)) {
+        readField(parser, state.fields);
+      } else {
+        throw refusalError(parser, 'multi_match', 'does_not_support', 'fields');
+      }
+    },
+    ANY_TOKEN,
+  );
+
 export function parseMultiMatch(context: QueryParseContext): MultiMatchQuery {
   const parser = context.parser;
-  let value: QueryValue | undefined;
-  const fields: FieldBoost[] = [];
-  let type: MultiMatchType = 'best_fields';
-  let slop: number = DEFAULTS.slop;
-  let tieBreaker: number | undefined;
-  const options = defaultMatchTextOptions();
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (currentFieldName === 'fields') {
-      if (token === 'START_ARRAY') {
-        while (parser.nextToken() !== 'END_ARRAY') readField(parser, fields);
-      } else if (isValueToken(token)) {
-        readField(parser, fields);
-      } else {
-        doesNotSupport(parser, 'multi_match', currentFieldName);
-      }
-    } else if (isValueToken(token)) {
-      switch (currentFieldName) {
-        case 'query':
-          value = parser.objectText() ?? undefined;
-          break;
-        case 'type':
-          type = readMultiMatchType(parser.text());
-          break;
-        case 'slop':
-          slop = parser.intValue();
-          break;
-        case 'tie_breaker':
-          tieBreaker = parser.floatValue();
-          break;
-        default:
-          if (!readMatchTextOption(parser, currentFieldName, options)) doesNotSupport(parser, 'multi_match', currentFieldName);
-      }
-    } else {
-      unknownToken(parser, 'multi_match', currentFieldName);
-    }
-  }
+  const options: MultiMatchState = { ...defaultMatchTextOptions(), value: undefined, fields: [], type: 'best_fields', slop: DEFAULTS.slop, tieBreaker: undefined };
+  MULTI_MATCH_OPTIONS.parseFields(context, options);
+  const { value, fields, type, slop, tieBreaker } = options;
   const { analyzer, fuzziness, prefixLength, maxExpansions, fuzzyRewrite, minimumShouldMatch, lenient, name } = options;
   if (value === undefined) throw parsingError(parser.tokenLocation(), 'No text specified for multi_match query');
   if (fuzziness !== undefined && (type === 'cross_fields' || type === 'phrase' || type === 'phrase_prefix')) {
