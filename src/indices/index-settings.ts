@@ -122,6 +122,7 @@ const SETTINGS: readonly SettingDef[] = [
   def('index.max_adjacency_matrix_filters', true, '100', intSetting(1)),
   def('index.analyze.max_token_count', true, '10000', intSetting(1)),
   def('index.highlight.max_analyzed_offset', true, '1000000', intSetting(1)),
+  def('index.highlight.weight_matches_mode.enabled', true, 'true', boolSetting),
   def('index.translog.durability', true, 'REQUEST', enumSetting('org.elasticsearch.index.translog.Translog.Durability', ['REQUEST', 'ASYNC'])),
   def('index.translog.sync_interval', true, '5s', timeSetting(100)),
   def('index.translog.flush_threshold_size', true, '10gb', bytesSetting),

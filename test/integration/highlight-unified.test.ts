@@ -36,6 +36,28 @@ test('no type: the unified highlighter, a phrase as one span', async () => {
   assert.deepEqual(highlight, { title: ['The <em>Left Hand</em> of Darkness'] });
 });
 
+test('index.highlight.weight_matches_mode.enabled (dynamic): false highlights a phrase term by term, true restores spans', async () => {
+  const phrase = { query: { match_phrase: { title: 'left hand' } }, highlight: { fields: { title: {} } } };
+  const rejected = await node.request('PUT', '/books/_settings', { body: { index: { highlight: { weight_matches_mode: { enabled: 'maybe' } } } } });
+  assert.equal(rejected.status, 400, rejected.text);
+  assert.equal(rejected.body.error.reason, 'Failed to parse value [maybe] as only [true] or [false] are allowed.');
+  const off = await node.request('PUT', '/books/_settings', { body: { 'index.highlight.weight_matches_mode.enabled': false } });
+  assert.equal(off.status, 200, off.text);
+  const settings = await node.request('GET', '/books/_settings/index.highlight.*');
+  assert.deepEqual(settings.body, { books: { settings: { index: { highlight: { weight_matches_mode: { enabled: 'false' } } } } } });
+  assert.deepEqual(await highlightOf(phrase), { title: ['The <em>Left</em> <em>Hand</em> of Darkness'] });
+  const on = await node.request('PUT', '/books/_settings', { body: { 'index.highlight.weight_matches_mode.enabled': null } });
+  assert.equal(on.status, 200, on.text);
+  assert.deepEqual(await highlightOf(phrase), { title: ['The <em>Left Hand</em> of Darkness'] });
+  const created = await node.request('PUT', '/books-terms', {
+    body: { settings: { 'index.highlight.weight_matches_mode.enabled': false }, mappings: { properties: { title: { type: 'text' } } } },
+  });
+  assert.equal(created.status, 200, created.text);
+  await node.request('PUT', '/books-terms/_doc/1?refresh=true', { body: { title: 'The Left Hand of Darkness' } });
+  const res = await node.request('POST', '/books-terms/_search', { body: phrase });
+  assert.deepEqual(res.body.hits.hits[0].highlight, { title: ['The <em>Left</em> <em>Hand</em> of Darkness'] });
+});
+
 test('type plain: each term on its own, as before', async () => {
   const highlight = await highlightOf({ query: { match_phrase: { title: 'left hand' } }, highlight: { type: 'plain', fields: { title: {} } } });
   assert.deepEqual(highlight, { title: ['The <em>Left</em> <em>Hand</em> of Darkness'] });

@@ -43,6 +43,7 @@ export function searchSettingsOf(service: IndexService, services: NodeServices):
     maxDocvalueFieldsSearch: intSetting(flat, 'index.max_docvalue_fields_search', 100),
     maxInnerResultWindow: intSetting(flat, 'index.max_inner_result_window', 100),
     maxAnalyzedOffset: intSetting(flat, 'index.highlight.max_analyzed_offset', 1_000_000),
+    weightMatchesEnabled: flat['index.highlight.weight_matches_mode.enabled'] !== 'false',
     maxTermsCount: intSetting(flat, 'index.max_terms_count', 65_536),
     maxRegexLength: intSetting(flat, 'index.max_regex_length', 1000),
     defaultFields: defaultField === undefined ? ['*'] : defaultField.replace(/^\[|\]$/g, '').split(',').map((field) => field.trim().replace(/^"|"$/g, '')),

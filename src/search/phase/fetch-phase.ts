@@ -176,6 +176,7 @@ export async function executeFetchPhase(target: ShardSearchTarget, input: FetchP
       analysis: target.analysis,
       sourceEnabled: target.mapping.source?.enabled !== false && target.mapping.source?.mode !== 'disabled',
       maxAnalyzedOffset: target.settings.maxAnalyzedOffset,
+      weightMatchesEnabled: target.settings.weightMatchesEnabled ?? true,
       maxDocvalueFieldsSearch: target.settings.maxDocvalueFieldsSearch,
     },
     plan.fetch,

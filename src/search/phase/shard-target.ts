@@ -18,6 +18,8 @@ export interface ShardSearchSettings {
   readonly maxInnerResultWindow: number;
   /** index.highlight.max_analyzed_offset. */
   readonly maxAnalyzedOffset: number;
+  /** index.highlight.weight_matches_mode.enabled (true when not given). */
+  readonly weightMatchesEnabled?: boolean;
   /** index.max_terms_count. */
   readonly maxTermsCount: number;
   /** index.max_regex_length. */

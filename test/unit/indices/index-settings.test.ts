@@ -38,12 +38,15 @@ test('validation messages follow ES Setting parsers', () => {
   fails({ 'index.number_of_shards': 'x' }, 'Failed to parse value [x] for setting [index.number_of_shards]');
   fails({ 'index.number_of_replicas': '-1' }, 'Failed to parse value [-1] for setting [index.number_of_replicas] must be >= 0');
   fails({ 'index.hidden': 'yes' }, 'Failed to parse value [yes] as only [true] or [false] are allowed.');
+  fails({ 'index.highlight.weight_matches_mode.enabled': 'no' }, 'Failed to parse value [no] as only [true] or [false] are allowed.');
   fails({ 'index.refresh_interval': '10' }, 'failed to parse setting [index.refresh_interval] with value [10] as a time value: unit is missing or unrecognized');
   fails({ 'index.translog.durability': 'never' }, 'No enum constant org.elasticsearch.index.translog.Translog.Durability.NEVER');
   fails({ 'index.uuid': 'abc' }, 'private index setting [index.uuid] can not be set explicitly');
   fails({ 'index.refresh_intervl': '1s' }, 'unknown setting [index.refresh_intervl] did you mean [index.refresh_interval]?');
   assert.doesNotThrow(() => validateUserSettings({ 'index.analysis.filter.x.type': 'stop', 'index.routing.allocation.require._name': 'n1' }, 'create'));
   assert.doesNotThrow(() => validateUserSettings({ 'index.refresh_interval': '-1', 'index.translog.durability': 'async' }, 'update'));
+  // Dynamic, as ES's IndexSettings.WEIGHT_MATCHES_MODE_ENABLED_SETTING.
+  assert.doesNotThrow(() => validateUserSettings({ 'index.highlight.weight_matches_mode.enabled': 'false' }, 'update'));
 });
 
 test('the typed view: defaults, routing shards, durability, mapping limits, blocks', () => {

@@ -17,12 +17,14 @@ export interface HighlightCase {
   readonly highlight: { [key: string]: JsonValue };
   readonly analysis?: AnalysisRegistry;
   readonly maxAnalyzedOffset?: number;
+  /** index.highlight.weight_matches_mode.enabled */
+  readonly weightMatchesEnabled?: boolean;
 }
 
 export function phaseFor(testCase: HighlightCase): HighlightPhase {
   const ast = testCase.query === undefined ? undefined : parseTopLevelQuery(XContentParser.fromString(JSON.stringify(testCase.query)));
   return HighlightPhase.create(
-    { index: 'test', mapping: parseMapping(testCase.mapping), analysis: testCase.analysis, maxAnalyzedOffset: testCase.maxAnalyzedOffset },
+    { index: 'test', mapping: parseMapping(testCase.mapping), analysis: testCase.analysis, maxAnalyzedOffset: testCase.maxAnalyzedOffset, weightMatchesEnabled: testCase.weightMatchesEnabled },
     parseHighlight(testCase.highlight),
     { ast },
   );

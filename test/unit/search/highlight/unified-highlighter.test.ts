@@ -100,6 +100,11 @@ test('weight matches (#96068): a phrase is one span; clauses that do not match a
     fragments({ mapping: TEXT, query: { match_phrase: { f: 'left hand' } }, highlight: { require_field_match: false, fields: { f: {} } } }, { f: 'The Left Hand of Darkness' }),
     ['The <em>Left</em> <em>Hand</em> of Darkness'],
   );
+  // So does index.highlight.weight_matches_mode.enabled: false (ES reads it per index).
+  assert.deepEqual(
+    fragments({ mapping: TEXT, query: { match_phrase: { f: 'left hand' } }, highlight: { fields: { f: {} } }, weightMatchesEnabled: false }, { f: 'The Left Hand of Darkness' }),
+    ['The <em>Left</em> <em>Hand</em> of Darkness'],
+  );
 });
 
 test('fragment_size bounds the sentence passages; boundary_scanner word gives the match word alone', () => {
