@@ -2,9 +2,9 @@
  * Results of a benchmark invocation: every engine's figures side by side, Gannet as a ratio to each peer,
  * written as JSON (bench/results/) and printed as a table.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { cpus } from 'node:os';
 
 export interface EngineResult {
@@ -28,11 +28,21 @@ export interface TrackResult {
   results: EngineResult[];
 }
 
-export function gitCommit(): string {
+/**
+ * The commit the running build was compiled from, as scripts/stamp-build.mjs recorded it in the build's
+ * build-info.json ("<commit>+dirty" when src/ or bench/ had uncommitted changes). Not the repository's HEAD:
+ * a build in /tmp/build-X may be of another commit than the tree is at now. Without the file the commit is
+ * not known, and the label says so.
+ */
+export function buildCommit(): string {
+  // This file runs as <build>/bench/lib/report.js.
+  const buildRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const info = JSON.parse(readFileSync(join(buildRoot, 'build-info.json'), 'utf8')) as { commit?: unknown; dirty?: unknown };
+    if (typeof info.commit !== 'string' || info.commit === '') throw new Error('no commit');
+    return info.dirty === true ? `${info.commit}+dirty` : info.commit;
   } catch {
-    return 'unknown';
+    return `unknown (build dir ${buildRoot})`;
   }
 }
 
@@ -40,7 +50,7 @@ export function newTrackResult(track: string, runs: number, higherIsBetter: stri
   return {
     track,
     corpus,
-    commit: gitCommit(),
+    commit: buildCommit(),
     command: `npm run bench -- ${process.argv.slice(2).join(' ')}`.trim(),
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, model: cpus()[0]?.model ?? 'unknown', node: process.version },
