@@ -3,17 +3,30 @@
  * (read back from the node's "started" log line), and helpers to call it over HTTP and to stop or kill it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
+import { nodeOptionsFor, NODE_OPTIONS_FILE } from '../../src/node/node-options.js';
 
 /** The compiled tree this test runs from (dist/ or a private --outDir): test/helpers/ is two levels down. */
 const buildRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The node entry point of the same build, so a test always runs the code it was compiled with. */
 export const GANNET_ENTRY = join(buildRoot, 'src', 'cli', 'run.js');
+
+/**
+ * The repository's config/ (beside dist/, or the working directory for a private --outDir build): its node.options
+ * are the runtime options bin/gannet starts a node with, so tests and benchmarks run the node as users do.
+ */
+function repositoryConfigDir(): string {
+  const besideBuild = join(buildRoot, '..', 'config');
+  return existsSync(join(besideBuild, NODE_OPTIONS_FILE)) ? besideBuild : join(process.cwd(), 'config');
+}
+
+/** Node.js runtime options for every node a test starts (config/node.options, then GANNET_NODE_OPTIONS). */
+export const NODE_RUNTIME_OPTIONS = nodeOptionsFor(repositoryConfigDir());
 
 export interface StartOptions {
   settings?: Record<string, string>;
@@ -63,7 +76,7 @@ export class NodeProcess {
       'node.name': 'test-node',
       ...options.settings,
     };
-    const args = [GANNET_ENTRY, 'start', '--config', join(dataPath, 'no-config')];
+    const args = [...NODE_RUNTIME_OPTIONS, GANNET_ENTRY, 'start', '--config', join(dataPath, 'no-config')];
     for (const [key, value] of Object.entries(settings)) args.push('-E', `${key}=${value}`);
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
     const logs: string[] = [];
