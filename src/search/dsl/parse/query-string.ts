@@ -6,168 +6,135 @@
 import { parseZoneId } from '../../../mapping/date/zones.js';
 import type { FieldBoost, Fuzziness, MultiMatchType, Operator, QueryStringQuery, SimpleQueryStringQuery } from '../ast/query-ast.js';
 import { DEFAULTS } from '../ast/query-ast.js';
-import { isValueToken } from '../xcontent/xcontent-parser.js';
 import { illegalArgument, parsingError } from '../xcontent/xcontent-errors.js';
 import { checkBoost, parseFieldAndBoost, putFieldBoost, readFuzziness, readOperator } from './common-params.js';
 import { readMultiMatchType } from './multi-match.js';
 import type { QueryParseContext } from './parse-context.js';
+import { declareBoostAndName, QueryOptions } from './query-options.js';
+
+/** The options query_string and simple_query_string both take, read alike. */
+interface SharedOptions {
+  query: string | undefined;
+  fields: FieldBoost[] | undefined;
+  defaultOperator: Operator;
+  analyzer: string | undefined;
+  lenient: boolean | undefined;
+  analyzeWildcard: boolean | undefined;
+  minimumShouldMatch: string | undefined;
+  quoteFieldSuffix: string | undefined;
+  autoGenerateSynonymsPhraseQuery: boolean;
+  fuzzyPrefixLength: number;
+  fuzzyMaxExpansions: number;
+  fuzzyTranspositions: boolean;
+  boost: number;
+  name?: string | undefined;
+}
+
+interface QueryStringState extends SharedOptions {
+  defaultField: string | undefined;
+  quoteAnalyzer: string | undefined;
+  allowLeadingWildcard: boolean | undefined;
+  enablePositionIncrements: boolean;
+  escape: boolean;
+  fuzziness: Fuzziness;
+  fuzzyRewrite: string | undefined;
+  phraseSlop: number;
+  type: MultiMatchType;
+  tieBreaker: number | undefined;
+  rewrite: string | undefined;
+  timeZone: string | undefined;
+  maxDeterminizedStates: number;
+}
+
+interface SimpleQueryStringState extends SharedOptions {
+  flags: number;
+}
+
+function declareSharedOptions<S extends SharedOptions>(options: QueryOptions<S>): QueryOptions<S> {
+  return declareBoostAndName(options)
+    .declare('query', (parser, state) => (state.query = parser.text()))
+    .declare(
+      'fields',
+      (parser, state) => {
+        const fields: FieldBoost[] = [];
+        while (parser.nextToken() !== 'END_ARRAY') putFieldBoost(fields, parseFieldAndBoost(parser.text()));
+        state.fields = fields;
+      },
+      ['array'],
+    )
+    .declare('default_operator', (parser, state) => (state.defaultOperator = readOperator(parser.text())))
+    .declare('analyzer', (parser, state) => (state.analyzer = parser.text()))
+    .declare('lenient', (parser, state) => (state.lenient = parser.booleanValue()))
+    .declare('analyze_wildcard', (parser, state) => (state.analyzeWildcard = parser.booleanValue()))
+    .declare('minimum_should_match', (parser, state) => (state.minimumShouldMatch = parser.textOrNull() ?? undefined))
+    .declare('quote_field_suffix', (parser, state) => (state.quoteFieldSuffix = parser.textOrNull() ?? undefined))
+    .declare('auto_generate_synonyms_phrase_query', (parser, state) => (state.autoGenerateSynonymsPhraseQuery = parser.booleanValue()))
+    .declare('fuzzy_prefix_length', (parser, state) => (state.fuzzyPrefixLength = parser.intValue()))
+    .declare('fuzzy_max_expansions', (parser, state) => (state.fuzzyMaxExpansions = parser.intValue()))
+    .declare('fuzzy_transpositions', (parser, state) => (state.fuzzyTranspositions = parser.booleanValue()));
+}
+
+/**
+ * The query from its options: the state's defined entries in the state's order (which is the AST's), since the
+ * AST leaves unset options out; the caller has checked the query text.
+ */
+function toQuery<Q extends QueryStringQuery | SimpleQueryStringQuery>(kind: Q['kind'], query: string, state: SharedOptions): Q {
+  const entries = Object.entries({ kind, ...state, query, boost: checkBoost(state.boost) });
+  return Object.fromEntries(entries.filter(([, value]) => value !== undefined)) as unknown as Q;
+}
+
+const QUERY_STRING_OPTIONS = declareSharedOptions(new QueryOptions<QueryStringState>('query_string', { object: 'unknown_token', null: 'unknown_token' }))
+  .declare('default_field', (parser, state) => (state.defaultField = parser.text()))
+  .declare('quote_analyzer', (parser, state) => (state.quoteAnalyzer = parser.text()))
+  .declare('allow_leading_wildcard', (parser, state) => (state.allowLeadingWildcard = parser.booleanValue()))
+  .declare('max_determinized_states', (parser, state) => (state.maxDeterminizedStates = parser.intValue()))
+  .declare('enable_position_increments', (parser, state) => (state.enablePositionIncrements = parser.booleanValue()))
+  .declare('escape', (parser, state) => (state.escape = parser.booleanValue()))
+  .declare('fuzzy_rewrite', (parser, state) => (state.fuzzyRewrite = parser.textOrNull() ?? undefined))
+  .declare('phrase_slop', (parser, state) => (state.phraseSlop = parser.intValue()))
+  .declare('fuzziness', (parser, state) => (state.fuzziness = readFuzziness(parser)))
+  .declare('type', (parser, state) => (state.type = readMultiMatchType(parser.text())))
+  .declare('tie_breaker', (parser, state) => (state.tieBreaker = parser.floatValue()))
+  .declare('rewrite', (parser, state) => (state.rewrite = parser.textOrNull() ?? undefined))
+  .declare('time_zone', (parser, state) => {
+    const timeZone = parser.text();
+    if (parseZoneId(timeZone) === undefined) throw parsingError(parser.tokenLocation(), `[query_string] time_zone [${timeZone}] is unknown`);
+    state.timeZone = timeZone;
+  });
 
 export function parseQueryString(context: QueryParseContext): QueryStringQuery {
-  const parser = context.parser;
-  let query: string | undefined;
-  let defaultField: string | undefined;
-  let analyzer: string | undefined;
-  let quoteAnalyzer: string | undefined;
-  let name: string | undefined;
-  let boost: number = DEFAULTS.boost;
-  let maxDeterminizedStates: number = DEFAULTS.maxDeterminizedStates;
-  let enablePositionIncrements = true;
-  let escape = false;
-  let fuzzyPrefixLength: number = DEFAULTS.prefixLength;
-  let fuzzyMaxExpansions: number = DEFAULTS.maxExpansions;
-  let phraseSlop: number = DEFAULTS.slop;
-  let type: MultiMatchType = 'best_fields';
-  let tieBreaker: number | undefined;
-  let analyzeWildcard: boolean | undefined;
-  let allowLeadingWildcard: boolean | undefined;
-  let minimumShouldMatch: string | undefined;
-  let quoteFieldSuffix: string | undefined;
-  let lenient: boolean | undefined;
-  let defaultOperator: Operator = 'or';
-  let timeZone: string | undefined;
-  let fuzziness: Fuzziness = DEFAULTS.autoFuzziness;
-  let fuzzyRewrite: string | undefined;
-  let rewrite: string | undefined;
-  let fields: FieldBoost[] | undefined;
-  let autoGenerateSynonymsPhraseQuery = true;
-  let fuzzyTranspositions: boolean = DEFAULTS.fuzzyTranspositions;
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (token === 'START_ARRAY') {
-      if (currentFieldName !== 'fields') throw parsingError(parser.tokenLocation(), `[query_string] query does not support [${currentFieldName}]`);
-      fields = [];
-      while (parser.nextToken() !== 'END_ARRAY') putFieldBoost(fields, parseFieldAndBoost(parser.text()));
-    } else if (isValueToken(token)) {
-      switch (currentFieldName) {
-        case 'query':
-          query = parser.text();
-          break;
-        case 'default_field':
-          defaultField = parser.text();
-          break;
-        case 'default_operator':
-          defaultOperator = readOperator(parser.text());
-          break;
-        case 'analyzer':
-          analyzer = parser.text();
-          break;
-        case 'quote_analyzer':
-          quoteAnalyzer = parser.text();
-          break;
-        case 'allow_leading_wildcard':
-          allowLeadingWildcard = parser.booleanValue();
-          break;
-        case 'max_determinized_states':
-          maxDeterminizedStates = parser.intValue();
-          break;
-        case 'enable_position_increments':
-          enablePositionIncrements = parser.booleanValue();
-          break;
-        case 'escape':
-          escape = parser.booleanValue();
-          break;
-        case 'fuzzy_prefix_length':
-          fuzzyPrefixLength = parser.intValue();
-          break;
-        case 'fuzzy_max_expansions':
-          fuzzyMaxExpansions = parser.intValue();
-          break;
-        case 'fuzzy_rewrite':
-          fuzzyRewrite = parser.textOrNull() ?? undefined;
-          break;
-        case 'phrase_slop':
-          phraseSlop = parser.intValue();
-          break;
-        case 'fuzziness':
-          fuzziness = readFuzziness(parser);
-          break;
-        case 'boost':
-          boost = parser.floatValue();
-          break;
-        case 'type':
-          type = readMultiMatchType(parser.text());
-          break;
-        case 'tie_breaker':
-          tieBreaker = parser.floatValue();
-          break;
-        case 'analyze_wildcard':
-          analyzeWildcard = parser.booleanValue();
-          break;
-        case 'rewrite':
-          rewrite = parser.textOrNull() ?? undefined;
-          break;
-        case 'minimum_should_match':
-          minimumShouldMatch = parser.textOrNull() ?? undefined;
-          break;
-        case 'quote_field_suffix':
-          quoteFieldSuffix = parser.textOrNull() ?? undefined;
-          break;
-        case 'lenient':
-          lenient = parser.booleanValue();
-          break;
-        case 'time_zone':
-          timeZone = parser.text();
-          if (parseZoneId(timeZone) === undefined) throw parsingError(parser.tokenLocation(), `[query_string] time_zone [${timeZone}] is unknown`);
-          break;
-        case '_name':
-          name = parser.text();
-          break;
-        case 'auto_generate_synonyms_phrase_query':
-          autoGenerateSynonymsPhraseQuery = parser.booleanValue();
-          break;
-        case 'fuzzy_transpositions':
-          fuzzyTranspositions = parser.booleanValue();
-          break;
-        default:
-          throw parsingError(parser.tokenLocation(), `[query_string] query does not support [${currentFieldName}]`);
-      }
-    } else {
-      throw parsingError(parser.tokenLocation(), `[query_string] unknown token [${token}] after [${currentFieldName}]`);
-    }
-  }
-  if (query === undefined) throw parsingError(parser.tokenLocation(), '[query_string] must be provided with a [query]');
-  return {
-    kind: 'query_string',
-    query,
-    ...(defaultField !== undefined && { defaultField }),
-    ...(fields !== undefined && { fields }),
-    defaultOperator,
-    ...(analyzer !== undefined && { analyzer }),
-    ...(quoteAnalyzer !== undefined && { quoteAnalyzer }),
-    ...(quoteFieldSuffix !== undefined && { quoteFieldSuffix }),
-    ...(allowLeadingWildcard !== undefined && { allowLeadingWildcard }),
-    ...(analyzeWildcard !== undefined && { analyzeWildcard }),
-    enablePositionIncrements,
-    escape,
-    fuzziness,
-    fuzzyPrefixLength,
-    fuzzyMaxExpansions,
-    ...(fuzzyRewrite !== undefined && { fuzzyRewrite }),
-    fuzzyTranspositions,
-    phraseSlop,
-    type,
-    ...(tieBreaker !== undefined && { tieBreaker }),
-    ...(rewrite !== undefined && { rewrite }),
-    ...(minimumShouldMatch !== undefined && { minimumShouldMatch }),
-    ...(lenient !== undefined && { lenient }),
-    ...(timeZone !== undefined && { timeZone }),
-    maxDeterminizedStates,
-    autoGenerateSynonymsPhraseQuery,
-    boost: checkBoost(boost),
-    ...(name !== undefined && { name }),
+  const state: QueryStringState = {
+    query: undefined,
+    defaultField: undefined,
+    fields: undefined,
+    defaultOperator: 'or',
+    analyzer: undefined,
+    quoteAnalyzer: undefined,
+    quoteFieldSuffix: undefined,
+    allowLeadingWildcard: undefined,
+    analyzeWildcard: undefined,
+    enablePositionIncrements: true,
+    escape: false,
+    fuzziness: DEFAULTS.autoFuzziness,
+    fuzzyPrefixLength: DEFAULTS.prefixLength,
+    fuzzyMaxExpansions: DEFAULTS.maxExpansions,
+    fuzzyRewrite: undefined,
+    fuzzyTranspositions: DEFAULTS.fuzzyTranspositions,
+    phraseSlop: DEFAULTS.slop,
+    type: 'best_fields',
+    tieBreaker: undefined,
+    rewrite: undefined,
+    minimumShouldMatch: undefined,
+    lenient: undefined,
+    timeZone: undefined,
+    maxDeterminizedStates: DEFAULTS.maxDeterminizedStates,
+    autoGenerateSynonymsPhraseQuery: true,
+    boost: DEFAULTS.boost,
+    name: undefined,
   };
+  QUERY_STRING_OPTIONS.parseFields(context, state);
+  if (state.query === undefined) throw parsingError(context.parser.tokenLocation(), '[query_string] must be provided with a [query]');
+  return toQuery('query_string', state.query, state);
 }
 
 /** Lucene's SimpleQueryParser operator bits, by ES's SimpleQueryStringFlag name. */
@@ -203,104 +170,36 @@ export function resolveSimpleQueryStringFlags(flags: string): number {
   return value;
 }
 
-export function parseSimpleQueryString(context: QueryParseContext): SimpleQueryStringQuery {
-  const parser = context.parser;
-  let query: string | undefined;
-  let boost: number = DEFAULTS.boost;
-  let name: string | undefined;
-  let minimumShouldMatch: string | undefined;
-  let fields: FieldBoost[] | undefined;
-  let defaultOperator: Operator = 'or';
-  let analyzer: string | undefined;
-  let flags: number = DEFAULTS.simpleQueryStringFlags;
-  let lenient: boolean | undefined;
-  let analyzeWildcard = false;
-  let quoteFieldSuffix: string | undefined;
-  let autoGenerateSynonymsPhraseQuery = true;
-  let fuzzyPrefixLength: number = DEFAULTS.prefixLength;
-  let fuzzyMaxExpansions: number = DEFAULTS.maxExpansions;
-  let fuzzyTranspositions: boolean = DEFAULTS.fuzzyTranspositions;
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (token === 'START_ARRAY') {
-      if (currentFieldName !== 'fields') throw parsingError(parser.tokenLocation(), `[simple_query_string] query does not support [${currentFieldName}]`);
-      fields = [];
-      while (parser.nextToken() !== 'END_ARRAY') putFieldBoost(fields, parseFieldAndBoost(parser.text()));
-    } else if (isValueToken(token)) {
-      switch (currentFieldName) {
-        case 'query':
-          query = parser.text();
-          break;
-        case 'boost':
-          boost = parser.floatValue();
-          break;
-        case 'analyzer':
-          analyzer = parser.text();
-          break;
-        case 'default_operator':
-          defaultOperator = readOperator(parser.text());
-          break;
-        case 'flags':
-          if (token !== 'VALUE_NUMBER') {
-            flags = resolveSimpleQueryStringFlags(parser.text());
-          } else {
-            flags = parser.intValue();
-            if (flags < 0) flags = -1;
-          }
-          break;
-        case 'lenient':
-          lenient = parser.booleanValue();
-          break;
-        case 'analyze_wildcard':
-          analyzeWildcard = parser.booleanValue();
-          break;
-        case '_name':
-          name = parser.text();
-          break;
-        case 'minimum_should_match':
-          minimumShouldMatch = parser.textOrNull() ?? undefined;
-          break;
-        case 'quote_field_suffix':
-          quoteFieldSuffix = parser.textOrNull() ?? undefined;
-          break;
-        case 'auto_generate_synonyms_phrase_query':
-          autoGenerateSynonymsPhraseQuery = parser.booleanValue();
-          break;
-        case 'fuzzy_prefix_length':
-          fuzzyPrefixLength = parser.intValue();
-          break;
-        case 'fuzzy_max_expansions':
-          fuzzyMaxExpansions = parser.intValue();
-          break;
-        case 'fuzzy_transpositions':
-          fuzzyTranspositions = parser.booleanValue();
-          break;
-        default:
-          throw parsingError(parser.tokenLocation(), `[simple_query_string] unsupported field [${parser.currentName()}]`);
-      }
-    } else {
-      throw parsingError(parser.tokenLocation(), `[simple_query_string] unknown token [${token}] after [${currentFieldName}]`);
-    }
+const SIMPLE_QUERY_STRING_OPTIONS = declareSharedOptions(
+  new QueryOptions<SimpleQueryStringState>('simple_query_string', { value: 'unsupported_field', object: 'unknown_token', null: 'unknown_token' }),
+).declare('flags', (parser, state) => {
+  if (parser.currentToken() !== 'VALUE_NUMBER') {
+    state.flags = resolveSimpleQueryStringFlags(parser.text());
+  } else {
+    const flags = parser.intValue();
+    state.flags = flags < 0 ? -1 : flags;
   }
-  if (query === undefined) throw parsingError(parser.tokenLocation(), '[simple_query_string] query text missing');
-  return {
-    kind: 'simple_query_string',
-    query,
-    fields: fields ?? [],
-    defaultOperator,
-    ...(analyzer !== undefined && { analyzer }),
-    flags,
-    ...(lenient !== undefined && { lenient }),
-    analyzeWildcard,
-    ...(quoteFieldSuffix !== undefined && { quoteFieldSuffix }),
-    ...(minimumShouldMatch !== undefined && { minimumShouldMatch }),
-    fuzzyPrefixLength,
-    fuzzyMaxExpansions,
-    fuzzyTranspositions,
-    autoGenerateSynonymsPhraseQuery,
-    boost: checkBoost(boost),
-    ...(name !== undefined && { name }),
+});
+
+export function parseSimpleQueryString(context: QueryParseContext): SimpleQueryStringQuery {
+  const state: SimpleQueryStringState = {
+    query: undefined,
+    fields: [],
+    defaultOperator: 'or',
+    analyzer: undefined,
+    flags: DEFAULTS.simpleQueryStringFlags,
+    lenient: undefined,
+    analyzeWildcard: false,
+    quoteFieldSuffix: undefined,
+    minimumShouldMatch: undefined,
+    fuzzyPrefixLength: DEFAULTS.prefixLength,
+    fuzzyMaxExpansions: DEFAULTS.maxExpansions,
+    fuzzyTranspositions: DEFAULTS.fuzzyTranspositions,
+    autoGenerateSynonymsPhraseQuery: true,
+    boost: DEFAULTS.boost,
+    name: undefined,
   };
+  SIMPLE_QUERY_STRING_OPTIONS.parseFields(context, state);
+  if (state.query === undefined) throw parsingError(context.parser.tokenLocation(), '[simple_query_string] query text missing');
+  return toQuery('simple_query_string', state.query, state);
 }
