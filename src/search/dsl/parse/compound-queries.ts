@@ -7,10 +7,10 @@ import { EsError } from '../../../common/errors.js';
 import type { BoolQuery, BoostingQuery, ConstantScoreQuery, DisMaxQuery, MatchAllQuery, MatchNoneQuery, QueryAst } from '../ast/query-ast.js';
 import { DEFAULTS } from '../ast/query-ast.js';
 import { ObjectParser, parseArray } from '../xcontent/object-parser.js';
-import { isValueToken } from '../xcontent/xcontent-parser.js';
 import { parsingError } from '../xcontent/xcontent-errors.js';
 import { checkBoost } from './common-params.js';
 import type { QueryParseContext } from './parse-context.js';
+import { declareBoostAndName, QueryOptions, VALUES_OR_NULL } from './query-options.js';
 
 interface BoolState {
   context: QueryParseContext;
@@ -76,88 +76,76 @@ export function parseBool(context: QueryParseContext): BoolQuery {
   };
 }
 
+interface ConstantScoreState {
+  filter: QueryAst | undefined;
+  boost: number;
+  name?: string;
+}
+
+const CONSTANT_SCORE_OPTIONS = declareBoostAndName(
+  new QueryOptions<ConstantScoreState>('constant_score', { null: 'unexpected_token', array: 'unexpected_token' }),
+).declare('filter', (_parser, state, context) => (state.filter = context.parseInner()), ['object']);
+
 export function parseConstantScore(context: QueryParseContext): ConstantScoreQuery {
-  const parser = context.parser;
-  let filter: QueryAst | undefined;
-  let name: string | undefined;
-  let boost: number = DEFAULTS.boost;
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (token === 'START_OBJECT') {
-      if (currentFieldName !== 'filter') throw parsingError(parser.tokenLocation(), `[constant_score] query does not support [${currentFieldName}]`);
-      filter = context.parseInner();
-    } else if (isValueToken(token)) {
-      if (currentFieldName === '_name') name = parser.text();
-      else if (currentFieldName === 'boost') boost = parser.floatValue();
-      else throw parsingError(parser.tokenLocation(), `[constant_score] query does not support [${currentFieldName}]`);
-    } else {
-      throw parsingError(parser.tokenLocation(), `unexpected token [${token}]`);
-    }
-  }
-  if (filter === undefined) throw parsingError(parser.tokenLocation(), "[constant_score] requires a 'filter' element");
+  const state: ConstantScoreState = { filter: undefined, boost: DEFAULTS.boost };
+  CONSTANT_SCORE_OPTIONS.parseFields(context, state);
+  const { filter, boost, name } = state;
+  if (filter === undefined) throw parsingError(context.parser.tokenLocation(), "[constant_score] requires a 'filter' element");
   return { kind: 'constant_score', filter, boost: checkBoost(boost), ...(name !== undefined && { name }) };
 }
 
-export function parseDisMax(context: QueryParseContext): DisMaxQuery {
-  const parser = context.parser;
-  let boost: number = DEFAULTS.boost;
-  let tieBreaker: number = DEFAULTS.tieBreaker;
-  const queries: QueryAst[] = [];
-  let queriesFound = false;
-  let name: string | undefined;
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (token === 'START_OBJECT') {
-      if (currentFieldName !== 'queries') throw parsingError(parser.tokenLocation(), `[dis_max] query does not support [${currentFieldName}]`);
-      queriesFound = true;
-      queries.push(context.parseInner());
-    } else if (token === 'START_ARRAY') {
-      if (currentFieldName !== 'queries') throw parsingError(parser.tokenLocation(), `[dis_max] query does not support [${currentFieldName}]`);
-      queriesFound = true;
+interface DisMaxState {
+  queries: QueryAst[] | undefined;
+  tieBreaker: number;
+  boost: number;
+  name?: string;
+}
+
+const DIS_MAX_OPTIONS = declareBoostAndName(new QueryOptions<DisMaxState>('dis_max'), VALUES_OR_NULL)
+  .declare('tie_breaker', (parser, state) => (state.tieBreaker = parser.floatValue()), VALUES_OR_NULL)
+  .declare(
+    'queries',
+    (parser, state, context) => {
+      const queries = (state.queries ??= []);
+      if (parser.currentToken() === 'START_OBJECT') {
+        queries.push(context.parseInner());
+        return;
+      }
       // As ES: each round parses a query from where the previous one ended; an empty array is malformed.
-      for (let current: string | undefined = token; current !== 'END_ARRAY'; current = parser.nextToken()) {
+      for (let current = parser.currentToken(); current !== 'END_ARRAY'; current = parser.nextToken()) {
         queries.push(context.parseInner());
       }
-    } else if (currentFieldName === 'boost') {
-      boost = parser.floatValue();
-    } else if (currentFieldName === 'tie_breaker') {
-      tieBreaker = parser.floatValue();
-    } else if (currentFieldName === '_name') {
-      name = parser.text();
-    } else {
-      throw parsingError(parser.tokenLocation(), `[dis_max] query does not support [${currentFieldName}]`);
-    }
-  }
-  if (!queriesFound) throw parsingError(parser.tokenLocation(), "[dis_max] requires 'queries' field with at least one clause");
+    },
+    ['object', 'array'],
+  );
+
+export function parseDisMax(context: QueryParseContext): DisMaxQuery {
+  const state: DisMaxState = { queries: undefined, tieBreaker: DEFAULTS.tieBreaker, boost: DEFAULTS.boost };
+  DIS_MAX_OPTIONS.parseFields(context, state);
+  const { queries, tieBreaker, boost, name } = state;
+  if (queries === undefined) throw parsingError(context.parser.tokenLocation(), "[dis_max] requires 'queries' field with at least one clause");
   return { kind: 'dis_max', queries, tieBreaker, boost: checkBoost(boost), ...(name !== undefined && { name }) };
 }
 
+interface BoostingState {
+  positive: QueryAst | undefined;
+  negative: QueryAst | undefined;
+  negativeBoost: number;
+  boost: number;
+  name?: string;
+}
+
+// BoostingQueryBuilder has no branch for arrays and nulls: it reads on past them.
+const BOOSTING_OPTIONS = declareBoostAndName(new QueryOptions<BoostingState>('boosting', { null: 'skip', array: 'skip' }))
+  .declare('positive', (_parser, state, context) => (state.positive = context.parseInner()), ['object'])
+  .declare('negative', (_parser, state, context) => (state.negative = context.parseInner()), ['object'])
+  .declare('negative_boost', (parser, state) => (state.negativeBoost = parser.floatValue()));
+
 export function parseBoosting(context: QueryParseContext): BoostingQuery {
   const parser = context.parser;
-  let positive: QueryAst | undefined;
-  let negative: QueryAst | undefined;
-  let boost: number = DEFAULTS.boost;
-  let negativeBoost = -1;
-  let name: string | undefined;
-  let currentFieldName: string | undefined;
-  for (let token = parser.nextToken(); token !== 'END_OBJECT'; token = parser.nextToken()) {
-    if (token === 'FIELD_NAME') {
-      currentFieldName = parser.currentName();
-    } else if (token === 'START_OBJECT') {
-      if (currentFieldName === 'positive') positive = context.parseInner();
-      else if (currentFieldName === 'negative') negative = context.parseInner();
-      else throw parsingError(parser.tokenLocation(), `[boosting] query does not support [${currentFieldName}]`);
-    } else if (isValueToken(token)) {
-      if (currentFieldName === 'negative_boost') negativeBoost = parser.floatValue();
-      else if (currentFieldName === '_name') name = parser.text();
-      else if (currentFieldName === 'boost') boost = parser.floatValue();
-      else throw parsingError(parser.tokenLocation(), `[boosting] query does not support [${currentFieldName}]`);
-    }
-  }
+  const state: BoostingState = { positive: undefined, negative: undefined, negativeBoost: -1, boost: DEFAULTS.boost };
+  BOOSTING_OPTIONS.parseFields(context, state);
+  const { positive, negative, negativeBoost, boost, name } = state;
   if (positive === undefined) throw parsingError(parser.tokenLocation(), "[boosting] query requires 'positive' query to be set'");
   if (negative === undefined) throw parsingError(parser.tokenLocation(), "[boosting] query requires 'negative' query to be set'");
   if (negativeBoost < 0) {
