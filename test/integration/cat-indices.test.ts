@@ -120,3 +120,39 @@ test('documents land on the shard numbers ES computes for them', async () => {
   const two = await node.request('GET', '/_cat/shards/routing2?format=json&h=shard,docs&s=shard');
   assert.deepEqual(two.body, [{ shard: '0', docs: '1' }, { shard: '1', docs: '0' }]);
 });
+
+test('_cat/indices and _cat/shards h=*: version-conflict failures after index_failed, memory.total before bulk, vector counts last', async () => {
+  await node.request('PUT', '/conflicts', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
+  assert.equal((await node.request('PUT', '/conflicts/_create/1', { body: { a: 1 } })).status, 201);
+  assert.equal((await node.request('PUT', '/conflicts/_create/1', { body: { a: 2 } })).status, 409);
+  const all = await node.request('GET', '/_cat/indices/conflicts?h=*&format=json');
+  assert.equal(all.status, 200, all.text);
+  const names = Object.keys(all.body[0]);
+  const at = (name: string) => {
+    const index = names.indexOf(name);
+    assert.ok(index >= 0, `${name} missing from h=*`);
+    return index;
+  };
+  assert.equal(at('indexing.index_failed_due_to_version_conflict'), at('pri.indexing.index_failed') + 1);
+  assert.equal(at('pri.indexing.index_failed_due_to_version_conflict'), at('indexing.index_failed_due_to_version_conflict') + 1);
+  assert.equal(at('merges.current'), at('pri.indexing.index_failed_due_to_version_conflict') + 1);
+  assert.deepEqual(names.slice(at('pri.suggest.total') + 1, at('bulk.total_operations')), ['memory.total', 'pri.memory.total', 'search.throttled']);
+  assert.deepEqual(names.slice(at('pri.bulk.avg_size_in_bytes') + 1), [
+    'dense_vector.value_count',
+    'pri.dense_vector.value_count',
+    'sparse_vector.value_count',
+    'pri.sparse_vector.value_count',
+  ]);
+  // The figures are _stats' own.
+  const stats = await node.request('GET', '/conflicts/_stats/indexing,dense_vector,sparse_vector');
+  const indexing = stats.body.indices.conflicts.total.indexing;
+  assert.ok(indexing.index_failed_due_to_version_conflict >= 1, JSON.stringify(indexing));
+  assert.equal(all.body[0]['indexing.index_failed_due_to_version_conflict'], String(indexing.index_failed_due_to_version_conflict));
+  assert.equal(all.body[0]['iifvc'], undefined);
+  const alias = await node.request('GET', '/_cat/indices/conflicts?h=iifvc,dvc,svc&format=json');
+  assert.deepEqual(alias.body, [{ iifvc: String(indexing.index_failed_due_to_version_conflict), dvc: '0', svc: '0' }]);
+  const shards = await node.request('GET', '/_cat/shards/conflicts?h=*&format=json');
+  const shardNames = Object.keys(shards.body[0]);
+  assert.equal(shardNames.indexOf('indexing.index_failed_due_to_version_conflict'), shardNames.indexOf('indexing.index_failed') + 1);
+  assert.equal(shards.body[0]['indexing.index_failed_due_to_version_conflict'], String(indexing.index_failed_due_to_version_conflict));
+});

@@ -17,10 +17,21 @@ import { STAT_COLUMNS, statCell } from './stats-columns.js';
 
 const ALL_METRICS = new Set<StatsMetric>(STATS_METRICS);
 
-const statColumns: CatColumn<string>[] = STAT_COLUMNS.flatMap((column) => [
+const withPri = (column: { name: string; aliases: readonly string[]; description: string }): CatColumn<string>[] => [
   { name: column.name, aliases: column.aliases, description: column.description, shownByDefault: false, align: 'right' as const, sibling: 'pri' },
   { name: `pri.${column.name}`, description: column.description, shownByDefault: false, align: 'right' as const },
-]);
+];
+
+// RestIndicesAction lists memory.total and search.throttled between the suggest and the bulk columns.
+const BULK_COLUMNS = STAT_COLUMNS.filter((column) => column.name.startsWith('bulk.'));
+const statColumns = STAT_COLUMNS.filter((column) => !column.name.startsWith('bulk.')).flatMap(withPri);
+const bulkColumns = BULK_COLUMNS.flatMap(withPri);
+
+/** Vector counts of `_stats` (dense_vector, sparse_vector): Gannet has no vector field types, so they are 0. */
+const VECTOR_COLUMNS = [
+  { name: 'dense_vector.value_count', aliases: ['dvc', 'denseVectorCount'], description: 'total count of indexed dense vector', path: 'dense_vector.value_count' },
+  { name: 'sparse_vector.value_count', aliases: ['svc', 'sparseVectorCount'], description: 'total count of indexed sparse vectors', path: 'sparse_vector.value_count' },
+] as const;
 
 export const indicesColumns = defineColumns<string>([
   { name: 'health', aliases: ['h'], description: 'current health status' },
@@ -40,6 +51,8 @@ export const indicesColumns = defineColumns<string>([
   { name: 'memory.total', aliases: ['tm', 'memoryTotal'], shownByDefault: false, align: 'right', sibling: 'pri', description: 'total used memory' },
   { name: 'pri.memory.total', shownByDefault: false, align: 'right', description: 'total user memory' },
   { name: 'search.throttled', aliases: ['sth'], shownByDefault: false, description: 'indicates if the index is search throttled' },
+  ...bulkColumns,
+  ...VECTOR_COLUMNS.flatMap(withPri),
 ]);
 
 function healthFilter(value: string | undefined): string | undefined {
@@ -89,7 +102,7 @@ export const catIndicesEndpoint: CatEndpoint<string> = {
         'pri.memory.total': cell.bytes(0),
         'search.throttled': cell.string('false'),
       };
-      for (const column of STAT_COLUMNS) {
+      for (const column of [...STAT_COLUMNS, ...VECTOR_COLUMNS.map((vector) => ({ ...vector, kind: 'long' as const }))]) {
         row[column.name] = statCell(column, total);
         row[`pri.${column.name}`] = statCell(column, primaries);
       }

@@ -24,7 +24,10 @@ const spec = (name: string, aliases: string, description: string, kind: Kind, pa
   path,
 });
 
-/** In ES's order, from completion.size to bulk.avg_size_in_bytes (shards adds seq_no, path and idle columns itself). */
+/**
+ * In ES's order, from completion.size to bulk.avg_size_in_bytes (shards adds seq_no, path and idle columns
+ * itself; indices puts memory.total and search.throttled before the bulk columns).
+ */
 export const STAT_COLUMNS: readonly StatColumnSpec[] = [
   spec('completion.size', 'cs,completionSize', 'size of completion', 'bytes', 'completion.size_in_bytes'),
   spec('fielddata.memory_size', 'fm,fielddataMemory', 'used fielddata cache', 'bytes', 'fielddata.memory_size_in_bytes'),
@@ -51,6 +54,14 @@ export const STAT_COLUMNS: readonly StatColumnSpec[] = [
   spec('indexing.index_time', 'iiti,indexingIndexTime', 'time spent in indexing', 'millis', 'indexing.index_time_in_millis'),
   spec('indexing.index_total', 'iito,indexingIndexTotal', 'number of indexing ops', 'long', 'indexing.index_total'),
   spec('indexing.index_failed', 'iif,indexingIndexFailed', 'number of failed indexing ops', 'long', 'indexing.index_failed'),
+  // ES 8.18+ (elastic/elasticsearch#119067), right after index_failed in every cat table that has it.
+  spec(
+    'indexing.index_failed_due_to_version_conflict',
+    'iifvc,indexingIndexFailedDueToVersionConflict',
+    'number of failed indexing ops due to version conflict',
+    'long',
+    'indexing.index_failed_due_to_version_conflict',
+  ),
   spec('merges.current', 'mc,mergesCurrent', 'number of current merges', 'long', 'merges.current'),
   spec('merges.current_docs', 'mcd,mergesCurrentDocs', 'number of current merging docs', 'long', 'merges.current_docs'),
   spec('merges.current_size', 'mcs,mergesCurrentSize', 'size of current merges', 'bytes', 'merges.current_size_in_bytes'),
