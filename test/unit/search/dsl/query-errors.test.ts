@@ -262,6 +262,15 @@ test('function_score structure errors', () => {
     parseError(json).reason,
     'failed to parse [function_score] query. already found function [weight], now encountering [field_value_factor]. use [functions] array if you want to define several functions.',
   );
+  json = '{"function_score":{"gauss":{"a":{"scale":1}},"exp":{"a":{"scale":1}}}}';
+  assert.deepEqual(
+    parseError(json),
+    parsing(
+      'failed to parse [function_score] query. already found function [gauss], now encountering [exp]. use [functions] array if you want to define several functions.',
+      1,
+      col(json, '{"a"', 1),
+    ),
+  );
   json = '{"function_score":{"functions":[{"filter":{"match_all":{}}}]}}';
   assert.equal(parseError(json).reason, 'failed to parse [function_score] query. an entry in functions list is missing a function.');
   assert.deepEqual(parseError('{"function_score":{"weight":-1}}'), IAE('[weight] cannot be negative for a filtering function'));
