@@ -53,12 +53,7 @@ export function parseFunctionScore(context: QueryParseContext): FunctionScoreQue
         if (query !== undefined) throw parsingError(parser.tokenLocation(), 'failed to parse [function_score] query. [query] is already defined.');
         query = context.parseInner();
       } else {
-        if (singleFunctionFound) {
-          throw parsingError(
-            parser.tokenLocation(),
-            `failed to parse [function_score] query. already found function [${singleFunctionName}], now encountering [${currentFieldName}]. use [functions] array if you want to define several functions.`,
-          );
-        }
+        if (singleFunctionFound) alreadyFoundFunction(parser, singleFunctionName, currentFieldName);
         if (functionArrayFound) misplaced(parser, `already found [functions] array, now encountering [${currentFieldName}].`);
         singleFunctionFound = true;
         singleFunctionName = currentFieldName;
@@ -85,12 +80,7 @@ export function parseFunctionScore(context: QueryParseContext): FunctionScoreQue
       } else if (currentFieldName === 'min_score') {
         minScore = parser.floatValue();
       } else {
-        if (singleFunctionFound) {
-          throw parsingError(
-            parser.tokenLocation(),
-            `failed to parse [function_score] query. already found function [${singleFunctionName}], now encountering [${currentFieldName}]. use [functions] array if you want to define several functions.`,
-          );
-        }
+        if (singleFunctionFound) alreadyFoundFunction(parser, singleFunctionName, currentFieldName);
         if (functionArrayFound) misplaced(parser, `already found [functions] array, now encountering [${currentFieldName}].`);
         if (currentFieldName !== 'weight') {
           throw parsingError(parser.tokenLocation(), `failed to parse [function_score] query. field [${currentFieldName}] is not supported`);
@@ -112,6 +102,13 @@ export function parseFunctionScore(context: QueryParseContext): FunctionScoreQue
     boost: checkBoost(boost),
     ...(name !== undefined && { name }),
   };
+}
+
+function alreadyFoundFunction(parser: XContentParser, found: string | undefined, encountered: string | undefined): never {
+  throw parsingError(
+    parser.tokenLocation(),
+    `failed to parse [function_score] query. already found function [${found}], now encountering [${encountered}]. use [functions] array if you want to define several functions.`,
+  );
 }
 
 function misplaced(parser: XContentParser, detail: string): never {
