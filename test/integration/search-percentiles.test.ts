@@ -104,6 +104,9 @@ test('percentile_ranks over three shards equal ES 8.19 to the last bit; list for
   assert.match(list.text, /"key":250\.0,/);
   const missing = await node.request('POST', '/pct/_search', { body: { size: 0, aggs: { r: { percentile_ranks: { field: 'uniform' } } } } });
   assert.equal(missing.status, 400, missing.text);
-  assert.equal(missing.body.error.type, 'illegal_argument_exception');
-  assert.equal(missing.body.error.reason, '[values] must not be null: [r]');
+  // ConstructingObjectParser wraps what the builder throws.
+  assert.equal(missing.body.error.type, 'x_content_parse_exception');
+  assert.equal(missing.body.error.reason, 'Failed to build [percentile_ranks] after last required field arrived');
+  assert.equal(missing.body.error.caused_by.type, 'illegal_argument_exception');
+  assert.equal(missing.body.error.caused_by.reason, '[values] must not be null: [r]');
 });

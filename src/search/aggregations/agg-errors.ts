@@ -30,6 +30,9 @@ export const aggErrors = {
   /** ObjectParser wraps what a field's setter throws. */
   failedToParseField: (parser: string, field: string, causedBy: EsError) =>
     new EsError('x_content_parse_exception', `[${parser}] failed to parse field [${field}]`, { causedBy }),
+  /** ConstructingObjectParser: what the builder throws once every field is read (no location: ES has none). */
+  failedToBuild: (parser: string, causedBy: EsError) =>
+    new EsError('x_content_parse_exception', `Failed to build [${parser}] after last required field arrived`, { causedBy }),
   numberFormat: (text: string) => new EsError('number_format_exception', `For input string: "${text}"`),
   unknownAggregationType: (type: string, candidates: Iterable<string>) =>
     new EsError('parsing_exception', `Unknown aggregation type [${type}]${suggest(type, candidates)}`),

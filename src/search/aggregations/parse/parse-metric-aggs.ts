@@ -2,6 +2,8 @@
  * Bodies of the metrics aggregations: min, max, avg, sum, value_count, stats, extended_stats, cardinality,
  * percentiles, percentile_ranks and top_hits.
  */
+import type { EsError } from '../../../common/errors.js';
+import { javaDoubleString } from '../../../common/json-float.js';
 import { aggErrors } from '../agg-errors.js';
 import type { CardinalitySpec, ExtendedStatsSpec, PercentileRanksSpec, PercentilesSpec, SimpleMetricSpec, SimpleMetricType, SortSpec, SourceSpec, TopHitsSpec } from '../spec.js';
 import { DEFAULT_COMPRESSION } from '../metrics/tdigest.js';
@@ -55,17 +57,25 @@ function parseDoubles(parser: string, field: string, raw: unknown): number[] {
   });
 }
 
+/**
+ * What the builder of ES's ConstructingObjectParser throws (the method check, the keys' checks) reaches the
+ * user wrapped: "Failed to build [percentiles] after last required field arrived", caused by the reason.
+ */
+function buildError(parser: string, reason: string): EsError {
+  return aggErrors.failedToBuild(parser, aggErrors.illegalArgument(reason));
+}
+
 /** AbstractPercentilesAggregationBuilder's constructor: the keys are required, non-empty, kept sorted. */
-function checkedKeys(field: string, keys: number[] | undefined, name: string): number[] {
-  if (keys === undefined) throw aggErrors.illegalArgument(`[${field}] must not be null: [${name}]`);
-  if (keys.length === 0) throw aggErrors.illegalArgument(`[${field}] must not be an empty array: [${name}]`);
+function checkedKeys(parser: string, field: string, keys: number[] | undefined, name: string): number[] {
+  if (keys === undefined) throw buildError(parser, `[${field}] must not be null: [${name}]`);
+  if (keys.length === 0) throw buildError(parser, `[${field}] must not be an empty array: [${name}]`);
   return [...keys].sort((a, b) => a - b);
 }
 
 /** The method objects both t-digest aggregations share: `tdigest` (compression, execution_hint) or `hdr`. */
 function parseTDigestCompression(fields: ObjectFields, what: string): number {
   if (fields.has('hdr')) {
-    if (fields.has('tdigest')) throw aggErrors.illegalArgument('Only one percentiles method should be declared.');
+    if (fields.has('tdigest')) throw buildError(fields.parser, 'Only one percentiles method should be declared.');
     throw aggErrors.notSupported(`[hdr] ${what}`);
   }
   const tdigest = fields.object('tdigest');
@@ -88,11 +98,14 @@ export function parsePercentiles(common: Common, body: JsonObject): Omit<Percent
   const fields = new ObjectFields('percentiles', body, [...valuesSourceFieldNames({ formattable: true, timeZoneAware: false }), 'percents', ...DIGEST_FIELDS]);
   const name = common.name;
   const rawPercents = fields.raw('percents');
-  const percents = checkedKeys('percents', rawPercents === undefined ? [...DEFAULT_PERCENTS] : parseDoubles('percentiles', 'percents', rawPercents), name);
-  for (const percent of percents) {
-    if (percent < 0 || percent > 100) throw aggErrors.illegalArgument(`percent must be in [0,100], got [${percent}]: [${name}]`);
-  }
+  const parsedPercents = rawPercents === undefined ? undefined : parseDoubles('percentiles', 'percents', rawPercents);
+  // ES picks the method before PercentilesAggregationBuilder.validatePercentiles checks the percents.
   const compression = parseTDigestCompression(fields, 'percentiles');
+  if (parsedPercents !== undefined && parsedPercents.length === 0) throw buildError('percentiles', `[percents] must not be empty: [${name}]`);
+  const percents = checkedKeys('percentiles', 'percents', parsedPercents ?? [...DEFAULT_PERCENTS], name);
+  for (const percent of percents) {
+    if (percent < 0 || percent > 100) throw buildError('percentiles', `percent must be in [0,100], got [${javaDoubleString(percent)}]: [${name}]`);
+  }
   return {
     ...common,
     type: 'percentiles',
@@ -110,7 +123,7 @@ export function parsePercentileRanks(common: Common, body: JsonObject): Omit<Per
   const parsedValues = rawValues === undefined ? undefined : parseDoubles('percentile_ranks', 'values', rawValues);
   // ES picks the method before its constructor checks the values.
   const compression = parseTDigestCompression(fields, 'percentile ranks');
-  const values = checkedKeys('values', parsedValues, common.name);
+  const values = checkedKeys('percentile_ranks', 'values', parsedValues, common.name);
   return {
     ...common,
     type: 'percentile_ranks',

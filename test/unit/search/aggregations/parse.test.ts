@@ -93,7 +93,8 @@ test('ObjectParser errors inside aggregation bodies', () => {
   causedBy({ a: { extended_stats: { field: 'n', sigma: -1 } } }, '[extended_stats] failed to parse field [sigma]', '[sigma] must be greater than or equal to 0. Found [-1] in [a]');
   causedBy({ a: { cardinality: { field: 'n', precision_threshold: -5 } } }, '[cardinality] failed to parse field [precision_threshold]', '[precisionThreshold] must be greater than or equal to 0. Found [-5] in [a]');
   fails({ a: { range: { field: 'n' } } }, 'illegal_argument_exception', 'No [ranges] specified for the [a] aggregation');
-  fails({ a: { percentiles: { field: 'n', percents: [101] } } }, 'illegal_argument_exception', 'percent must be in [0,100], got [101]: [a]');
+  causedBy({ a: { percentiles: { field: 'n', percents: [101] } } }, 'Failed to build [percentiles] after last required field arrived', 'percent must be in [0,100], got [101.0]: [a]');
+  causedBy({ a: { percentiles: { field: 'n', percents: [] } } }, 'Failed to build [percentiles] after last required field arrived', '[percents] must not be empty: [a]');
 });
 
 test('date_histogram interval errors', () => {

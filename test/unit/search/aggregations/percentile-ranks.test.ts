@@ -23,12 +23,13 @@ function fails(aggs: unknown, type: string, message: string, causedBy?: string):
 }
 
 test('percentile_ranks parsing: values required, non-empty, numeric; sorted; one bare value is an array', () => {
-  fails({ a: { percentile_ranks: { field: 'n' } } }, 'illegal_argument_exception', '[values] must not be null: [a]');
-  fails({ a: { percentile_ranks: { field: 'n', values: [] } } }, 'illegal_argument_exception', '[values] must not be an empty array: [a]');
+  const failedToBuild = 'Failed to build [percentile_ranks] after last required field arrived';
+  fails({ a: { percentile_ranks: { field: 'n' } } }, 'x_content_parse_exception', failedToBuild, '[values] must not be null: [a]');
+  fails({ a: { percentile_ranks: { field: 'n', values: [] } } }, 'x_content_parse_exception', failedToBuild, '[values] must not be an empty array: [a]');
   fails({ a: { percentile_ranks: { field: 'n', values: null } } }, 'x_content_parse_exception', "[percentile_ranks] values doesn't support values of type: VALUE_NULL");
   fails({ a: { percentile_ranks: { field: 'n', values: ['foo'] } } }, 'x_content_parse_exception', '[percentile_ranks] failed to parse field [values]', 'For input string: "foo"');
   fails({ a: { percentile_ranks: { field: 'n', values: [1], percents: [1] } } }, 'x_content_parse_exception', '[percentile_ranks] unknown field [percents]');
-  fails({ a: { percentile_ranks: { field: 'n', values: [1], tdigest: {}, hdr: {} } } }, 'illegal_argument_exception', 'Only one percentiles method should be declared.');
+  fails({ a: { percentile_ranks: { field: 'n', tdigest: {}, hdr: {} } } }, 'x_content_parse_exception', failedToBuild, 'Only one percentiles method should be declared.');
   fails({ a: { percentile_ranks: { field: 'n', values: [1], hdr: {} } } }, 'illegal_argument_exception', "[hdr] percentile ranks is not supported by Gannet's aggregations");
   fails({ a: { percentile_ranks: { field: 'n', values: [1], script: 'doc.n' } } }, 'illegal_argument_exception', "[script] in aggregations is not supported by Gannet's aggregations");
   fails({ a: { percentile_ranks: { values: [1] } } }, 'illegal_argument_exception', 'Required one of fields [field, script], but none were specified. ');
