@@ -10,13 +10,19 @@
  * `npm run build` does. A build without the file reports "unknown (build dir ...)".
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const outDir = resolve(process.argv[2] ?? 'dist');
 const sourceDir = resolve(process.argv[3] ?? '.');
 const git = (...args) => execFileSync('git', ['-C', sourceDir, ...args], { encoding: 'utf8' }).trim();
 
-const commit = git('rev-parse', '--short', 'HEAD');
-const dirty = git('status', '--porcelain', '--', 'src', 'bench') !== '';
-writeFileSync(join(outDir, 'build-info.json'), JSON.stringify({ commit, dirty, sourceDir, builtAt: new Date().toISOString() }, null, 2) + '\n');
+const stamp = join(outDir, 'build-info.json');
+try {
+  const commit = git('rev-parse', '--short', 'HEAD');
+  const dirty = git('status', '--porcelain', '--', 'src', 'bench') !== '';
+  writeFileSync(stamp, JSON.stringify({ commit, dirty, sourceDir, builtAt: new Date().toISOString() }, null, 2) + '\n');
+} catch {
+  // Not a git checkout (or no git): the build does not know its commit; never leave an older stamp behind.
+  rmSync(stamp, { force: true });
+}
