@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 
 const outDir = resolve(process.argv[2] ?? 'dist');
 const sourceDir = resolve(process.argv[3] ?? '.');
-const git = (...args) => execFileSync('git', ['-C', sourceDir, ...args], { encoding: 'utf8' }).trim();
+const git = (...args) => execFileSync('git', ['-C', sourceDir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
 
 const stamp = join(outDir, 'build-info.json');
 try {
