@@ -6,8 +6,16 @@
  * slices), and that a throttle can pause while indexing outruns the writing of segments. Steps run in
  * exactly the order they were submitted, which is what keeps operations on one id in call order.
  * A batch (submitBatch) is a run of steps that takes one place in the queue and one promise, not one each.
+ * A step that cannot run yet throws an AdmissionBarrier: it keeps its place at the head, nothing after it
+ * runs until the barrier's promise settles, and then it runs again (the engine uses this to make its version
+ * map safe with a refresh before a lookup, without letting later writes overtake the one that waits).
  */
 import { performance } from 'node:perf_hooks';
+
+/** Thrown by a step that must wait for `until` before it can run (see the contract above). */
+export class AdmissionBarrier {
+  constructor(readonly until: Promise<unknown>) {}
+}
 
 interface QueuedStep {
   run(): void;
@@ -23,6 +31,8 @@ export class WriteAdmission {
   private sliceStart = 0;
   private pumpScheduled = false;
   private throttled = false;
+  /** A step at the head waits for a barrier: nothing runs until it settles. */
+  private blocked = false;
 
   constructor(
     private readonly sliceMs: number,
@@ -45,16 +55,25 @@ export class WriteAdmission {
 
   /** Runs `step` now or in its turn; the result (or error) is delivered either way. */
   submit<T>(step: () => T): T | Promise<T> {
-    if (this.queued === 0 && !this.throttled) {
+    let barrier: AdmissionBarrier | undefined;
+    if (this.queued === 0 && !this.throttled && !this.blocked) {
       this.openSlice();
-      if (performance.now() - this.sliceStart <= this.sliceMs) return step();
+      if (performance.now() - this.sliceStart <= this.sliceMs) {
+        try {
+          return step();
+        } catch (err) {
+          if (!(err instanceof AdmissionBarrier)) throw err;
+          barrier = err;
+        }
+      }
     }
     return new Promise<T>((resolve, reject) => {
       this.queue.push({
         run: () => resolve(step()),
         fail: reject,
       });
-      this.schedulePump();
+      if (barrier !== undefined) this.block(barrier);
+      else this.schedulePump();
     });
   }
 
@@ -66,9 +85,18 @@ export class WriteAdmission {
    */
   submitBatch(count: number, step: (index: number) => void): void | Promise<void> {
     let next = 0;
-    if (this.queued === 0 && !this.throttled) {
+    let barrier: AdmissionBarrier | undefined;
+    if (this.queued === 0 && !this.throttled && !this.blocked) {
       this.openSlice();
-      while (next < count && performance.now() - this.sliceStart <= this.sliceMs) step(next++);
+      try {
+        while (next < count && performance.now() - this.sliceStart <= this.sliceMs) {
+          step(next);
+          next++;
+        }
+      } catch (err) {
+        if (!(err instanceof AdmissionBarrier)) throw err;
+        barrier = err;
+      }
       if (next === count) return;
     }
     return new Promise<void>((resolve, reject) => {
@@ -76,19 +104,33 @@ export class WriteAdmission {
       const entry: QueuedStep & { remaining(): boolean } = {
         run: () => {
           // An empty batch still takes its turn: it resolves after everything queued before it ran.
-          if (next < count) step(next++);
+          if (next < count) {
+            step(next);
+            next++;
+          }
           if (next >= count) resolve();
         },
         fail: reject,
         remaining: () => next < count,
       };
       this.queue.push(entry);
-      this.schedulePump();
+      if (barrier !== undefined) this.block(barrier);
+      else this.schedulePump();
     });
   }
 
+  /** Holds the queue until the barrier settles (either way: a failed engine fails the steps in check()). */
+  private block(barrier: AdmissionBarrier): void {
+    this.blocked = true;
+    const unblock = (): void => {
+      this.blocked = false;
+      this.schedulePump();
+    };
+    barrier.until.then(unblock, unblock);
+  }
+
   private schedulePump(): void {
-    if (this.pumpScheduled || this.throttled) return;
+    if (this.pumpScheduled || this.throttled || this.blocked) return;
     this.pumpScheduled = true;
     setImmediate(() => this.pump());
   }
@@ -99,7 +141,7 @@ export class WriteAdmission {
     // At least one step per turn, however late in the slice: the queue always makes progress.
     let ran = 0;
     while (this.queued > 0) {
-      if (this.throttled) return;
+      if (this.throttled || this.blocked) return;
       if (ran > 0 && performance.now() - this.sliceStart > this.sliceMs) {
         this.schedulePump();
         return;
@@ -110,6 +152,10 @@ export class WriteAdmission {
         this.check();
         step.run();
       } catch (err) {
+        if (err instanceof AdmissionBarrier) {
+          this.block(err);
+          return;
+        }
         step.fail(err);
         this.dequeueHead();
         continue;

@@ -114,3 +114,33 @@ test('an empty batch resolves only after the steps queued before it ran', async 
   await Promise.all([first, empty]);
   assert.deepEqual(order, ['a0', 'a1', 'empty done']);
 });
+
+test('a step that throws a barrier keeps its place: nothing after it runs until the barrier settles, then it runs again', async () => {
+  const { AdmissionBarrier } = await import('../../../src/engine/util/write-admission.js');
+  const admission = new WriteAdmission(5, () => undefined);
+  const order: string[] = [];
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let attempts = 0;
+  const batch = Promise.resolve(
+    admission.submitBatch(3, (i) => {
+      if (i === 1 && attempts++ === 0) throw new AdmissionBarrier(gate);
+      order.push(`batch-${i}`);
+    }),
+  );
+  const later = Promise.resolve(admission.submit(() => order.push('later')));
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(order, ['batch-0'], 'the barrier holds its own batch and everything submitted after it');
+  release();
+  await Promise.all([batch, later]);
+  assert.deepEqual(order, ['batch-0', 'batch-1', 'batch-2', 'later']);
+  assert.equal(attempts, 2);
+  // A barrier thrown by a single step that would have run at once queues it the same way.
+  let single = 0;
+  const result = await admission.submit(() => {
+    if (single++ === 0) throw new AdmissionBarrier(Promise.resolve());
+    return 'ran';
+  });
+  assert.equal(result, 'ran');
+});
