@@ -85,15 +85,18 @@ export class IndexService {
       routing,
       mapping: this.mappingRoot,
       settings: this.view.mapping,
-      analyzerExists: (name) => this.analysisRegistry.findAnalyzer(name) !== undefined,
+      analyzerExists: this.analyzerExists,
     });
   }
+
+  /** One closure for every document parsed (not one per document). */
+  private readonly analyzerExists = (name: string): boolean => this.analysisRegistry.findAnalyzer(name) !== undefined;
 
   private parseStoredMapping(mappings: Record<string, unknown>): RootMapping {
     if (Object.keys(mappings).length === 0) return EMPTY_ROOT;
     return parseMapping(mappings, {
       settings: this.view.mapping,
-      analyzerExists: (name) => this.analysisRegistry.findAnalyzer(name) !== undefined,
+      analyzerExists: this.analyzerExists,
     });
   }
 }

@@ -41,5 +41,7 @@ export function shardIdFor(shape: RoutingTableShape, id: string, routing: string
     const offset = floorMod(murmur3Routing(id), shape.routingPartitionSize);
     return hashToShard((murmur3Routing(routing) + offset) | 0, shape);
   }
+  // One shard: floorMod(hash, routingNumShards) / routingNumShards is always below 1, so no hash is needed.
+  if (shape.numberOfShards === 1) return 0;
   return hashToShard(murmur3Routing(routing ?? id), shape);
 }

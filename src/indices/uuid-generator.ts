@@ -10,6 +10,8 @@ import { randomBytes, randomInt } from 'node:crypto';
 const MUNGED_ADDRESS = randomBytes(6);
 
 let sequenceNumber = randomInt(0, 0x1000000);
+/** Every byte is written for each id before it is encoded: one buffer serves them all. */
+const SCRATCH = Buffer.alloc(15);
 let lastTimestamp = 0;
 
 export function timeBasedUuid(now: number = Date.now()): string {
@@ -19,7 +21,7 @@ export function timeBasedUuid(now: number = Date.now()): string {
   if (sequenceId === 0) timestamp++;
   lastTimestamp = timestamp;
 
-  const bytes = Buffer.alloc(15);
+  const bytes = SCRATCH;
   // JavaScript bit operators are 32-bit, so the high timestamp bytes come from division.
   const byteOf = (value: number, shift: number): number => Math.floor(value / 2 ** shift) & 0xff;
   let i = 0;

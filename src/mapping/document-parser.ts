@@ -14,7 +14,7 @@ import { DateParseError, DateTimeError } from './date/date-errors.js';
 import { dateFormatter, DEFAULT_DATE_FORMAT, type DateFormatter } from './date/date-formatter.js';
 import { defaultMappingType, findTemplate, templateMappingForName, templateMappingType } from './dynamic-templates.js';
 import { fieldOptions } from './field-options.js';
-import { JsonPullParser, type JsonToken, type TokenLocation } from './json-pull-parser.js';
+import { acquireParser, releaseParser, type JsonPullParser, type JsonToken, type TokenLocation } from './json-pull-parser.js';
 import { JsonSyntaxError } from './json-syntax-error.js';
 import { tryParseJavaDouble, tryParseJavaLong } from './java-numbers.js';
 import { mappingErrors } from './mapping-errors.js';
@@ -82,6 +82,21 @@ interface CurrentValue extends NumberToken {
 
 const TOKEN: ValueRef = { kind: 'token' };
 
+/** The value of a leaf at the parser's token; its location object is built only if an error asks for it. */
+class TokenValue implements CurrentValue {
+  constructor(
+    readonly token: JsonToken,
+    readonly text: string,
+    readonly isInteger: boolean,
+    private readonly line: number,
+    private readonly column: number,
+  ) {}
+
+  get location(): TokenLocation {
+    return { line: this.line, column: this.column };
+  }
+}
+
 /** The `ignored` list of the (usual) document that ignored nothing: shared, never mutated. */
 const NO_IGNORED: readonly string[] = Object.freeze([]);
 
@@ -99,7 +114,12 @@ function isBlank(text: string): boolean {
 }
 
 export function parseDocument(request: ParseDocumentRequest): ParsedDocument {
-  return new DocumentParserRun(request).run();
+  const run = new DocumentParserRun(request);
+  try {
+    return run.run();
+  } finally {
+    run.release();
+  }
 }
 
 class DocumentParserRun {
@@ -107,11 +127,11 @@ class DocumentParserRun {
   private readonly parser: JsonPullParser;
   private readonly settings: MappingSettings;
   private readonly root: RootMapping;
-  private readonly parserCtx: ParserContext;
-  private readonly docDescription: string;
   private readonly fields: IndexableField[] = [];
-  private readonly ignored = new Set<string>();
-  private readonly dynamicMappers = new Map<string, MappingNode[]>();
+  // Created when first needed: most documents ignore nothing and add no field (fewer allocations per document).
+  private ignoredMemo: Set<string> | undefined;
+  private dynamicMappersMemo: Map<string, MappingNode[]> | undefined;
+  private parserCtxMemo: ParserContext | undefined;
   private existingFieldCountMemo: number | undefined;
   private dateFormattersMemo: readonly DateFormatter[] | undefined;
   private newFieldsSize = 0;
@@ -120,11 +140,26 @@ class DocumentParserRun {
 
   constructor(private readonly request: ParseDocumentRequest) {
     this.bytes = typeof request.source === 'string' ? new TextEncoder().encode(request.source) : request.source;
-    this.parser = new JsonPullParser(this.bytes);
+    this.parser = acquireParser(this.bytes);
     this.settings = request.settings ?? DEFAULT_MAPPING_SETTINGS;
     this.root = request.mapping;
-    this.parserCtx = parserContext(request);
-    this.docDescription = `document with id '${request.id ?? 'null'}'`;
+  }
+
+  private get ignored(): Set<string> {
+    return (this.ignoredMemo ??= new Set());
+  }
+
+  private get dynamicMappers(): Map<string, MappingNode[]> {
+    return (this.dynamicMappersMemo ??= new Map());
+  }
+
+  private get parserCtx(): ParserContext {
+    return (this.parserCtxMemo ??= parserContext(this.request));
+  }
+
+  /** How errors name the document. */
+  private get docDescription(): string {
+    return `document with id '${this.request.id ?? 'null'}'`;
   }
 
   // Both only matter when the document brings new fields: computed then, not for every document (a walk of
@@ -135,6 +170,11 @@ class DocumentParserRun {
 
   private get dateFormatters(): readonly DateFormatter[] {
     return (this.dateFormattersMemo ??= (this.root.dynamicDateFormats ?? DEFAULT_DYNAMIC_DATE_FORMATS).map((f) => dateFormatter(f)));
+  }
+
+  /** Gives the pull parser back for the next document (the run is over, errors included). */
+  release(): void {
+    releaseParser(this.parser);
   }
 
   run(): ParsedDocument {
@@ -173,7 +213,7 @@ class DocumentParserRun {
       source: this.bytes,
       storedSource: this.storedSource(),
       fields: this.fields,
-      ignored: this.ignored.size === 0 ? NO_IGNORED : [...this.ignored].sort(),
+      ignored: this.ignoredMemo === undefined || this.ignoredMemo.size === 0 ? NO_IGNORED : [...this.ignoredMemo].sort(),
       docCount: this.docCount,
       mappingUpdate: this.buildMappingUpdate(),
     };
@@ -219,13 +259,17 @@ class DocumentParserRun {
   private innerParseObject(context: ObjectContext): void {
     let token = this.parser.token;
     while (token !== 'END_OBJECT') {
-      if (token === 'FIELD_NAME') this.parseField(context, this.parser.text, this.parser.location(), 'next');
+      // The name's location is taken only when needed (dotted names, errors): not an object per field.
+      if (token === 'FIELD_NAME') this.parseField(context, this.parser.text, undefined, 'next');
       token = this.parser.next();
     }
   }
 
-  /** A field name and its value, expanding dots into objects as ES's DotExpandingXContentParser does. */
-  private parseField(context: ObjectContext, name: string, location: TokenLocation, source: ValueSource): void {
+  /**
+   * A field name and its value, expanding dots into objects as ES's DotExpandingXContentParser does. Without
+   * `location`, the name is the parser's current token (read before the parser moves on to the value).
+   */
+  private parseField(context: ObjectContext, name: string, location: TokenLocation | undefined, source: ValueSource): void {
     if (name.length === 0) throw mappingErrors.illegalArgument('field name cannot be an empty string');
     if (name.includes('.')) {
       const parts = name.split('.');
@@ -240,12 +284,12 @@ class DocumentParserRun {
         }
       }
       if (subpaths.length > 1) {
-        this.parseObject(context, subpaths[0]!, { kind: 'expanded', rest: subpaths.slice(1), location, source });
+        this.parseObject(context, subpaths[0]!, { kind: 'expanded', rest: subpaths.slice(1), location: location ?? this.parser.location(), source });
         return;
       }
       name = subpaths[0]!;
     } else if (isBlank(name)) {
-      throw mappingErrors.documentParsing(location, `Field name cannot contain only whitespace: [${joinPath(context.path, name)}]`);
+      throw mappingErrors.documentParsing(location ?? this.parser.location(), `Field name cannot contain only whitespace: [${joinPath(context.path, name)}]`);
     }
     if (source === 'next') this.parser.next();
     this.dispatch(context, name);
@@ -492,7 +536,7 @@ class DocumentParserRun {
 
   /** The new fields as one mapping; two incompatible dynamic fields at one path fail here, as in ES. */
   private buildMappingUpdate(): RootMapping | undefined {
-    if (this.dynamicMappers.size === 0) return undefined;
+    if (this.dynamicMappersMemo === undefined || this.dynamicMappersMemo.size === 0) return undefined;
     let update: ObjectMapping = { kind: 'object', properties: {} };
     const paths = [...this.dynamicMappers.keys()].sort();
     for (const path of paths) {
@@ -506,7 +550,7 @@ class DocumentParserRun {
   private current(ref: ValueRef): CurrentValue {
     if (ref.kind === 'expanded') return { token: 'START_OBJECT', text: '', isInteger: false, location: ref.location, expanded: ref };
     const p = this.parser;
-    return { token: p.token!, text: p.text, isInteger: p.isInteger, location: p.location() };
+    return new TokenValue(p.token!, p.text, p.isInteger, p.line, p.column);
   }
 
   /** FieldMapper.parse: the field's own value, then its multi-fields, then copy_to. */
@@ -671,10 +715,21 @@ class DocumentParserRun {
         }
         number ??= options.nullValue;
         if (number === undefined) return;
-        const flags = { field: path, indexed: options.index, docValues: options.docValues, stored: options.store };
         if (number.kind === 'long') {
-          this.fields.push({ kind: 'long', numericType: options.type as 'long' | 'integer' | 'short' | 'byte', value: number.value, ...flags });
-        } else if (options.type === 'scaled_float') {
+          // Spelled out (no spread of a shared flags object): one object per value.
+          this.fields.push({
+            kind: 'long',
+            numericType: options.type as 'long' | 'integer' | 'short' | 'byte',
+            value: number.value,
+            field: path,
+            indexed: options.index,
+            docValues: options.docValues,
+            stored: options.store,
+          });
+          return;
+        }
+        const flags = { field: path, indexed: options.index, docValues: options.docValues, stored: options.store };
+        if (options.type === 'scaled_float') {
           const scaled = number.value * options.scalingFactor!;
           if (!Number.isFinite(number.value)) {
             if (options.ignoreMalformed) {

@@ -23,6 +23,9 @@ export type JsonToken =
 /** Jackson's StreamReadConstraints default. */
 export const MAX_JSON_NESTING_DEPTH = 1000;
 
+/** Past this many names, an object's duplicate check uses a Set. */
+const MAX_LINEAR_NAMES = 16;
+
 const OBJECT = 1;
 const ARRAY = 2;
 
@@ -37,8 +40,17 @@ export class JsonPullParser {
   private lineStart = 0;
   /** Container stack: OBJECT or ARRAY per open level. */
   private readonly containers: number[] = [];
-  /** Per open object, the names seen so far (Jackson's strict duplicate detection, which ES turns on). */
-  private readonly names: Array<Set<string> | undefined> = [];
+  /**
+   * The names seen so far in each open object (Jackson's strict duplicate detection, which ES turns on): the
+   * names of all open objects in one flat list, each object's from its start offset, searched linearly; an
+   * object with many names gets a Set instead. No allocation per object for the usual small document.
+   */
+  private readonly nameList: string[] = [];
+  private readonly nameStarts: number[] = [];
+  private readonly nameSets: Array<Set<string> | undefined> = [];
+  /** The input as a Buffer, to decode strings without a view per string. */
+  private buffer: Buffer;
+  private bytes: Uint8Array;
   /** What the grammar allows next. */
   private expect: 'value' | 'name-or-end' | 'name' | 'after-value' | 'value-or-end' | 'done' = 'value';
 
@@ -49,8 +61,35 @@ export class JsonPullParser {
   line = 0;
   column = 0;
 
-  constructor(private readonly bytes: Uint8Array) {
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+    this.buffer = asBuffer(bytes);
+    this.skipByteOrderMark();
+  }
+
+  /** Starts over on new input, as a new parser would (parsers are reused: their stacks are allocations). */
+  reset(bytes: Uint8Array): void {
+    this.bytes = bytes;
+    this.buffer = asBuffer(bytes);
+    this.pos = 0;
+    this.lineNumber = 1;
+    this.lineStart = 0;
+    this.containers.length = 0;
+    this.nameList.length = 0;
+    this.nameStarts.length = 0;
+    this.nameSets.length = 0;
+    this.expect = 'value';
+    this.token = undefined;
+    this.text = '';
+    this.isInteger = false;
+    this.line = 0;
+    this.column = 0;
+    this.skipByteOrderMark();
+  }
+
+  private skipByteOrderMark(): void {
     // Jackson skips a UTF-8 byte order mark.
+    const bytes = this.bytes;
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) this.pos = 3;
   }
 
@@ -131,7 +170,10 @@ export class JsonPullParser {
   private closeContainer(kind: number): JsonToken {
     this.pos++;
     this.containers.pop();
-    if (kind === OBJECT) this.names.pop();
+    if (kind === OBJECT) {
+      this.nameList.length = this.nameStarts.pop()!;
+      this.nameSets.pop();
+    }
     this.afterValue();
     this.token = kind === OBJECT ? 'END_OBJECT' : 'END_ARRAY';
     return this.token;
@@ -146,7 +188,8 @@ export class JsonPullParser {
     this.pos++;
     this.containers.push(kind);
     if (kind === OBJECT) {
-      this.names.push(undefined);
+      this.nameStarts.push(this.nameList.length);
+      this.nameSets.push(undefined);
       this.expect = 'name-or-end';
       this.token = 'START_OBJECT';
     } else {
@@ -159,11 +202,7 @@ export class JsonPullParser {
   private readName(c: number): JsonToken {
     if (c !== 0x22) throw this.unexpectedChar('was expecting double-quote to start field name');
     const name = this.readString();
-    const top = this.names.length - 1;
-    const seen = this.names[top] ?? new Set<string>();
-    if (seen.has(name)) throw this.fault(`Duplicate field '${name}'`);
-    seen.add(name);
-    this.names[top] = seen;
+    this.checkDuplicate(name);
     this.skipWhitespace();
     if (this.bytes[this.pos] !== 0x3a /* : */) {
       if (this.pos >= this.bytes.length) throw this.faultHere('Unexpected end-of-input: was expecting a colon to separate field name and value');
@@ -174,6 +213,28 @@ export class JsonPullParser {
     this.text = name;
     this.token = 'FIELD_NAME';
     return this.token;
+  }
+
+  private checkDuplicate(name: string): void {
+    const top = this.nameStarts.length - 1;
+    const set = this.nameSets[top];
+    if (set !== undefined) {
+      if (set.has(name)) throw this.fault(`Duplicate field '${name}'`);
+      set.add(name);
+      return;
+    }
+    const list = this.nameList;
+    const start = this.nameStarts[top]!;
+    for (let i = start; i < list.length; i++) if (list[i] === name) throw this.fault(`Duplicate field '${name}'`);
+    if (list.length - start < MAX_LINEAR_NAMES) {
+      list.push(name);
+      return;
+    }
+    // Only the innermost object's names are at the end of the list; an outer object's set takes them from there.
+    const names = new Set(list.slice(start));
+    names.add(name);
+    this.nameSets[top] = names;
+    list.length = start;
   }
 
   private readValue(c: number): JsonToken {
@@ -294,7 +355,7 @@ export class JsonPullParser {
       const b = bytes[p]!;
       if (b === 0x22) {
         this.pos = p + 1;
-        return Buffer.from(bytes.buffer, bytes.byteOffset + start, p - start).toString('utf8');
+        return this.buffer.toString('utf8', start, p);
       }
       if (b === 0x5c || b < 0x20) break;
       p++;
@@ -308,7 +369,7 @@ export class JsonPullParser {
       }
       const b = bytes[p]!;
       if (b === 0x22) {
-        parts.push(Buffer.from(bytes.buffer, bytes.byteOffset + runStart, p - runStart).toString('utf8'));
+        parts.push(this.buffer.toString('utf8', runStart, p));
         this.pos = p + 1;
         return parts.join('');
       }
@@ -321,7 +382,7 @@ export class JsonPullParser {
         p++;
         continue;
       }
-      parts.push(Buffer.from(bytes.buffer, bytes.byteOffset + runStart, p - runStart).toString('utf8'));
+      parts.push(this.buffer.toString('utf8', runStart, p));
       const e = bytes[p + 1];
       p += 2;
       switch (e) {
@@ -390,6 +451,29 @@ export class JsonPullParser {
   private faultHere(message: string): JsonSyntaxError {
     return new JsonSyntaxError(message, this.lineNumber, this.pos - this.lineStart + 1);
   }
+}
+
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+const EMPTY = Buffer.alloc(0);
+/** A parser no one is using, kept for the next document (taken, so a nested use gets its own). */
+let idleParser: JsonPullParser | undefined;
+
+/** A parser on `bytes`: the idle one reset, or a new one. Give it back with releaseParser when done. */
+export function acquireParser(bytes: Uint8Array): JsonPullParser {
+  const parser = idleParser;
+  if (parser === undefined) return new JsonPullParser(bytes);
+  idleParser = undefined;
+  parser.reset(bytes);
+  return parser;
+}
+
+/** Returns a parser for reuse; it must not be used afterwards. It keeps no reference to its input. */
+export function releaseParser(parser: JsonPullParser): void {
+  parser.reset(EMPTY);
+  idleParser = parser;
 }
 
 function isIdentifierByte(b: number): boolean {

@@ -96,7 +96,25 @@ export function indexPrepared(
   return context.shard.indexBatch(operations, durability).then((results) => {
     // One `_shards` answer for the whole batch (read from the cluster state once, not per item; never mutated).
     const shards = context.shardInfo();
-    return results.map((result, i) => (result instanceof EsError ? result : success(context, entries[i]!.item, entries[i]!.id, result, { shards })));
+    const index = context.indexService.name;
+    return results.map((result, i) => {
+      if (result instanceof EsError) return result;
+      const { item, id } = entries[i]!;
+      // success() without its options object and spread: this runs once per bulk item.
+      return {
+        kind: 'success',
+        op: item.op,
+        index,
+        id,
+        version: result.version,
+        result: result.result,
+        seqNo: result.seqNo,
+        primaryTerm: result.primaryTerm,
+        shards,
+        forcedRefresh: false,
+        routing: item.routing,
+      } satisfies DocWriteSuccess;
+    });
   });
 }
 

@@ -3,6 +3,7 @@
  * "Invalid UTF-8 start byte 0xff" / "Invalid UTF-8 middle byte") instead of being stored with replacement
  * characters.
  */
+import { isUtf8 } from 'node:buffer';
 import { EsError } from '../../common/errors.js';
 
 const fatal = new TextDecoder('utf-8', { fatal: true });
@@ -28,12 +29,8 @@ function firstInvalid(bytes: Uint8Array): { offset: number; middle: boolean } | 
 }
 
 export function checkUtf8(source: Uint8Array): void {
-  try {
-    fatal.decode(source);
-    return;
-  } catch {
-    // locate the fault below
-  }
+  // Validates in place: decoding the source to a string just to check it was an allocation per document.
+  if (isUtf8(source)) return;
   const fault = firstInvalid(source) ?? { offset: 0, middle: false };
   let line = 1;
   let lineStart = 0;

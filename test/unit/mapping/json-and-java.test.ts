@@ -71,6 +71,13 @@ test('the pull parser rejects malformed JSON with Jackson messages and locations
   assert.equal(fault('{"a":[1,2'), '1:10 Unexpected end-of-input: expected close marker for Array');
   assert.equal(fault('{"a":1,"a":2}'), "1:8 Duplicate field 'a'");
   assert.equal(fault('{"a":1,"b":{"a":2}}'), 'parsed', 'the same name in another object is not a duplicate');
+  // Objects past 16 names switch from a linear scan to a set; nested objects on either side of the switch.
+  const many = (count: number, inner: string): string => `{${Array.from({ length: count }, (_, i) => `"f${i}":${i === 3 ? inner : i}`).join(',')}`;
+  assert.equal(fault(`${many(40, many(20, '{"f0":1}') + '}')},"x":{"f1":1,"f39":2}}`), 'parsed');
+  assert.match(fault(`${many(40, many(20, '1') + '}')},"f39":0}`), /Duplicate field 'f39'/);
+  assert.match(fault(`${many(40, many(20, '1') + ',"f19":2}')}}`), /Duplicate field 'f19'/);
+  assert.match(fault(`{"a":${many(17, '1')},"f5":1}}`), /Duplicate field 'f5'/);
+  assert.match(fault(`{"a":${many(16, '1')},"f2":1}}`), /Duplicate field 'f2'/);
   assert.match(fault('['.repeat(1001)), /^1:1001 Document nesting depth \(1001\) exceeds the maximum allowed \(1000/);
 });
 
