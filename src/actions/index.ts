@@ -9,8 +9,10 @@ import { indexApiRoutes } from './indices/index.js';
 import { searchApiRoutes } from './search/index.js';
 import { reindexApiRoutes } from './reindex/index.js';
 import { rethrottleRoutes } from './reindex/rethrottle-action.js';
+import { nodesRoutes } from './nodes/nodes-routes.js';
+import { clusterStatsRoutes } from './cluster/cluster-stats.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes, ...nodesRoutes, ...clusterStatsRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

@@ -274,6 +274,32 @@ export const errors = {
   failedNode: (nodeId: string, causedBy: EsError) =>
     new EsError('failed_node_exception', `Failed node [${nodeId}]`, { metadata: { node_id: nodeId }, causedBy }),
 
+  // ---- Nodes info/stats (RestNodesStatsAction, BaseRestHandler.unrecognized, NodeStatsLevel) ----
+
+  /** BaseRestHandler.unrecognized for metric names: `contains unrecognized metric: [x]` / `metrics: [a] -> did you mean [b]?, [c]`. */
+  unrecognizedMetrics(path: string, unknown: readonly string[], suggestions: ReadonlyMap<string, readonly string[]>, kind: string): EsError {
+    const parts = unknown.map((name) => {
+      const candidates = suggestions.get(name) ?? [];
+      if (candidates.length === 1) return `[${name}] -> did you mean [${candidates[0]}]?`;
+      if (candidates.length > 1) return `[${name}] -> did you mean any of [${candidates.join(', ')}]?`;
+      return `[${name}]`;
+    });
+    const noun = unknown.length === 1 ? kind : `${kind}s`;
+    return new EsError('illegal_argument_exception', `request [${path}] contains unrecognized ${noun}: ${parts.join(', ')}`);
+  },
+
+  allAndIndividualMetrics: (path: string, metrics: string) =>
+    new EsError('illegal_argument_exception', `request [${path}] contains _all and individual metrics [${metrics}]`),
+
+  indexMetricsWithAllStats: (path: string, indexMetrics: string) =>
+    new EsError('illegal_argument_exception', `request [${path}] contains index metrics [${indexMetrics}] but all stats requested`),
+
+  indexMetricsWithoutIndices: (path: string, indexMetrics: string) =>
+    new EsError('illegal_argument_exception', `request [${path}] contains index metrics [${indexMetrics}] but indices stats not requested`),
+
+  nodeStatsLevel: (level: string) =>
+    new EsError('illegal_argument_exception', `level parameter must be one of [node] or [indices] or [shards] but was [${level}]`),
+
   taskCancelled: (reason: string) => new EsError('task_cancelled_exception', `task cancelled [${reason}]`),
 
   timeout: (reason: string) => new EsError('timeout_exception', reason),

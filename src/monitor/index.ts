@@ -4,3 +4,8 @@ export type { ProcessStats } from './process-probe.js';
 export type { FsStats } from './fs-probe.js';
 export { directorySizeBytes } from './directory-size.js';
 export { zeroIndicesStats, zeroScriptStats, type NodeIndicesStats, type ScriptStats } from './indices-stats.js';
+export { osInfo, runtimeInfo, type OsInfo, type RuntimeInfo } from './runtime-info.js';
+export type { GcStats, CollectorStats } from './gc-stats.js';
+export { mountOf, type MountInfo } from './mount-info.js';
+export { heapPools, type HeapPools, type HeapPool } from './heap-pools.js';
+export { virtualMemoryBytes } from './process-probe.js';

@@ -6,6 +6,7 @@
 import { OsProbe, type OsStats } from './os-probe.js';
 import { ProcessProbe, type ProcessStats } from './process-probe.js';
 import { probeFileSystem, type FsStats } from './fs-probe.js';
+import { GcCounter, type GcStats } from './gc-stats.js';
 
 export interface NodeFigures {
   os: OsStats;
@@ -45,6 +46,7 @@ export class NodeMonitor {
   private readonly osStats: Cached<OsStats>;
   private readonly processStats: Cached<ProcessStats>;
   private readonly fsStats: Cached<Promise<FsStats>>;
+  private readonly gcCounter = new GcCounter();
 
   constructor(
     private readonly dataPath: string,
@@ -52,6 +54,7 @@ export class NodeMonitor {
   ) {
     const osProbe = new OsProbe();
     const processProbe = new ProcessProbe();
+    this.gcCounter.start();
     this.osStats = new Cached(intervals.osMillis, () => osProbe.stats());
     this.processStats = new Cached(intervals.processMillis, () => processProbe.stats());
     // A failed probe must not be cached for the whole interval.
@@ -72,6 +75,16 @@ export class NodeMonitor {
 
   fs(): Promise<FsStats> {
     return this.fsStats.get();
+  }
+
+  /** Collections since the monitor started (ES's jvm.gc.collectors). */
+  gc(): GcStats {
+    return this.gcCounter.stats();
+  }
+
+  /** Where the node keeps its data (ES's path.data). */
+  get path(): string {
+    return this.dataPath;
   }
 
   async figures(): Promise<NodeFigures> {

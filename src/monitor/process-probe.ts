@@ -44,6 +44,16 @@ function maxFileDescriptors(): number {
   }
 }
 
+/** Virtual memory the process has mapped (ES's `mem.total_virtual`); -1 where the platform does not tell. */
+export function virtualMemoryBytes(): number {
+  try {
+    const match = /^VmSize:\s+(\d+)\s*kB/m.exec(readFileSync('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) * 1024 : -1;
+  } catch {
+    return -1;
+  }
+}
+
 export class ProcessProbe {
   private readonly startTimeMillis = Date.now() - Math.round(process.uptime() * 1000);
   private previousCpu = process.cpuUsage();

@@ -1,0 +1,65 @@
+/**
+ * Runs a per-node operation on every node a request selects and merges the answers as ES's
+ * TransportNodesAction and RestActions.NodesResponseRestListener do: `_nodes` {total, successful, failed,
+ * failures}, `cluster_name`, then `nodes` keyed by node id in cluster order. The operation is a function of
+ * one node (what a transport request to that node returns); this node answers its own, and a node that
+ * cannot be reached becomes a `failed_node_exception` in `failures` while the others still answer.
+ */
+import { errors, toEsError, type EsError } from '../../common/errors.js';
+import { resolveNodeSelectors, transportAddress, type ClusterState } from '../../cluster/index.js';
+import type { NodeServices } from '../context.js';
+import { errorJson } from '../tasks/task-json.js';
+import type { JsonObject } from './human-fields.js';
+
+export interface NodesOutcome<T> {
+  readonly state: ClusterState;
+  /** Answers by node id, in cluster order. */
+  readonly answers: Map<string, T>;
+  readonly failures: EsError[];
+}
+
+export async function onSelectedNodes<T>(
+  services: NodeServices,
+  selectors: readonly string[],
+  localOperation: () => Promise<T> | T,
+): Promise<NodesOutcome<T>> {
+  const state = services.clusterService.state();
+  const localNodeId = services.localNode.id;
+  const wantsAll = selectors.length === 0 || (selectors.length === 1 && selectors[0] === '_all');
+  const nodeIds = resolveNodeSelectors(state, localNodeId, wantsAll ? [] : selectors);
+  const settled = await Promise.all(
+    nodeIds.map(async (nodeId): Promise<[string, T | EsError]> => {
+      try {
+        const node = state.nodes.get(nodeId);
+        if (!node) throw errors.noSuchNode(nodeId);
+        // Other nodes answer over the transport layer once nodes-level handlers are registered there.
+        if (nodeId !== localNodeId) throw errors.nodeNotConnected(node.name, transportAddress(node));
+        return [nodeId, await localOperation()];
+      } catch (err) {
+        return [nodeId, errors.failedNode(nodeId, toEsError(err))];
+      }
+    }),
+  );
+  const answers = new Map<string, T>();
+  const failures: EsError[] = [];
+  for (const [nodeId, outcome] of settled) {
+    if (outcome instanceof Error) failures.push(outcome as EsError);
+    else answers.set(nodeId, outcome);
+  }
+  return { state, answers, failures };
+}
+
+/** RestActions.buildNodesHeader. */
+export function nodesHeader(total: number, successful: number, failures: readonly EsError[]): JsonObject {
+  const header: JsonObject = { total, successful, failed: failures.length };
+  if (failures.length > 0) header['failures'] = failures.map(errorJson);
+  return header;
+}
+
+export function nodesResponseBody(outcome: NodesOutcome<JsonObject>): JsonObject {
+  return {
+    _nodes: nodesHeader(outcome.answers.size + outcome.failures.length, outcome.answers.size, outcome.failures),
+    cluster_name: outcome.state.clusterName,
+    nodes: Object.fromEntries(outcome.answers),
+  };
+}
