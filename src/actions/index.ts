@@ -2,6 +2,8 @@
 import type { Route } from './rest.js';
 import { mainRoutes } from './main-action.js';
 import { clusterHealthRoutes } from './cluster/health.js';
+import { clusterSettingsRoutes } from './cluster/settings-actions.js';
+import { clusterStateRoutes } from './cluster/state-action.js';
 import { taskRoutes } from './tasks/index.js';
 import { catFamilyRoutes } from './cat/index.js';
 import { documentRoutes } from './documents/index.js';
@@ -12,7 +14,7 @@ import { rethrottleRoutes } from './reindex/rethrottle-action.js';
 import { nodesRoutes } from './nodes/nodes-routes.js';
 import { clusterStatsRoutes } from './cluster/cluster-stats.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes, ...nodesRoutes, ...clusterStatsRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...clusterSettingsRoutes, ...clusterStateRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes, ...nodesRoutes, ...clusterStatsRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

@@ -59,6 +59,10 @@ export interface ClusterState {
   indices: ReadonlyMap<string, IndexMetadata>;
   /** index name -> shard number -> copies (primary first). */
   routing: ReadonlyMap<string, ReadonlyArray<ReadonlyArray<ShardRouting>>>;
+  /** Cluster settings set through `PUT _cluster/settings` (flat keys): persistent ones survive a restart. */
+  persistentSettings: Readonly<Record<string, string>>;
+  /** Transient ones last until the node stops; they win over persistent ones, as in ES. */
+  transientSettings: Readonly<Record<string, string>>;
   /** Global blocks with a 503 status force health to red (no master, state not recovered). */
   globalBlocks: ReadonlyArray<{ id: number; description: string; status: number }>;
 }

@@ -24,6 +24,7 @@ import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
 import { TaskResultsIndex, readStoredTaskIdFloor } from '../actions/tasks/index.js';
 import { NodeEnvironment } from './node-environment.js';
+import { liveNodeSettings } from '../cluster/settings/index.js';
 import { nodeRoles } from './node-settings.js';
 import { createLogger } from './logger.js';
 
@@ -95,11 +96,13 @@ export class GannetNode {
     this.indicesService = indicesService;
     const coordinator = new EmbeddedCoordinator(clusterService, localNode, environment.dataPath, (state) => restoredRouting(state, Date.now()));
     this.coordinator = coordinator;
-    const metadata = new MetadataService(clusterService, coordinator, settings, version.number);
+    // Handlers read dynamic settings through this view, so `PUT _cluster/settings` applies from the next request.
+    const handlerSettings = liveNodeSettings(settings, clusterService);
+    const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number);
     this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger);
     this.indicesApplier.start();
     const services: NodeServices = {
-      settings,
+      settings: handlerSettings,
       version,
       localNode,
       clusterService,

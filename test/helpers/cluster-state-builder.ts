@@ -143,6 +143,8 @@ export function clusterState(options: StateOptions = {}): ClusterState {
     nodes: new Map(nodes.map((n) => [n.id, n])),
     indices: new Map(indices.map((spec) => [spec.name, spec.metadata])),
     routing: new Map(indices.filter((spec) => spec.shards !== undefined).map((spec) => [spec.name, spec.shards!])),
+    persistentSettings: {},
+    transientSettings: {},
     globalBlocks: options.globalBlocks ?? [],
   };
 }

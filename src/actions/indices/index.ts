@@ -8,6 +8,7 @@ import { getIndexRoutes } from './get-index-action.js';
 import { mappingRoutes } from './mapping-actions.js';
 import { settingsRoutes } from './settings-actions.js';
 import { statsRoutes } from './stats-action.js';
+import { fieldCapsRoutes } from './field-caps-action.js';
 
 export const indexApiRoutes: Route[] = [
   ...createIndexRoutes,
@@ -18,6 +19,7 @@ export const indexApiRoutes: Route[] = [
   ...broadcastRoutes,
   ...statsRoutes,
   ...analyzeRoutes,
+  ...fieldCapsRoutes,
 ];
 
 export { commonStats, STATS_METRICS, type StatsMetric } from './stats-xcontent.js';

@@ -1,6 +1,6 @@
 /**
  * The single-node coordinator: the node is its own elected master. Cluster metadata (cluster uuid, index
- * metadata) is persisted atomically under `<data>/_state/cluster.json` so indices survive restarts; the
+ * metadata, persistent cluster settings) is persisted atomically under `<data>/_state/cluster.json` so indices survive restarts; the
  * routing of a single node is rebuilt from it on start. Updates are serialised through one queue so they
  * apply in order, as a master's would.
  */
@@ -18,6 +18,8 @@ interface PersistedMetadata {
   clusterUuid: string;
   version: number;
   indices: IndexMetadata[];
+  /** Absent in files written before cluster settings existed. */
+  persistentSettings?: Record<string, string>;
 }
 
 export function initialClusterState(clusterName: string): ClusterState {
@@ -30,6 +32,8 @@ export function initialClusterState(clusterName: string): ClusterState {
     nodes: new Map(),
     indices: new Map(),
     routing: new Map(),
+    persistentSettings: {},
+    transientSettings: {},
     globalBlocks: [{ id: 1, description: 'state not recovered / initialized', status: 503 }],
   };
 }
@@ -60,6 +64,9 @@ export class EmbeddedCoordinator implements Coordinator {
       nodes: new Map([[this.localNode.id, this.localNode]]),
       indices: new Map((persisted?.indices ?? []).map((index) => [index.name, index])),
       routing: new Map(),
+      persistentSettings: persisted?.persistentSettings ?? {},
+      // Transient settings do not survive a restart, as in ES.
+      transientSettings: {},
       globalBlocks: [],
     };
     const withRouting = this.restoreRouting(recovered);
@@ -77,7 +84,7 @@ export class EmbeddedCoordinator implements Coordinator {
       const proposed = update(current);
       if (proposed === current) return current;
       const next: ClusterState = { ...proposed, version: current.version + 1, stateUuid: randomBase64Uuid() };
-      if (next.indices !== current.indices || next.clusterUuid !== current.clusterUuid) this.persist(next);
+      if (next.indices !== current.indices || next.clusterUuid !== current.clusterUuid || next.persistentSettings !== current.persistentSettings) this.persist(next);
       this.clusterService.apply(next);
       return next;
     };
@@ -102,6 +109,7 @@ export class EmbeddedCoordinator implements Coordinator {
       clusterUuid: state.clusterUuid,
       version: state.version,
       indices: [...state.indices.values()],
+      persistentSettings: { ...state.persistentSettings },
     };
     writeFileAtomically(this.stateFile, JSON.stringify(content));
   }

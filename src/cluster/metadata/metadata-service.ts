@@ -15,6 +15,7 @@ import { markShardFailed, markShardsStarted, type StartedShard } from '../routin
 import { addNewIndex, type CreateIndexRequest } from './create-index.js';
 import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
 import { enoughShardsActive, parseActiveShardCount, type ActiveShardCount } from './active-shard-count.js';
+import { updateClusterSettings, type ClusterSettingsUpdate } from '../settings/settings-updater.js';
 
 export interface CreateIndexResult {
   readonly acknowledged: boolean;
@@ -90,6 +91,17 @@ export class MetadataService {
     await this.coordinator.submitStateUpdate(`update-settings [${names.join(', ')}]`, (state) =>
       updateIndexSettings(state, names, settings, preserveExisting, Date.now()),
     );
+  }
+
+  /** `PUT _cluster/settings`: returns the keys that were set, per scope, as ES's response lists them. */
+  async updateClusterSettings(update: ClusterSettingsUpdate): Promise<{ transient: Record<string, string>; persistent: Record<string, string> }> {
+    let updates: { transient: Record<string, string>; persistent: Record<string, string> } = { transient: {}, persistent: {} };
+    await this.coordinator.submitStateUpdate('cluster_update_settings', (state) => {
+      const result = updateClusterSettings(state, update);
+      updates = { transient: result.transientUpdates, persistent: result.persistentUpdates };
+      return result.state;
+    });
+    return updates;
   }
 
   async shardStarted(shard: StartedShard): Promise<void> {

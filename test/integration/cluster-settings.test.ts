@@ -1,0 +1,121 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { NodeProcess } from '../helpers/node-process.js';
+
+const TRANSIENT_WARNING =
+  '[transient settings removal] Updating cluster settings through transient settings is deprecated. Some Elastic products may make use of ' +
+  'transient settings and those should not be changed. Any custom use of transient settings should be replaced by persistent settings.';
+
+let node: NodeProcess;
+before(async () => {
+  node = await NodeProcess.start({ settings: { 'node.attr.rack': 'r1' } });
+});
+after(async () => {
+  await node.stop();
+});
+
+function errorOf(type: string, reason: string) {
+  return { error: { root_cause: [{ type, reason }], type, reason }, status: 400 };
+}
+
+test('an untouched cluster answers empty persistent and transient settings', async () => {
+  const res = await node.request('GET', '/_cluster/settings');
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.body, { persistent: {}, transient: {} });
+});
+
+test('put and reset persistent settings (flat and nested forms), as the ES YAML test does', async () => {
+  const put = await node.request('PUT', '/_cluster/settings?flat_settings=true', { body: { persistent: { 'cluster.routing.allocation.enable': 'none' } } });
+  assert.equal(put.status, 200);
+  assert.deepEqual(put.body, { acknowledged: true, persistent: { 'cluster.routing.allocation.enable': 'none' }, transient: {} });
+  assert.equal(put.headers['warning'], undefined);
+  const nested = await node.request('GET', '/_cluster/settings');
+  assert.deepEqual(nested.body, { persistent: { cluster: { routing: { allocation: { enable: 'none' } } } }, transient: {} });
+  const reset = await node.request('PUT', '/_cluster/settings?flat_settings=true', { body: { persistent: { cluster: { routing: { allocation: { enable: null } } } } } });
+  assert.deepEqual(reset.body, { acknowledged: true, persistent: {}, transient: {} });
+  assert.deepEqual((await node.request('GET', '/_cluster/settings?flat_settings=true')).body, { persistent: {}, transient: {} });
+});
+
+test('transient settings carry the deprecation warning and win over persistent ones', async () => {
+  const put = await node.request('PUT', '/_cluster/settings?flat_settings=true', {
+    body: { transient: { 'search.max_buckets': 7 }, persistent: { 'search.max_buckets': 9 } },
+  });
+  assert.equal(put.status, 200);
+  assert.deepEqual(put.body, { acknowledged: true, persistent: { 'search.max_buckets': '9' }, transient: { 'search.max_buckets': '7' } });
+  assert.match(String(put.headers['warning']), /^299 Elasticsearch-\S+ "/);
+  assert.ok(String(put.headers['warning']).includes(TRANSIENT_WARNING));
+  // The effective limit is the transient 7: eight buckets are too many.
+  await node.request('PUT', '/buckets/_doc/1?refresh=true', { body: { n: 1 } });
+  const tooMany = await node.request('POST', '/buckets/_search', { body: { size: 0, aggs: { h: { histogram: { field: 'n', interval: 1, extended_bounds: { min: 0, max: 7 } } } } } });
+  assert.equal(tooMany.status, 400, JSON.stringify(tooMany.body));
+  assert.match(JSON.stringify(tooMany.body), /Must be less than or equal to: \[7\]/);
+  await node.request('PUT', '/_cluster/settings', { body: { transient: { 'search.*': null }, persistent: { 'search.max_buckets': null } } });
+  const fine = await node.request('POST', '/buckets/_search', { body: { size: 0, aggs: { h: { histogram: { field: 'n', interval: 1, extended_bounds: { min: 0, max: 7 } } } } } });
+  assert.equal(fine.status, 200, JSON.stringify(fine.body));
+  assert.deepEqual((await node.request('GET', '/_cluster/settings')).body, { persistent: {}, transient: {} });
+});
+
+test('action.auto_create_index and action.destructive_requires_name take effect on the next request', async () => {
+  await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'action.auto_create_index': '-nope*,+*' } } });
+  const refused = await node.request('PUT', '/nope-1/_doc/1', { body: { a: 1 } });
+  assert.equal(refused.status, 404);
+  assert.equal(refused.body.error.reason, 'no such index [nope-1] and [action.auto_create_index] contains [-nope*] which forbids automatic creation of the index');
+  assert.equal((await node.request('PUT', '/yes-1/_doc/1', { body: { a: 1 } })).status, 201);
+  await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'action.auto_create_index': null, 'action.destructive_requires_name': false } } });
+  assert.equal((await node.request('DELETE', '/yes-*')).status, 200);
+  assert.equal((await node.request('GET', '/yes-1')).status, 404);
+  await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'action.destructive_requires_name': null } } });
+});
+
+test('unknown settings, bad values and empty updates get ES errors and change nothing', async () => {
+  const unknown = await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'no.such.setting': 1 } } });
+  assert.deepEqual(unknown.body, errorOf('illegal_argument_exception', 'persistent setting [no.such.setting], not recognized'));
+  const unknownTransient = await node.request('PUT', '/_cluster/settings', { body: { transient: { 'no.such.setting': null } } });
+  assert.deepEqual(unknownTransient.body, errorOf('illegal_argument_exception', 'transient setting [no.such.setting], not recognized'));
+  const badInt = await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'search.max_buckets': 'many', 'action.destructive_requires_name': false } } });
+  assert.equal(badInt.status, 400);
+  assert.equal(badInt.body.error.reason, 'Failed to parse value [many] for setting [search.max_buckets]');
+  assert.equal(badInt.body.error.caused_by.type, 'number_format_exception');
+  const negative = await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'cluster.max_shards_per_node': 0 } } });
+  assert.equal(negative.body.error.reason, 'Failed to parse value [0] for setting [cluster.max_shards_per_node] must be >= 1');
+  const badEnum = await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'cluster.routing.allocation.enable': 'some' } } });
+  assert.equal(badEnum.body.error.reason, 'Illegal allocation.enable value [SOME]');
+  const badBool = await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'action.destructive_requires_name': 'yes' } } });
+  assert.equal(badBool.body.error.reason, 'Failed to parse value [yes] as only [true] or [false] are allowed.');
+  const badTime = await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'search.default_search_timeout': '5 parsecs' } } });
+  assert.equal(badTime.body.error.reason, 'failed to parse setting [search.default_search_timeout] with value [5 parsecs] as a time value: unit is missing or unrecognized');
+  const empty = await node.request('PUT', '/_cluster/settings', { body: {} });
+  assert.deepEqual(empty.body, errorOf('action_request_validation_exception', 'Validation Failed: 1: no settings to update;'));
+  assert.deepEqual((await node.request('GET', '/_cluster/settings')).body, { persistent: {}, transient: {} });
+});
+
+test('include_defaults lists node settings and the defaults of known cluster settings not set in the cluster', async () => {
+  await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'search.max_buckets': 100 } } });
+  const res = await node.request('GET', '/_cluster/settings?include_defaults=true&flat_settings=true');
+  assert.deepEqual(res.body.persistent, { 'search.max_buckets': '100' });
+  assert.equal(res.body.defaults['node.attr.rack'], 'r1');
+  assert.equal(res.body.defaults['indices.recovery.max_bytes_per_sec'], '40mb');
+  assert.equal(res.body.defaults['search.max_buckets'], undefined);
+  const nested = await node.request('GET', '/_cluster/settings?include_defaults=true');
+  assert.equal(nested.body.defaults.node.attr.rack, 'r1');
+  await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'search.max_buckets': null } } });
+});
+
+test('persistent settings survive a restart, transient ones do not', async () => {
+  const first = await NodeProcess.start({ keepData: true });
+  const dataPath = first.dataPath;
+  try {
+    await first.request('PUT', '/_cluster/settings', { body: { persistent: { 'search.max_buckets': 123 }, transient: { 'search.default_keep_alive': '2m' } } });
+    assert.equal(await first.stop(), 0);
+    const second = await NodeProcess.start({ dataPath, keepData: true });
+    try {
+      const res = await second.request('GET', '/_cluster/settings?flat_settings=true');
+      assert.deepEqual(res.body, { persistent: { 'search.max_buckets': '123' }, transient: {} });
+    } finally {
+      await second.stop();
+    }
+  } finally {
+    rmSync(dataPath, { recursive: true, force: true });
+  }
+});
