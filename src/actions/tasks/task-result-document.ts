@@ -57,11 +57,12 @@ function decodeTaskInfo(task: Record<string, unknown>, taskId: string): TaskInfo
   };
   const parent = readString(task['parent_task_id']);
   const description = readString(task['description']);
-  const headers: Record<string, string> = {};
   const rawHeaders = task['headers'];
-  if (rawHeaders !== null && typeof rawHeaders === 'object' && !Array.isArray(rawHeaders)) {
-    for (const [name, value] of Object.entries(rawHeaders)) headers[name] = value instanceof RawJson ? value.text : String(value);
-  }
+  // fromEntries defines own properties, so a header named `__proto__` stays a header (assignment would not).
+  const headers: Record<string, string> =
+    rawHeaders !== null && typeof rawHeaders === 'object' && !Array.isArray(rawHeaders)
+      ? Object.fromEntries(Object.entries(rawHeaders).map(([name, value]) => [name, value instanceof RawJson ? value.text : String(value)]))
+      : {};
   const cancellable = required('cancellable', readBoolean);
   return {
     taskId: new TaskId(required('node', readString), required('id', readNumber)),

@@ -277,3 +277,10 @@ test('runDetached answers {task} at once, stores the outcome (response or error)
   });
   assert.equal(failed?.response, undefined);
 });
+
+test('a header named __proto__ round-trips as a header (found by the property below with seed -365650726)', () => {
+  const record: StoredTaskResult = { completed: true, task: info({ headers: JSON.parse('{"__proto__":"x","X-Opaque-Id":"y"}') as Record<string, string> }) };
+  const decoded = decodeTaskResult(encodeTaskResult(record), 'node-a:7');
+  assert.deepEqual(Object.entries(decoded.task.headers), [['__proto__', 'x'], ['X-Opaque-Id', 'y']]);
+  assert.equal(Object.getPrototypeOf(decoded.task.headers), Object.prototype);
+});
