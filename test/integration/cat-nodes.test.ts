@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, statfsSync } from 'node:fs';
 import { totalmem } from 'node:os';
-import { NodeProcess } from '../helpers/node-process.js';
+import { NODE_RUNTIME_OPTIONS, NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
 before(async () => {
@@ -98,7 +98,8 @@ test('h=id gives 4 characters, full_id the whole node id', async () => {
 test('figures are the node process and machine: pid, heap limit, RAM, file system, file descriptors', async () => {
   const row = await jsonRow('bytes=b&time=ms&h=pid,heap.max,heap.current,heap.percent,ram.max,disk.total,file_desc.max,uptime,port,version,name,master');
   assert.equal(row['pid'], String(node.child.pid));
-  const heapLimit = execFileSync(process.execPath, ['-e', "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))"]).toString();
+  // Started with the node's runtime options (config/node.options): the young generation's size is part of the limit.
+  const heapLimit = execFileSync(process.execPath, [...NODE_RUNTIME_OPTIONS, '-e', "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))"]).toString();
   assert.equal(row['heap.max'], heapLimit, 'heap.max is the V8 heap limit of a node process');
   const heapUsed = Number(row['heap.current']);
   assert.ok(heapUsed > 0 && heapUsed < Number(heapLimit));
