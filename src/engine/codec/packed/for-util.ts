@@ -50,13 +50,15 @@ export function packBlock(values: Int32Array, bitsPerValue: number, out: ByteWri
 }
 
 /**
- * Decodes packed blocks. Holds an aligned scratch buffer: the block is first copied there (a memcpy of at
- * most 512 bytes) so it can be read as 32-bit words whatever its offset in the file.
+ * Decodes packed blocks. Holds an aligned scratch buffer: the block's 32-bit words are first copied there
+ * (through a DataView, so whatever the block's offset in the file, and without allocating a view per block:
+ * a subarray per block was most of a phrase query's garbage).
  */
 export class BlockUnpacker {
   // One spare word: the branch-free read below always loads the word after the value's first word.
   private readonly words = new Uint32Array(BLOCK_SIZE + 1);
-  private readonly wordBytes = new Uint8Array(this.words.buffer);
+  private source: Uint8Array | null = null;
+  private sourceView: DataView | null = null;
 
   /** Reads 128 values of `bitsPerValue` bits at `offset` of `source` into `out`. */
   unpack(source: Uint8Array, offset: number, bitsPerValue: number, out: Int32Array): void {
@@ -65,9 +67,16 @@ export class BlockUnpacker {
       return;
     }
     const byteCount = packedBlockBytes(bitsPerValue);
-    this.wordBytes.set(source.subarray(offset, offset + byteCount));
-    this.words[byteCount >>> 2] = 0;
+    if (offset < 0 || offset + byteCount > source.length) throw new RangeError(`packed block [${offset}, ${offset + byteCount}) outside ${source.length} bytes`);
+    if (source !== this.source) {
+      this.source = source;
+      this.sourceView = new DataView(source.buffer, source.byteOffset, source.byteLength);
+    }
+    const view = this.sourceView!;
     const words = this.words;
+    const wordCount = byteCount >>> 2;
+    for (let w = 0; w < wordCount; w++) words[w] = view.getUint32(offset + 4 * w, true);
+    words[wordCount] = 0;
     const mask = bitsPerValue === 32 ? -1 : 2 ** bitsPerValue - 1;
     if ((32 % bitsPerValue) === 0) {
       // Widths that divide 32 (1, 2, 4, 8, 16, 32; most freq blocks) never straddle words.

@@ -1,7 +1,13 @@
 /**
  * PostingsEnum over the block format of postings-format.ts. Decodes one block of 128 doc ids at a time into
  * an Int32Array (no object per posting), freqs only when asked, skip data only when advance() needs to
- * jump or impacts are requested.
+ * jump, impacts are requested, or positions are read past the term's first doc block.
+ *
+ * Positions are lazy, as in Lucene's two-phase phrase matching: moving the doc cursor does no position
+ * work at all. Only when nextPosition() is first called on a doc does the enum skip the positions of the
+ * docs it stepped over since it last read positions (the sum of their freqs, from the decoded freq block)
+ * and, when the doc is in another doc block than that read, first locate the block's positions from its
+ * skip entry. A phrase whose terms meet in many docs but rarely in order reads few positions.
  */
 import { ByteReader } from '../../store/byte-reader.js';
 import { BLOCK_SIZE, BlockUnpacker, packedBlockBytes } from '../packed/for-util.js';
@@ -9,15 +15,23 @@ import { TermImpacts } from './impacts.js';
 import type { PostingsEnum } from './postings-enum.js';
 import { NO_MORE_DOCS, POSTINGS_FREQS, POSTINGS_POSITIONS, type PostingsFlags, type TermState } from './postings-format.js';
 
+/** Widest packed position delta read in place: its bits plus a shift of up to 7 fit a 32-bit word. */
+const MAX_IN_PLACE_BITS = 25;
+
 /** Skip data of one term, decoded: block positions in the files plus the impacts. */
 interface SkipData {
   readonly impacts: TermImpacts;
   readonly docFPs: Float64Array;
+  /** Per doc block: format 2, the start of the position block holding its first position; format 1, its first position. */
   readonly posFPs: Float64Array | null;
+  /** Format 2: per doc block, how many positions of the term come before it. */
+  readonly posOrdinals: Float64Array | null;
 }
 
 export class BlockPostingsEnum implements PostingsEnum {
   private readonly unpacker = new BlockUnpacker();
+  /** Apart from the doc file's unpacker, each keeping its file's view. */
+  private readonly posUnpacker = new BlockUnpacker();
   private readonly docBuffer = new Int32Array(BLOCK_SIZE);
   private readonly freqBuffer = new Int32Array(BLOCK_SIZE);
   private readonly docReader: ByteReader;
@@ -48,18 +62,39 @@ export class BlockPostingsEnum implements PostingsEnum {
   private freqBits = 0;
   private freqOffset = 0;
 
-  private posFP = 0;
-  private posPendingCount = 0;
+  // Positions. The position stream stands just before the first position of doc `posDocUpto` of doc block
+  // `posDocBlock`, give or take `posToSkip` positions still to pass (the unread rest of a doc whose
+  // positions were started, or a doc block's offset in its first position block).
+  private readonly posBuffer = new Int32Array(BLOCK_SIZE);
+  /**
+   * >= 0: the current position block is packed at this width and its deltas are read in place, one at a
+   * time, from posBlockData (a doc's few positions cost a few byte loads, not the decoding of 128);
+   * -1: posBuffer holds the block (the vInt tail, or a width too large to read in place).
+   */
+  private posBlockBits = -1;
+  private posBlockData = 0;
+  private posBlockMask = 0;
+  /** Next delta to return from posBuffer; BLOCK_SIZE: consumed, the next block starts at posNextFP. */
+  private posBufferUpto = BLOCK_SIZE;
+  /** Format 2: file offset of the next position block; format 1: of the next vInt. */
+  private posNextFP = 0;
+  /** Ordinal (within the term) of the first position of the block at posNextFP: full block or vInt tail. */
+  private posNextOrdinal = 0;
+  private posToSkip = 0;
+  private posDocBlock = -1;
+  private posDocUpto = 0;
   private positionsStarted = false;
   private lastPosition = 0;
 
   constructor(
     private readonly docBytes: Buffer,
     docRegion: { start: number; end: number },
-    posBytes: Buffer | null,
+    private readonly posBytes: Buffer | null,
     posRegion: { start: number; end: number } | null,
     docResource: string,
     posResource: string,
+    /** Positions file of format 2 (packed blocks) rather than 1 (vInts per doc). */
+    private readonly packedPositions: boolean,
   ) {
     this.docReader = new ByteReader(docBytes, docRegion.start, docRegion.end, docResource);
     this.posReader = posBytes !== null && posRegion !== null ? new ByteReader(posBytes, posRegion.start, posRegion.end, posResource) : null;
@@ -88,8 +123,7 @@ export class BlockPostingsEnum implements PostingsEnum {
     this.blockIndex = -1;
     this.blockDocCount = 0;
     this.upto = 0;
-    this.posFP = this.posStartFP;
-    this.posPendingCount = 0;
+    this.posDocBlock = -1;
     this.positionsStarted = false;
     if (state.singletonDoc < 0) {
       this.docReader.seek(this.docReader.start + state.docStartFP);
@@ -126,9 +160,6 @@ export class BlockPostingsEnum implements PostingsEnum {
       if (next >= this.blockCount) return this.exhaust();
       if (next === this.blockCount - 1) {
         // Only the last block is left: read on sequentially, no need to decode the skip data to find it.
-        if (this.wantPositions) {
-          for (let i = this.upto; i < this.blockDocCount; i++) this.posPendingCount += this.freqAt(i);
-        }
         const base = this.blockIndex < 0 ? -1 : this.docBuffer[this.blockDocCount - 1]!;
         this.loadBlock(next, this.nextBlockFP, base);
         if (target > this.docBuffer[this.blockDocCount - 1]!) return this.exhaust();
@@ -137,20 +168,12 @@ export class BlockPostingsEnum implements PostingsEnum {
         const block = skip.impacts.blockIndexOf(target, next);
         if (block >= this.blockCount) return this.exhaust();
         this.loadBlock(block, skip.docFPs[block]!, block === 0 ? -1 : skip.impacts.blockLastDocs[block - 1]!);
-        if (this.wantPositions) {
-          this.posFP = skip.posFPs![block]!;
-          this.posPendingCount = 0;
-        }
       }
     }
     // The current block holds a doc >= target: scan to it.
     const docs = this.docBuffer;
     let i = this.upto;
-    if (this.wantPositions) {
-      while (docs[i]! < target) this.posPendingCount += this.freqAt(i++);
-    } else {
-      while (docs[i]! < target) i++;
-    }
+    while (docs[i]! < target) i++;
     return this.land(i);
   }
 
@@ -162,10 +185,7 @@ export class BlockPostingsEnum implements PostingsEnum {
 
   private land(index: number): number {
     this.upto = index + 1;
-    if (this.wantPositions) {
-      this.posPendingCount += this.freqAt(index);
-      this.positionsStarted = false;
-    }
+    this.positionsStarted = false;
     return (this.doc = this.docBuffer[index]!);
   }
 
@@ -187,19 +207,133 @@ export class BlockPostingsEnum implements PostingsEnum {
   }
 
   nextPosition(): number {
-    const reader = this.posReader;
-    if (!this.wantPositions || reader === null) return -1;
-    reader.seek(this.posFP);
     if (!this.positionsStarted) {
-      const freq = this.freqAt(this.upto - 1);
-      for (let pending = this.posPendingCount - freq; pending > 0; pending--) reader.readVInt();
-      this.posPendingCount = freq;
-      this.lastPosition = 0;
-      this.positionsStarted = true;
+      if (!this.wantPositions) return -1;
+      this.startPositions();
     }
+    this.posToSkip--;
+    if (!this.packedPositions) return this.nextVIntPosition();
+    if (this.posBufferUpto === BLOCK_SIZE) this.refillPositions();
+    const index = this.posBufferUpto++;
+    const bits = this.posBlockBits;
+    if (bits < 0) return (this.lastPosition += this.posBuffer[index]!);
+    // Value i of a packed block starts at bit i * bits of its little-endian bytes; with bits <= 25 it lies
+    // within the 4 bytes from its first one (the codec footer guarantees 16 bytes after any block).
+    const bit = index * bits;
+    const at = this.posBlockData + (bit >>> 3);
+    const bytes = this.posBytes!;
+    const word = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+    return (this.lastPosition += (word >>> (bit & 7)) & this.posBlockMask);
+  }
+
+  /** Brings the position stream to the current doc's first position. */
+  private startPositions(): void {
+    const current = this.upto - 1;
+    if (this.posDocBlock !== this.blockIndex) this.locateBlockPositions();
+    let toSkip = this.posToSkip;
+    if (this.posDocUpto < current) {
+      if (!this.freqsDecoded) this.decodeFreqs();
+      const freqs = this.freqBuffer;
+      for (let i = this.posDocUpto; i < current; i++) toSkip += freqs[i]!;
+    }
+    if (toSkip > 0) this.skipPositions(toSkip);
+    this.posDocUpto = current + 1;
+    this.posToSkip = this.freqAt(current);
+    this.lastPosition = 0;
+    this.positionsStarted = true;
+  }
+
+  /** Points the position stream at the first position of the current doc block (from its skip entry). */
+  private locateBlockPositions(): void {
+    const block = this.blockIndex;
+    this.posDocBlock = block;
+    this.posDocUpto = 0;
+    this.posBufferUpto = BLOCK_SIZE;
+    if (block === 0) {
+      this.posNextFP = this.posStartFP;
+      this.posNextOrdinal = 0;
+      this.posToSkip = 0;
+      return;
+    }
+    const skip = this.skipData();
+    this.posNextFP = skip.posFPs![block]!;
+    if (skip.posOrdinals === null) {
+      this.posToSkip = 0;
+      return;
+    }
+    // Position blocks start at multiples of 128 positions: the doc block starts inside one, at ordinal % 128.
+    const ordinal = skip.posOrdinals[block]!;
+    const offsetInBlock = ordinal % BLOCK_SIZE;
+    this.posNextOrdinal = ordinal - offsetInBlock;
+    this.posToSkip = offsetInBlock;
+  }
+
+  private skipPositions(count: number): void {
+    if (!this.packedPositions) {
+      const reader = this.posReader!;
+      reader.seek(this.posNextFP);
+      for (let pending = count; pending > 0; pending--) reader.readVInt();
+      this.posNextFP = reader.position;
+      return;
+    }
+    const upto = this.posBufferUpto + count;
+    if (upto <= BLOCK_SIZE) {
+      this.posBufferUpto = upto;
+      return;
+    }
+    // Past the decoded block: whole blocks are passed over by their width byte, without decoding them
+    // (each has a position after it, so it is full, not the vInt tail).
+    let left = upto - BLOCK_SIZE;
+    if (left >= BLOCK_SIZE) {
+      const reader = this.posReader!;
+      reader.seek(this.posNextFP);
+      while (left >= BLOCK_SIZE) {
+        const bits = reader.readByte();
+        if (bits > 32) throw reader.corrupt(`invalid position block width ${bits}`);
+        reader.skipBytes(packedBlockBytes(bits));
+        this.posNextOrdinal += BLOCK_SIZE;
+        left -= BLOCK_SIZE;
+      }
+      this.posNextFP = reader.position;
+    }
+    this.refillPositions();
+    this.posBufferUpto = left;
+  }
+
+  /** Decodes the position block at posNextFP: a packed block, or the term's vInt tail. */
+  private refillPositions(): void {
+    const reader = this.posReader!;
+    reader.seek(this.posNextFP);
+    const buffer = this.posBuffer;
+    const count = this.totalTermFreq - this.posNextOrdinal;
+    if (count >= BLOCK_SIZE) {
+      const bits = reader.readByte();
+      if (bits > 32) throw reader.corrupt(`invalid position block width ${bits}`);
+      const offset = reader.position;
+      reader.skipBytes(packedBlockBytes(bits));
+      if (bits <= MAX_IN_PLACE_BITS && reader.position + 3 <= reader.bytes.length) {
+        this.posBlockBits = bits;
+        this.posBlockData = offset;
+        this.posBlockMask = 2 ** bits - 1;
+      } else {
+        this.posBlockBits = -1;
+        this.posUnpacker.unpack(reader.bytes, offset, bits, buffer);
+      }
+    } else {
+      if (count <= 0) throw reader.corrupt('read past the last position of the term');
+      for (let i = 0; i < count; i++) buffer[i] = reader.readVInt();
+      this.posBlockBits = -1;
+    }
+    this.posNextFP = reader.position;
+    this.posNextOrdinal += BLOCK_SIZE;
+    this.posBufferUpto = 0;
+  }
+
+  private nextVIntPosition(): number {
+    const reader = this.posReader!;
+    reader.seek(this.posNextFP);
     this.lastPosition += reader.readVInt();
-    this.posPendingCount--;
-    this.posFP = reader.position;
+    this.posNextFP = reader.position;
     return this.lastPosition;
   }
 
@@ -279,6 +413,7 @@ export class BlockPostingsEnum implements PostingsEnum {
         impacts: new TermImpacts(1, Int32Array.of(this.singletonDoc), Int32Array.of(0, 1), Int32Array.of(this.totalTermFreq), Uint8Array.of(1)),
         docFPs: new Float64Array(1),
         posFPs: null,
+        posOrdinals: null,
       };
       return this.skip;
     }
@@ -287,15 +422,17 @@ export class BlockPostingsEnum implements PostingsEnum {
       this.blockCount,
       this.firstBlockFP,
       this.hasPositions ? this.posStartFP : -1,
+      this.packedPositions,
     );
     return this.skip;
   }
 }
 
-function decodeSkipData(reader: ByteReader, blockCount: number, firstBlockFP: number, posStartFP: number): SkipData {
+function decodeSkipData(reader: ByteReader, blockCount: number, firstBlockFP: number, posStartFP: number, packedPositions: boolean): SkipData {
   const lastDocs = new Int32Array(blockCount);
   const docFPs = new Float64Array(blockCount);
   const posFPs = posStartFP >= 0 ? new Float64Array(blockCount) : null;
+  const posOrdinals = posFPs !== null && packedPositions ? new Float64Array(blockCount) : null;
   const impactStarts = new Int32Array(blockCount + 1);
   let impactFreqs = new Int32Array(Math.max(4, blockCount * 2));
   let impactNorms = new Uint8Array(impactFreqs.length);
@@ -303,6 +440,7 @@ function decodeSkipData(reader: ByteReader, blockCount: number, firstBlockFP: nu
   let lastDoc = -1;
   let docFP = firstBlockFP;
   let posFP = posStartFP;
+  let posOrdinal = 0;
   for (let b = 0; b < blockCount; b++) {
     lastDoc += reader.readVInt();
     lastDocs[b] = lastDoc;
@@ -311,6 +449,10 @@ function decodeSkipData(reader: ByteReader, blockCount: number, firstBlockFP: nu
     if (posFPs !== null) {
       posFPs[b] = posFP;
       posFP += reader.readVLong();
+      if (posOrdinals !== null) {
+        posOrdinals[b] = posOrdinal;
+        posOrdinal += reader.readVLong();
+      }
     }
     const count = reader.readCount(2);
     if (count === 0) throw reader.corrupt(`block ${b} has no impacts`);
@@ -341,5 +483,6 @@ function decodeSkipData(reader: ByteReader, blockCount: number, firstBlockFP: nu
     impacts: new TermImpacts(blockCount, lastDocs, impactStarts, impactFreqs.subarray(0, impactCount), impactNorms.subarray(0, impactCount)),
     docFPs,
     posFPs,
+    posOrdinals,
   };
 }

@@ -5,7 +5,7 @@
  * order (a term with one document is inlined in the term dictionary instead, as Lucene "pulses" it):
  *
  *   TermPostings = SkipLength(vInt) Skip Block+
- *   Skip   = one entry per block: LastDocDelta(vInt) DocBlockLength(vLong) [PosBlockLength(vLong)]
+ *   Skip   = one entry per block: LastDocDelta(vInt) DocBlockLength(vLong) [PosFPDelta(vLong) PosCount(vLong)]
  *            ImpactCount(vInt) { FreqDelta(vInt) NormDelta(vInt) }*
  *   Block  = full block of 128 docs: DocBits(byte) PackedDocDeltas(16*DocBits bytes)
  *                                    [FreqBits(byte) PackedFreqs(16*FreqBits bytes)]
@@ -23,14 +23,29 @@
  * (freq - previousFreq - 1 from 0, norm - previousNorm - 1 from -1). Fields without norms use norm 1;
  * fields without freqs use freq 1.
  *
- * Positions file (`<segment>.pos`), body = for each term, for each of its docs in order, `freq`
- * positions as vInt deltas (the first of each doc absolute). PosBlockLength lets advance() jump over the
- * positions of skipped blocks; within a block, positions of skipped docs are skipped by count.
+ * Positions file (`<segment>.pos`), format 2 (Lucene84's layout without payloads and offsets): per term,
+ * the position deltas of all its docs in doc order as one stream (each doc's first position relative to
+ * 0), cut into blocks of 128 that straddle documents:
+ *
+ *   TermPositions = PosBlock* PosTail
+ *   PosBlock = Bits(byte) PackedDeltas(16*Bits bytes)       (the term's first floor(totalTermFreq/128)*128)
+ *   PosTail  = Delta(vInt) * (totalTermFreq % 128)
+ *
+ * Doc block b's skip entry gives PosFPDelta = (start of the position block that holds doc block b+1's first
+ * position) - (same for block b; block 0's is the term's posStartFP) and PosCount = the positions of doc
+ * block b. So the reader finds, for any doc block, the position block to decode and the offset in it
+ * (the position count before the doc block, mod 128), and skips the positions of docs it steps over by
+ * moving an index, or by jumping over whole blocks after reading their width byte, without decoding them.
+ *
+ * Format 1 (still read; `PosCount` absent): for each doc, `freq` positions as vInt deltas, and PosFPDelta
+ * is the byte length of the doc block's positions. Unread positions had to be decoded one vInt at a time.
  */
 export const POSTINGS_DOC_CODEC = 'GannetPostingsDoc';
 export const POSTINGS_POS_CODEC = 'GannetPostingsPos';
 export const POSTINGS_VERSION_START = 1;
-export const POSTINGS_VERSION_CURRENT = POSTINGS_VERSION_START;
+/** Positions in packed blocks of 128 across docs, and skip entries that locate a doc block inside them. */
+export const POSTINGS_VERSION_PACKED_POSITIONS = 2;
+export const POSTINGS_VERSION_CURRENT = POSTINGS_VERSION_PACKED_POSITIONS;
 export const DOC_EXTENSION = 'doc';
 export const POS_EXTENSION = 'pos';
 

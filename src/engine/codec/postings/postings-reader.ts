@@ -1,4 +1,5 @@
 /** Opens the doc and positions files of a segment and hands out postings cursors over them. */
+import { errors } from '../../../common/errors.js';
 import { openCodecFile, type OpenedCodecFile } from '../codec-file.js';
 import { BlockPostingsEnum } from './block-postings-enum.js';
 import type { PostingsEnum } from './postings-enum.js';
@@ -6,6 +7,7 @@ import {
   POSTINGS_DOC_CODEC,
   POSTINGS_POS_CODEC,
   POSTINGS_VERSION_CURRENT,
+  POSTINGS_VERSION_PACKED_POSITIONS,
   POSTINGS_VERSION_START,
   type PostingsFlags,
   type TermState,
@@ -19,6 +21,10 @@ export class PostingsReader {
     const versions = { minVersion: POSTINGS_VERSION_START, maxVersion: POSTINGS_VERSION_CURRENT, segmentId };
     this.docFile = openCodecFile(docBytes, docResource, { codec: POSTINGS_DOC_CODEC, ...versions });
     this.posFile = openCodecFile(posBytes, posResource, { codec: POSTINGS_POS_CODEC, ...versions });
+    // The doc file's skip entries describe the positions file's layout: both are written in one format.
+    if (this.posFile.version !== this.docFile.version) {
+      throw errors.corruptIndex(`postings format ${this.docFile.version} with positions format ${this.posFile.version}`, posResource);
+    }
   }
 
   /**
@@ -36,6 +42,7 @@ export class PostingsReader {
             { start: this.posFile.body.start, end: this.posFile.body.end },
             this.docFile.resource,
             this.posFile.resource,
+            this.posFile.version >= POSTINGS_VERSION_PACKED_POSITIONS,
           );
     return postingsEnum.reset(state, hasFreqs, hasPositions, flags);
   }

@@ -4,12 +4,14 @@
  * has positions, then finishTerm, which returns what the term dictionary stores.
  *
  * Per term, encoded blocks are buffered until the term ends, because the skip data (whose entries are only
- * known once each block is written) goes before the blocks.
+ * known once each block is written) goes before the blocks. Positions go straight to the positions file:
+ * in format 2 as packed blocks of 128 deltas that run across documents (the term's last partial block as
+ * vInts), in format 1 (written only to test that old files stay readable) as vInts.
  */
 import { ByteWriter } from '../../store/byte-writer.js';
 import { BLOCK_SIZE, blockBitsRequired, packBlock } from '../packed/for-util.js';
 import { CompetitiveImpactAccumulator } from './impacts.js';
-import { MAX_FREQ, NO_MORE_DOCS, type TermState } from './postings-format.js';
+import { MAX_FREQ, NO_MORE_DOCS, POSTINGS_VERSION_CURRENT, POSTINGS_VERSION_PACKED_POSITIONS, type TermState } from './postings-format.js';
 
 export class PostingsWriter {
   readonly docOut: ByteWriter;
@@ -26,6 +28,8 @@ export class PostingsWriter {
   private lastBlockLastDoc = -1;
   private termPosStartFP = -1;
   private blockPosStartFP = 0;
+  /** Number of positions of the term before the current doc block (format 2's skip entries carry it). */
+  private blockPosOrdinal = 0;
   private readonly blockOut = new ByteWriter(1024);
   private readonly skipOut = new ByteWriter(256);
 
@@ -42,9 +46,16 @@ export class PostingsWriter {
   private positionsSeen = 0;
   private lastPosition = 0;
 
-  constructor(docOut: ByteWriter, posOut: ByteWriter) {
+  // format 2: the term's position deltas not yet written (fewer than a block)
+  private readonly packedPositions: boolean;
+  private readonly positionDeltas = new Int32Array(BLOCK_SIZE);
+  private positionDeltaCount = 0;
+
+  /** `version` is the format to write: the current one, or 1 to produce old files in tests. */
+  constructor(docOut: ByteWriter, posOut: ByteWriter, version: number = POSTINGS_VERSION_CURRENT) {
     this.docOut = docOut;
     this.posOut = posOut;
+    this.packedPositions = version >= POSTINGS_VERSION_PACKED_POSITIONS;
   }
 
   /** Sets the field the next terms belong to. `norms[doc]` feeds the impacts (null: no norms, use 1). */
@@ -65,6 +76,8 @@ export class PostingsWriter {
     this.skipOut.reset();
     this.termPosStartFP = this.hasPositions ? this.posOut.length : -1;
     this.blockPosStartFP = this.posOut.length;
+    this.blockPosOrdinal = 0;
+    this.positionDeltaCount = 0;
     this.positionsExpected = 0;
     this.positionsSeen = 0;
   }
@@ -99,9 +112,28 @@ export class PostingsWriter {
     if (!Number.isInteger(position) || position < this.lastPosition || position > MAX_FREQ) {
       throw new RangeError(`positions must be non-decreasing integers in [0, ${MAX_FREQ}]: got ${position} after ${this.lastPosition}`);
     }
-    this.posOut.writeVInt(position - this.lastPosition);
+    if (this.packedPositions) {
+      this.positionDeltas[this.positionDeltaCount++] = position - this.lastPosition;
+      // Written as soon as it is full, so posOut.length is always where the block being filled will start.
+      if (this.positionDeltaCount === BLOCK_SIZE) this.flushPositionBlock();
+    } else {
+      this.posOut.writeVInt(position - this.lastPosition);
+    }
     this.lastPosition = position;
     this.positionsSeen++;
+  }
+
+  private flushPositionBlock(): void {
+    const bits = blockBitsRequired(this.positionDeltas);
+    this.posOut.writeByte(bits);
+    packBlock(this.positionDeltas, bits, this.posOut);
+    this.positionDeltaCount = 0;
+  }
+
+  /** The term's last positions, fewer than a block, as vInts (Lucene's vInt tail). */
+  private flushPositionTail(): void {
+    for (let i = 0; i < this.positionDeltaCount; i++) this.posOut.writeVInt(this.positionDeltas[i]!);
+    this.positionDeltaCount = 0;
   }
 
   private checkPositionsComplete(): void {
@@ -123,11 +155,17 @@ export class PostingsWriter {
     const blockLastDoc = this.docs[this.bufferCount - 1]!;
     this.skipOut.writeVInt(blockLastDoc - this.lastBlockLastDoc);
     this.skipOut.writeVLong(this.blockOut.length - blockStart);
-    if (this.hasPositions) this.skipOut.writeVLong(this.posOut.length - this.blockPosStartFP);
+    if (this.hasPositions) {
+      // Format 2: where the position block holding the next doc block's first position starts, and how
+      // many positions this doc block has (the reader derives the offset inside that block from the sum).
+      this.skipOut.writeVLong(this.posOut.length - this.blockPosStartFP);
+      if (this.packedPositions) this.skipOut.writeVLong(this.totalTermFreq - this.blockPosOrdinal);
+    }
     this.accumulateImpacts();
     this.impacts.writeTo(this.skipOut, this.impactScratch);
     this.lastBlockLastDoc = blockLastDoc;
     this.blockPosStartFP = this.posOut.length;
+    this.blockPosOrdinal = this.totalTermFreq;
   }
 
   private flushFullBlock(): void {
@@ -175,6 +213,7 @@ export class PostingsWriter {
     this.checkPositionsComplete();
     if (this.docFreq === 0) throw new Error('a term must have at least one document');
     if (this.docFreq === 1) {
+      this.flushPositionTail();
       // Pulsed: the term dictionary holds the doc id and the freq (totalTermFreq); the doc file nothing.
       return {
         docFreq: 1,
@@ -186,6 +225,7 @@ export class PostingsWriter {
     }
     if (this.bufferCount === BLOCK_SIZE) this.flushFullBlock();
     else if (this.bufferCount > 0) this.flushTailBlock();
+    this.flushPositionTail();
     const docStartFP = this.docOut.length;
     this.docOut.writeVInt(this.skipOut.length);
     this.docOut.writeBytes(this.skipOut.bytes());

@@ -4,16 +4,14 @@
  * occurrences' sloppy weights, added in float) with the phrase's BM25 scorer.
  *
  * Exact phrases also skip blocks under a minimum competitive score: an exact phrase occurs at most as often
- * in a doc as each of its terms, so its score there is at most what any one term's (freq, norm) impacts give
- * under the phrase's scorer; the smallest of those per-term block bounds bounds the phrase (Lucene merges the
- * terms' impacts for the same purpose).
+ * in a doc as each of its terms, so its terms' block impacts, merged (phrase-impacts.ts), bound its score.
  */
 import { NO_MORE_DOCS } from '../../core/doc-id-set-iterator.js';
 import { Scorer } from '../../core/scorer.js';
 import { fround } from '../../float32.js';
 import type { SimScorer } from '../../similarity/similarity.js';
-import type { BlockMaxScores } from '../term/block-max-scores.js';
 import { DEFAULT_NORM } from '../term/term-scorer-norm.js';
+import type { PhraseImpacts } from './phrase-impacts.js';
 import type { PhraseMatcher } from './phrase-matcher.js';
 import type { PostingsConjunction } from './postings-conjunction.js';
 
@@ -22,15 +20,15 @@ export class PhraseScorer extends Scorer {
   private phraseFreq = 0;
   private minCompetitiveScore = 0;
   private upTo = -1;
-  private termBlocks: readonly BlockMaxScores[] | null = null;
+  private impacts: PhraseImpacts | null = null;
 
   constructor(
     private readonly approximation: PostingsConjunction,
     private readonly matcher: PhraseMatcher,
     private readonly simScorer: SimScorer,
     private readonly norms: Uint8Array | null,
-    /** Per-term block bounds, for exact phrases only (null: no score bounds). */
-    private readonly loadTermBlocks: (() => readonly BlockMaxScores[]) | null = null,
+    /** The terms' merged impacts, for exact phrases only (null: no score bounds). */
+    private readonly loadImpacts: (() => PhraseImpacts) | null = null,
   ) {
     super();
   }
@@ -48,7 +46,7 @@ export class PhraseScorer extends Scorer {
   }
 
   advance(target: number): number {
-    const skipping = this.minCompetitiveScore > 0 && this.loadTermBlocks !== null;
+    const skipping = this.minCompetitiveScore > 0 && this.loadImpacts !== null;
     outer: for (;;) {
       if (skipping && target > this.upTo) {
         target = this.competitiveTarget(target);
@@ -69,13 +67,16 @@ export class PhraseScorer extends Scorer {
 
   /** The first doc >= target of a window whose bound reaches the minimum competitive score. */
   private competitiveTarget(target: number): number {
+    const impacts = this.phraseImpacts()!;
+    const minScore = this.minCompetitiveScore;
     for (;;) {
-      const upTo = this.advanceShallow(target);
-      if (this.getMaxScore(upTo) >= this.minCompetitiveScore) {
+      const upTo = impacts.advanceShallow(target);
+      // NO_MORE_DOCS: some term has no doc left, so neither has the phrase.
+      if (upTo === NO_MORE_DOCS) return NO_MORE_DOCS;
+      if (impacts.maxScore(upTo, minScore) >= minScore) {
         this.upTo = upTo;
         return target;
       }
-      if (upTo === NO_MORE_DOCS) return NO_MORE_DOCS;
       target = upTo + 1;
     }
   }
@@ -105,25 +106,17 @@ export class PhraseScorer extends Scorer {
     return this.simScorer.score(this.phraseFreq, this.norms === null ? DEFAULT_NORM : this.norms[this.doc]!);
   }
 
-  private blocks(): readonly BlockMaxScores[] | null {
-    if (this.termBlocks === null && this.loadTermBlocks !== null) this.termBlocks = this.loadTermBlocks();
-    return this.termBlocks;
+  private phraseImpacts(): PhraseImpacts | null {
+    if (this.impacts === null && this.loadImpacts !== null) this.impacts = this.loadImpacts();
+    return this.impacts;
   }
 
   override advanceShallow(target: number): number {
-    const blocks = this.blocks();
-    if (blocks === null) return NO_MORE_DOCS;
-    let upTo = NO_MORE_DOCS;
-    for (const term of blocks) upTo = Math.min(upTo, term.advanceShallow(target));
-    return upTo;
+    return this.phraseImpacts()?.advanceShallow(target) ?? NO_MORE_DOCS;
   }
 
   override getMaxScore(upTo: number): number {
-    const blocks = this.blocks();
-    if (blocks === null) return Infinity;
-    let bound = Infinity;
-    for (const term of blocks) bound = Math.min(bound, term.maxScore(upTo));
-    return bound;
+    return this.phraseImpacts()?.maxScore(upTo) ?? Infinity;
   }
 
   override setMinCompetitiveScore(minScore: number): void {

@@ -8,11 +8,12 @@ import { Explanation } from '../../explanation.js';
 import type { IndexSearcher } from '../../searcher/index-searcher.js';
 import type { TermStates } from '../../searcher/term-states.js';
 import type { SimScorer, TermStatistics } from '../../similarity/similarity.js';
-import { BlockMaxScores } from '../term/block-max-scores.js';
+import { DEFAULT_NORM } from '../term/term-scorer-norm.js';
 import { ExactPhraseMatcher } from './exact-phrase-matcher.js';
 import type { PhraseMatcher } from './phrase-matcher.js';
 import type { PhraseQuery } from './phrase-query.js';
 import { explainPhrase } from './phrase-explain.js';
+import { PhraseImpacts } from './phrase-impacts.js';
 import { PhraseScorer } from './phrase-scorer.js';
 import { PostingsConjunction } from './postings-conjunction.js';
 import { SloppyPhraseMatcher } from './sloppy-phrase-matcher.js';
@@ -73,9 +74,15 @@ export class PhraseWeight extends Weight {
     if (parts === null) return null;
     const norms = leaf.readers.norms.get(this.query.field) ?? null;
     const simScorer = this.simScorer;
-    const termBlocks =
-      this.query.slop === 0 ? () => parts.postings.map((postings) => new BlockMaxScores(postings, simScorer, norms !== null)) : null;
-    return new PhraseScorer(parts.approximation, parts.matcher, simScorer, norms, termBlocks);
+    const impacts =
+      this.query.slop === 0
+        ? () =>
+            new PhraseImpacts(
+              parts.postings.map((postings) => postings.impacts()),
+              (freq, norm) => simScorer.score(freq, norms === null ? DEFAULT_NORM : norm),
+            )
+        : null;
+    return new PhraseScorer(parts.approximation, parts.matcher, simScorer, norms, impacts);
   }
 
   explain(leaf: LeafContext, doc: number): Explanation {

@@ -41,14 +41,20 @@ export function docIds(length: number, maxDoc: number): fc.Arbitrary<number[]> {
 
 export const bigFreq = fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 2 ** 31 - 1 }));
 const smallFreq = fc.oneof(fc.constant(1), fc.integer({ min: 1, max: 6 }));
-const position = fc.oneof(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }));
+/** Mostly small, sometimes more positions than a block (129+), so docs span packed position blocks. */
+const positionsFreq = fc.oneof(
+  { arbitrary: smallFreq, weight: 30 },
+  { arbitrary: fc.integer({ min: 120, max: 300 }), weight: 1 },
+);
+// Small gaps (narrow packed blocks), up to 2^24 (read in place from the block) and up to 2^31 - 1.
+const position = fc.oneof(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 2 ** 24 }), fc.integer({ min: 0, max: 2 ** 31 - 1 }));
 
 export function termPostings(maxDoc: number, withFreqs: boolean, withPositions: boolean): fc.Arbitrary<TermPostings> {
   return postingsLength.chain((length) =>
     fc
       .tuple(
         docIds(length, maxDoc),
-        fc.array(withPositions ? smallFreq : withFreqs ? bigFreq : fc.constant(1), { minLength: length, maxLength: length }),
+        fc.array(withPositions ? positionsFreq : withFreqs ? bigFreq : fc.constant(1), { minLength: length, maxLength: length }),
       )
       .chain(([docs, freqs]): fc.Arbitrary<TermPostings> => {
         if (!withPositions) return fc.constant({ docs, freqs, positions: null });
@@ -59,8 +65,8 @@ export function termPostings(maxDoc: number, withFreqs: boolean, withPositions: 
   );
 }
 
-function frame(codec: string, body: ByteWriter): Buffer {
-  const out = startCodecFile(codec, POSTINGS_VERSION_CURRENT, SEGMENT_ID);
+function frame(codec: string, body: ByteWriter, version: number): Buffer {
+  const out = startCodecFile(codec, version, SEGMENT_ID);
   out.writeBytes(body.bytes());
   return finishCodecFile(out).bytes;
 }
@@ -70,10 +76,12 @@ export function writeAndOpen(
   withFreqs: boolean,
   withPositions: boolean,
   norms: Uint8Array | null,
-): { reader: PostingsReader; states: TermState[]; docBytes: number } {
+  /** Format to write (1: vInt positions, as older segments have them). */
+  version = POSTINGS_VERSION_CURRENT,
+): { reader: PostingsReader; states: TermState[]; docBytes: number; posBytes: number; files: { doc: Buffer; pos: Buffer } } {
   const docOut = new ByteWriter();
   const posOut = new ByteWriter();
-  const writer = new PostingsWriter(docOut, posOut);
+  const writer = new PostingsWriter(docOut, posOut, version);
   writer.setField(withFreqs, withPositions, norms);
   const states = terms.map((term) => {
     writer.startTerm();
@@ -83,6 +91,7 @@ export function writeAndOpen(
     }
     return writer.finishTerm();
   });
-  const reader = new PostingsReader(frame(POSTINGS_DOC_CODEC, docOut), 'test.doc', frame(POSTINGS_POS_CODEC, posOut), 'test.pos', SEGMENT_ID);
-  return { reader, states, docBytes: docOut.length };
+  const files = { doc: frame(POSTINGS_DOC_CODEC, docOut, version), pos: frame(POSTINGS_POS_CODEC, posOut, version) };
+  const reader = new PostingsReader(files.doc, 'test.doc', files.pos, 'test.pos', SEGMENT_ID);
+  return { reader, states, docBytes: docOut.length, posBytes: posOut.length, files };
 }

@@ -6,23 +6,29 @@ import {
   POSTINGS_DOCS,
   POSTINGS_FREQS,
   POSTINGS_POSITIONS,
+  POSTINGS_VERSION_CURRENT,
+  POSTINGS_VERSION_START,
 } from '../../../../src/engine/codec/postings/postings-format.js';
 import { LENGTH_TABLE } from '../../../../src/engine/codec/norms/small-float.js';
 import { AssertingPostingsEnum } from './asserting-postings-enum.js';
-import { termPostings, writeAndOpen, type TermPostings } from './postings-fixtures.js';
+import { PostingsReader } from '../../../../src/engine/codec/postings/postings-reader.js';
+import { EsError } from '../../../../src/common/errors.js';
+import { SEGMENT_ID, termPostings, writeAndOpen, type TermPostings } from './postings-fixtures.js';
 
 const RUNS = 40;
 const MAX_DOC = 2 ** 31 - 1;
+/** Every format the reader supports: 1 (vInt positions per doc), 2 (packed position blocks across docs). */
+const VERSIONS = Array.from({ length: POSTINGS_VERSION_CURRENT - POSTINGS_VERSION_START + 1 }, (_, i) => POSTINGS_VERSION_START + i);
 
-test('postings round-trip: doc ids, freqs and positions via nextDoc', () => {
-  for (const [withFreqs, withPositions] of [
-    [false, false],
-    [true, false],
-    [true, true],
+test('postings round-trip: doc ids, freqs and positions via nextDoc, in every format version', () => {
+  for (const [withFreqs, withPositions, version] of [
+    [false, false, POSTINGS_VERSION_CURRENT],
+    [true, false, POSTINGS_VERSION_CURRENT],
+    ...VERSIONS.map((v) => [true, true, v] as const),
   ] as const) {
     fc.assert(
       fc.property(fc.array(termPostings(MAX_DOC, withFreqs, withPositions), { minLength: 1, maxLength: 4 }), fc.integer(), (terms, seed) => {
-        const { reader, states } = writeAndOpen(terms, withFreqs, withPositions, null);
+        const { reader, states } = writeAndOpen(terms, withFreqs, withPositions, null, version);
         terms.forEach((term, t) => {
           const state = states[t]!;
           assert.equal(state.docFreq, term.docs.length);
@@ -49,11 +55,11 @@ test('postings round-trip: doc ids, freqs and positions via nextDoc', () => {
 });
 
 /** advance() and nextDoc() interleaved, against a cursor over the plain array. */
-test('advance() lands where a naive scan does, positions included', () => {
+test('advance() lands where a naive scan does, positions included, in every format version', () => {
   const op = fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 5_000_000 }));
   fc.assert(
-    fc.property(termPostings(MAX_DOC, true, true), fc.array(op, { minLength: 1, maxLength: 60 }), (term, ops) => {
-      const { reader, states } = writeAndOpen([term], true, true, null);
+    fc.property(termPostings(MAX_DOC, true, true), fc.array(op, { minLength: 1, maxLength: 60 }), fc.constantFrom(...VERSIONS), (term, ops, version) => {
+      const { reader, states } = writeAndOpen([term], true, true, null, version);
       const postings = new AssertingPostingsEnum(reader.postings(states[0]!, true, true, POSTINGS_POSITIONS), true);
       let index = -1;
       for (const step of ops) {
@@ -184,4 +190,80 @@ test('postings writer rejects out-of-order docs, bad freqs and missing positions
   assert.throws(() => writeAndOpen([{ docs: [1], freqs: [1], positions: [[4, 5]] }], true, true, null), /positions/);
   // An empty postings list is not a term: the indexing buffer never emits one, the writer refuses it.
   assert.throws(() => writeAndOpen([{ docs: [], freqs: [], positions: null }], true, false, null), /at least one document/);
+});
+
+/** Docs of many positions beside docs of few, so position blocks straddle docs and docs span blocks. */
+function mixedPositionsTerm(docCount: number, seed: number, gapBound: (p: number) => number = (p) => (p % 50 === 49 ? 5_000 : 8)): TermPostings {
+  let state = seed | 1;
+  const random = (bound: number): number => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) % bound;
+  };
+  const docs: number[] = [];
+  const freqs: number[] = [];
+  const positions: number[][] = [];
+  for (let i = 0; i < docCount; i++) {
+    docs.push(i * 3 + random(3));
+    const freq = random(10) === 0 ? 129 + random(300) : 1 + random(4);
+    let position = random(20);
+    const list: number[] = [];
+    // Mostly word-sized gaps, now and then a long one (a block of wide deltas, read from the block in place).
+    for (let p = 0; p < freq; p++) list.push((position += random(gapBound(p))));
+    freqs.push(freq);
+    positions.push(list);
+  }
+  return { docs, freqs, positions };
+}
+
+test('positions spanning packed blocks: docs with more than 128 positions, read whole, in part or skipped', () => {
+  for (const version of VERSIONS) {
+    for (const seed of [1, 7, 42, 1234]) {
+      const term = mixedPositionsTerm(700, seed);
+      const { reader, states } = writeAndOpen([term], true, true, null, version);
+      const postings = new AssertingPostingsEnum(reader.postings(states[0]!, true, true, POSTINGS_POSITIONS), true);
+      for (let i = 0; i < term.docs.length; i++) {
+        assert.equal(postings.nextDoc(), term.docs[i]);
+        assert.equal(postings.freq(), term.freqs[i]);
+        const mode = (i * seed) % 3; // 0: skip the doc, 1: read all, 2: read the first few only
+        const count = mode === 0 ? 0 : mode === 1 ? term.freqs[i]! : Math.min(term.freqs[i]!, 1 + (i % 3));
+        for (let p = 0; p < count; p++) assert.equal(postings.nextPosition(), term.positions![i]![p], `doc ${i} position ${p} (format ${version})`);
+      }
+      // advance() over several doc blocks, then positions: located from the skip entries.
+      const jumping = reader.postings(states[0]!, true, true, POSTINGS_POSITIONS);
+      for (let i = 5; i < term.docs.length; i += 97 + (seed % 60)) {
+        assert.equal(jumping.advance(term.docs[i]!), term.docs[i]);
+        assert.deepEqual(term.positions![i]!.map(() => jumping.nextPosition()), term.positions![i]);
+      }
+    }
+  }
+});
+
+test('a singleton term with more positions than a block', () => {
+  const positions = Array.from({ length: 300 }, (_, i) => i * 7 + (i % 3));
+  for (const version of VERSIONS) {
+    const { reader, states } = writeAndOpen([{ docs: [12345], freqs: [300], positions: [positions] }], true, true, null, version);
+    assert.equal(states[0]!.singletonDoc, 12345);
+    const postings = reader.postings(states[0]!, true, true, POSTINGS_POSITIONS);
+    assert.equal(postings.nextDoc(), 12345);
+    assert.deepEqual(positions.map(() => postings.nextPosition()), positions);
+  }
+});
+
+test('format 2 packs positions: smaller than format 1 vInts for text-like gaps', () => {
+  const term = mixedPositionsTerm(2_000, 99, () => 8);
+  const v1 = writeAndOpen([term], true, true, null, POSTINGS_VERSION_START).posBytes;
+  const v2 = writeAndOpen([term], true, true, null, POSTINGS_VERSION_CURRENT).posBytes;
+  assert.ok(v2 < v1, `format 2 took ${v2} bytes, format 1 ${v1}`);
+});
+
+test('a doc file and a positions file of different formats are refused as corrupt', () => {
+  const term = mixedPositionsTerm(300, 5);
+  const v1 = writeAndOpen([term], true, true, null, POSTINGS_VERSION_START);
+  const v2 = writeAndOpen([term], true, true, null, POSTINGS_VERSION_CURRENT);
+  assert.throws(
+    () => new PostingsReader(v2.files.doc, 'test.doc', v1.files.pos, 'test.pos', SEGMENT_ID),
+    (error: unknown) => error instanceof EsError && error.type === 'corrupt_index_exception' && /postings format 2 with positions format 1/.test(error.message),
+  );
 });

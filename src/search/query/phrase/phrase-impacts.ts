@@ -1,0 +1,103 @@
+/**
+ * Score bounds of an exact phrase over a range of docs, from its terms' block impacts (Lucene's
+ * ExactPhraseMatcher.mergeImpacts). An occurrence uses one position of every term, so in a doc whose norm
+ * byte is n the phrase frequency is at most, for each term, the largest freq its impacts allow at a norm
+ * <= n (a doc (f, n) is covered by an impact (F, N) with F >= f and N <= n); the phrase's bound is the best
+ * score of (smallest such freq over the terms, n) over the norms where one of those steps changes.
+ *
+ * This is tighter than the smallest of the terms' own block bounds (what BlockMaxScores gives) whenever the
+ * terms reach their high frequencies at different norms, which is what lets a phrase of two common words
+ * skip most of its candidate docs once the top hits are known.
+ */
+import type { TermImpacts } from '../../../engine/codec/index.js';
+import { NO_MORE_DOCS } from '../../core/doc-id-set-iterator.js';
+
+/** Scores a (phrase freq, norm byte) pair with the phrase's scorer. */
+export type PhraseImpactScorer = (freq: number, norm: number) => number;
+
+export class PhraseImpacts {
+  /** Per term, the block holding the last advanceShallow target. */
+  private readonly blocks: Int32Array;
+  /** Per term, the last block of the range being bounded (set by maxScore). */
+  private readonly lastBlocks: Int32Array;
+
+  constructor(
+    private readonly terms: readonly TermImpacts[],
+    private readonly score: PhraseImpactScorer,
+  ) {
+    this.blocks = new Int32Array(terms.length);
+    this.lastBlocks = new Int32Array(terms.length);
+  }
+
+  /**
+   * Moves every term to its block holding `target`; returns the smallest of those blocks' last docs (the
+   * range over which one block per term applies), or NO_MORE_DOCS once a term has no doc >= target.
+   */
+  advanceShallow(target: number): number {
+    const terms = this.terms;
+    let upTo = NO_MORE_DOCS;
+    for (let t = 0; t < terms.length; t++) {
+      const impacts = terms[t]!;
+      let block = this.blocks[t]!;
+      if (block < impacts.blockCount && impacts.blockLastDocs[block]! < target) block = impacts.blockIndexOf(target, block);
+      this.blocks[t] = block;
+      if (block >= impacts.blockCount) return NO_MORE_DOCS;
+      const lastDoc = impacts.blockLastDocs[block]!;
+      if (lastDoc < upTo) upTo = lastDoc;
+    }
+    return upTo;
+  }
+
+  /**
+   * A bound of the phrase's score over [last advanceShallow target, upTo]. With `enough`, stops as soon as
+   * the bound reaches it (the caller only asks whether the range can compete).
+   */
+  maxScore(upTo: number, enough = Infinity): number {
+    const terms = this.terms;
+    for (let t = 0; t < terms.length; t++) {
+      const impacts = terms[t]!;
+      let last = this.blocks[t]!;
+      if (last >= impacts.blockCount) return 0;
+      while (last + 1 < impacts.blockCount && impacts.blockLastDocs[last]! < upTo) last++;
+      this.lastBlocks[t] = last;
+    }
+    let best = 0;
+    // The bound can only step up where some term's allowed freq does: at the norms of its impacts.
+    for (let t = 0; t < terms.length; t++) {
+      const impacts = terms[t]!;
+      const end = impacts.impactStarts[this.lastBlocks[t]! + 1]!;
+      for (let k = impacts.impactStarts[this.blocks[t]!]!; k < end; k++) {
+        const norm = impacts.impactNorms[k]!;
+        const freq = this.maxFreqAtNorm(norm);
+        if (freq === 0) continue;
+        const score = this.score(freq, norm);
+        if (score > best) {
+          best = score;
+          if (best >= enough) return best;
+        }
+      }
+    }
+    return best;
+  }
+
+  /** The largest phrase freq a doc of norm byte `norm` can have in the range: the smallest over the terms. */
+  private maxFreqAtNorm(norm: number): number {
+    const terms = this.terms;
+    let phraseFreq = 0x7fffffff;
+    for (let t = 0; t < terms.length; t++) {
+      const impacts = terms[t]!;
+      const { impactStarts, impactFreqs, impactNorms } = impacts;
+      let termFreq = 0;
+      for (let block = this.blocks[t]!; block <= this.lastBlocks[t]!; block++) {
+        // Impacts are sorted by norm ascending with freq ascending: the last one at a norm <= n is the best.
+        const end = impactStarts[block + 1]!;
+        for (let k = impactStarts[block]!; k < end && impactNorms[k]! <= norm; k++) {
+          if (impactFreqs[k]! > termFreq) termFreq = impactFreqs[k]!;
+        }
+      }
+      if (termFreq < phraseFreq) phraseFreq = termFreq;
+      if (phraseFreq === 0) return 0;
+    }
+    return phraseFreq;
+  }
+}
