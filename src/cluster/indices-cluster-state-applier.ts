@@ -53,15 +53,43 @@ export class IndicesClusterStateApplier {
         for (const copy of copies) {
           if (copy.nodeId !== this.localNodeId || copy.state === 'UNASSIGNED') continue;
           assignedHere.add(`${copy.index}/${copy.shard}`);
-          if (copy.state === 'INITIALIZING') this.openCopy(state, copy);
+          if (copy.state !== 'INITIALIZING') continue;
+          if (state.indices.get(copy.index)?.state === 'close') this.startClosedCopy(copy);
+          else this.openCopy(state, copy);
         }
       }
     }
     for (const service of this.indicesService.indexServices()) {
+      const closed = state.indices.get(service.name)?.state === 'close';
       for (const shardId of service.shards.keys()) {
-        if (!assignedHere.has(`${service.name}/${shardId}`)) this.track(this.indicesService.closeShard(service.name, shardId));
+        // A closed index releases its engines (files closed, memory freed); its store stays for a reopen.
+        if (closed || !assignedHere.has(`${service.name}/${shardId}`)) this.track(this.indicesService.closeShard(service.name, shardId));
       }
     }
+  }
+
+  /** A copy of a closed index "recovers" without an engine: its open engine is closed and its store checked. */
+  private startClosedCopy(copy: ShardRouting): void {
+    const allocationId = copy.allocationId;
+    if (allocationId === undefined || this.opening.has(allocationId)) return;
+    this.opening.add(allocationId);
+    const report = { index: copy.index, shard: copy.shard, allocationId };
+    const work = (async () => {
+      try {
+        await this.indicesService.startClosedCopy(copy.index, copy.shard, copy.primary);
+        const uuid = this.clusterService.state().indices.get(copy.index)?.uuid;
+        if (uuid !== undefined && !existsSync(this.indicesService.shardPath(uuid, copy.shard))) {
+          throw new Error(`no shard data on disk for closed [${copy.index}][${copy.shard}]`);
+        }
+        if (!this.stopped) await this.metadata().shardStarted(report);
+      } catch (err) {
+        this.logger.error({ err, index: copy.index, shard: copy.shard }, 'failed to start closed shard');
+        if (!this.stopped) await this.metadata().shardFailed(report).catch(() => undefined);
+      } finally {
+        this.opening.delete(allocationId);
+      }
+    })();
+    this.track(work);
   }
 
   private removeDeletedIndices(state: ClusterState, previous: ClusterState): void {

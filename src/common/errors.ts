@@ -261,7 +261,13 @@ export const errors = {
       metadata: { index_uuid: '_na_', index: name },
     }),
 
-  indexClosed: (index: string) => new EsError('index_closed_exception', 'closed', { metadata: { index_uuid: '_na_', index } }),
+  indexClosed: (index: string, uuid = '_na_') => new EsError('index_closed_exception', 'closed', { metadata: { index_uuid: uuid, index } }),
+  /** ES's MetadataIndexStateService check of `cluster.indices.close.enable` (an IllegalStateException). */
+  closingIndicesDisabled: () =>
+    new EsError(
+      'illegal_state_exception',
+      'closing indices is disabled - set [cluster.indices.close.enable: true] to enable it. NOTE: closed indices still consume a significant amount of diskspace',
+    ),
 
   /** Java's NumberFormatException from Integer.parseInt, which ES lets through as a 400. */
   numberFormat: (input: string) => new EsError('number_format_exception', `For input string: "${input}"`),

@@ -136,6 +136,8 @@ export interface Engine {
   stats(): EngineStats;
   /** Added option: `flush: false` closes without the final commit (recovery then replays the translog). */
   close(options?: { flush?: boolean }): Promise<void>;
+  /** Added: what opening replayed from the translog (absent for engines that never replay). */
+  readonly translogRecovery?: { readonly operations: number };
 }
 
 export interface EngineConfig {

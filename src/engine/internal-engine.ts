@@ -478,6 +478,15 @@ export class InternalEngine implements Engine {
    * commits and publishes them. Returns how many operations were replayed.
    */
   async recoverFromTranslog(localCheckpoint: number): Promise<number> {
+    const replayed = await this.replayTranslog(localCheckpoint);
+    this.translogRecovery = { operations: replayed };
+    return replayed;
+  }
+
+  /** What opening replayed, for the shard's recovery state (`_recovery`). */
+  translogRecovery = { operations: 0 };
+
+  private async replayTranslog(localCheckpoint: number): Promise<number> {
     let replayed = 0;
     for await (const operation of this.translog.snapshot(localCheckpoint + 1)) {
       this.applyFromTranslog(operation);

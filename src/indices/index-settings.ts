@@ -191,7 +191,14 @@ const GROUP_PREFIXES: ReadonlyArray<{ prefix: string; dynamic: boolean }> = [
 ];
 
 /** Settings only the system sets (ES's private index settings). */
-export const PRIVATE_SETTINGS: ReadonlySet<string> = new Set(['index.uuid', 'index.version.created', 'index.provided_name', 'index.creation_date']);
+export const PRIVATE_SETTINGS: ReadonlySet<string> = new Set([
+  'index.uuid',
+  'index.version.created',
+  'index.provided_name',
+  'index.creation_date',
+  // Set by `_close` (ES's MetadataIndexStateService.VERIFIED_BEFORE_CLOSE_SETTING), removed by `_open`.
+  'index.verified_before_close',
+]);
 
 const BY_KEY = new Map(SETTINGS.map((setting) => [setting.key, setting]));
 
@@ -256,7 +263,7 @@ export function validateUserSettings(settings: Record<string, string | null>, co
   for (const [key, value] of Object.entries(settings)) {
     const found = lookup(key);
     if (!found.known) throw unknownSetting(key, context);
-    if (key === 'index.uuid' || key === 'index.version.created' || key === 'index.provided_name') {
+    if (key === 'index.uuid' || key === 'index.version.created' || key === 'index.provided_name' || key === 'index.verified_before_close') {
       throw errors.illegalArgument(`private index setting [${key}] can not be set explicitly`);
     }
     if (value !== null && found.def?.validate && key === found.def.key) found.def.validate(value, key);

@@ -12,6 +12,7 @@ import type { Engine, EngineConfig } from '../engine/engine.js';
 import { directorySizeBytes, zeroIndicesStats, type NodeIndicesStats } from '../monitor/index.js';
 import { IndexService, type IndexDescriptor } from './index-service.js';
 import { IndexShard } from './index-shard.js';
+import { ShardRecoveryState } from './recovery-state.js';
 import type { ShardStatsSnapshot } from './shard-stats.js';
 
 export type EngineFactory = (config: EngineConfig) => Promise<Engine>;
@@ -29,6 +30,10 @@ export type ShardRecovery = 'EMPTY_STORE' | 'EXISTING_STORE';
 export class IndicesService {
   private readonly byName = new Map<string, IndexService>();
   private readonly opening = new Map<string, Promise<IndexShard>>();
+  /** Engines being closed, by `<uuid>/<shard>`: a reopen of the same files waits for them. */
+  private readonly closing = new Map<string, Promise<void>>();
+  /** The latest recovery of each copy this node holds, open or closed, by `<uuid>/<shard>`. */
+  private readonly recoveries = new Map<string, ShardRecoveryState>();
 
   constructor(private readonly options: IndicesServiceOptions) {}
 
@@ -85,9 +90,15 @@ export class IndicesService {
   private async doOpenShard(service: IndexService, shardId: number, primary: boolean, primaryTerm: number, recovery: ShardRecovery): Promise<IndexShard> {
     const factory = this.options.engineFactory;
     if (factory === undefined) throw new EsError('illegal_state_exception', 'this node has no shard engine to open shards with');
+    await this.closing.get(`${service.uuid}/${shardId}`);
     const path = this.shardPath(service.uuid, shardId);
+    const recoveryState = new ShardRecoveryState(service.name, shardId, primary, recovery);
+    this.recoveries.set(`${service.uuid}/${shardId}`, recoveryState);
     if (recovery === 'EMPTY_STORE') rmSync(path, { recursive: true, force: true });
     mkdirSync(path, { recursive: true });
+    recoveryState.startIndexStage(path);
+    // ES's TRANSLOG stage is "starting up the engine, replaying the translog": opening is that stage here.
+    recoveryState.startTranslogStage();
     const settings = service.settings;
     const engine = await factory({
       path,
@@ -110,6 +121,7 @@ export class IndicesService {
       await engine.close();
       throw new EsError('index_not_found_exception', `no such index [${service.name}]`);
     }
+    recoveryState.finish(engine.translogRecovery?.operations ?? 0, new Set(filesIn(join(path, 'index'))));
     const shard = new IndexShard(service.name, service.uuid, shardId, primary, primaryTerm, path, engine, scheduleOf(service), this.options.logger);
     shard.state = 'started';
     service.shards.set(shardId, shard);
@@ -119,9 +131,47 @@ export class IndicesService {
   async closeShard(index: string, shardId: number): Promise<void> {
     const service = this.byName.get(index);
     const shard = service?.shards.get(shardId);
-    if (service === undefined || shard === undefined) return;
+    if (service === undefined || shard === undefined) {
+      if (service !== undefined) await this.closing.get(`${service.uuid}/${shardId}`);
+      return;
+    }
     service.shards.delete(shardId);
-    await shard.close();
+    const key = `${service.uuid}/${shardId}`;
+    const closing = shard.close().finally(() => {
+      if (this.closing.get(key) === closing) this.closing.delete(key);
+    });
+    this.closing.set(key, closing);
+    await closing;
+  }
+
+  /**
+   * A copy of a closed index: its engine is closed (committing what it held) and its store stays on disk.
+   * ES still recovers such a copy from its store (with a no-op engine); this records that recovery.
+   */
+  async startClosedCopy(index: string, shardId: number, primary: boolean): Promise<void> {
+    await this.closeShard(index, shardId);
+    const service = this.byName.get(index);
+    if (service === undefined) throw new Error(`index [${index}] is not known on this node`);
+    const recoveryState = new ShardRecoveryState(index, shardId, primary, 'EXISTING_STORE');
+    this.recoveries.set(`${service.uuid}/${shardId}`, recoveryState);
+    recoveryState.startIndexStage(this.shardPath(service.uuid, shardId));
+    recoveryState.startTranslogStage();
+    recoveryState.finish(0);
+  }
+
+  /** The recovery states of the copies this node holds (open or closed) of the named indices. */
+  recoveryStates(index: string): ShardRecoveryState[] {
+    const service = this.byName.get(index);
+    if (service === undefined) return [];
+    const states: ShardRecoveryState[] = [];
+    for (const [key, state] of this.recoveries) if (key.startsWith(`${service.uuid}/`)) states.push(state);
+    return states.sort((a, b) => a.shard - b.shard);
+  }
+
+  /** Forgets a copy's recovery when the copy leaves this node. */
+  forgetRecovery(index: string, shardId: number): void {
+    const service = this.byName.get(index);
+    if (service !== undefined) this.recoveries.delete(`${service.uuid}/${shardId}`);
   }
 
   /** Closes the index's shards and forgets it; with `deleteData` its files go too (the index was deleted). */
@@ -131,6 +181,7 @@ export class IndicesService {
     this.byName.delete(name);
     const shards = [...service.shards.values()];
     service.shards.clear();
+    for (const key of [...this.recoveries.keys()]) if (key.startsWith(`${service.uuid}/`)) this.recoveries.delete(key);
     await Promise.all(shards.map((shard) => shard.close().catch((err) => this.options.logger.warn({ err, shard: shard.label }, 'failed to close shard'))));
     if (deleteData) this.deleteIndexFiles(service.uuid);
   }
@@ -225,6 +276,14 @@ export class IndicesService {
   async close(): Promise<void> {
     const names = [...this.byName.keys()];
     await Promise.all(names.map((name) => this.removeIndex(name, false)));
+  }
+}
+
+function filesIn(directory: string): string[] {
+  try {
+    return readdirSync(directory);
+  } catch {
+    return [];
   }
 }
 

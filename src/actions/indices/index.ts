@@ -9,6 +9,7 @@ import { mappingRoutes } from './mapping-actions.js';
 import { settingsRoutes } from './settings-actions.js';
 import { statsRoutes } from './stats-action.js';
 import { fieldCapsRoutes } from './field-caps-action.js';
+import { openCloseRoutes } from './open-close-action.js';
 
 export const indexApiRoutes: Route[] = [
   ...createIndexRoutes,
@@ -20,6 +21,7 @@ export const indexApiRoutes: Route[] = [
   ...statsRoutes,
   ...analyzeRoutes,
   ...fieldCapsRoutes,
+  ...openCloseRoutes,
 ];
 
 export { commonStats, STATS_METRICS, type StatsMetric } from './stats-xcontent.js';

@@ -16,6 +16,7 @@ import { addNewIndex, type CreateIndexRequest } from './create-index.js';
 import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
 import { enoughShardsActive, parseActiveShardCount, type ActiveShardCount } from './active-shard-count.js';
 import { updateClusterSettings, type ClusterSettingsUpdate } from '../settings/settings-updater.js';
+import { closeIndicesState, openIndicesState } from './index-state.js';
 
 export interface CreateIndexResult {
   readonly acknowledged: boolean;
@@ -91,6 +92,20 @@ export class MetadataService {
     await this.coordinator.submitStateUpdate(`update-settings [${names.join(', ')}]`, (state) =>
       updateIndexSettings(state, names, settings, preserveExisting, Date.now()),
     );
+  }
+
+  /**
+   * `_close` / `_open` (MetadataIndexStateService): changes the state of the named indices that are not in it
+   * yet and returns those (the caller waits for their copies as ES's transport actions do).
+   */
+  async setIndicesState(names: readonly string[], target: 'open' | 'close'): Promise<readonly string[]> {
+    let changed: readonly string[] = [];
+    await this.coordinator.submitStateUpdate(`${target === 'close' ? 'close' : 'open'}-indices [${names.join(', ')}]`, (state) => {
+      const result = target === 'close' ? closeIndicesState(state, names, Date.now()) : openIndicesState(state, names, Date.now());
+      changed = result.changed;
+      return result.state;
+    });
+    return changed;
   }
 
   /** `PUT _cluster/settings`: returns the keys that were set, per scope, as ES's response lists them. */

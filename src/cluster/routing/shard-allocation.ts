@@ -10,7 +10,14 @@ import { randomBase64Uuid } from '../../common/uuid.js';
 import type { ClusterState, IndexMetadata, ShardRouting, UnassignedInfo } from '../cluster-state.js';
 import { isDataNode } from '../discovery-node.js';
 
-export type UnassignedReason = 'INDEX_CREATED' | 'CLUSTER_RECOVERED' | 'REPLICA_ADDED' | 'ALLOCATION_FAILED' | 'NODE_LEFT';
+export type UnassignedReason =
+  | 'INDEX_CREATED'
+  | 'CLUSTER_RECOVERED'
+  | 'INDEX_REOPENED'
+  | 'REPLICA_ADDED'
+  | 'ALLOCATION_FAILED'
+  | 'NODE_LEFT'
+  | 'INDEX_CLOSED';
 
 function unassignedInfo(reason: UnassignedReason, now: number, failedAllocations = 0): UnassignedInfo {
   return { reason, atMillis: now, delayed: false, failedAllocations, lastAllocationStatus: failedAllocations > 0 ? 'NO_VALID_SHARD_COPY' : 'NO_ATTEMPT' };
@@ -83,7 +90,7 @@ export function restoredRouting(state: ClusterState, now: number): ClusterState 
   const indices = new Map(state.indices);
   let working: ClusterState = { ...state, routing, indices };
   for (const metadata of state.indices.values()) {
-    if (metadata.state !== 'open') continue;
+    // Closed indices are replicated too (ES 7.2+): their copies recover from the store without an engine.
     const shards: ShardRouting[][] = [];
     for (let shard = 0; shard < metadata.numberOfShards; shard++) {
       const copies = [unassignedCopy(metadata.name, shard, true, 'CLUSTER_RECOVERED', now)];
@@ -98,6 +105,32 @@ export function restoredRouting(state: ClusterState, now: number): ClusterState 
     working = { ...working, routing, indices };
   }
   return working;
+}
+
+/**
+ * Routing for an index that changes state (ES's RoutingTable.addAsFromOpenToClose / addAsFromCloseToOpen): every
+ * copy starts over, its primary recovering from the store on the node that holds its files (or on a data node
+ * chosen as for a restart when it had none), with a new primary term; replicas wait unassigned.
+ */
+export function reinitializedRouting(state: ClusterState, metadata: IndexMetadata, reason: 'INDEX_CLOSED' | 'INDEX_REOPENED', now: number): ClusterState {
+  const previous = state.routing.get(metadata.name) ?? [];
+  const shards: ShardRouting[][] = [];
+  for (let shard = 0; shard < metadata.numberOfShards; shard++) {
+    const copies = [unassignedCopy(metadata.name, shard, true, reason, now)];
+    for (let r = 0; r < metadata.numberOfReplicas; r++) copies.push(unassignedCopy(metadata.name, shard, false, reason, now));
+    const holder = previous[shard]?.find((copy) => copy.primary && copy.nodeId !== undefined)?.nodeId;
+    if (holder !== undefined && state.nodes.has(holder)) {
+      copies[0] = { ...copies[0]!, state: 'INITIALIZING', nodeId: holder, allocationId: randomBase64Uuid(), recoverySource: 'EXISTING_STORE' };
+    }
+    shards.push(copies);
+  }
+  const allocated = allocatePrimaries(state, metadata.name, shards, 'EXISTING_STORE');
+  const routing = new Map(state.routing);
+  routing.set(metadata.name, allocated);
+  const primaryTerms = metadata.primaryTerms.map((term, shard) => (allocated[shard]?.[0]?.state === 'INITIALIZING' ? term + 1 : term));
+  const indices = new Map(state.indices);
+  indices.set(metadata.name, { ...metadata, primaryTerms });
+  return { ...state, routing, indices };
 }
 
 /** Adds or removes (unassigned first) replica copies so each shard has `replicas` of them. */

@@ -1,0 +1,178 @@
+/**
+ * How a shard copy on this node came to be (ES's RecoveryState): where it recovered from, the stage it is in,
+ * the files it found in its store, the translog operations it replayed, and a timer per stage. A single node
+ * only recovers from a store: EMPTY_STORE for a new index, EXISTING_STORE after a restart or an open/close, so
+ * every file is "reused" (already local) and nothing is copied. `_recovery` and `_cat/recovery` print it.
+ */
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+export type RecoveryStage = 'INIT' | 'INDEX' | 'VERIFY_INDEX' | 'TRANSLOG' | 'FINALIZE' | 'DONE';
+export type StoreRecoveryType = 'EMPTY_STORE' | 'EXISTING_STORE';
+
+/** ES's RecoveryState.Timer: wall-clock start/stop for display, a monotonic clock for the elapsed time. */
+export class RecoveryTimer {
+  startMillis = 0;
+  stopMillis = 0;
+  private startNanos = 0n;
+  private elapsedMillis = -1;
+
+  start(): void {
+    this.startMillis = Date.now();
+    this.startNanos = process.hrtime.bigint();
+  }
+
+  stop(): void {
+    if (this.startNanos === 0n) this.start();
+    this.stopMillis = Math.max(Date.now(), this.startMillis);
+    this.elapsedMillis = Number((process.hrtime.bigint() - this.startNanos) / 1_000_000n);
+  }
+
+  /** Elapsed milliseconds: fixed once stopped, running before, 0 when never started. */
+  get timeMillis(): number {
+    if (this.startNanos === 0n) return 0;
+    if (this.elapsedMillis >= 0) return this.elapsedMillis;
+    return Math.max(0, Number((process.hrtime.bigint() - this.startNanos) / 1_000_000n));
+  }
+}
+
+export interface RecoveredFile {
+  readonly name: string;
+  readonly length: number;
+  /** A store recovery finds every file already on this node. */
+  readonly reused: boolean;
+  readonly recovered: number;
+}
+
+/** ES's RecoveryState.Translog UNKNOWN. */
+export const UNKNOWN_OPERATIONS = -1;
+
+export class ShardRecoveryState {
+  stage: RecoveryStage = 'INIT';
+  readonly timer = new RecoveryTimer();
+  readonly indexTimer = new RecoveryTimer();
+  readonly verifyIndexTimer = new RecoveryTimer();
+  readonly translogTimer = new RecoveryTimer();
+  files: RecoveredFile[] = [];
+  translogRecovered = 0;
+  translogTotal = UNKNOWN_OPERATIONS;
+  translogTotalOnStart = UNKNOWN_OPERATIONS;
+
+  constructor(
+    readonly index: string,
+    readonly shard: number,
+    readonly primary: boolean,
+    readonly type: StoreRecoveryType,
+  ) {
+    this.timer.start();
+  }
+
+  /** INIT -> INDEX: the store's files are listed (all reused). */
+  startIndexStage(shardPath: string): void {
+    this.stage = 'INDEX';
+    this.indexTimer.start();
+    this.files = this.type === 'EXISTING_STORE' ? listStoreFiles(join(shardPath, 'index')) : [];
+  }
+
+  /** INDEX -> VERIFY_INDEX -> TRANSLOG: Gannet verifies segment checksums while opening, inside the engine. */
+  startTranslogStage(): void {
+    this.indexTimer.stop();
+    this.stage = 'VERIFY_INDEX';
+    this.verifyIndexTimer.start();
+    this.verifyIndexTimer.stop();
+    this.stage = 'TRANSLOG';
+    this.translogTimer.start();
+  }
+
+  /** TRANSLOG -> FINALIZE -> DONE, with the operations the engine replayed. */
+  finish(replayedOperations: number, keepFiles?: ReadonlySet<string>): void {
+    this.translogRecovered = replayedOperations;
+    this.translogTotal = replayedOperations;
+    this.translogTotalOnStart = replayedOperations;
+    if (keepFiles !== undefined) this.files = this.files.filter((file) => keepFiles.has(file.name));
+    this.translogTimer.stop();
+    this.stage = 'FINALIZE';
+    this.stage = 'DONE';
+    this.timer.stop();
+  }
+
+  get totalFileCount(): number {
+    return this.files.length;
+  }
+
+  get reusedFileCount(): number {
+    return this.files.filter((file) => file.reused).length;
+  }
+
+  /** Files to copy (none is, in a store recovery). */
+  get filesToRecover(): number {
+    return this.files.filter((file) => !file.reused).length;
+  }
+
+  get recoveredFileCount(): number {
+    return this.files.filter((file) => !file.reused && file.recovered === file.length).length;
+  }
+
+  get totalBytes(): number {
+    return this.files.reduce((sum, file) => sum + file.length, 0);
+  }
+
+  get reusedBytes(): number {
+    return this.files.reduce((sum, file) => sum + (file.reused ? file.length : 0), 0);
+  }
+
+  get recoveredBytes(): number {
+    return this.files.reduce((sum, file) => sum + file.recovered, 0);
+  }
+
+  get bytesToRecover(): number {
+    return this.files.reduce((sum, file) => sum + (file.reused ? 0 : file.length), 0);
+  }
+
+  /** ES's Index.recoveredFilesPercent: 0 while no file is known, 100 when nothing is left to copy. */
+  get recoveredFilesPercent(): number {
+    const toRecover = this.filesToRecover;
+    if (toRecover === 0 && this.files.length === 0) return 0;
+    if (toRecover === this.recoveredFileCount) return 100;
+    return (100 * this.recoveredFileCount) / toRecover;
+  }
+
+  get recoveredBytesPercent(): number {
+    const toRecover = this.bytesToRecover;
+    if (toRecover === 0 && this.files.length === 0) return 0;
+    const recovered = this.files.reduce((sum, file) => sum + (file.reused ? 0 : file.recovered), 0);
+    if (toRecover === recovered) return 100;
+    return (100 * recovered) / toRecover;
+  }
+
+  /** ES's Translog.recoveredPercent: -1 when the total is unknown, 100 for nothing to replay. */
+  get translogPercent(): number {
+    if (this.translogTotal === UNKNOWN_OPERATIONS) return -1;
+    if (this.translogTotal === 0) return 100;
+    return (this.translogRecovered * 100) / this.translogTotal;
+  }
+}
+
+function listStoreFiles(directory: string): RecoveredFile[] {
+  let names: string[];
+  try {
+    names = readdirSync(directory);
+  } catch {
+    return [];
+  }
+  const files: RecoveredFile[] = [];
+  for (const name of names.sort()) {
+    try {
+      const stats = statSync(join(directory, name));
+      if (stats.isFile()) files.push({ name, length: stats.size, reused: true, recovered: 0 });
+    } catch {
+      // Removed while listing (an unreferenced leftover the engine deletes): not part of the store.
+    }
+  }
+  return files;
+}
+
+/** ES's `String.format("%1.1f%%", percent)`. */
+export function percentText(percent: number): string {
+  return `${percent.toFixed(1)}%`;
+}
