@@ -23,3 +23,4 @@ export { IndexService, type IndexDescriptor } from './index-service.js';
 export { IndexShard, type ShardLifecycle } from './index-shard.js';
 export { IndicesService, type EngineFactory, type IndicesServiceOptions, type ShardRecovery } from './indices-service.js';
 export { GetStats, SearchStats, BulkStats, type ShardStatsSnapshot } from './shard-stats.js';
+export { ShardRecoveryState, percentText, type RecoveryStage, type StoreRecoveryType } from './recovery-state.js';

@@ -14,6 +14,7 @@ import { catIndicesEndpoint } from './indices-action.js';
 import { catShardsEndpoint } from './shards-action.js';
 import { catCountEndpoint } from './count-action.js';
 import { catSegmentsEndpoint } from './segments-action.js';
+import { catRecoveryEndpoint } from './recovery-action.js';
 
 const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   allocationEndpoint,
@@ -22,6 +23,7 @@ const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   catIndicesEndpoint,
   catSegmentsEndpoint,
   catCountEndpoint,
+  catRecoveryEndpoint,
   catHealthEndpoint,
 ];
 
@@ -38,6 +40,7 @@ const documentation = [
   ...catIndicesEndpoint.documentation,
   ...catSegmentsEndpoint.documentation,
   ...catCountEndpoint.documentation,
+  ...catRecoveryEndpoint.documentation,
   ...catHealthEndpoint.documentation,
 ];
 

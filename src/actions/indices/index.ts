@@ -10,6 +10,7 @@ import { settingsRoutes } from './settings-actions.js';
 import { statsRoutes } from './stats-action.js';
 import { fieldCapsRoutes } from './field-caps-action.js';
 import { openCloseRoutes } from './open-close-action.js';
+import { recoveryRoutes } from './recovery-action.js';
 
 export const indexApiRoutes: Route[] = [
   ...createIndexRoutes,
@@ -22,6 +23,7 @@ export const indexApiRoutes: Route[] = [
   ...analyzeRoutes,
   ...fieldCapsRoutes,
   ...openCloseRoutes,
+  ...recoveryRoutes,
 ];
 
 export { commonStats, STATS_METRICS, type StatsMetric } from './stats-xcontent.js';
