@@ -13,8 +13,9 @@ import { reindexApiRoutes } from './reindex/index.js';
 import { rethrottleRoutes } from './reindex/rethrottle-action.js';
 import { nodesRoutes } from './nodes/nodes-routes.js';
 import { clusterStatsRoutes } from './cluster/cluster-stats.js';
+import { templateRoutes } from './templates/index.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...clusterSettingsRoutes, ...clusterStateRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes, ...nodesRoutes, ...clusterStatsRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...clusterSettingsRoutes, ...clusterStateRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes, ...nodesRoutes, ...clusterStatsRoutes, ...templateRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

@@ -4,6 +4,7 @@
  * new states; every node applies them in version order.
  */
 import type { DiscoveryNode } from './discovery-node.js';
+import type { IndexTemplates } from './metadata/templates/template-model.js';
 
 export type ShardState = 'UNASSIGNED' | 'INITIALIZING' | 'STARTED' | 'RELOCATING';
 
@@ -63,6 +64,8 @@ export interface ClusterState {
   persistentSettings: Readonly<Record<string, string>>;
   /** Transient ones last until the node stops; they win over persistent ones, as in ES. */
   transientSettings: Readonly<Record<string, string>>;
+  /** Composable, component and legacy index templates (persisted with the index metadata). */
+  templates: IndexTemplates;
   /** Global blocks with a 503 status force health to red (no master, state not recovered). */
   globalBlocks: ReadonlyArray<{ id: number; description: string; status: number }>;
 }

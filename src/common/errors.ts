@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   not_x_content_exception: 400,
   media_type_header_exception: 400,
   action_request_validation_exception: 400,
+  invalid_index_template_exception: 400,
+  index_template_missing_exception: 404,
   illegal_state_exception: 500,
   resource_not_found_exception: 404,
   index_not_found_exception: 404,
@@ -429,4 +431,86 @@ export const reindexErrors = {
   fieldType: (parser: string, field: string, token: string) => new EsError('x_content_parse_exception', `[${parser}] ${field} doesn't support values of type: ${token}`),
   /** ES's RestUpdateByQueryAction / RestDeleteByQueryAction when `size` is a URL parameter. */
   sizeParameter: () => new EsError('illegal_argument_exception', 'invalid parameter [size], use [max_docs] instead'),
+};
+
+// ---- Index templates (MetadataIndexTemplateService, the template REST and transport actions) ----
+
+/** Java's List.toString: `[a, b]`. */
+function javaList(items: readonly string[]): string {
+  return `[${items.join(', ')}]`;
+}
+
+export const templateErrors = {
+  /** InvalidIndexTemplateException. */
+  invalid: (name: string, cause: string) => new EsError('invalid_index_template_exception', `index_template [${name}] invalid, cause [${cause}]`),
+  /** ValidationException.getMessage. */
+  validationFailed: (problems: readonly string[]) => `Validation Failed: ${problems.map((problem, i) => `${i + 1}: ${problem};`).join('')}`,
+  requestValidation: (problems: readonly string[]) =>
+    new EsError('action_request_validation_exception', `Validation Failed: ${problems.map((problem, i) => `${i + 1}: ${problem};`).join('')}`),
+  missingComponents: (name: string, missing: readonly string[]) =>
+    `index template [${name}] specifies component templates ${javaList(missing)} that do not exist`,
+  composableExists: (name: string) => new EsError('illegal_argument_exception', `index template [${name}] already exists`),
+  componentExists: (name: string) => new EsError('illegal_argument_exception', `component template [${name}] already exists`),
+  legacyExists: (name: string) => new EsError('illegal_argument_exception', `index_template [${name}] already exists`),
+  samePriorityOverlap: (name: string, patterns: readonly string[], overlaps: ReadonlyArray<[string, readonly string[]]>, priority: number) =>
+    new EsError(
+      'illegal_argument_exception',
+      `index template [${name}] has index patterns ${javaList(patterns)} matching patterns from existing templates [${overlaps.map(([other]) => other).join(',')}] ` +
+        `with patterns (${overlaps.map(([other, otherPatterns]) => `${other} => ${javaList(otherPatterns)}`).join(',')}) that have the same priority [${priority}], ` +
+        'multiple index templates may not match during index creation, please use a different priority',
+    ),
+  /** The warning (not an error) ES adds when a composable template shadows legacy ones. */
+  shadowsLegacyWarning: (name: string, patterns: readonly string[], overlaps: ReadonlyArray<[string, readonly string[]]>) =>
+    `index template [${name}] has index patterns ${javaList(patterns)} matching patterns from existing older templates [${overlaps.map(([other]) => other).join(',')}] ` +
+    `with patterns (${overlaps.map(([other, otherPatterns]) => `${other} => ${javaList(otherPatterns)}`).join(',')}); this template [${name}] will take precedence during new index creation`,
+  legacyOverlapsComposable: (name: string, patterns: readonly string[], overlaps: ReadonlyArray<[string, readonly string[]]>) =>
+    new EsError(
+      'illegal_argument_exception',
+      `legacy template [${name}] has index patterns ${javaList(patterns)} matching patterns from existing composable templates [${overlaps.map(([other]) => other).join(',')}] ` +
+        `with patterns (${overlaps.map(([other, otherPatterns]) => `${other} => ${javaList(otherPatterns)}`).join(',')}), use composable templates (/_index_template) instead`,
+    ),
+  legacyOverlapsComposableWarning: (name: string, patterns: readonly string[], overlaps: ReadonlyArray<[string, readonly string[]]>) =>
+    `legacy template [${name}] has index patterns ${javaList(patterns)} matching patterns from existing composable templates [${overlaps.map(([other]) => other).join(',')}] ` +
+    `with patterns (${overlaps.map(([other, otherPatterns]) => `${other} => ${javaList(otherPatterns)}`).join(',')}); this template [${name}] may be ignored in favor of a composable template at index creation time`,
+  compositionInvalid: (name: string, composedOf: readonly string[], cause: EsError) =>
+    new EsError(
+      'illegal_argument_exception',
+      `composable template [${name}] template after composition ${composedOf.length > 0 ? `with component templates ${javaList(composedOf)} ` : ''}is invalid`,
+      { causedBy: cause },
+    ),
+  componentUpdateBreaks: (component: string, composable: string, cause: EsError) =>
+    new EsError('illegal_argument_exception', `updating component template [${component}] results in invalid composable template [${composable}] after templates are merged`, {
+      causedBy: cause,
+    }),
+  componentInUse: (components: readonly string[], templates: readonly string[]) =>
+    new EsError('illegal_argument_exception', `component templates ${javaList(components)} cannot be removed as they are still in use by index templates ${javaList(templates)}`),
+  componentHiddenInGlobal: (component: string, globals: readonly string[]) =>
+    new EsError(
+      'illegal_argument_exception',
+      `cannot update component template [${component}] because the following global templates would resolve to specifying the [index.hidden] setting: [${globals.join(',')}]`,
+    ),
+  aliasSameAsPattern: (alias: string, patterns: readonly string[]) =>
+    new EsError('illegal_argument_exception', `alias [${alias}] cannot be the same as any pattern in [${patterns.join(', ')}]`),
+  /** IndexTemplateMissingException (legacy and composable delete). */
+  missing: (name: string) => new EsError('index_template_missing_exception', `index_template [${name}] missing`),
+  composableNotFound: (name: string) => new EsError('resource_not_found_exception', `index template matching [${name}] not found`),
+  componentNotFound: (name: string) => new EsError('resource_not_found_exception', `component template matching [${name}] not found`),
+  /** ResourceNotFoundException with the names as the whole message (component template delete). */
+  componentsMissing: (names: readonly string[]) => new EsError('resource_not_found_exception', names.join(',')),
+  nameWithComma: () => new EsError('action_request_validation_exception', "Validation Failed: 1: template name may not contain ',';"),
+  globalHidden: (name: string) => new EsError('illegal_state_exception', `A global index template [${name}] defined the index hidden setting, which is not allowed`),
+  simulateMissing: (name: string) => new EsError('illegal_argument_exception', `unable to simulate template [${name}] that does not exist`),
+  /** Gannet has no data streams: a template that would create them is refused rather than half-applied. */
+  dataStreamUnsupported: (name: string) =>
+    new EsError('illegal_argument_exception', `index template [${name}] specifies [data_stream], but data streams are not supported by this cluster; remove [data_stream] to create indices from this template`),
+  /** Fields of templates Gannet does not implement (lifecycle, data_stream_options, ...). */
+  unsupportedField: (parser: string, field: string) =>
+    new EsError('illegal_argument_exception', `[${parser}] field [${field}] is not supported by this cluster`),
+  unknownField: (parser: string, field: string) => new EsError('x_content_parse_exception', `[${parser}] unknown field [${field}]`),
+  fieldType: (parser: string, field: string, expected: string) => new EsError('x_content_parse_exception', `[${parser}] failed to parse field [${field}]: expected ${expected}`),
+  requiredField: (field: string) => new EsError('x_content_parse_exception', `Required [${field}]`),
+  /** PutIndexTemplateRequest.source for a key it does not know. */
+  legacyUnknownKey: (key: string) => new EsError('parse_exception', `unknown key [${key}] in the template `),
+  legacyMalformedPatterns: () => new EsError('illegal_argument_exception', 'Malformed [index_patterns] value, should be a string or a list of strings'),
+  autoCreateForbidden: (patterns: readonly string[]) => `composable template ${javaList(patterns)} forbids index auto creation`,
 };

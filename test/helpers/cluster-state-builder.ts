@@ -145,6 +145,7 @@ export function clusterState(options: StateOptions = {}): ClusterState {
     routing: new Map(indices.filter((spec) => spec.shards !== undefined).map((spec) => [spec.name, spec.shards!])),
     persistentSettings: {},
     transientSettings: {},
+    templates: { component: {}, composable: {}, legacy: {} },
     globalBlocks: options.globalBlocks ?? [],
   };
 }

@@ -14,7 +14,6 @@ import { catIndicesEndpoint } from './indices-action.js';
 import { catShardsEndpoint } from './shards-action.js';
 import { catCountEndpoint } from './count-action.js';
 import { catSegmentsEndpoint } from './segments-action.js';
-import { catRecoveryEndpoint } from './recovery-action.js';
 
 const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   allocationEndpoint,
@@ -23,7 +22,6 @@ const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   catIndicesEndpoint,
   catSegmentsEndpoint,
   catCountEndpoint,
-  catRecoveryEndpoint,
   catHealthEndpoint,
 ];
 
@@ -32,6 +30,8 @@ const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
  * but listed here in ES's order. Importing it from there would make a module cycle, hence the literal line.
  */
 const CAT_TASKS_DOCUMENTATION = ['/_cat/tasks'];
+/** `_cat/templates` is served by the templates family (actions/templates/cat-templates-action.ts), for the same reason. */
+const CAT_TEMPLATES_DOCUMENTATION = ['/_cat/templates'];
 const documentation = [
   ...allocationEndpoint.documentation,
   ...catShardsEndpoint.documentation,
@@ -40,8 +40,8 @@ const documentation = [
   ...catIndicesEndpoint.documentation,
   ...catSegmentsEndpoint.documentation,
   ...catCountEndpoint.documentation,
-  ...catRecoveryEndpoint.documentation,
   ...catHealthEndpoint.documentation,
+  ...CAT_TEMPLATES_DOCUMENTATION,
 ];
 
 export const catFamilyRoutes: Route[] = [catRootRoute(documentation), ...catEndpoints.flatMap((endpoint) => catRoutes(endpoint))];

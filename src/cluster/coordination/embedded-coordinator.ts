@@ -12,6 +12,7 @@ import type { ClusterService } from '../cluster-service.js';
 import type { ClusterState, IndexMetadata } from '../cluster-state.js';
 import type { DiscoveryNode } from '../discovery-node.js';
 import type { Coordinator } from './coordinator.js';
+import { NO_TEMPLATES, type IndexTemplates } from '../metadata/templates/template-model.js';
 
 interface PersistedMetadata {
   formatVersion: 1;
@@ -20,6 +21,8 @@ interface PersistedMetadata {
   indices: IndexMetadata[];
   /** Absent in files written before cluster settings existed. */
   persistentSettings?: Record<string, string>;
+  /** Absent in files written before index templates existed. */
+  templates?: IndexTemplates;
 }
 
 export function initialClusterState(clusterName: string): ClusterState {
@@ -34,6 +37,7 @@ export function initialClusterState(clusterName: string): ClusterState {
     routing: new Map(),
     persistentSettings: {},
     transientSettings: {},
+    templates: NO_TEMPLATES,
     globalBlocks: [{ id: 1, description: 'state not recovered / initialized', status: 503 }],
   };
 }
@@ -65,6 +69,7 @@ export class EmbeddedCoordinator implements Coordinator {
       indices: new Map((persisted?.indices ?? []).map((index) => [index.name, index])),
       routing: new Map(),
       persistentSettings: persisted?.persistentSettings ?? {},
+      templates: { ...NO_TEMPLATES, ...persisted?.templates },
       // Transient settings do not survive a restart, as in ES.
       transientSettings: {},
       globalBlocks: [],
@@ -84,7 +89,7 @@ export class EmbeddedCoordinator implements Coordinator {
       const proposed = update(current);
       if (proposed === current) return current;
       const next: ClusterState = { ...proposed, version: current.version + 1, stateUuid: randomBase64Uuid() };
-      if (next.indices !== current.indices || next.clusterUuid !== current.clusterUuid || next.persistentSettings !== current.persistentSettings) this.persist(next);
+      if (next.indices !== current.indices || next.clusterUuid !== current.clusterUuid || next.persistentSettings !== current.persistentSettings || next.templates !== current.templates) this.persist(next);
       this.clusterService.apply(next);
       return next;
     };
@@ -110,6 +115,7 @@ export class EmbeddedCoordinator implements Coordinator {
       version: state.version,
       indices: [...state.indices.values()],
       persistentSettings: { ...state.persistentSettings },
+      templates: state.templates,
     };
     writeFileAtomically(this.stateFile, JSON.stringify(content));
   }

@@ -20,6 +20,7 @@ import {
 import type { ClusterState, IndexMetadata } from '../cluster-state.js';
 import { isDataNode } from '../discovery-node.js';
 import { routingForNewIndex } from '../routing/shard-allocation.js';
+import { applyTemplatesToRequest } from './templates/index.js';
 
 export interface CreateIndexRequest {
   readonly index: string;
@@ -72,14 +73,17 @@ function validateAliases(aliases: unknown, index: string, state: ClusterState): 
 }
 
 /** The next cluster state with the index added; throws ES's error when the request is invalid. */
-export function addNewIndex(state: ClusterState, request: CreateIndexRequest, reportedVersion: string, now: number): { state: ClusterState; metadata: IndexMetadata } {
-  const name = request.index;
+export function addNewIndex(state: ClusterState, givenRequest: CreateIndexRequest, reportedVersion: string, now: number): { state: ClusterState; metadata: IndexMetadata } {
+  const name = givenRequest.index;
   validateIndexName(name);
   const existing = state.indices.get(name);
   if (existing !== undefined) throw indexErrors.alreadyExists(name, existing.uuid);
   for (const metadata of state.indices.values()) {
     if (metadata.aliases.includes(name)) throw errors.invalidIndexName(name, 'already exists as alias');
   }
+  // The matching index templates give their settings, mappings and aliases; the request's own go on top.
+  const templated = applyTemplatesToRequest(state.templates, name, givenRequest);
+  const request: CreateIndexRequest = templated === undefined ? givenRequest : { index: name, ...templated };
   const userSettings = normalizeSettings(request.settings);
   validateUserSettings(userSettings, 'create');
   const uuid = randomBase64Uuid();

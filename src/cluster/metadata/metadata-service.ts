@@ -4,7 +4,7 @@
  * actions do around them (create index waits for `wait_for_active_shards`). Every node's applier then acts on
  * the published state, so when a call resolves the local services already see the change.
  */
-import { errors, indexErrors } from '../../common/errors.js';
+import { errors, indexErrors, templateErrors } from '../../common/errors.js';
 import type { Settings } from '../../common/settings.js';
 import { simpleMatch } from '../../common/wildcards.js';
 import type { RootMapping } from '../../mapping/index.js';
@@ -16,6 +16,7 @@ import { addNewIndex, type CreateIndexRequest } from './create-index.js';
 import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
 import { enoughShardsActive, parseActiveShardCount, type ActiveShardCount } from './active-shard-count.js';
 import { updateClusterSettings, type ClusterSettingsUpdate } from '../settings/settings-updater.js';
+import { findComposableTemplate, type IndexTemplates, type TemplatesUpdate } from './templates/index.js';
 import { closeIndicesState, openIndicesState } from './index-state.js';
 
 export interface CreateIndexResult {
@@ -119,6 +120,17 @@ export class MetadataService {
     return updates;
   }
 
+  /** A change to the index templates (put or delete); resolves with the warnings ES would send as headers. */
+  async updateTemplates(source: string, update: (templates: IndexTemplates) => TemplatesUpdate): Promise<string[]> {
+    let warnings: string[] = [];
+    await this.coordinator.submitStateUpdate(source, (state) => {
+      const result = update(state.templates);
+      warnings = result.warnings;
+      return result.templates === state.templates ? state : { ...state, templates: result.templates };
+    });
+    return warnings;
+  }
+
   async shardStarted(shard: StartedShard): Promise<void> {
     await this.coordinator.submitStateUpdate(`shard-started ${shard.index}[${shard.shard}]`, (state) => markShardsStarted(state, [shard]));
   }
@@ -132,6 +144,13 @@ export class MetadataService {
    * / `-pattern` where the first match decides. Throws ES's index_not_found_exception when forbidden.
    */
   checkAutoCreate(index: string): void {
+    // A matching composable template's `allow_auto_create` overrides the setting (AutoCreateIndex.shouldAutoCreate).
+    const templates = this.clusterService.state().templates;
+    const templateName = findComposableTemplate(templates, index, false);
+    const allowAutoCreate = templateName === undefined ? undefined : templates.composable[templateName]!.allowAutoCreate;
+    if (allowAutoCreate === true) return;
+    // ES names the template in the index slot here: "no such index [composable template [...] forbids ...]".
+    if (allowAutoCreate === false) throw errors.indexNotFound(templateErrors.autoCreateForbidden(templates.composable[templateName!]!.indexPatterns));
     const setting = (this.nodeSettings.get('action.auto_create_index') ?? 'true').trim();
     if (setting === 'true') return;
     if (setting === 'false') throw indexErrors.indexNotFoundBecause(index, '[action.auto_create_index] is [false]');

@@ -1,0 +1,36 @@
+/** Small pieces the template handlers share: the master-side service, names from the path, warnings as headers. */
+import { EsError, templateErrors } from '../../common/errors.js';
+import { simpleMatch } from '../../common/wildcards.js';
+import type { NodeServices } from '../context.js';
+import { indicesOf } from '../indices-services.js';
+import { json, type JsonResponse, type RestRequest } from '../rest.js';
+
+export function templatesService(services: NodeServices) {
+  return indicesOf(services).metadata;
+}
+
+/** ES's HeaderWarning: one `Warning` header value per message (joined here as a list, as HTTP allows). */
+export function warningHeaders(services: NodeServices, warnings: readonly string[]): Record<string, string> | undefined {
+  if (warnings.length === 0) return undefined;
+  const prefix = `299 Elasticsearch-${services.version.number}-${services.version.buildHash}`;
+  return { Warning: warnings.map((warning) => `${prefix} "${warning.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(', ') };
+}
+
+export function acknowledged(services: NodeServices, warnings: readonly string[] = []): JsonResponse {
+  return json({ acknowledged: true }, 200, warningHeaders(services, warnings));
+}
+
+export function requiredBody(request: RestRequest): unknown {
+  if (!request.hasBody) throw new EsError('parse_exception', 'request body is required');
+  return request.json();
+}
+
+/** The GET rule of the composable and component template actions: one name (a wildcard or exact), no comma. */
+export function selectByName<T>(entries: Readonly<Record<string, T>>, name: string | undefined, notFound: (name: string) => EsError): Array<[string, T]> {
+  if (name === undefined) return Object.entries(entries);
+  if (name.includes(',')) throw templateErrors.nameWithComma();
+  if (name.includes('*')) return Object.entries(entries).filter(([candidate]) => simpleMatch(name, candidate));
+  const found = Object.prototype.hasOwnProperty.call(entries, name) ? entries[name] : undefined;
+  if (found === undefined) throw notFound(name);
+  return [[name, found]];
+}
