@@ -1,8 +1,9 @@
 /** Phrase queries: exact and sloppy frequencies as Lucene counts them, BM25 with summed idfs, explain. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { EsError } from '../../../src/common/errors.js';
-import { BM25Similarity, IndexSearcher, MatchNoDocsQuery, PhraseQuery, TermQuery } from '../../../src/search/index.js';
+import { BM25Similarity, IndexSearcher, MatchNoDocsQuery, NO_MORE_DOCS, PhraseQuery, TermQuery } from '../../../src/search/index.js';
 import { bm25 } from './helpers/bm25-reference.js';
 import { smallSearcher } from './helpers/small-corpus.js';
 import { buildSearcher } from './helpers/test-indexer.js';
@@ -124,4 +125,41 @@ test('top-k phrase search with skipping returns what exhaustive search returns',
   assert.deepEqual(exhaustive.totalHits, { value: matching, relation: 'eq' });
   assert.equal(pruned.totalHits.relation, 'gte');
   assert.ok(pruned.totalHits.value < matching, `${pruned.totalHits.value} of ${matching} scored: nothing was skipped`);
+});
+
+/** Docs of a few words in skewed proportions and varied lengths: terms' high freqs land at different norms. */
+const multiBlockCorpus = fc
+  .tuple(fc.integer({ min: 300, max: 700 }), fc.integer())
+  .map(([count, seed]) => {
+    let state = seed | 1;
+    const random = (bound: number): number => {
+      state ^= state << 13;
+      state ^= state >>> 17;
+      state ^= state << 5;
+      return (state >>> 0) % bound;
+    };
+    const words = ['a', 'a', 'a', 'b', 'b', 'c', 'd'];
+    return Array.from({ length: count }, () => Array.from({ length: 1 + random(random(4) === 0 ? 60 : 8) }, () => words[random(words.length)]!).join(' '));
+  });
+
+test('exact phrases: the merged-impacts bound covers every doc of its window, and pruned top-k equals exhaustive', async () => {
+  await fc.assert(
+    fc.asyncProperty(multiBlockCorpus, fc.constantFrom(['a', 'b'], ['b', 'a'], ['a', 'a'], ['a', 'b', 'c'], ['c', 'd']), fc.constantFrom(1, 5, 10), async (bodies, words, k) => {
+      const searcher = await searcherOf(bodies);
+      const query = new PhraseQuery('body', words);
+      const weight = searcher.createWeight(searcher.rewrite(query), 'top_scores', 1);
+      const leaf = searcher.leaves[0]!;
+      const scorer = weight.scorer(leaf);
+      if (scorer === null) return;
+      const bounds = weight.scorer(leaf)!;
+      for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
+        const upTo = bounds.advanceShallow(doc);
+        assert.ok(upTo >= doc);
+        assert.ok(bounds.getMaxScore(upTo) >= scorer.score(), `doc ${doc}: bound ${bounds.getMaxScore(upTo)} < score ${scorer.score()}`);
+      }
+      const exhaustive = searcher.topDocs(query, k, { trackTotalHitsUpTo: Infinity });
+      for (const threshold of [0, 10]) assert.deepEqual(searcher.topDocs(query, k, { trackTotalHitsUpTo: threshold }).scoreDocs, exhaustive.scoreDocs);
+    }),
+    { numRuns: 25 },
+  );
 });
