@@ -3,6 +3,7 @@
  * copy lives. It is immutable; a change produces a new state with a higher version. Only the master computes
  * new states; every node applies them in version order.
  */
+import type { IndexAliases } from './alias-metadata.js';
 import type { DiscoveryNode } from './discovery-node.js';
 import type { IndexTemplates } from './metadata/templates/template-model.js';
 
@@ -43,7 +44,8 @@ export interface IndexMetadata {
   settings: Record<string, string>;
   /** Mapping as stored; owned by the mapping layer. */
   mappings: Record<string, unknown>;
-  aliases: string[];
+  /** Alias name -> its definition on this index. */
+  aliases: IndexAliases;
   /** Primary term per shard, raised when a primary is promoted. */
   primaryTerms: number[];
   /** Allocation ids of the in-sync copies per shard: only these may become primary. */

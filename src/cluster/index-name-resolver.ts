@@ -13,6 +13,7 @@
  */
 import { errors } from '../common/errors.js';
 import { simpleMatch } from '../common/wildcards.js';
+import { allAliasNames, indicesOfAlias, isHiddenAlias } from './alias-metadata.js';
 import type { ClusterState, IndexMetadata } from './cluster-state.js';
 import type { IndicesOptions } from './indices-options.js';
 
@@ -37,13 +38,24 @@ export function resolveConcreteIndexNames(state: ClusterState, options: IndicesO
   return [...concrete];
 }
 
+/**
+ * ES's resolveExpressions with aliases preserved: the index and alias names the expressions select (wildcards
+ * expanded to the names they match, an alias kept as itself), or undefined for "all indices" (`_all` or nothing),
+ * which no alias filter or alias routing narrows. Missing names are skipped, as ES resolves these leniently.
+ */
+export function resolveExpressionsPreservingAliases(state: ClusterState, options: IndicesOptions, expressions: readonly string[]): ReadonlySet<string> | undefined {
+  if (expressions.length === 0 || (expressions.length === 1 && expressions[0] === '_all')) return undefined;
+  const lenient: IndicesOptions = { ...options, ignoreUnavailable: true, allowNoIndices: true };
+  return new Set(resolveExpressionsToResources(state, lenient, expressions, true));
+}
+
 /** Index and alias names the expressions select, before aliases are expanded to their indices. */
-function resolveExpressionsToResources(state: ClusterState, options: IndicesOptions, expressions: readonly string[]): string[] {
+function resolveExpressionsToResources(state: ClusterState, options: IndicesOptions, expressions: readonly string[], preserveAliases = false): string[] {
   const expandWildcards = options.expandOpen || options.expandClosed;
   const isAll = expressions.length === 0 || (expressions.length === 1 && expressions[0] === '_all');
   if (!expandWildcards && isAll) return [];
   if (expandWildcards) {
-    if (isAll || (expressions.length === 1 && expressions[0] === '*')) return resolveAll(state, options);
+    if (isAll || (expressions.length === 1 && expressions[0] === '*' && !preserveAliases)) return resolveAll(state, options);
     if (expressions.length === 2 && expressions[0] === '*' && expressions[1] === '-*') return [];
   }
   const resources = new Set<string>();
@@ -55,7 +67,7 @@ function resolveExpressionsToResources(state: ClusterState, options: IndicesOpti
     const isWildcard = expandWildcards && original.includes('*');
     wildcardSeen ||= isWildcard;
     if (isWildcard) {
-      const matching = matchWildcard(state, options, base);
+      const matching = matchWildcard(state, options, base, preserveAliases);
       if (!options.allowNoIndices && matching.length === 0) throw errors.indexExpressionNotFound([base]);
       for (const name of matching) {
         if (isExclusion) resources.delete(name);
@@ -105,22 +117,38 @@ function resolveAll(state: ClusterState, options: IndicesOptions): string[] {
   }
   if (!options.ignoreAliases) {
     // Aliases found this way contribute their indices filtered by open/closed only, as in ES.
-    for (const alias of aliasNames(state)) for (const name of expandToOpenClosed(state, options, alias)) resolved.add(name);
+    for (const alias of visibleAliasNames(state, options, '*')) for (const name of expandToOpenClosed(state, options, alias)) resolved.add(name);
   }
   return [...resolved];
 }
 
-function matchWildcard(state: ClusterState, options: IndicesOptions, pattern: string): string[] {
+function matchWildcard(state: ClusterState, options: IndicesOptions, pattern: string, preserveAliases: boolean): string[] {
   const matched = new Set<string>();
-  const names = [...state.indices.keys(), ...(options.ignoreAliases ? [] : aliasNames(state))].sort();
+  const names = [...state.indices.keys(), ...(options.ignoreAliases ? [] : visibleAliasNames(state, options, pattern))].sort();
   for (const name of names) {
     if (!simpleMatch(pattern, name)) continue;
     const metadata = state.indices.get(name);
     // A hidden index that starts with `.` is visible to a pattern that also starts with `.`.
-    if (metadata !== undefined && isHidden(metadata) && !options.expandHidden && !(pattern.startsWith('.') && name.startsWith('.'))) continue;
-    for (const index of expandToOpenClosed(state, options, name)) matched.add(index);
+    if (metadata !== undefined && isHidden(metadata) && !options.expandHidden && !implicitHiddenMatch(pattern, name)) continue;
+    const indices = expandToOpenClosed(state, options, name);
+    if (preserveAliases && metadata === undefined) {
+      if (indices.length > 0) matched.add(name);
+      continue;
+    }
+    for (const index of indices) matched.add(index);
   }
   return [...matched];
+}
+
+function implicitHiddenMatch(pattern: string, name: string): boolean {
+  return pattern.startsWith('.') && name.startsWith('.');
+}
+
+/** Alias names a wildcard may match: hidden aliases only with `expand_wildcards=hidden` (or the leading-dot rule). */
+function visibleAliasNames(state: ClusterState, options: IndicesOptions, pattern: string): string[] {
+  const names = allAliasNames(state);
+  if (options.expandHidden) return names;
+  return names.filter((alias) => !isHiddenAlias(state, alias) || implicitHiddenMatch(pattern, alias));
 }
 
 function expandToOpenClosed(state: ClusterState, options: IndicesOptions, name: string): string[] {
@@ -147,12 +175,3 @@ function isHidden(metadata: IndexMetadata): boolean {
   return metadata.settings['index.hidden'] === 'true';
 }
 
-function aliasNames(state: ClusterState): string[] {
-  const names = new Set<string>();
-  for (const metadata of state.indices.values()) for (const alias of metadata.aliases) names.add(alias);
-  return [...names];
-}
-
-function indicesOfAlias(state: ClusterState, alias: string): IndexMetadata[] {
-  return [...state.indices.values()].filter((metadata) => metadata.aliases.includes(alias));
-}

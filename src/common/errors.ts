@@ -70,6 +70,8 @@ export const ERROR_STATUS = {
   already_closed_exception: 500,
   routing_missing_exception: 400,
   invalid_alias_name_exception: 400,
+  // AliasesNotFoundException, a ResourceNotFoundException.
+  aliases_not_found_exception: 404,
   unavailable_shards_exception: 503,
   no_shard_available_action_exception: 503,
   process_cluster_event_timeout_exception: 503,
@@ -406,6 +408,30 @@ export interface ShardLabel {
 function shardMetadata(shard: ShardLabel): Record<string, unknown> {
   return { index_uuid: shard.indexUuid, shard: String(shard.shard), index: shard.index };
 }
+
+// ---- Aliases ----
+
+/** The alias APIs' refusals (MetadataIndexAliasesService, AliasValidator, IndicesAliasesRequest), in ES's words. */
+export const aliasErrors = {
+  /** AliasesNotFoundException: `Arrays.toString` of the names; one name is a plain `resource.id`. */
+  aliasesNotFound: (names: readonly string[]) =>
+    new EsError('aliases_not_found_exception', `aliases [${names.join(', ')}] missing`, {
+      metadata: { 'resource.type': 'aliases', 'resource.id': names.length === 1 ? names[0] : [...names] },
+    }),
+  requiredAliasMissing: (alias: string) => new EsError('resource_not_found_exception', `required alias [${alias}] does not exist`),
+  /** InvalidAliasNameException(name, description): no index metadata on this form. */
+  invalidName: (alias: string, description: string) => new EsError('invalid_alias_name_exception', `Invalid alias name [${alias}]: ${description}`),
+  sameNameAsIndex: (alias: string) => aliasErrors.invalidName(alias, 'an index or data stream exists with the same name as the alias'),
+  severalIndexRoutings: (alias: string) => new EsError('illegal_argument_exception', `alias [${alias}] has several index routing values associated with it`),
+  filterUnparsable: (alias: string, causedBy: EsError) => new EsError('illegal_argument_exception', `failed to parse filter for alias [${alias}]`, { causedBy }),
+  moreThanOneWriteIndex: (alias: string, indices: readonly string[]) =>
+    new EsError('illegal_state_exception', `alias [${alias}] has more than one write index [${indices.join(',')}]`),
+  hiddenMismatch: (alias: string, hiddenOn: readonly string[], visibleOn: readonly string[]) =>
+    new EsError(
+      'illegal_state_exception',
+      `alias [${alias}] has is_hidden set to true on indices [${hiddenOn.join(',')}] but does not have is_hidden set to true on indices [${visibleOn.join(',')}]; alias must have the same is_hidden setting on all indices`,
+    ),
+};
 
 // ---- Reindex, update_by_query, delete_by_query (AbstractBulkByScrollRequest, ReindexValidator, the REST handlers) ----
 

@@ -20,6 +20,7 @@ import { writeJson, writeYaml } from './xcontent.js';
 import { applyFilterPath, parseFilterPath } from './filter-path.js';
 import { contentTypeFor, negotiateCompatibleVersion, parseAccept, parseMediaType, type Format } from './media-type.js';
 import { errorBody } from './error-response.js';
+import { CorsHandler, type CorsConfig } from './cors.js';
 
 /** Parameters every endpoint accepts (ES's RestResponse.RESPONSE_PARAMS plus the xcontent ones). */
 const COMMON_PARAMS = ['format', 'filter_path', 'pretty', 'human', 'error_trace'];
@@ -35,6 +36,8 @@ export interface HttpServerOptions {
   ports: [number, number];
   maxContentLength: number;
   compression: boolean;
+  /** `http.cors.*`; absent means disabled. */
+  cors?: CorsConfig;
 }
 
 export class HttpServer {
@@ -42,12 +45,14 @@ export class HttpServer {
   private readonly server: Server;
   private readonly sockets = new Set<Socket>();
   private boundPort = 0;
+  private readonly cors: CorsHandler | undefined;
 
   constructor(
     private readonly services: NodeServices,
     private readonly options: HttpServerOptions,
     private readonly logger: Logger,
   ) {
+    this.cors = options.cors?.enabled ? new CorsHandler(options.cors) : undefined;
     this.server = createServer({ maxHeaderSize: 16 * 1024 }, (request, response) => {
       void this.dispatch(request, response);
     });
@@ -114,6 +119,17 @@ export class HttpServer {
     // ES echoes the caller's X-Opaque-Id so it can match responses (and tasks, slow logs) to requests.
     const opaqueId = request.headers['x-opaque-id'];
     if (typeof opaqueId === 'string') response.setHeader('X-Opaque-Id', opaqueId);
+    if (this.cors !== undefined) {
+      // Preflights and disallowed origins are answered before routing, as ES's CorsHandler does.
+      const reply = this.cors.handleInbound(request);
+      if (reply !== undefined) {
+        drain(request);
+        response.writeHead(reply.status, reply.headers);
+        response.end();
+        return;
+      }
+      for (const [name, value] of Object.entries(this.cors.responseHeaders(request))) response.setHeader(name, value);
+    }
     const rawUri = request.url ?? '/';
     const method = (request.method ?? 'GET').toUpperCase();
     let pretty = false;
@@ -300,7 +316,9 @@ export class HttpServer {
     if (this.options.compression && bytes.length > 0 && acceptsGzip(request.headers['accept-encoding'])) {
       bytes = gzipSync(bytes, { level: 3 });
       headers['content-encoding'] = 'gzip';
-      headers['vary'] = 'Accept-Encoding';
+      // Keep a CORS `Vary: origin` beside it.
+      const vary = response.getHeader('vary');
+      headers['vary'] = vary === undefined ? 'Accept-Encoding' : `${String(vary)}, Accept-Encoding`;
     }
     headers['content-length'] = bytes.length;
     response.writeHead(result.status, headers);

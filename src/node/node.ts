@@ -16,6 +16,7 @@ import { TaskManager } from '../tasks/index.js';
 import { TransportService, registerHandshake } from '../transport/index.js';
 import { NodeMonitor } from '../monitor/index.js';
 import { HttpServer } from '../http/http-server.js';
+import { corsConfig } from '../http/cors.js';
 import { IndicesService } from '../indices/index.js';
 import { openEngine } from '../engine/index.js';
 import { MetadataService } from '../cluster/metadata/metadata-service.js';
@@ -122,6 +123,7 @@ export class GannetNode {
         ports: httpPorts,
         maxContentLength: settings.getBytes('http.max_content_length', 100 * 1024 * 1024),
         compression: settings.getBool('http.compression', true),
+        cors: corsConfig(settings),
       },
       this.logger,
     );

@@ -94,7 +94,7 @@ export function index(name: string, shards: CopySpec[][], options: IndexOptions 
       creationDateMillis: 0,
       settings,
       mappings: {},
-      aliases: options.aliases ?? [],
+      aliases: Object.fromEntries((options.aliases ?? []).map((alias) => [alias, {}])),
       primaryTerms: Array.from({ length: numberOfShards }, () => 1),
       inSyncAllocationIds: Array.from({ length: numberOfShards }, () => []),
     },

@@ -14,6 +14,7 @@ import { catIndicesEndpoint } from './indices-action.js';
 import { catShardsEndpoint } from './shards-action.js';
 import { catCountEndpoint } from './count-action.js';
 import { catSegmentsEndpoint } from './segments-action.js';
+import { catAliasesEndpoint } from './aliases-action.js';
 
 const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   allocationEndpoint,
@@ -23,6 +24,7 @@ const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   catSegmentsEndpoint,
   catCountEndpoint,
   catHealthEndpoint,
+  catAliasesEndpoint,
 ];
 
 /**
@@ -41,6 +43,7 @@ const documentation = [
   ...catSegmentsEndpoint.documentation,
   ...catCountEndpoint.documentation,
   ...catHealthEndpoint.documentation,
+  ...catAliasesEndpoint.documentation,
   ...CAT_TEMPLATES_DOCUMENTATION,
 ];
 

@@ -88,7 +88,7 @@ export function indexMetadataXContent(metadata: IndexMetadata, flatSettings: boo
     settings: settingsXContent(metadata.settings, flatSettings),
     // The API context names the mapping by its type, `_doc`, and prints nothing for an index without one.
     mappings: Object.keys(metadata.mappings).length === 0 ? {} : { _doc: metadata.mappings },
-    aliases: [...metadata.aliases].sort(),
+    aliases: Object.keys(metadata.aliases).sort(),
     primary_terms: primaryTerms,
     in_sync_allocations: inSync,
     rollover_info: {},

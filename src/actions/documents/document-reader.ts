@@ -5,7 +5,7 @@
  * must match the document's (ES's 409 otherwise).
  */
 import { EsError, errors, indexErrors } from '../../common/errors.js';
-import { resolveConcreteIndexNames, type ClusterState } from '../../cluster/index.js';
+import { resolveConcreteIndexNames, resolveIndexRouting, type ClusterState } from '../../cluster/index.js';
 import { checkReadBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { IndicesOptions } from '../../cluster/indices-options.js';
 import type { GetResult, VersionType } from '../../engine/engine.js';
@@ -69,9 +69,11 @@ export async function readDocument(context: ActionContext, expression: string, i
   const local = indicesOf(context.services).service.indexService(index);
   const current = local?.uuid === metadata.uuid ? local : undefined;
   const mapping = current?.mapping ?? storedMapping(metadata);
-  if (options.routing === undefined && mapping.routingRequired === true) throw indexErrors.routingMissing(index, id);
-  const shardId = shardIdFor(current?.settings ?? readIndexSettings(metadata.settings), id, options.routing);
-  const shard = readableShard(state, context, index, shardId, `get [${index}][${id}]: routing [${options.routing ?? 'null'}]`);
+  // A read through an alias takes the alias's index_routing (Metadata.resolveIndexRouting).
+  const routing = resolveIndexRouting(state, options.routing, expression);
+  if (routing === undefined && mapping.routingRequired === true) throw indexErrors.routingMissing(index, id);
+  const shardId = shardIdFor(current?.settings ?? readIndexSettings(metadata.settings), id, routing);
+  const shard = readableShard(state, context, index, shardId, `get [${index}][${id}]: routing [${routing ?? 'null'}]`);
   if (options.refresh) await shard.refresh('refresh_flag_get');
   const result = await shard.get(id, options.realtime);
   if (result.found && options.version !== undefined && !versionMatches(options.versionType, options.version, result.version!)) {
@@ -83,7 +85,7 @@ export async function readDocument(context: ActionContext, expression: string, i
       { metadata: { index_uuid: metadata.uuid, shard: String(shardId), index } },
     );
   }
-  return { index, id, result, routing: result.routing ?? options.routing };
+  return { index, id, result, routing: result.routing ?? routing };
 }
 
 /** VersionType.isVersionConflictForReads, negated. */

@@ -6,7 +6,7 @@
  * (`refresh=wait_for`). Outcomes come back in the items' order; an item's failure never fails the others.
  */
 import { EsError, errors, indexErrors, toEsError } from '../../common/errors.js';
-import type { ClusterState, IndexMetadata } from '../../cluster/index.js';
+import { isAlias, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
 import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { RoutingTableShape } from '../../indices/index.js';
 import { parseActiveShardCount, requiredCopies, activeCopies, shardHasEnoughActive, type ActiveShardCount } from '../../cluster/metadata/active-shard-count.js';
@@ -39,22 +39,7 @@ interface ShardGroup {
 }
 
 /** ES's write index of an alias (or the index itself). */
-export function resolveWriteIndex(state: ClusterState, name: string): IndexMetadata {
-  const metadata = state.indices.get(name);
-  if (metadata !== undefined) return metadata;
-  const aliased = [...state.indices.values()].filter((candidate) => candidate.aliases.includes(name));
-  if (aliased.length === 1) return aliased[0]!;
-  if (aliased.length > 1) {
-    throw errors.illegalArgument(
-      `no write index is defined for alias [${name}]. The write index may be explicitly disabled using is_write_index=false or the alias points to multiple indices without one being designated as a write index`,
-    );
-  }
-  throw errors.indexNotFound(name);
-}
-
-function isAlias(state: ClusterState, name: string): boolean {
-  return [...state.indices.values()].some((metadata) => metadata.aliases.includes(name));
-}
+export const resolveWriteIndex = resolveAliasWriteIndex;
 
 /** Deletes do not create indices (unless externally versioned), as in ES. */
 function createsIndex(item: DocWriteItem): boolean {
@@ -100,6 +85,8 @@ export async function executeWrites(items: readonly DocWriteItem[], options: Wri
     }
     return known;
   };
+  // Items whose routing an alias's index_routing replaced (Metadata.resolveWriteIndexRouting).
+  const routed: DocWriteItem[] = [...items];
   items.forEach((item, position) => {
     const name = item.index!;
     const creationError = creationErrors.get(name);
@@ -109,6 +96,8 @@ export async function executeWrites(items: readonly DocWriteItem[], options: Wri
         throw indexErrors.indexNotFoundBecause(name, `[require_alias] request flag is [true] and [${name}] is not an alias`);
       }
       const index = resolveWriteIndex(state, name);
+      const routing = resolveWriteIndexRouting(state, item.routing, name);
+      if (routing !== item.routing) routed[position] = { ...item, routing };
       if (index.state === 'close') throw errors.indexClosed(index.name);
       checkWriteBlocks(index);
       let id = item.id;
@@ -119,8 +108,8 @@ export async function executeWrites(items: readonly DocWriteItem[], options: Wri
       }
       if (id === undefined || id === '') throw errors.illegalArgument('if _id is specified it must not be empty');
       const { shape, routingRequired } = shapeOf(index);
-      if (item.routing === undefined && routingRequired) throw indexErrors.routingMissing(index.name, id);
-      const shard = shardIdFor(shape, id, item.routing);
+      if (routing === undefined && routingRequired) throw indexErrors.routingMissing(index.name, id);
+      const shard = shardIdFor(shape, id, routing);
       const key = `${index.name}/${shard}`;
       let group = groups.get(key);
       if (group === undefined) groups.set(key, (group = { index, shard, positions: [], ids: [], autoIds: new Set() }));
@@ -133,7 +122,7 @@ export async function executeWrites(items: readonly DocWriteItem[], options: Wri
   });
 
   // 3. Each shard's items run in order on its primary; shards run side by side.
-  await Promise.all([...groups.values()].map((group) => runShardGroup(group, items, outcomes, options, context)));
+  await Promise.all([...groups.values()].map((group) => runShardGroup(group, routed, outcomes, options, context)));
   return outcomes;
 }
 

@@ -7,6 +7,7 @@ import { STRICT_EXPAND_OPEN, INDICES_OPTIONS_PARAMS } from '../../cluster/indice
 import type { IndexMetadata } from '../../cluster/index.js';
 import { defaultSettings } from '../../indices/index.js';
 import { empty, json, type Route } from '../rest.js';
+import { aliasesXContent } from './alias-xcontent.js';
 import { resolveIndices } from './resolve-indices.js';
 import { settingsXContent } from './settings-xcontent.js';
 
@@ -15,9 +16,7 @@ const GET_INDEX_OPTIONS = Object.freeze({ ...STRICT_EXPAND_OPEN, expandClosed: t
 const EXISTS_OPTIONS = Object.freeze({ ...GET_INDEX_OPTIONS, allowNoIndices: false });
 
 export function aliasesBody(metadata: IndexMetadata): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const alias of [...metadata.aliases].sort()) out[alias] = {};
-  return out;
+  return aliasesXContent(metadata);
 }
 
 const FEATURES = new Set(['aliases', 'mappings', 'settings']);

@@ -9,6 +9,7 @@ import { mappingRoutes } from './mapping-actions.js';
 import { settingsRoutes } from './settings-actions.js';
 import { statsRoutes } from './stats-action.js';
 import { fieldCapsRoutes } from './field-caps-action.js';
+import { aliasRoutes } from './alias-actions.js';
 import { openCloseRoutes } from './open-close-action.js';
 import { recoveryRoutes } from './recovery-action.js';
 
@@ -22,6 +23,7 @@ export const indexApiRoutes: Route[] = [
   ...statsRoutes,
   ...analyzeRoutes,
   ...fieldCapsRoutes,
+  ...aliasRoutes,
   ...openCloseRoutes,
   ...recoveryRoutes,
 ];

@@ -13,7 +13,8 @@ import { executeSearch, SEARCH_ACTION } from './search-executor.js';
 import { indexExpressions } from './search-input.js';
 import { shardsHeader } from './search-errors.js';
 import { resolveSearchShards } from './search-shards.js';
-import { resolveConcreteIndexNames } from '../../cluster/index.js';
+import { resolveSearchTargets } from '../../cluster/index.js';
+import { aliasFiltersOf } from './alias-filter.js';
 import { responseStatus } from './search-action.js';
 
 const COUNT_PARAMS = [
@@ -76,14 +77,16 @@ async function handleCount(request: RestRequest, context: ActionContext): Promis
   const services = context.services;
   const state = services.clusterService.state();
   const options = indicesOptionsFromParams(param, STRICT_EXPAND_OPEN_FORBID_CLOSED);
-  const indices = resolveConcreteIndexNames(state, options, indexExpressions(request.pathParams['index']));
-  const slots = resolveSearchShards(services, state, indices, request.param('routing')).map((ref) => ({
+  const targets = resolveSearchTargets(state, options, indexExpressions(request.pathParams['index']), request.param('routing'));
+  const filters = aliasFiltersOf(targets);
+  const slots = resolveSearchShards(services, state, targets.indices, targets.routingOf).map((ref) => ({
     index: ref.index,
     indexUuid: ref.indexUuid,
     shard: ref.shard,
     shardIndex: ref.shardIndex,
     nodeId: ref.nodeId,
     source: ref.local !== undefined ? ({ kind: 'shard', service: ref.local.service, shard: ref.local.shard } as const) : ({ kind: 'failed', error: ref.unavailable! } as const),
+    ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }),
   }));
   const terminated = searchRequest.terminateAfter !== undefined;
   if (slots.length === 0) {

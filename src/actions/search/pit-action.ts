@@ -4,7 +4,7 @@
  * `pit: {id, keep_alive}` in its body runs on those contexts (search-action.ts). `DELETE /_pit` with
  * `{"id": ...}` frees them: `{succeeded, num_freed}`, 404 when nothing was freed.
  */
-import { resolveConcreteIndexNames } from '../../cluster/index.js';
+import { resolveSearchTargets } from '../../cluster/index.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams } from '../../cluster/indices-options.js';
 import { errors, toEsError } from '../../common/errors.js';
 import { parseTimeValueMillis } from '../../common/time-value.js';
@@ -35,8 +35,8 @@ async function handleOpen(request: RestRequest, context: ActionContext): Promise
   const services = context.services;
   const state = services.clusterService.state();
   const options = indicesOptionsFromParams((name) => request.param(name), STRICT_EXPAND_OPEN_FORBID_CLOSED);
-  const names = resolveConcreteIndexNames(state, options, indices);
-  const refs = resolveSearchShards(services, state, names, request.param('routing'));
+  const targets = resolveSearchTargets(state, options, indices, request.param('routing'));
+  const refs = resolveSearchShards(services, state, targets.indices, targets.routingOf);
   const registry = readerContextsOf(services);
   const opened: ReaderContext[] = [];
   const failures: ShardFailure[] = [];

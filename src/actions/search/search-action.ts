@@ -4,7 +4,8 @@
  * ES's response. The first page of a scroll opens a scroll context per shard and returns its `_scroll_id`.
  * `runSearch` is shared with `_msearch`.
  */
-import { resolveConcreteIndexNames } from '../../cluster/index.js';
+import { resolveSearchTargets } from '../../cluster/index.js';
+import { aliasFiltersOf } from './alias-filter.js';
 import { errors } from '../../common/errors.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
 import { buildScrollId, decodePitId } from './context-ids.js';
@@ -44,14 +45,16 @@ function pitSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
 function indexSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
   const services = context.services;
   const state = services.clusterService.state();
-  const indices = resolveConcreteIndexNames(state, input.indicesOptions, input.indices);
-  return resolveSearchShards(services, state, indices, input.routing).map((ref): ShardSlot => ({
+  const targets = resolveSearchTargets(state, input.indicesOptions, input.indices, input.routing);
+  const filters = aliasFiltersOf(targets);
+  return resolveSearchShards(services, state, targets.indices, targets.routingOf).map((ref): ShardSlot => ({
     index: ref.index,
     indexUuid: ref.indexUuid,
     shard: ref.shard,
     shardIndex: ref.shardIndex,
     nodeId: ref.nodeId,
     source: ref.local !== undefined ? { kind: 'shard', service: ref.local.service, shard: ref.local.shard } : { kind: 'failed', error: ref.unavailable! },
+    ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }),
   }));
 }
 

@@ -15,7 +15,7 @@ import type { Searcher } from '../../engine/searcher.js';
 import type { IndexService, IndexShard } from '../../indices/index.js';
 import type { SearchStats } from '../../indices/shard-stats.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
-import type { SearchRequest } from '../../search/dsl/index.js';
+import type { QueryAst, SearchRequest } from '../../search/dsl/index.js';
 import { TRACK_TOTAL_HITS_ACCURATE } from '../../search/dsl/index.js';
 import type { StatisticsOverride } from '../../search/index.js';
 import {
@@ -43,6 +43,7 @@ import type { Task } from '../../tasks/index.js';
 import type { ActionContext } from '../rest.js';
 import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
 import { searchPhaseExecutionError, type ShardFailure } from './search-errors.js';
+import { withAliasFilter } from './alias-filter.js';
 import { targetFor } from './search-shards.js';
 
 export const SEARCH_ACTION = 'indices:data/read/search';
@@ -60,6 +61,8 @@ export interface ShardSlot {
   readonly shardIndex: number;
   readonly nodeId: string | undefined;
   readonly source: ShardSource;
+  /** The filter of the aliases the search reached this index through, applied in the query phase. */
+  readonly aliasFilter?: QueryAst;
 }
 
 export type SearchMode =
@@ -224,7 +227,13 @@ async function queryOne(run: Running, plan: SearchPlan, statistics: StatisticsOv
   const scroll = plan.mode.kind === 'scroll-next' ? run.context?.scroll : undefined;
   if (plan.mode.kind === 'scroll-next' && scroll === undefined) throw new EsError('illegal_argument_exception', 'the search context is not a scroll context');
   // A sliced request tells each shard its place among the request's shards (ShardSearchRequest).
-  const request = scroll?.request ?? (plan.request.slice === undefined ? plan.request : { ...plan.request, slice: sliceForShard(plan.request.slice, run.slot.shardIndex, plan.slots.length, plan.mode.kind !== 'search') });
+  // A scroll's later pages reuse the first page's request, alias filter included.
+  const request =
+    scroll?.request ??
+    withAliasFilter(
+      plan.request.slice === undefined ? plan.request : { ...plan.request, slice: sliceForShard(plan.request.slice, run.slot.shardIndex, plan.slots.length, plan.mode.kind !== 'search') },
+      run.slot.aliasFilter,
+    );
   const stats = run.stats;
   if (stats !== undefined) stats.queryCurrent++;
   const started = performance.now();

@@ -98,7 +98,13 @@ function unavailableShard(index: string, uuid: string, shard: number): EsError {
   return new EsError('no_shard_available_action_exception', `No shard available for [[${index}][${shard}]]`, { metadata: { index_uuid: uuid, shard: String(shard), index } });
 }
 
-export function resolveSearchShards(services: NodeServices, state: ClusterState, indices: readonly string[], routing: string | undefined): SearchShardRef[] {
+/** `routing` is the request's (the same for every index) or, through aliases, each index's own. */
+export function resolveSearchShards(
+  services: NodeServices,
+  state: ClusterState,
+  indices: readonly string[],
+  routing: string | undefined | ((index: string) => string | undefined),
+): SearchShardRef[] {
   const { service: indicesService } = indicesOf(services);
   const localId = services.localNode.id;
   const refs: Omit<SearchShardRef, 'shardIndex'>[] = [];
@@ -108,7 +114,7 @@ export function resolveSearchShards(services: NodeServices, state: ClusterState,
     checkReadBlocks(metadata);
     const localService = indicesService.indexService(index);
     const service = localService?.uuid === metadata.uuid ? localService : undefined;
-    for (const shard of routedShards(service, state, index, routing)) {
+    for (const shard of routedShards(service, state, index, typeof routing === 'function' ? routing(index) : routing)) {
       const copies = state.routing.get(index)?.[shard] ?? [];
       const active = copies.filter((copy) => copy.state === 'STARTED' || copy.state === 'RELOCATING');
       const localCopy = active.find((copy) => copy.nodeId === localId);

@@ -12,6 +12,7 @@ import type { ClusterService } from '../cluster-service.js';
 import type { ClusterState, IndexMetadata } from '../cluster-state.js';
 import type { DiscoveryNode } from '../discovery-node.js';
 import type { Coordinator } from './coordinator.js';
+import { readPersistedAliases } from '../alias-metadata.js';
 import { NO_TEMPLATES, type IndexTemplates } from '../metadata/templates/template-model.js';
 
 interface PersistedMetadata {
@@ -66,7 +67,7 @@ export class EmbeddedCoordinator implements Coordinator {
       stateUuid: randomBase64Uuid(),
       masterNodeId: this.localNode.id,
       nodes: new Map([[this.localNode.id, this.localNode]]),
-      indices: new Map((persisted?.indices ?? []).map((index) => [index.name, index])),
+      indices: new Map((persisted?.indices ?? []).map((index) => [index.name, { ...index, aliases: readPersistedAliases(index.aliases) }])),
       routing: new Map(),
       persistentSettings: persisted?.persistentSettings ?? {},
       templates: { ...NO_TEMPLATES, ...persisted?.templates },

@@ -4,7 +4,7 @@
  * provided name, version created, the content tier preference), the analysis settings and the mapping checked
  * by building them, replicas expanded by `index.auto_expand_replicas`, and the copies placed.
  */
-import { errors, indexErrors, EsError } from '../../common/errors.js';
+import { errors, indexErrors } from '../../common/errors.js';
 import { randomBase64Uuid } from '../../common/uuid.js';
 import { AnalysisRegistry } from '../../analysis/index.js';
 import { checkMappingLimits, parseMapping, serializeMapping } from '../../mapping/index.js';
@@ -13,11 +13,13 @@ import {
   normalizeSettings,
   readIndexSettings,
   validateIndexName,
-  validateIndexOrAliasName,
   validateUserSettings,
   type FlatSettings,
 } from '../../indices/index.js';
+import { isAlias, type AliasMetadata, type IndexAliases } from '../alias-metadata.js';
 import type { ClusterState, IndexMetadata } from '../cluster-state.js';
+import { parseAliasDefinition, validateNewAlias } from './alias-definitions.js';
+import { validateAliasConsistency } from './alias-updates.js';
 import { isDataNode } from '../discovery-node.js';
 import { routingForNewIndex } from '../routing/shard-allocation.js';
 import { applyTemplatesToRequest } from './templates/index.js';
@@ -52,24 +54,17 @@ export function autoExpandedReplicas(settings: FlatSettings, dataNodes: number):
   return Math.max(min, Math.min(max, Math.max(0, dataNodes - 1)));
 }
 
-function validateAliases(aliases: unknown, index: string, state: ClusterState): string[] {
-  if (aliases === undefined || aliases === null) return [];
+/** The create body's `aliases`: each parsed as ES's Alias and validated as AliasValidator does for a new index. */
+function validateAliases(aliases: unknown, index: string, state: ClusterState): IndexAliases {
+  if (aliases === undefined || aliases === null) return {};
   if (typeof aliases !== 'object' || Array.isArray(aliases)) throw errors.illegalArgument('aliases must be an object');
-  const names = Object.keys(aliases as Record<string, unknown>);
-  for (const alias of names) {
-    try {
-      validateIndexOrAliasName(alias);
-    } catch (err) {
-      if (err instanceof EsError) throw new EsError('invalid_alias_name_exception', `Invalid alias name [${alias}]: ${err.reason.replace(/^Invalid index name \[[^\]]*\], /, '')}`, { metadata: { index_uuid: '_na_', index: alias } });
-      throw err;
-    }
-    if (alias === index || state.indices.has(alias)) {
-      throw new EsError('invalid_alias_name_exception', `Invalid alias name [${alias}]: an index or data stream exists with the same name as the alias`, {
-        metadata: { index_uuid: '_na_', index: alias },
-      });
-    }
+  const definitions: Record<string, AliasMetadata> = {};
+  for (const [alias, body] of Object.entries(aliases as Record<string, unknown>)) {
+    const definition = parseAliasDefinition(body);
+    validateNewAlias(alias, definition, (name) => name === index || state.indices.has(name));
+    definitions[alias] = definition;
   }
-  return names;
+  return definitions;
 }
 
 /** The next cluster state with the index added; throws ES's error when the request is invalid. */
@@ -78,9 +73,7 @@ export function addNewIndex(state: ClusterState, givenRequest: CreateIndexReques
   validateIndexName(name);
   const existing = state.indices.get(name);
   if (existing !== undefined) throw indexErrors.alreadyExists(name, existing.uuid);
-  for (const metadata of state.indices.values()) {
-    if (metadata.aliases.includes(name)) throw errors.invalidIndexName(name, 'already exists as alias');
-  }
+  if (isAlias(state, name)) throw errors.invalidIndexName(name, 'already exists as alias');
   // The matching index templates give their settings, mappings and aliases; the request's own go on top.
   const templated = applyTemplatesToRequest(state.templates, name, givenRequest);
   const request: CreateIndexRequest = templated === undefined ? givenRequest : { index: name, ...templated };
@@ -131,6 +124,8 @@ export function addNewIndex(state: ClusterState, givenRequest: CreateIndexReques
   };
   const indices = new Map(state.indices);
   indices.set(name, metadata);
+  // The new index joins existing aliases: they must still have one write index and agree on is_hidden.
+  for (const alias of Object.keys(aliases)) validateAliasConsistency(indices, alias);
   const withIndex: ClusterState = { ...state, indices };
   const routing = new Map(state.routing);
   routing.set(name, routingForNewIndex(withIndex, metadata, now));

@@ -13,6 +13,7 @@ import type { ClusterState } from '../cluster-state.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { markShardFailed, markShardsStarted, type StartedShard } from '../routing/shard-allocation.js';
 import { addNewIndex, type CreateIndexRequest } from './create-index.js';
+import { applyAliasActions, type AliasActionOutcome, type AliasActionRequest } from './alias-updates.js';
 import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
 import { enoughShardsActive, parseActiveShardCount, type ActiveShardCount } from './active-shard-count.js';
 import { updateClusterSettings, type ClusterSettingsUpdate } from '../settings/settings-updater.js';
@@ -74,6 +75,17 @@ export class MetadataService {
 
   async deleteIndices(names: readonly string[]): Promise<void> {
     await this.coordinator.submitStateUpdate(`delete-index [${names.join(', ')}]`, (state) => removeIndices(state, names.filter((name) => state.indices.has(name))));
+  }
+
+  /** `POST /_aliases` and the single-alias APIs: all actions apply together or not at all. */
+  async updateAliases(actions: readonly AliasActionRequest[]): Promise<AliasActionOutcome[]> {
+    let outcomes: AliasActionOutcome[] = [];
+    await this.coordinator.submitStateUpdate('index-aliases', (state) => {
+      const result = applyAliasActions(state, actions);
+      outcomes = result.outcomes;
+      return result.state;
+    });
+    return outcomes;
   }
 
   async putMapping(names: readonly string[], mapping: unknown): Promise<void> {
