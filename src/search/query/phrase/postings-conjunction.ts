@@ -22,12 +22,19 @@ export class PostingsConjunction implements DocIdSetIterator {
   }
 
   nextDoc(): number {
-    return this.advance(this.doc + 1);
+    // The lead sits on this.doc (it only moves past it when exhausted): step it rather than advance.
+    return this.align(this.doc === NO_MORE_DOCS ? NO_MORE_DOCS : this.lead.nextDoc());
   }
 
   advance(target: number): number {
+    const lead = this.lead;
+    return this.align(lead.docID() < target ? lead.advance(target) : lead.docID());
+  }
+
+  /** From a doc of the lead, the first doc on or after it that every other list has. */
+  private align(leadDoc: number): number {
     const others = this.others;
-    let doc = this.lead.docID() < target ? this.lead.advance(target) : this.lead.docID();
+    let doc = leadDoc;
     outer: while (doc !== NO_MORE_DOCS) {
       for (let i = 0; i < others.length; i++) {
         const other = others[i]!;
