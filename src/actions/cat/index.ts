@@ -14,17 +14,27 @@ import { catIndicesEndpoint } from './indices-action.js';
 import { catShardsEndpoint } from './shards-action.js';
 import { catCountEndpoint } from './count-action.js';
 import { catSegmentsEndpoint } from './segments-action.js';
+import { catRecoveryEndpoint } from './recovery-action.js';
+import { catMasterEndpoint } from './master-action.js';
+import { catPendingTasksEndpoint, clusterPendingTasksRoutes } from './pending-tasks-action.js';
+import { catPluginsEndpoint } from './plugins-action.js';
+import { catFielddataEndpoint } from './fielddata-action.js';
 import { catAliasesEndpoint } from './aliases-action.js';
 
 const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   allocationEndpoint,
   catShardsEndpoint,
+  catMasterEndpoint,
   nodesEndpoint,
   catIndicesEndpoint,
   catSegmentsEndpoint,
   catCountEndpoint,
+  catRecoveryEndpoint,
   catHealthEndpoint,
+  catPendingTasksEndpoint,
   catAliasesEndpoint,
+  catPluginsEndpoint,
+  catFielddataEndpoint,
 ];
 
 /**
@@ -37,17 +47,23 @@ const CAT_TEMPLATES_DOCUMENTATION = ['/_cat/templates'];
 const documentation = [
   ...allocationEndpoint.documentation,
   ...catShardsEndpoint.documentation,
+  ...catMasterEndpoint.documentation,
   ...nodesEndpoint.documentation,
   ...CAT_TASKS_DOCUMENTATION,
   ...catIndicesEndpoint.documentation,
   ...catSegmentsEndpoint.documentation,
   ...catCountEndpoint.documentation,
+  ...catRecoveryEndpoint.documentation,
   ...catHealthEndpoint.documentation,
+  ...catPendingTasksEndpoint.documentation,
   ...catAliasesEndpoint.documentation,
+  ...catPluginsEndpoint.documentation,
+  ...catFielddataEndpoint.documentation,
   ...CAT_TEMPLATES_DOCUMENTATION,
 ];
 
-export const catFamilyRoutes: Route[] = [catRootRoute(documentation), ...catEndpoints.flatMap((endpoint) => catRoutes(endpoint))];
+/** `GET /_cluster/pending_tasks` travels with its cat view (pending-tasks-action.ts). */
+export const catFamilyRoutes: Route[] = [catRootRoute(documentation), ...catEndpoints.flatMap((endpoint) => catRoutes(endpoint)), ...clusterPendingTasksRoutes];
 
 export { CAT_RESPONSE_PARAMS, catRoutes, type CatEndpoint } from './cat-endpoint.js';
 export { catTableResponse, catText, catOutputMode, CAT_TEXT_CONTENT_TYPE } from './cat-response.js';

@@ -12,6 +12,7 @@ import { fieldCapsRoutes } from './field-caps-action.js';
 import { aliasRoutes } from './alias-actions.js';
 import { openCloseRoutes } from './open-close-action.js';
 import { recoveryRoutes } from './recovery-action.js';
+import { cacheClearRoutes } from './cache-clear-action.js';
 
 export const indexApiRoutes: Route[] = [
   ...createIndexRoutes,
@@ -26,6 +27,7 @@ export const indexApiRoutes: Route[] = [
   ...aliasRoutes,
   ...openCloseRoutes,
   ...recoveryRoutes,
+  ...cacheClearRoutes,
 ];
 
 export { commonStats, STATS_METRICS, type StatsMetric } from './stats-xcontent.js';
