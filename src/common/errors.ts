@@ -475,6 +475,8 @@ export const templateErrors = {
     new EsError('action_request_validation_exception', `Validation Failed: ${problems.map((problem, i) => `${i + 1}: ${problem};`).join('')}`),
   missingComponents: (name: string, missing: readonly string[]) =>
     `index template [${name}] specifies component templates ${javaList(missing)} that do not exist`,
+  missingComponentsNotIgnored: (name: string, missing: readonly string[]) =>
+    `index template [${name}] specifies a missing component templates ${javaList(missing)} that does not exist and is not part of 'ignore_missing_component_templates'`,
   composableExists: (name: string) => new EsError('illegal_argument_exception', `index template [${name}] already exists`),
   componentExists: (name: string) => new EsError('illegal_argument_exception', `component template [${name}] already exists`),
   legacyExists: (name: string) => new EsError('illegal_argument_exception', `index_template [${name}] already exists`),
