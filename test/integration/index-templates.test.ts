@@ -335,3 +335,32 @@ test('simulate an index and a template', async () => {
   await ok('DELETE', '/_component_template/sim-ct');
   await ok('DELETE', '/_template/sim-v1');
 });
+
+test('component and index template composition with aliases (ES YAML 15_composition)', async () => {
+  await ok('PUT', '/_component_template/ct_low', {
+    template: { settings: { number_of_replicas: 1 }, mappings: { properties: { field1: { type: 'text' } } }, aliases: { aliasname: { is_write_index: false } } },
+  });
+  await ok('PUT', '/_component_template/ct_high', {
+    template: { settings: { 'index.number_of_replicas': 0 }, mappings: { properties: { field2: { type: 'keyword' } } }, aliases: { aliasname: { is_write_index: true } } },
+  });
+  await ok('PUT', '/_index_template/my-template', {
+    index_patterns: ['foo', 'bar-*'],
+    template: {
+      settings: { 'index.number_of_shards': 2 },
+      mappings: { properties: { field3: { type: 'integer' } } },
+      aliases: { my_alias: {}, aliasname: { filter: { match_all: {} } } },
+    },
+    composed_of: ['ct_low', 'ct_high'],
+    priority: 400,
+  });
+  await ok('PUT', '/bar-baz', { settings: { 'index.priority': 17 }, mappings: { properties: { foo: { type: 'keyword' } } }, aliases: { other: {} } });
+  const index = (await ok('GET', '/bar-baz')).body['bar-baz'];
+  assert.equal(index.settings.index.number_of_shards, '2');
+  assert.equal(index.settings.index.number_of_replicas, '0');
+  assert.equal(index.settings.index.priority, '17');
+  assert.deepEqual(index.mappings.properties, { field1: { type: 'text' }, field2: { type: 'keyword' }, field3: { type: 'integer' }, foo: { type: 'keyword' } });
+  assert.deepEqual(index.aliases, { aliasname: { filter: { match_all: {} } }, my_alias: {}, other: {} });
+  await ok('DELETE', '/bar-baz');
+  await ok('DELETE', '/_index_template/my-template');
+  await ok('DELETE', '/_component_template/ct_low,ct_high');
+});

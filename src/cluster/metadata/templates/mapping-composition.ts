@@ -20,7 +20,33 @@ function isObjectMapping(node: Json): boolean {
   return node['type'] === undefined || node['type'] === 'object' || node['type'] === 'nested';
 }
 
-function mergeProperties(existing: Json, incoming: Json): Json {
+/**
+ * `a.b: {...}` as `a: {properties: {b: {...}}}`, as the mapper reads a dotted name, so that the dotted and the
+ * object form of one field merge with each other.
+ */
+function expandDots(properties: Json): Json {
+  const out: Json = {};
+  for (const [name, node] of Object.entries(properties)) {
+    const dot = name.indexOf('.');
+    if (dot <= 0 || dot === name.length - 1) {
+      out[name] = mergeNamed(out, name, node);
+      continue;
+    }
+    const head = name.slice(0, dot);
+    const wrapped: Json = { properties: expandDots({ [name.slice(dot + 1)]: node }) };
+    out[head] = mergeNamed(out, head, wrapped);
+  }
+  return out;
+}
+
+function mergeNamed(out: Json, name: string, node: unknown): unknown {
+  const current = out[name];
+  return current === undefined ? node : mergeProperties({ [name]: current }, { [name]: node })[name];
+}
+
+function mergeProperties(existingProperties: Json, incomingProperties: Json): Json {
+  const existing = expandDots(existingProperties);
+  const incoming = expandDots(incomingProperties);
   const out: Json = { ...existing };
   for (const [name, node] of Object.entries(incoming)) {
     const current = out[name];

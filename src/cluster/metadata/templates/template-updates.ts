@@ -51,9 +51,12 @@ export function validateComposableRequest(templates: IndexTemplates, name: strin
   if (template.indexPatterns.some(isMatchAllPattern) && composableSettings(templates, template)['index.hidden'] !== undefined) {
     throw templateErrors.invalid(name, 'global composable templates may not specify the setting index.hidden');
   }
-  const ignored = new Set(template.ignoreMissingComponentTemplates ?? []);
-  const missing = template.composedOf.filter((component) => templates.component[component] === undefined && !ignored.has(component));
-  if (missing.length > 0) throw templateErrors.invalid(name, templateErrors.missingComponents(name, missing));
+  const ignored = template.ignoreMissingComponentTemplates ?? [];
+  const missing = template.composedOf.filter((component) => templates.component[component] === undefined && !ignored.includes(component));
+  if (missing.length > 0) {
+    const cause = ignored.length === 0 ? templateErrors.missingComponents(name, missing) : templateErrors.missingComponentsNotIgnored(name, missing);
+    throw templateErrors.invalid(name, cause);
+  }
 }
 
 export function putComposableTemplate(templates: IndexTemplates, name: string, template: ComposableTemplate, create: boolean): TemplatesUpdate {

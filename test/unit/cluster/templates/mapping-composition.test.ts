@@ -20,3 +20,19 @@ test('legacy mappings: the request keeps its values and templates fill what is m
   const merged = mergeDefaults({ properties: { a: { type: 'text' } } }, { properties: { a: { type: 'keyword' }, b: { type: 'long' } }, dynamic: 'strict' });
   assert.deepEqual(merged, { properties: { a: { type: 'text' }, b: { type: 'long' } }, dynamic: 'strict' });
 });
+
+test('dotted and object forms of a field merge (ES YAML "Index template mapping merging")', () => {
+  const composed = composeTemplateMappings([
+    { properties: { 'object1.red': { type: 'keyword' }, 'object2.red': { type: 'keyword' } } },
+    { properties: { 'object2.red': { type: 'text' }, 'object1.blue': { type: 'text' }, 'object2.blue': { type: 'text' } } },
+    { properties: { 'object2.blue': { type: 'integer' }, 'object1.purple': { type: 'integer' }, object2: { properties: { purple: { type: 'integer' } } } } },
+    { properties: { 'object2.purple': { type: 'double' }, 'object3.purple': { type: 'double' } } },
+  ]);
+  assert.deepEqual(composed, {
+    properties: {
+      object1: { properties: { red: { type: 'keyword' }, blue: { type: 'text' }, purple: { type: 'integer' } } },
+      object2: { properties: { red: { type: 'text' }, blue: { type: 'integer' }, purple: { type: 'double' } } },
+      object3: { properties: { purple: { type: 'double' } } },
+    },
+  });
+});
