@@ -60,10 +60,13 @@ export class BlockUnpacker {
   private source: Uint8Array | null = null;
   private sourceView: DataView | null = null;
 
-  /** Reads 128 values of `bitsPerValue` bits at `offset` of `source` into `out`. */
-  unpack(source: Uint8Array, offset: number, bitsPerValue: number, out: Int32Array): void {
+  /**
+   * Reads 128 values of `bitsPerValue` bits at `offset` of `source` into `out`, each plus `add` (freqs are
+   * stored minus one: adding here saves a second pass over the block).
+   */
+  unpack(source: Uint8Array, offset: number, bitsPerValue: number, out: Int32Array, add = 0): void {
     if (bitsPerValue === 0) {
-      out.fill(0, 0, BLOCK_SIZE);
+      out.fill(add, 0, BLOCK_SIZE);
       return;
     }
     const byteCount = packedBlockBytes(bitsPerValue);
@@ -83,7 +86,7 @@ export class BlockUnpacker {
       let i = 0;
       for (let w = 0; w < 4 * bitsPerValue; w++) {
         const word = words[w]!;
-        for (let shift = 0; shift < 32; shift += bitsPerValue) out[i++] = (word >>> shift) & mask;
+        for (let shift = 0; shift < 32; shift += bitsPerValue) out[i++] = ((word >>> shift) & mask) + add;
       }
       return;
     }
@@ -93,7 +96,7 @@ export class BlockUnpacker {
       const shift = bitPosition & 31;
       // The high part is (next word << (32 - shift)), written as two shifts so that shift 0 yields 0
       // (JS masks shift counts to 5 bits: x << 32 would be x). No branch on whether the value straddles.
-      out[i] = ((words[wordIndex]! >>> shift) | ((words[wordIndex + 1]! << (31 - shift)) << 1)) & mask;
+      out[i] = (((words[wordIndex]! >>> shift) | ((words[wordIndex + 1]! << (31 - shift)) << 1)) & mask) + add;
       bitPosition += bitsPerValue;
     }
   }

@@ -200,9 +200,7 @@ export class BlockPostingsEnum implements PostingsEnum {
   }
 
   private decodeFreqs(): void {
-    this.unpacker.unpack(this.docBytes, this.freqOffset, this.freqBits, this.freqBuffer);
-    const freqs = this.freqBuffer;
-    for (let i = 0; i < BLOCK_SIZE; i++) freqs[i] += 1;
+    this.unpacker.unpack(this.docBytes, this.freqOffset, this.freqBits, this.freqBuffer, 1);
     this.freqsDecoded = true;
   }
 
