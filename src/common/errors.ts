@@ -528,6 +528,7 @@ export const templateErrors = {
   nameWithComma: () => new EsError('action_request_validation_exception', "Validation Failed: 1: template name may not contain ',';"),
   globalHidden: (name: string) => new EsError('illegal_state_exception', `A global index template [${name}] defined the index hidden setting, which is not allowed`),
   simulateMissing: (name: string) => new EsError('illegal_argument_exception', `unable to simulate template [${name}] that does not exist`),
+  simulateNothing: () => new EsError('illegal_argument_exception', 'a template name to match or a new template body must be specified'),
   /** Gannet has no data streams: a template that would create them is refused rather than half-applied. */
   dataStreamUnsupported: (name: string) =>
     new EsError('illegal_argument_exception', `index template [${name}] specifies [data_stream], but data streams are not supported by this cluster; remove [data_stream] to create indices from this template`),
@@ -536,7 +537,8 @@ export const templateErrors = {
     new EsError('illegal_argument_exception', `[${parser}] field [${field}] is not supported by this cluster`),
   unknownField: (parser: string, field: string) => new EsError('x_content_parse_exception', `[${parser}] unknown field [${field}]`),
   fieldType: (parser: string, field: string, expected: string) => new EsError('x_content_parse_exception', `[${parser}] failed to parse field [${field}]: expected ${expected}`),
-  requiredField: (field: string) => new EsError('x_content_parse_exception', `Required [${field}]`),
+  /** ConstructingObjectParser's missing constructor argument: a bare IllegalArgumentException. */
+  requiredField: (field: string) => new EsError('illegal_argument_exception', `Required [${field}]`),
   /** PutIndexTemplateRequest.source for a key it does not know. */
   legacyUnknownKey: (key: string) => new EsError('parse_exception', `unknown key [${key}] in the template `),
   legacyMalformedPatterns: () => new EsError('illegal_argument_exception', 'Malformed [index_patterns] value, should be a string or a list of strings'),

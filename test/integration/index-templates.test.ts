@@ -99,6 +99,11 @@ test('validation: missing component templates, bad names, data streams, unknown 
   assert.equal(typeOf(dataStream.body), 'illegal_argument_exception');
   assert.match(reasonOf(dataStream.body), /data streams are not supported/);
 
+  const noPatterns = await node.request('PUT', '/_index_template/nopat', { body: { priority: 1 } });
+  assert.equal(noPatterns.status, 400);
+  assert.equal(typeOf(noPatterns.body), 'illegal_argument_exception');
+  assert.equal(reasonOf(noPatterns.body), 'Required [index_patterns]');
+
   const unknown = await node.request('PUT', '/_index_template/unk', { body: { index_patterns: ['unk-*'], bogus: 1 } });
   assert.equal(unknown.status, 400);
   assert.equal(reasonOf(unknown.body), '[index_template] unknown field [bogus]');
@@ -331,6 +336,9 @@ test('simulate an index and a template', async () => {
   ]);
   const missing = await node.request('POST', '/_index_template/_simulate/nope');
   assert.equal(missing.status, 400);
+  assert.equal(reasonOf(missing.body), 'unable to simulate template [nope] that does not exist');
+  const nothing = await node.request('POST', '/_index_template/_simulate');
+  assert.equal(reasonOf(nothing.body), 'a template name to match or a new template body must be specified');
   await ok('DELETE', '/_index_template/sim-v2,sim-winner');
   await ok('DELETE', '/_component_template/sim-ct');
   await ok('DELETE', '/_template/sim-v1');

@@ -79,8 +79,10 @@ export const simulateRoutes: Route[] = [
         if (request.hasBody) {
           name = given ?? `simulate_template_${randomBase64Uuid().toLowerCase()}`;
           templates = withBodyTemplate(request, templates, name);
-        } else if (given === undefined || templates.composable[given] === undefined) {
-          throw templateErrors.simulateMissing(given ?? '');
+        } else if (given === undefined) {
+          throw templateErrors.simulateNothing();
+        } else if (templates.composable[given] === undefined) {
+          throw templateErrors.simulateMissing(given);
         }
         return simulationOf(templates, name!, request.paramBool('flat_settings', false));
       },
