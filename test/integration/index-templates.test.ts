@@ -372,3 +372,22 @@ test('component and index template composition with aliases (ES YAML 15_composit
   await ok('DELETE', '/_index_template/my-template');
   await ok('DELETE', '/_component_template/ct_low,ct_high');
 });
+
+test('GET _cluster/state/metadata lists legacy templates and the template customs', async () => {
+  await ok('PUT', '/_template/state-legacy', { index_patterns: ['stl-*'], order: 1, mappings: { properties: { a: { type: 'keyword' } } } });
+  await ok('PUT', '/_component_template/state-ct', { template: { settings: { number_of_replicas: 0 } } });
+  await ok('PUT', '/_index_template/state-it', { index_patterns: ['sti-*'], composed_of: ['state-ct'] });
+  const metadata = (await ok('GET', '/_cluster/state/metadata?flat_settings=true')).body.metadata;
+  assert.deepEqual(metadata.templates['state-legacy'], {
+    order: 1,
+    index_patterns: ['stl-*'],
+    settings: {},
+    mappings: { _doc: { properties: { a: { type: 'keyword' } } } },
+    aliases: {},
+  });
+  assert.deepEqual(metadata.index_template.index_template['state-it'], { index_patterns: ['sti-*'], composed_of: ['state-ct'] });
+  assert.deepEqual(metadata.component_template.component_template['state-ct'], { template: { settings: { 'index.number_of_replicas': '0' } } });
+  await ok('DELETE', '/_index_template/state-it');
+  await ok('DELETE', '/_component_template/state-ct');
+  await ok('DELETE', '/_template/state-legacy');
+});

@@ -10,6 +10,7 @@ import { allShardCopies, isDataNode, type ClusterState } from '../../cluster/ind
 import { json, type Route } from '../rest.js';
 import { resolveIndices } from '../indices/resolve-indices.js';
 import { blocksXContent, indexMetadataXContent, nodeXContent, shardRoutingXContent } from './state-xcontent.js';
+import { clusterStateTemplates } from '../templates/template-xcontent.js';
 
 const METRICS = ['version', 'master_node', 'blocks', 'nodes', 'metadata', 'routing_table', 'routing_nodes', 'customs'] as const;
 type Metric = (typeof METRICS)[number];
@@ -51,13 +52,15 @@ const handler: Route['handler'] = async (request, { services }) => {
       if (metadata !== undefined) indices[name] = indexMetadataXContent(metadata, flat);
     }
     const masterConfig = state.masterNodeId === undefined ? [] : [state.masterNodeId];
+    const templates = clusterStateTemplates(state.templates, flat);
     body.metadata = {
       cluster_uuid: state.clusterUuid,
       cluster_uuid_committed: state.masterNodeId !== undefined,
       // The embedded coordinator is its own single voting node and never changes term.
       cluster_coordination: { term: 1, last_committed_config: masterConfig, last_accepted_config: masterConfig, voting_config_exclusions: [] },
-      templates: {},
+      templates: templates.legacy,
       indices,
+      ...templates.customs,
       reserved_state: {},
     };
   }

@@ -2,7 +2,7 @@
  * Parts of `GET _cluster/state` printed as ES 8 prints them (ClusterState.toXContentChunked in the API context):
  * blocks (ClusterBlock), nodes (DiscoveryNode), index metadata (IndexMetadata), the routing table and routing
  * nodes (ShardRouting with its recovery source, allocation id and UnassignedInfo). Only what Gannet really holds is
- * printed: no templates, no snapshots customs, no per-node transport versions or features.
+ * printed: no snapshots customs, no per-node transport versions or features (templates: actions/templates/template-xcontent.ts).
  */
 import type { ClusterState, DiscoveryNode, IndexMetadata, ShardRouting } from '../../cluster/index.js';
 import { transportAddress } from '../../cluster/index.js';

@@ -5,7 +5,7 @@
  * `flat_settings`, mappings without `_doc`, aliases as AliasMetadata) and the legacy
  * IndexTemplateMetadata (order, version, index_patterns, settings, mappings, aliases).
  */
-import type { ComponentTemplate, ComposableTemplate, LegacyTemplate, TemplateBody } from '../../cluster/metadata/templates/index.js';
+import type { ComponentTemplate, ComposableTemplate, IndexTemplates, LegacyTemplate, TemplateBody } from '../../cluster/metadata/templates/index.js';
 import { settingsXContent } from '../indices/settings-xcontent.js';
 
 type Json = Record<string, unknown>;
@@ -45,4 +45,29 @@ export function legacyXContent(template: LegacyTemplate, flatSettings: boolean):
   out['mappings'] = template.mappings;
   out['aliases'] = template.aliases;
   return out;
+}
+
+/**
+ * The templates in `GET _cluster/state`'s metadata (API context): legacy templates under `templates` with their
+ * mapping named by its type, as IndexTemplateMetadata.toXContentWithTypes prints them, and the composable and
+ * component templates as the `index_template` / `component_template` customs (printed only once there are any).
+ */
+export function clusterStateTemplates(templates: IndexTemplates, flatSettings: boolean): { legacy: Json; customs: Json } {
+  const legacy: Json = {};
+  for (const [name, template] of Object.entries(templates.legacy)) {
+    const printed = legacyXContent(template, flatSettings);
+    legacy[name] = { ...printed, mappings: Object.keys(template.mappings).length === 0 ? {} : { _doc: template.mappings } };
+  }
+  const customs: Json = {};
+  if (Object.keys(templates.composable).length > 0) {
+    const composable: Json = {};
+    for (const [name, template] of Object.entries(templates.composable)) composable[name] = composableXContent(template, flatSettings);
+    customs['index_template'] = { index_template: composable };
+  }
+  if (Object.keys(templates.component).length > 0) {
+    const component: Json = {};
+    for (const [name, template] of Object.entries(templates.component)) component[name] = componentXContent(template, flatSettings);
+    customs['component_template'] = { component_template: component };
+  }
+  return { legacy, customs };
 }
