@@ -112,6 +112,12 @@ test('validation: missing component templates, bad names, data streams, unknown 
   assert.equal(badSetting.status, 400);
   assert.match(reasonOf(badSetting.body), /^index_template \[bad-setting\] invalid, cause \[Validation Failed: 1: unknown setting \[index.nope\]/);
 
+  const badAlias = await node.request('PUT', '/_index_template/bad-alias', { body: { index_patterns: ['ba-*'], template: { aliases: { _nope: {} } } } });
+  assert.equal(badAlias.status, 400);
+  assert.equal(typeOf(badAlias.body), 'invalid_alias_name_exception');
+  const aliasIsPattern = await node.request('PUT', '/_index_template/alias-pattern', { body: { index_patterns: ['ap', 'ap-*'], template: { aliases: { ap: {} } } } });
+  assert.equal(reasonOf(aliasIsPattern.body), 'alias [ap] cannot be the same as any pattern in [ap, ap-*]');
+
   const globalHidden = await node.request('PUT', '/_index_template/global', { body: { index_patterns: ['*'], template: { settings: { 'index.hidden': true } } } });
   assert.equal(globalHidden.status, 400);
   assert.equal(reasonOf(globalHidden.body), 'index_template [global] invalid, cause [global composable templates may not specify the setting index.hidden]');

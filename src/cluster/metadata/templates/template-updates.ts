@@ -68,7 +68,7 @@ export function putComposableTemplate(templates: IndexTemplates, name: string, t
   const legacy = conflictingLegacy(templates, template.indexPatterns);
   if (legacy.length > 0) warnings.push(templateErrors.shadowsLegacyWarning(name, template.indexPatterns, legacy));
   if (sameJson(existing, template)) return { templates, warnings };
-  validateTemplateShape(name, template.template?.settings, template.indexPatterns, Object.keys(template.template?.aliases ?? {}));
+  validateTemplateShape(name, template.template?.settings, template.indexPatterns, template.template?.aliases ?? {});
   validateComposite(templates, name, template);
   return { templates: { ...templates, composable: withEntry(templates.composable, name, template) }, warnings };
 }
@@ -83,7 +83,7 @@ export function putComponentTemplate(templates: IndexTemplates, name: string, co
   }
   if (sameJson(existing, component)) return { templates, warnings: [] };
   validateTemplateMapping(component.template.settings, component.template.mappings);
-  validateTemplateShape(name, component.template.settings, [], Object.keys(component.template.aliases ?? {}));
+  validateTemplateShape(name, component.template.settings, [], component.template.aliases ?? {});
   const next: IndexTemplates = { ...templates, component: withEntry(templates.component, name, component) };
   for (const [user, template] of users) {
     try {
@@ -97,7 +97,7 @@ export function putComponentTemplate(templates: IndexTemplates, name: string, co
 }
 
 export function putLegacyTemplate(templates: IndexTemplates, name: string, template: LegacyTemplate, create: boolean): TemplatesUpdate {
-  validateTemplateShape(name, template.settings, template.indexPatterns, Object.keys(template.aliases));
+  validateTemplateShape(name, template.settings, template.indexPatterns, template.aliases);
   const existing = templates.legacy[name];
   if (create && existing !== undefined) throw templateErrors.legacyExists(name);
   const warnings: string[] = [];

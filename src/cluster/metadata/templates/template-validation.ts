@@ -8,7 +8,8 @@ import { EsError, templateErrors } from '../../../common/errors.js';
 import { AnalysisRegistry } from '../../../analysis/index.js';
 import { checkMappingLimits, parseMapping, serializeMapping } from '../../../mapping/index.js';
 import { validateMapping } from '../../../mapping/mapping-merge.js';
-import { readIndexSettings, validateIndexOrAliasName, validateUserSettings } from '../../../indices/index.js';
+import { readIndexSettings, validateUserSettings } from '../../../indices/index.js';
+import { parseAliasDefinition, validateAliasStandalone } from '../alias-definitions.js';
 import { isMatchAllPattern } from './pattern-overlap.js';
 
 /** Strings.INVALID_FILENAME_CHARS, printed in the order ES's HashSet iterates (as index-name.ts prints it). */
@@ -24,7 +25,7 @@ export function validateTemplateShape(
   name: string,
   settings: Readonly<Record<string, string>> | undefined,
   indexPatterns: readonly string[],
-  aliasNames: readonly string[],
+  aliases: Readonly<Record<string, unknown>>,
 ): void {
   const problems: string[] = [];
   if (name.includes(' ')) problems.push('name must not contain a space');
@@ -53,8 +54,9 @@ export function validateTemplateShape(
     problems.push('global templates may not specify the setting index.hidden');
   }
   if (problems.length > 0) throw templateErrors.invalid(name, templateErrors.validationFailed(problems));
-  for (const alias of aliasNames) {
-    validateIndexOrAliasName(alias);
+  for (const [alias, definition] of Object.entries(aliases)) {
+    // Only partly, as ES does: the index the alias will point to is not known yet.
+    validateAliasStandalone(alias, parseAliasDefinition(definition));
     if (indexPatterns.includes(alias)) throw templateErrors.aliasSameAsPattern(alias, indexPatterns);
   }
 }
