@@ -23,6 +23,8 @@ export type JsonToken =
 /** Jackson's StreamReadConstraints default. */
 export const MAX_JSON_NESTING_DEPTH = 1000;
 
+/** Names (and open objects) whose storage a parser keeps between documents. */
+const RETAINED_NAMES = 1024;
 /** Past this many names, an object's duplicate check uses a Set. */
 const MAX_LINEAR_NAMES = 16;
 
@@ -38,16 +40,23 @@ export class JsonPullParser {
   private pos = 0;
   private lineNumber = 1;
   private lineStart = 0;
-  /** Container stack: OBJECT or ARRAY per open level. */
-  private readonly containers: number[] = [];
+  /**
+   * Container stack: OBJECT or ARRAY per open level. The stacks below keep their storage from document to
+   * document (counters say how much is in use): truncating them made every document grow them again.
+   */
+  private readonly containers = new Uint8Array(MAX_JSON_NESTING_DEPTH);
+  private containerCount = 0;
   /**
    * The names seen so far in each open object (Jackson's strict duplicate detection, which ES turns on): the
    * names of all open objects in one flat list, each object's from its start offset, searched linearly; an
    * object with many names gets a Set instead. No allocation per object for the usual small document.
    */
   private readonly nameList: string[] = [];
+  private nameCount = 0;
+  /** Per open object (objectCount of them): where its names start in nameList, and its Set once it has many. */
   private readonly nameStarts: number[] = [];
   private readonly nameSets: Array<Set<string> | undefined> = [];
+  private objectCount = 0;
   /** The input as a Buffer, to decode strings without a view per string. */
   private buffer: Buffer;
   private bytes: Uint8Array;
@@ -74,10 +83,13 @@ export class JsonPullParser {
     this.pos = 0;
     this.lineNumber = 1;
     this.lineStart = 0;
-    this.containers.length = 0;
-    this.nameList.length = 0;
-    this.nameStarts.length = 0;
-    this.nameSets.length = 0;
+    this.containerCount = 0;
+    this.nameCount = 0;
+    this.objectCount = 0;
+    // Drop what an unusually large document left behind; keep the usual document's storage.
+    if (this.nameList.length > RETAINED_NAMES) this.nameList.length = 0;
+    if (this.nameSets.length > RETAINED_NAMES) this.nameSets.length = 0;
+    this.nameSets.fill(undefined);
     this.expect = 'value';
     this.token = undefined;
     this.text = '';
@@ -94,7 +106,7 @@ export class JsonPullParser {
   }
 
   get depth(): number {
-    return this.containers.length;
+    return this.containerCount;
   }
 
   location(): TokenLocation {
@@ -112,8 +124,8 @@ export class JsonPullParser {
     this.column = this.pos - this.lineStart + 1;
     const bytes = this.bytes;
     if (this.pos >= bytes.length) {
-      if (this.containers.length > 0) {
-        const kind = this.containers[this.containers.length - 1] === OBJECT ? 'Object' : 'Array';
+      if (this.containerCount > 0) {
+        const kind = this.containers[this.containerCount - 1] === OBJECT ? 'Object' : 'Array';
         throw this.fault(`Unexpected end-of-input: expected close marker for ${kind}`);
       }
       this.token = undefined;
@@ -136,7 +148,7 @@ export class JsonPullParser {
       case 'name':
         return this.readName(c);
       case 'after-value': {
-        const top = this.containers[this.containers.length - 1];
+        const top = this.containers[this.containerCount - 1];
         if (c === 0x2c /* , */) {
           this.pos++;
           this.skipWhitespace();
@@ -157,22 +169,23 @@ export class JsonPullParser {
   /** Skips the current container's content when positioned on START_OBJECT/START_ARRAY (Jackson's skipChildren). */
   skipChildren(): void {
     if (this.token !== 'START_OBJECT' && this.token !== 'START_ARRAY') return;
-    const target = this.containers.length - 1;
-    while (this.containers.length > target) {
+    const target = this.containerCount - 1;
+    while (this.containerCount > target) {
       if (this.next() === undefined) return;
     }
   }
 
   private afterValue(): void {
-    this.expect = this.containers.length === 0 ? 'done' : 'after-value';
+    this.expect = this.containerCount === 0 ? 'done' : 'after-value';
   }
 
   private closeContainer(kind: number): JsonToken {
     this.pos++;
-    this.containers.pop();
+    this.containerCount--;
     if (kind === OBJECT) {
-      this.nameList.length = this.nameStarts.pop()!;
-      this.nameSets.pop();
+      this.objectCount--;
+      this.nameCount = this.nameStarts[this.objectCount]!;
+      this.nameSets[this.objectCount] = undefined;
     }
     this.afterValue();
     this.token = kind === OBJECT ? 'END_OBJECT' : 'END_ARRAY';
@@ -180,16 +193,17 @@ export class JsonPullParser {
   }
 
   private openContainer(kind: number): JsonToken {
-    if (this.containers.length >= MAX_JSON_NESTING_DEPTH) {
+    if (this.containerCount >= MAX_JSON_NESTING_DEPTH) {
       throw this.fault(
-        `Document nesting depth (${this.containers.length + 1}) exceeds the maximum allowed (${MAX_JSON_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
+        `Document nesting depth (${this.containerCount + 1}) exceeds the maximum allowed (${MAX_JSON_NESTING_DEPTH}, from \`StreamReadConstraints.getMaxNestingDepth()\`)`,
       );
     }
     this.pos++;
-    this.containers.push(kind);
+    this.containers[this.containerCount++] = kind;
     if (kind === OBJECT) {
-      this.nameStarts.push(this.nameList.length);
-      this.nameSets.push(undefined);
+      this.nameStarts[this.objectCount] = this.nameCount;
+      this.nameSets[this.objectCount] = undefined;
+      this.objectCount++;
       this.expect = 'name-or-end';
       this.token = 'START_OBJECT';
     } else {
@@ -201,7 +215,7 @@ export class JsonPullParser {
 
   private readName(c: number): JsonToken {
     if (c !== 0x22) throw this.unexpectedChar('was expecting double-quote to start field name');
-    const name = this.readString();
+    const name = this.readNameString();
     this.checkDuplicate(name);
     this.skipWhitespace();
     if (this.bytes[this.pos] !== 0x3a /* : */) {
@@ -216,7 +230,7 @@ export class JsonPullParser {
   }
 
   private checkDuplicate(name: string): void {
-    const top = this.nameStarts.length - 1;
+    const top = this.objectCount - 1;
     const set = this.nameSets[top];
     if (set !== undefined) {
       if (set.has(name)) throw this.fault(`Duplicate field '${name}'`);
@@ -225,16 +239,17 @@ export class JsonPullParser {
     }
     const list = this.nameList;
     const start = this.nameStarts[top]!;
-    for (let i = start; i < list.length; i++) if (list[i] === name) throw this.fault(`Duplicate field '${name}'`);
-    if (list.length - start < MAX_LINEAR_NAMES) {
-      list.push(name);
+    const end = this.nameCount;
+    for (let i = start; i < end; i++) if (list[i] === name) throw this.fault(`Duplicate field '${name}'`);
+    if (end - start < MAX_LINEAR_NAMES) {
+      list[this.nameCount++] = name;
       return;
     }
     // Only the innermost object's names are at the end of the list; an outer object's set takes them from there.
-    const names = new Set(list.slice(start));
+    const names = new Set(list.slice(start, end));
     names.add(name);
     this.nameSets[top] = names;
-    list.length = start;
+    this.nameCount = start;
   }
 
   private readValue(c: number): JsonToken {
@@ -346,6 +361,37 @@ export class JsonPullParser {
     this.pos = p;
   }
 
+  /**
+   * A field name: the same names come back in document after document, so a short name without escapes is
+   * looked up by its bytes in a small cache and comes back as the string decoded the first time (no decoding,
+   * and a string whose hash is already computed for the mapping and field lookups that follow).
+   */
+  private readNameString(): string {
+    const bytes = this.bytes;
+    const start = this.pos + 1;
+    const limit = Math.min(bytes.length, start + MAX_CACHED_NAME_BYTES);
+    let hash = 0;
+    for (let p = start; p < limit; p++) {
+      const b = bytes[p]!;
+      if (b === 0x22) {
+        const length = p - start;
+        const slot = (hash ^ length) & (NAME_CACHE_SIZE - 1);
+        const cached = nameCache[slot];
+        if (cached !== undefined && cached.bytes.length === length && sameBytesAt(cached.bytes, bytes, start)) {
+          this.pos = p + 1;
+          return cached.text;
+        }
+        const text = this.buffer.toString('utf8', start, p);
+        nameCache[slot] = { bytes: bytes.slice(start, p), text };
+        this.pos = p + 1;
+        return text;
+      }
+      if (b === 0x5c || b < 0x20) break;
+      hash = (Math.imul(hash, 31) + b) | 0;
+    }
+    return this.readString();
+  }
+
   private readString(): string {
     const bytes = this.bytes;
     let p = this.pos + 1;
@@ -451,6 +497,20 @@ export class JsonPullParser {
   private faultHere(message: string): JsonSyntaxError {
     return new JsonSyntaxError(message, this.lineNumber, this.pos - this.lineStart + 1);
   }
+}
+
+/** Field names up to this many bytes are cached (longer ones are rare and decoded each time). */
+const MAX_CACHED_NAME_BYTES = 64;
+/** Slots of the name cache (a power of two); a colliding name replaces the slot's previous one. */
+const NAME_CACHE_SIZE = 1024;
+/** Decoded field names by their UTF-8 bytes, shared by every parser on this thread. */
+const nameCache: Array<{ readonly bytes: Uint8Array; readonly text: string } | undefined> = new Array(NAME_CACHE_SIZE).fill(undefined);
+
+/** Whether `input` holds `expected` at `at`. */
+function sameBytesAt(expected: Uint8Array, input: Uint8Array, at: number): boolean {
+  const length = expected.length;
+  for (let i = 0; i < length; i++) if (expected[i] !== input[at + i]) return false;
+  return true;
 }
 
 function asBuffer(bytes: Uint8Array): Buffer {

@@ -1,7 +1,9 @@
 /**
  * An indexing buffer that lives in an indexing worker: this side validates each document (so failures
  * are reported before a seqNo is taken, as on the main-thread buffer), encodes it into the current batch
- * and sends batches at the end of each turn of the event loop (or when one grows large). The worker
+ * and sends the batch once a turn of the event loop added nothing to it, or once it is large enough: a bulk
+ * request adds documents turn after turn, and each message costs the request thread a fixed price, so its
+ * documents travel in a few larger batches rather than one per turn. The worker
  * inverts them into its IndexingBuffer and later writes that buffer as a segment, so neither the
  * analysis nor the segment encoding run on the request thread.
  */
@@ -10,6 +12,8 @@ import { prevalidate, type AnalyzerLookup, type BufferSink } from './indexing-bu
 
 /** Cut a batch at this size even within one turn, so a huge bulk does not build one giant message. */
 const MAX_BATCH_BYTES = 2 * 1024 * 1024;
+/** While documents keep coming, a batch waits for this many bytes before it is sent. */
+const MIN_BATCH_BYTES = 256 * 1024;
 /** RAM an inverted document takes, per byte of its source, until the worker reports the real figure. */
 const ESTIMATED_RAM_PER_SOURCE_BYTE = 5;
 
@@ -23,6 +27,8 @@ export class RemoteBuffer implements BufferSink {
   private encoder = new BatchEncoder();
   private batchStart = 0;
   private sendScheduled = false;
+  /** numDocs when the scheduled send last looked: more since then means documents are still coming. */
+  private docsAtLastCheck = 0;
   /** The worker's last figure and how many documents it covered; documents beyond are estimated. */
   private reportedBytes = 0;
   private reportedDocs = 0;
@@ -78,11 +84,20 @@ export class RemoteBuffer implements BufferSink {
   private scheduleSend(): void {
     if (this.sendScheduled) return;
     this.sendScheduled = true;
-    setImmediate(() => {
-      this.sendScheduled = false;
-      this.send();
-    });
+    setImmediate(this.sendWhenQuiet);
   }
+
+  private readonly sendWhenQuiet = (): void => {
+    this.sendScheduled = false;
+    const stillComing = this.numDocs !== this.docsAtLastCheck;
+    this.docsAtLastCheck = this.numDocs;
+    if (stillComing && !this.closed && this.encoder.bytes < MIN_BATCH_BYTES) {
+      this.sendScheduled = true;
+      setImmediate(this.sendWhenQuiet);
+      return;
+    }
+    this.send();
+  };
 
   /** Sends the open batch (if any). */
   send(): void {

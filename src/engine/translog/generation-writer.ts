@@ -3,11 +3,16 @@
  * write-out hands them to the OS in one write call, and a sync makes them durable. Three offsets only ever
  * grow, in this order: durable (covered by a checkpoint on disk) <= written (handed to the OS) <= added.
  * This class does no I/O; translog.ts sequences the I/O and calls `takePending` / `markDurable`.
+ *
+ * Records are encoded straight into one growing write buffer (ES's ReleasableBytesStreamOutput): no buffer
+ * per record, and a write-out hands over a view of it instead of concatenating records. Bytes handed over are
+ * never written again: appends continue after them, and a full buffer is replaced, not reused.
  */
 import { emptyCheckpoint, type Checkpoint } from './checkpoint.js';
 import { encodeHeader, headerLength, type TranslogHeader } from './translog-header.js';
 import { NO_OPS_PERFORMED } from './operation.js';
-import type { TranslogLocation } from './operation.js';
+import type { TranslogLocation, TranslogOperation } from './operation.js';
+import { encodeOperationInto, type RecordTarget } from './operation-codec.js';
 import type { TranslogFileHandle } from './translog-fs.js';
 
 /** Counters that a checkpoint records, as of some offset. */
@@ -24,7 +29,11 @@ export interface SyncWaiter {
   reject(err: Error): void;
 }
 
-export class GenerationWriter {
+/** The write buffer's first size; it doubles up to MAX_WRITE_BUFFER, past which a fresh one is started. */
+const INITIAL_WRITE_BUFFER = 64 * 1024;
+const MAX_WRITE_BUFFER = 4 * 1024 * 1024;
+
+export class GenerationWriter implements RecordTarget {
   readonly header: TranslogHeader;
   readonly headerBytes: Buffer;
   /** Opened when the generation's file is created (in the I/O sequence, possibly after ops were added). */
@@ -36,9 +45,16 @@ export class GenerationWriter {
 
   durable: Checkpoint;
   writtenOffset: number;
-  private pending: Buffer[] = [];
-  private pendingBytes = 0;
-  private state: WriterState;
+  /** Full write buffers not yet handed over, then the open one: bytes [openStart, openUsed) are pending. */
+  private full: Buffer[] = [];
+  private fullBytes = 0;
+  bytes: Buffer = Buffer.alloc(0);
+  private openStart = 0;
+  private openUsed = 0;
+  private offset: number;
+  private numOpsAdded = 0;
+  private minSeqNo = NO_OPS_PERFORMED;
+  private maxSeqNo = NO_OPS_PERFORMED;
   lastModifiedMs: number;
 
   /** Group-commit bookkeeping, owned by translog.ts. */
@@ -58,7 +74,7 @@ export class GenerationWriter {
     const start = headerLength(header.translogUUID);
     this.writtenOffset = start;
     this.durable = emptyCheckpoint(start, header.generation, globalCheckpoint, minTranslogGeneration);
-    this.state = { offset: start, numOps: 0, minSeqNo: NO_OPS_PERFORMED, maxSeqNo: NO_OPS_PERFORMED };
+    this.offset = start;
     this.lastModifiedMs = nowMs;
   }
 
@@ -67,30 +83,45 @@ export class GenerationWriter {
   }
 
   get addedOffset(): number {
-    return this.state.offset;
+    return this.offset;
   }
 
   get numOps(): number {
-    return this.state.numOps;
+    return this.numOpsAdded;
   }
 
   get bufferedBytes(): number {
-    return this.pendingBytes;
+    return this.fullBytes + this.openUsed - this.openStart;
   }
 
-  append(record: Buffer, seqNo: number, nowMs: number): TranslogLocation {
-    const offset = this.state.offset;
-    this.pending.push(record);
-    this.pendingBytes += record.length;
-    const { numOps, minSeqNo, maxSeqNo } = this.state;
-    this.state = {
-      offset: offset + record.length,
-      numOps: numOps + 1,
-      minSeqNo: minSeqNo === NO_OPS_PERFORMED ? seqNo : Math.min(minSeqNo, seqNo),
-      maxSeqNo: Math.max(maxSeqNo, seqNo),
-    };
+  /** RecordTarget: room for one record at the end of the open write buffer (a new buffer when it is full). */
+  reserve(recordLength: number): number {
+    if (this.openUsed + recordLength <= this.bytes.length) return this.openUsed;
+    if (this.openUsed > this.openStart) {
+      this.full.push(this.bytes.subarray(this.openStart, this.openUsed));
+      this.fullBytes += this.openUsed - this.openStart;
+    }
+    let capacity = Math.min(Math.max(INITIAL_WRITE_BUFFER, this.bytes.length * 2), MAX_WRITE_BUFFER);
+    if (capacity < recordLength) capacity = recordLength;
+    // Not from Node's shared pool: the buffer lives until its bytes are written out.
+    this.bytes = Buffer.allocUnsafeSlow(capacity);
+    this.openStart = 0;
+    this.openUsed = 0;
+    return 0;
+  }
+
+  /** Encodes `operation` as the next record (translog.ts validated it). Throws, appending nothing, if it cannot be encoded. */
+  append(operation: TranslogOperation, nowMs: number): TranslogLocation {
+    const offset = this.offset;
+    const recordLength = encodeOperationInto(operation, this);
+    this.openUsed += recordLength;
+    this.offset = offset + recordLength;
+    this.numOpsAdded++;
+    const seqNo = operation.seqNo;
+    this.minSeqNo = this.minSeqNo === NO_OPS_PERFORMED ? seqNo : Math.min(this.minSeqNo, seqNo);
+    this.maxSeqNo = Math.max(this.maxSeqNo, seqNo);
     this.lastModifiedMs = nowMs;
-    return { generation: this.generation, offset, size: record.length };
+    return { generation: this.generation, offset, size: recordLength };
   }
 
   /**
@@ -99,10 +130,18 @@ export class GenerationWriter {
    */
   takePending(): { bytes: Buffer | undefined; position: number; state: WriterState } {
     const position = this.writtenOffset;
-    const bytes = this.pendingBytes === 0 ? undefined : this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
-    this.pending = [];
-    this.pendingBytes = 0;
-    return { bytes, position, state: this.state };
+    const openBytes = this.openUsed - this.openStart;
+    let bytes: Buffer | undefined;
+    if (this.fullBytes === 0) bytes = openBytes === 0 ? undefined : this.bytes.subarray(this.openStart, this.openUsed);
+    else {
+      if (openBytes > 0) this.full.push(this.bytes.subarray(this.openStart, this.openUsed));
+      bytes = Buffer.concat(this.full, this.fullBytes + openBytes);
+    }
+    this.full = [];
+    this.fullBytes = 0;
+    this.openStart = this.openUsed;
+    const state: WriterState = { offset: this.offset, numOps: this.numOpsAdded, minSeqNo: this.minSeqNo, maxSeqNo: this.maxSeqNo };
+    return { bytes, position, state };
   }
 
   /** Settles the waiters whose records the durable checkpoint now covers. */

@@ -36,8 +36,35 @@ function checkLong(name: string, value: number): void {
   if (!Number.isSafeInteger(value)) throw new RangeError(`translog operation ${name} [${value}] is not a safe integer`);
 }
 
+/** Where records are encoded: `reserve` makes room for one record and says where it starts in `bytes`. */
+export interface RecordTarget {
+  readonly bytes: Buffer;
+  reserve(recordLength: number): number;
+}
+
+/** A target for exactly one record, in a buffer of its own. */
+class SingleRecord implements RecordTarget {
+  bytes: Buffer = Buffer.alloc(0);
+
+  reserve(recordLength: number): number {
+    this.bytes = Buffer.allocUnsafe(recordLength);
+    return 0;
+  }
+}
+
 /** Encodes one operation as a complete record (length prefix, body, checksum) in a fresh buffer. */
 export function encodeOperation(op: TranslogOperation): Buffer {
+  const target = new SingleRecord();
+  encodeOperationInto(op, target);
+  return target.bytes;
+}
+
+/**
+ * Encodes one operation as a complete record straight into `target` (the translog's write buffer: no buffer
+ * per record, no copy when the records go to the file). Every check runs before `reserve`, so a refused
+ * operation leaves the target untouched. Returns the record's length.
+ */
+export function encodeOperationInto(op: TranslogOperation, target: RecordTarget): number {
   checkLong('seqNo', op.seqNo);
   checkLong('primaryTerm', op.primaryTerm);
   let bodyLength = 1 + 16;
@@ -65,9 +92,11 @@ export function encodeOperation(op: TranslogOperation): Buffer {
   }
   if (bodyLength > MAX_RECORD_BODY) throw new RangeError(`translog operation of ${bodyLength} bytes exceeds the ${MAX_RECORD_BODY}-byte record limit`);
 
-  const record = Buffer.allocUnsafe(bodyLength + RECORD_OVERHEAD);
-  record.writeUInt32BE(bodyLength, 0);
-  let at = 4;
+  const recordLength = bodyLength + RECORD_OVERHEAD;
+  const start = target.reserve(recordLength);
+  const record = target.bytes;
+  record.writeUInt32BE(bodyLength, start);
+  let at = start + 4;
   switch (op.type) {
     case 'index': {
       record[at++] = KIND_INDEX;
@@ -103,8 +132,8 @@ export function encodeOperation(op: TranslogOperation): Buffer {
       break;
     }
   }
-  record.writeUInt32BE(crc32(record.subarray(0, at)), at);
-  return record;
+  record.writeUInt32BE(crc32(record.subarray(start, at)), at);
+  return recordLength;
 }
 
 /**

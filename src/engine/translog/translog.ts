@@ -32,7 +32,6 @@ import { EsError } from '../../common/errors.js';
 import type { Checkpoint } from './checkpoint.js';
 import { CHECKPOINT_FILE, generationCheckpointName, generationFileName, writeCheckpointFile } from './checkpoint-file.js';
 import { GenerationWriter, type WriterState } from './generation-writer.js';
-import { encodeOperation } from './operation-codec.js';
 import { UNASSIGNED_SEQ_NO, type TranslogLocation, type TranslogOperation } from './operation.js';
 import { attempt, createGenerationFile, openTranslogDirectory, type ReaderGeneration } from './translog-recovery.js';
 import { translogErrors } from './translog-errors.js';
@@ -165,14 +164,13 @@ export class Translog {
     if (operation.primaryTerm > this.current.header.primaryTerm) {
       throw translogErrors.termTooNew(this.current.header.primaryTerm, operation.primaryTerm);
     }
-    let record: Buffer;
+    const writer = this.current;
+    let location: TranslogLocation;
     try {
-      record = encodeOperation(operation);
+      location = writer.append(operation, this.now());
     } catch (err) {
       throw translogErrors.invalidOperation((err as Error).message);
     }
-    const writer = this.current;
-    const location = writer.append(record, operation.seqNo, this.now());
     if (writer.bufferedBytes >= this.bufferSize) this.scheduleWriteOut(writer);
     return location;
   }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { JsonPullParser, type JsonToken } from '../../../src/mapping/json-pull-parser.js';
+import fc from 'fast-check';
+import { acquireParser, JsonPullParser, releaseParser, type JsonToken } from '../../../src/mapping/json-pull-parser.js';
 import { JsonSyntaxError } from '../../../src/mapping/json-syntax-error.js';
 import {
   javaFloatString,
@@ -133,4 +134,44 @@ test('value previews print Java objects', () => {
     };
     return bucket(keys[a]!) - bucket(keys[b]!) || a - b;
   }));
+});
+
+test('a reused parser (cached field names, kept stacks) reads every document as a fresh parser does, errors included (fast-check)', () => {
+  const read = (parser: JsonPullParser): string[] => {
+    const out: string[] = [];
+    try {
+      for (let t = parser.next(); t !== undefined; t = parser.next()) out.push(`${t} ${parser.text} ${parser.line}:${parser.column} ${parser.depth}`);
+    } catch (err) {
+      if (!(err instanceof JsonSyntaxError)) throw err;
+      out.push(`error ${err.message} ${err.line}:${err.column}`);
+    }
+    return out;
+  };
+  // Names that share bytes, differ only in length or escapes, repeat (duplicates), and more names than cache slots.
+  const name = fc.oneof(
+    fc.constantFrom('a', 'ab', 'a\\u0062', 'b', 'summary', 'summar', 'summaryy', 'é', '\\"', 'x\\ny'),
+    fc.stringMatching(/^[a-z]{1,3}$/),
+    fc.string({ maxLength: 70 }).map((s) => JSON.stringify(s).slice(1, -1)),
+  );
+  const value: fc.Arbitrary<string> = fc.letrec<{ value: string }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.constantFrom('1', '"v"', 'null', 'true', '-2.5e3'),
+      fc.array(tie('value'), { maxLength: 3 }).map((items) => `[${items.join(',')}]`),
+      fc.array(fc.tuple(name, tie('value')), { maxLength: 20 }).map((entries) => `{${entries.map(([k, v]) => `"${k}":${v}`).join(',')}}`),
+    ),
+  })).value;
+  const document = fc.oneof({ weight: 8, arbitrary: value }, { weight: 1, arbitrary: value.map((v) => v.slice(0, Math.floor(v.length / 2))) });
+  fc.assert(
+    fc.property(fc.array(document, { minLength: 1, maxLength: 30 }), (documents) => {
+      for (const json of documents) {
+        const bytes = Buffer.from(json);
+        const reused = acquireParser(bytes);
+        const got = read(reused);
+        releaseParser(reused);
+        assert.deepStrictEqual(got, read(new JsonPullParser(bytes)));
+      }
+    }),
+    { numRuns: 300 },
+  );
 });

@@ -268,3 +268,40 @@ test('large buffers are written out before any sync, one write per buffer-full r
     cleanup();
   }
 });
+
+test('records encoded straight into the write buffer read back across buffer boundaries, partial write-outs and records larger than a buffer (fast-check)', async () => {
+  // Sizes around the write buffer's first size (64 KiB) and its growth, tiny ones between, and one past its cap (4 MiB).
+  const sourceSize = fc.oneof(fc.integer({ min: 0, max: 300 }), fc.integer({ min: 60_000, max: 70_000 }), fc.integer({ min: 120_000, max: 140_000 }));
+  type Step = { kind: 'add'; size: number } | { kind: 'huge' } | { kind: 'sync' } | { kind: 'snapshot' };
+  const step: fc.Arbitrary<Step> = fc.oneof(
+    { weight: 10, arbitrary: sourceSize.map((size) => ({ kind: 'add' as const, size })) },
+    { weight: 1, arbitrary: fc.constant({ kind: 'huge' as const }) },
+    { weight: 2, arbitrary: fc.constant({ kind: 'sync' as const }) },
+    { weight: 2, arbitrary: fc.constant({ kind: 'snapshot' as const }) },
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { maxLength: 40 }), fc.integer({ min: 1024, max: 256 * 1024 }), async (steps, bufferSize) => {
+      const { dir, cleanup } = tempDir();
+      try {
+        const translog = await Translog.open(dir, { createIfMissing: true, fs: fastFs(), bufferSize });
+        const expected: TranslogOperation[] = [];
+        for (const s of steps) {
+          if (s.kind === 'add' || s.kind === 'huge') {
+            const seqNo = expected.length;
+            const size = s.kind === 'huge' ? 4 * 1024 * 1024 + 17 : s.size;
+            const op = indexOp(seqNo, `doc-${seqNo}`, String.fromCharCode(97 + (seqNo % 26)).repeat(size));
+            translog.add(op);
+            expected.push(op);
+          } else if (s.kind === 'sync') await translog.sync();
+          else assert.deepStrictEqual(seqNos(await translog.snapshot().toArray()), seqNos(expected));
+        }
+        assert.deepStrictEqual(await translog.snapshot().toArray(), expected);
+        await translog.close();
+        assert.deepStrictEqual(await recoverAll(dir), expected);
+      } finally {
+        cleanup();
+      }
+    }),
+    { numRuns: 12 },
+  );
+});
