@@ -671,8 +671,12 @@ export class InternalEngine implements Engine {
   private async cutAndWrite(rollTranslog: boolean): Promise<BufferCut> {
     const flushing = this.buffer;
     const touched = this.versionMap.size > 0;
+    // Decided once, at the cut: when nothing was swapped, `flushing` is still the live buffer, and documents that
+    // enter it while the translog rolls below belong to the next refresh; writing it then would seal the buffer
+    // under the writers' feet (append-only writes leave the version map empty, so this path is common).
+    const swapped = !flushing.isEmpty || touched;
     // --- the cut: synchronous, so no operation falls between the buffer and the translog generation
-    if (!flushing.isEmpty || touched) {
+    if (swapped) {
       this.buffer = this.jobs.newBuffer();
       this.bufferGeneration++;
       this.versionMap.beforeRefresh();
@@ -686,7 +690,7 @@ export class InternalEngine implements Engine {
     // --- the write
     try {
       if (rolled !== null) await rolled;
-      if (!flushing.isEmpty || touched) await this.installBuffer(flushing, this.versionMap.oldIds());
+      if (swapped) await this.installBuffer(flushing, this.versionMap.oldIds());
       this.versionMap.afterRefresh();
     } catch (err) {
       throw this.fail(toEsError(err));

@@ -151,3 +151,38 @@ test('generated ids: recovery after a close without flush replays them once, aro
     dir.remove();
   }
 });
+
+for (const mode of MODES) {
+  test(`writes that enter the buffer while a flush rolls the translog over an empty buffer land in the next segment (${mode.name})`, async () => {
+    // Found by the kill -9 crash test: a flush that found the buffer and the version map empty (right after a
+    // refresh) did not swap the buffer, then wrote it anyway once documents had entered it during the translog
+    // roll, sealing the live buffer: every later write failed with "the buffer has been sent to be written".
+    const dir = tempDir();
+    const factory = new DocumentFactory();
+    const engine = await open(dir.path, factory, mode.config);
+    try {
+      let next = 0;
+      let stop = false;
+      const writer = async (): Promise<void> => {
+        while (!stop) {
+          const n = next++;
+          const op = n % 2 === 0 ? autoOp(factory, `auto-${n}`, { n }) : indexOp(factory, `id-${n}`, { n });
+          await engine.index(op);
+        }
+      };
+      const maintenance = async (): Promise<void> => {
+        for (let round = 0; round < 40; round++) {
+          await engine.refresh('test');
+          await engine.flush();
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+        stop = true;
+      };
+      await Promise.all([maintenance(), ...Array.from({ length: 6 }, writer)]);
+      assert.equal(await searchableCount(engine), next);
+    } finally {
+      await engine.close();
+      dir.remove();
+    }
+  });
+}
