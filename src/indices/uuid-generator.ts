@@ -13,6 +13,7 @@ let sequenceNumber = randomInt(0, 0x1000000);
 /** Every byte is written for each id before it is encoded: one buffer serves them all. */
 const SCRATCH = Buffer.alloc(15);
 let lastTimestamp = 0;
+const TWO_POW_32 = 2 ** 32;
 
 export function timeBasedUuid(now: number = Date.now()): string {
   sequenceNumber = (sequenceNumber + 1) & 0xffffff;
@@ -22,19 +23,18 @@ export function timeBasedUuid(now: number = Date.now()): string {
   lastTimestamp = timestamp;
 
   const bytes = SCRATCH;
-  // JavaScript bit operators are 32-bit, so the high timestamp bytes come from division.
-  const byteOf = (value: number, shift: number): number => Math.floor(value / 2 ** shift) & 0xff;
-  let i = 0;
-  bytes[i++] = sequenceId & 0xff;
-  bytes[i++] = (sequenceId >>> 16) & 0xff;
-  bytes[i++] = byteOf(timestamp, 16);
-  bytes[i++] = byteOf(timestamp, 24);
-  bytes[i++] = byteOf(timestamp, 32);
-  bytes[i++] = byteOf(timestamp, 40);
-  MUNGED_ADDRESS.copy(bytes, i);
-  i += 6;
-  bytes[i++] = byteOf(timestamp, 8);
-  bytes[i++] = (sequenceId >>> 8) & 0xff;
-  bytes[i++] = timestamp & 0xff;
+  // JavaScript bit operators are 32-bit: the timestamp (a safe integer) is split into its low and high words.
+  const low = timestamp % TWO_POW_32;
+  const high = (timestamp - low) / TWO_POW_32;
+  bytes[0] = sequenceId & 0xff;
+  bytes[1] = (sequenceId >>> 16) & 0xff;
+  bytes[2] = (low >>> 16) & 0xff;
+  bytes[3] = low >>> 24;
+  bytes[4] = high & 0xff;
+  bytes[5] = (high >>> 8) & 0xff;
+  for (let i = 0; i < 6; i++) bytes[6 + i] = MUNGED_ADDRESS[i]!;
+  bytes[12] = (low >>> 8) & 0xff;
+  bytes[13] = (sequenceId >>> 8) & 0xff;
+  bytes[14] = low & 0xff;
   return bytes.toString('base64url');
 }

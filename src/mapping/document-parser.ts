@@ -108,6 +108,18 @@ function joinPath(parent: string, name: string): string {
   return parent === '' ? name : `${parent}.${name}`;
 }
 
+/** The root object's context, the same for every document parsed against one mapping (immutable, so shared). */
+const rootContexts = new WeakMap<RootMapping, ObjectContext>();
+
+function rootContextOf(root: RootMapping): ObjectContext {
+  let context = rootContexts.get(root);
+  if (context === undefined) {
+    context = { path: '', displayName: ROOT_NAME, node: root, dynamic: root.dynamic ?? 'true', enabled: root.enabled ?? true, isRoot: true };
+    rootContexts.set(root, context);
+  }
+  return context;
+}
+
 /**
  * The full path of each multi-field, remembered with the parent path it was built for: one string per
  * multi-field instead of one concatenation per document (and then one hash per document wherever the path
@@ -125,6 +137,9 @@ function subfieldPath(subfield: FieldMapping, parentPath: string, name: string):
 
 /** Java's String.isBlank: empty or only whitespace (Character.isWhitespace, which excludes no-break spaces). */
 function isBlank(text: string): boolean {
+  // The usual name starts with a visible ASCII character: not blank, known without the regular expression.
+  const first = text.charCodeAt(0);
+  if (first > 0x20 && first < 0x7f) return false;
   return /^[\t\n\u000b\f\r\u001c-\u001f \u1680\u2000-\u2006\u2008-\u200a\u2028\u2029\u205f\u3000]*$/.test(text);
 }
 
@@ -201,14 +216,7 @@ class DocumentParserRun {
       throw this.syntaxError(err);
     }
     if (first !== 'START_OBJECT') throw mappingErrors.documentParsing(undefined, 'Malformed content, must start with an object');
-    const rootContext: ObjectContext = {
-      path: '',
-      displayName: ROOT_NAME,
-      node: this.root,
-      dynamic: this.root.dynamic ?? 'true',
-      enabled: this.root.enabled ?? true,
-      isRoot: true,
-    };
+    const rootContext = rootContextOf(this.root);
     try {
       if (!rootContext.enabled) this.parser.skipChildren();
       else if (this.parser.next() !== 'END_OBJECT') this.innerParseObject(rootContext);
@@ -568,9 +576,8 @@ class DocumentParserRun {
     return new TokenValue(p.token!, p.text, p.isInteger, p.line, p.column);
   }
 
-  /** FieldMapper.parse: the field's own value, then its multi-fields, then copy_to. */
-  private parseLeaf(field: FieldMapping, path: string, ref: ValueRef): void {
-    const value = this.current(ref);
+  /** FieldMapper.parse: the field's own value, then its multi-fields (the same value), then copy_to. */
+  private parseLeaf(field: FieldMapping, path: string, ref: ValueRef, value: CurrentValue = this.current(ref)): void {
     try {
       this.parseCreateField(field, path, value);
     } catch (err) {
@@ -582,7 +589,7 @@ class DocumentParserRun {
     // for-in rather than Object.entries: no array per leaf for the usual field without multi-fields.
     for (const name in field.fields) {
       const subfield = field.fields[name]!;
-      this.parseLeaf(subfield, subfieldPath(subfield, path, name), ref);
+      this.parseLeaf(subfield, subfieldPath(subfield, path, name), ref, value);
     }
     if (!this.withinCopyTo && field.copyTo.length > 0) this.parseCopyTo(field, path, value);
   }

@@ -72,6 +72,8 @@ const LONG_RANGE = '(-9223372036854775808 - 9223372036854775807)';
 /** Jackson's getLongValue on a number token. */
 function jacksonLong(t: NumberToken): bigint {
   if (t.isInteger) {
+    // Up to 15 digits a literal is a safe integer: read as a number first (much cheaper than parsing a BigInt).
+    if (t.text.length <= 15) return BigInt(Number(t.text));
     const value = BigInt(t.text);
     if (value < LONG_MIN || value > LONG_MAX) throw xContentParse(t.location, `Numeric value (${t.text}) out of range of long ${LONG_RANGE}`);
     return value;

@@ -97,13 +97,18 @@ export class BatchEncoder {
   }
 
   add(id: string, document: BufferInputDocument): void {
-    const ints = this.ints;
     const strings = this.strings;
     const source = document.storedSource;
-    ints.push(source === undefined ? -1 : source.length);
-    ints.push(document.routing === undefined ? 0 : 1);
-    ints.push(document.ignored.length);
-    ints.push(document.fields.length);
+    const fields = document.fields;
+    // Written straight into the typed arrays (room reserved up front: at most 6 ints and 2 numbers per field).
+    const ints = this.ints.reserve(4 + 6 * fields.length);
+    const numbers = this.numbers.reserve(2 * fields.length);
+    let n = this.ints.length;
+    let m = this.numbers.length;
+    ints[n++] = source === undefined ? -1 : source.length;
+    ints[n++] = document.routing === undefined ? 0 : 1;
+    ints[n++] = document.ignored.length;
+    ints[n++] = fields.length;
     strings.push(id);
     if (document.routing !== undefined) strings.push(document.routing);
     for (const name of document.ignored) strings.push(name);
@@ -119,72 +124,74 @@ export class BatchEncoder {
       this.sources.set(source, this.sourcesUsed);
       this.sourcesUsed = needed;
     }
-    for (const field of document.fields) {
+    for (const field of fields) {
       const flags = flagsOf(field);
       switch (field.kind) {
         case 'text':
-          ints.push(KIND_TEXT);
-          ints.push(this.nameRef(field.field));
-          ints.push(flags);
-          ints.push(indexLevelOf(field.indexOptions));
-          ints.push(field.positionIncrementGap);
-          ints.push(this.nameRef(field.analyzer));
+          ints[n++] = KIND_TEXT;
+          ints[n++] = this.nameRef(field.field);
+          ints[n++] = flags;
+          ints[n++] = indexLevelOf(field.indexOptions);
+          ints[n++] = field.positionIncrementGap;
+          ints[n++] = this.nameRef(field.analyzer);
           strings.push(field.value);
           break;
         case 'keyword':
-          ints.push(KIND_KEYWORD);
-          ints.push(this.nameRef(field.field));
-          ints.push(flags);
-          ints.push(indexLevelOf(field.indexOptions));
-          ints.push(field.normalizer === null ? -1 : this.nameRef(field.normalizer));
+          ints[n++] = KIND_KEYWORD;
+          ints[n++] = this.nameRef(field.field);
+          ints[n++] = flags;
+          ints[n++] = indexLevelOf(field.indexOptions);
+          ints[n++] = field.normalizer === null ? -1 : this.nameRef(field.normalizer);
           strings.push(field.value);
           break;
         case 'long': {
-          ints.push(KIND_LONG);
-          ints.push(this.nameRef(field.field));
-          ints.push(flags);
-          ints.push(LONG_TYPES.indexOf(field.numericType));
+          ints[n++] = KIND_LONG;
+          ints[n++] = this.nameRef(field.field);
+          ints[n++] = flags;
+          ints[n++] = LONG_TYPES.indexOf(field.numericType);
           const asNumber = Number(field.value);
           if (Number.isSafeInteger(asNumber)) {
-            ints.push(0);
-            this.numbers.push(asNumber);
+            ints[n++] = 0;
+            numbers[m++] = asNumber;
           } else {
-            ints.push(1);
+            ints[n++] = 1;
             strings.push(field.value.toString());
           }
           break;
         }
         case 'double': {
-          ints.push(KIND_DOUBLE);
-          ints.push(this.nameRef(field.field));
-          ints.push(flags);
-          ints.push(DOUBLE_TYPES.indexOf(field.numericType));
-          this.numbers.push(field.value);
+          ints[n++] = KIND_DOUBLE;
+          ints[n++] = this.nameRef(field.field);
+          ints[n++] = flags;
+          ints[n++] = DOUBLE_TYPES.indexOf(field.numericType);
+          numbers[m++] = field.value;
           if (field.scaledValue === undefined) {
-            ints.push(0);
+            ints[n++] = 0;
           } else if (Number.isSafeInteger(Number(field.scaledValue))) {
-            ints.push(1);
-            this.numbers.push(Number(field.scaledValue));
+            ints[n++] = 1;
+            numbers[m++] = Number(field.scaledValue);
           } else {
-            ints.push(2);
+            ints[n++] = 2;
             strings.push(field.scaledValue.toString());
           }
           break;
         }
         case 'date':
-          ints.push(KIND_DATE);
-          ints.push(this.nameRef(field.field));
-          ints.push(flags);
-          this.numbers.push(field.epochMillis);
+          ints[n++] = KIND_DATE;
+          ints[n++] = this.nameRef(field.field);
+          ints[n++] = flags;
+          numbers[m++] = field.epochMillis;
           break;
         case 'boolean':
-          ints.push(KIND_BOOLEAN);
-          ints.push(this.nameRef(field.field));
-          ints.push(flags);
-          ints.push(field.value ? 1 : 0);
+          ints[n++] = KIND_BOOLEAN;
+          ints[n++] = this.nameRef(field.field);
+          ints[n++] = flags;
+          ints[n++] = field.value ? 1 : 0;
           break;
       }
     }
+    this.ints.length = n;
+    this.numbers.length = m;
     this.meta.push(-1);
     this.meta.push(0);
     this.meta.push(0);
@@ -206,7 +213,10 @@ export class BatchEncoder {
     return this.docs === 0 && this.deletes.length === 0;
   }
 
-  /** The finished batch and the buffers postMessage may move instead of copying. */
+  /**
+   * The finished batch and the buffers postMessage may move instead of copying. The batch views the encoder's
+   * own arrays (no copy of them): the encoder is done once finished, and is not used again.
+   */
   finish(): { batch: DocumentBatch; transfer: ArrayBuffer[] } {
     const meta = this.meta.toArray();
     const seqNos = new Float64Array(this.docs);
@@ -218,11 +228,11 @@ export class BatchEncoder {
       versions[i] = meta[i * 3 + 2]!;
     }
     const batch: DocumentBatch = {
-      ints: this.ints.toArray(),
-      numbers: this.numbers.toArray(),
+      ints: this.ints.values.subarray(0, this.ints.length),
+      numbers: this.numbers.values.subarray(0, this.numbers.length),
       strings: this.strings,
       names: this.names,
-      sources: this.sources.slice(0, this.sourcesUsed),
+      sources: this.sources.subarray(0, this.sourcesUsed),
       docCount: this.docs,
       seqNos,
       primaryTerms,

@@ -14,8 +14,16 @@ export function writeInt64(target: Buffer, value: number, at: number): number {
   if (!Number.isSafeInteger(value)) throw new RangeError(`value ${value} is not a safe integer`);
   const high = Math.floor(value / TWO_POW_32);
   const low = value - high * TWO_POW_32;
-  target.writeInt32BE(high, at);
-  target.writeUInt32BE(low, at + 4);
+  // Byte stores rather than writeInt32BE/writeUInt32BE: no range checks per half (both are in range by
+  // construction) on the translog's per-record path; `>>>` gives a negative high word's two's complement bits.
+  target[at] = high >>> 24;
+  target[at + 1] = high >>> 16;
+  target[at + 2] = high >>> 8;
+  target[at + 3] = high;
+  target[at + 4] = low >>> 24;
+  target[at + 5] = low >>> 16;
+  target[at + 6] = low >>> 8;
+  target[at + 7] = low;
   return at + 8;
 }
 

@@ -32,6 +32,19 @@ const KIND_INDEX = 1;
 const KIND_DELETE = 2;
 const KIND_NOOP = 3;
 
+/** The length of `text` when every character is ASCII (its UTF-8 bytes are its characters), else -1. */
+function asciiLength(text: string): number {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return -1;
+  return text.length;
+}
+
+/** Writes `text`, whose UTF-8 length is `byteLength`, at `at`: ASCII byte by byte (no native call for a short id). */
+function writeUtf8(target: Buffer, text: string, byteLength: number, ascii: boolean, at: number): number {
+  if (!ascii) return at + target.write(text, at, byteLength, 'utf8');
+  for (let i = 0; i < byteLength; i++) target[at + i] = text.charCodeAt(i);
+  return at + byteLength;
+}
+
 function checkLong(name: string, value: number): void {
   if (!Number.isSafeInteger(value)) throw new RangeError(`translog operation ${name} [${value}] is not a safe integer`);
 }
@@ -69,12 +82,15 @@ export function encodeOperationInto(op: TranslogOperation, target: RecordTarget)
   checkLong('primaryTerm', op.primaryTerm);
   let bodyLength = 1 + 16;
   let idBytes = 0;
+  let idAscii = false;
   let routingBytes = 0;
   let textBytes = 0;
   switch (op.type) {
     case 'index':
       checkLong('version', op.version);
-      idBytes = Buffer.byteLength(op.id, 'utf8');
+      idBytes = asciiLength(op.id);
+      idAscii = idBytes >= 0;
+      if (!idAscii) idBytes = Buffer.byteLength(op.id, 'utf8');
       routingBytes = op.routing === undefined ? -1 : Buffer.byteLength(op.routing, 'utf8');
       bodyLength += 8 + varintSize(idBytes) + idBytes + varintSize(routingBytes + 1) + Math.max(routingBytes, 0) + 4 + op.source.length;
       break;
@@ -104,7 +120,7 @@ export function encodeOperationInto(op: TranslogOperation, target: RecordTarget)
       at = writeInt64(record, op.primaryTerm, at);
       at = writeInt64(record, op.version, at);
       at = writeVarint(record, idBytes, at);
-      at += record.write(op.id, at, idBytes, 'utf8');
+      at = writeUtf8(record, op.id, idBytes, idAscii, at);
       at = writeVarint(record, routingBytes + 1, at);
       if (op.routing !== undefined) at += record.write(op.routing, at, routingBytes, 'utf8');
       record.writeUInt32BE(op.source.length, at);

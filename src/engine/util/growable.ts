@@ -16,6 +16,12 @@ export class IntList {
     this.values[this.length++] = value;
   }
 
+  /** Room for `extra` more values, so a caller may write them straight into `values` and move `length`. */
+  reserve(extra: number): Int32Array {
+    if (this.length + extra > this.values.length) this.grow(this.length + extra);
+    return this.values;
+  }
+
   get(index: number): number {
     return this.values[index]!;
   }
@@ -61,6 +67,18 @@ export class FloatList {
       this.values = grown;
     }
     this.values[this.length++] = value;
+  }
+
+  /** Room for `extra` more values, so a caller may write them straight into `values` and move `length`. */
+  reserve(extra: number): Float64Array {
+    if (this.length + extra > this.values.length) {
+      let capacity = this.values.length * 2;
+      while (capacity < this.length + extra) capacity *= 2;
+      const grown = new Float64Array(capacity);
+      grown.set(this.values.subarray(0, this.length));
+      this.values = grown;
+    }
+    return this.values;
   }
 
   get(index: number): number {

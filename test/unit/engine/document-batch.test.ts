@@ -50,3 +50,25 @@ test('a batch round-trips documents, metadata and deletes exactly', () => {
   );
   assert.deepEqual([...batch.deletes], [7]);
 });
+
+test('a batch large enough to grow every array round-trips when its buffers are transferred', () => {
+  const encoder = new BatchEncoder();
+  const count = 3000;
+  const sourceOf = (i: number) => Buffer.from(JSON.stringify({ i, pad: 'p'.repeat(i % 97) }));
+  for (let i = 0; i < count; i++) {
+    encoder.add(`id-${i}`, { routing: i % 7 === 0 ? `r${i}` : undefined, ignored: [], storedSource: sourceOf(i), fields: i % 2 === 0 ? fields : fields.slice(4, 10) });
+    encoder.setMeta(i, i, 1, 1);
+  }
+  const { batch, transfer } = encoder.finish();
+  const moved = structuredClone(batch, { transfer });
+  let i = 0;
+  for (const { id, document, seqNo } of decodeBatch(moved)) {
+    assert.equal(id, `id-${i}`);
+    assert.equal(seqNo, i);
+    assert.equal(document.routing, i % 7 === 0 ? `r${i}` : undefined);
+    assert.equal(Buffer.from(document.storedSource!).toString(), sourceOf(i).toString());
+    assert.deepEqual(document.fields, i % 2 === 0 ? fields : fields.slice(4, 10));
+    i++;
+  }
+  assert.equal(i, count);
+});

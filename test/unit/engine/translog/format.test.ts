@@ -6,7 +6,7 @@ import { decodeOperation, encodeOperation, OPERATION_FORMAT_V1, recordChecksumMa
 import { decodeHeader, encodeHeader, headerLength } from '../../../../src/engine/translog/translog-header.js';
 import { CHECKPOINT_V1_BYTES, decodeCheckpoint, encodeCheckpoint, type Checkpoint } from '../../../../src/engine/translog/checkpoint.js';
 import { crc32, crc32Portable } from '../../../../src/engine/translog/crc32.js';
-import { FormatError } from '../../../../src/engine/translog/binary.js';
+import { FormatError, readInt64, writeInt64 } from '../../../../src/engine/translog/binary.js';
 import { operationArbitrary } from './helpers.js';
 
 test('operations round-trip through their record encoding (fast-check)', () => {
@@ -131,4 +131,20 @@ test('the portable CRC-32 agrees with the native one and with the standard check
   fc.assert(fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => assert.equal(crc32Portable(bytes), crc32(bytes))));
   const whole = Buffer.from('the quick brown fox');
   assert.equal(crc32(whole.subarray(9), crc32(whole.subarray(0, 9))), crc32(whole), 'continuation');
+});
+
+test('writeInt64 stores big-endian two-halves bytes for every safe integer, negative sentinels included (fast-check)', () => {
+  fc.assert(
+    fc.property(fc.oneof(fc.maxSafeInteger(), fc.constantFrom(-1, -2, 0, 2 ** 32, 2 ** 32 - 1, -(2 ** 32), Number.MIN_SAFE_INTEGER)), (value) => {
+      const written = Buffer.alloc(10);
+      assert.equal(writeInt64(written, value, 1), 9);
+      const high = Math.floor(value / 2 ** 32);
+      const expected = Buffer.alloc(10);
+      expected.writeInt32BE(high, 1);
+      expected.writeUInt32BE(value - high * 2 ** 32, 5);
+      assert.deepEqual(written, expected);
+      assert.equal(readInt64(written, 1), value);
+    }),
+    { numRuns: 500 },
+  );
 });
