@@ -36,5 +36,25 @@ export function timeBasedUuid(now: number = Date.now()): string {
   bytes[12] = (low >>> 8) & 0xff;
   bytes[13] = (sequenceId >>> 8) & 0xff;
   bytes[14] = low & 0xff;
-  return bytes.toString('base64url');
+  return base64Url15(bytes);
+}
+
+const BASE64_URL = new Uint8Array(64);
+for (let i = 0; i < 64; i++) BASE64_URL[i] = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'.charCodeAt(i);
+
+/** URL-safe base64 of exactly 15 bytes (20 characters, no padding), without a native call per id. */
+function base64Url15(bytes: Uint8Array): string {
+  const a = (bytes[0]! << 16) | (bytes[1]! << 8) | bytes[2]!;
+  const b = (bytes[3]! << 16) | (bytes[4]! << 8) | bytes[5]!;
+  const c = (bytes[6]! << 16) | (bytes[7]! << 8) | bytes[8]!;
+  const d = (bytes[9]! << 16) | (bytes[10]! << 8) | bytes[11]!;
+  const e = (bytes[12]! << 16) | (bytes[13]! << 8) | bytes[14]!;
+  const t = BASE64_URL;
+  return String.fromCharCode(
+    t[a >>> 18]!, t[(a >>> 12) & 63]!, t[(a >>> 6) & 63]!, t[a & 63]!,
+    t[b >>> 18]!, t[(b >>> 12) & 63]!, t[(b >>> 6) & 63]!, t[b & 63]!,
+    t[c >>> 18]!, t[(c >>> 12) & 63]!, t[(c >>> 6) & 63]!, t[c & 63]!,
+    t[d >>> 18]!, t[(d >>> 12) & 63]!, t[(d >>> 6) & 63]!, t[d & 63]!,
+    t[e >>> 18]!, t[(e >>> 12) & 63]!, t[(e >>> 6) & 63]!, t[e & 63]!,
+  );
 }

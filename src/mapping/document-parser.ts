@@ -674,8 +674,8 @@ class DocumentParserRun {
           this.ignored.add(path);
           return;
         }
-        const utf8 = Buffer.byteLength(text, 'utf8');
-        if (utf8 > MAX_TERM_LENGTH) throw new ValueError(immenseTerm(path, text), false);
+        // A UTF-16 unit takes at most 3 UTF-8 bytes: only a long value needs its bytes counted.
+        if (text.length * 3 > MAX_TERM_LENGTH && Buffer.byteLength(text, 'utf8') > MAX_TERM_LENGTH) throw new ValueError(immenseTerm(path, text), false);
         this.fields.push({
           kind: 'keyword',
           field: path,

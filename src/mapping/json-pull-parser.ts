@@ -58,7 +58,7 @@ export class JsonPullParser {
   private readonly nameSets: Array<Set<string> | undefined> = [];
   private objectCount = 0;
   /** The input as a Buffer, to decode strings without a view per string. */
-  private buffer: Buffer;
+  private buffer: DecodingBuffer;
   private bytes: Uint8Array;
   /** What the grammar allows next. */
   private expect: 'value' | 'name-or-end' | 'name' | 'after-value' | 'value-or-end' | 'done' = 'value';
@@ -88,8 +88,8 @@ export class JsonPullParser {
     this.objectCount = 0;
     // Drop what an unusually large document left behind; keep the usual document's storage.
     if (this.nameList.length > RETAINED_NAMES) this.nameList.length = 0;
+    // A set left by a document that failed midway is replaced when its slot's object opens: no clearing needed.
     if (this.nameSets.length > RETAINED_NAMES) this.nameSets.length = 0;
-    this.nameSets.fill(undefined);
     this.expect = 'value';
     this.token = undefined;
     this.text = '';
@@ -381,7 +381,7 @@ export class JsonPullParser {
           this.pos = p + 1;
           return cached.text;
         }
-        const text = this.buffer.toString('utf8', start, p);
+        const text = this.buffer.utf8Slice(start, p);
         nameCache[slot] = { bytes: bytes.slice(start, p), text };
         this.pos = p + 1;
         return text;
@@ -401,7 +401,7 @@ export class JsonPullParser {
       const b = bytes[p]!;
       if (b === 0x22) {
         this.pos = p + 1;
-        return this.buffer.toString('utf8', start, p);
+        return this.buffer.utf8Slice(start, p);
       }
       if (b === 0x5c || b < 0x20) break;
       p++;
@@ -415,7 +415,7 @@ export class JsonPullParser {
       }
       const b = bytes[p]!;
       if (b === 0x22) {
-        parts.push(this.buffer.toString('utf8', runStart, p));
+        parts.push(this.buffer.utf8Slice(runStart, p));
         this.pos = p + 1;
         return parts.join('');
       }
@@ -428,7 +428,7 @@ export class JsonPullParser {
         p++;
         continue;
       }
-      parts.push(this.buffer.toString('utf8', runStart, p));
+      parts.push(this.buffer.utf8Slice(runStart, p));
       const e = bytes[p + 1];
       p += 2;
       switch (e) {
@@ -513,8 +513,14 @@ function sameBytesAt(expected: Uint8Array, input: Uint8Array, at: number): boole
   return true;
 }
 
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/**
+ * Node's Buffer with the UTF-8 decoder that `toString('utf8', start, end)` ends in, called directly: the
+ * argument normalisation and encoding lookup around it cost about as much as decoding a short string.
+ */
+type DecodingBuffer = Buffer & { utf8Slice(start: number, end: number): string };
+
+function asBuffer(bytes: Uint8Array): DecodingBuffer {
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as DecodingBuffer;
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -5,6 +5,7 @@
  * source line is missing at the very end is dropped, as ES does. Errors are ES's, naming the line.
  * Index/create sources stay raw bytes (the document parser reports their errors per item).
  */
+import { isUtf8 } from 'node:buffer';
 import { EsError, errors } from '../../common/errors.js';
 import type { VersionType } from '../../engine/engine.js';
 import type { DocWriteItem, OpType } from './doc-write.js';
@@ -168,7 +169,7 @@ export function rejectPipeline(pipeline: string | undefined): void {
   throw errors.illegalArgument(`pipeline with id [${pipeline}] does not exist: ingest pipelines are not supported yet`);
 }
 
-function itemOf(meta: ActionMetadata, op: OpType, source: Uint8Array | undefined, update: DocWriteItem['update']): DocWriteItem {
+function itemOf(meta: ActionMetadata, op: OpType, source: Uint8Array | undefined, update: DocWriteItem['update'], sourceIsUtf8 = false): DocWriteItem {
   return {
     op,
     index: meta.index,
@@ -181,6 +182,7 @@ function itemOf(meta: ActionMetadata, op: OpType, source: Uint8Array | undefined
     source,
     update,
     requireAlias: meta.requireAlias,
+    sourceIsUtf8,
   };
 }
 
@@ -192,6 +194,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWriteItem[] {
   const items: DocWriteItem[] = [];
+  // A newline is never part of a multi-byte sequence, so every line of a valid body is valid: one check of the
+  // whole body spares each document its own (an invalid body leaves the check to each document, for its error).
+  const bodyIsUtf8 = isUtf8(body);
   let previousAction: { readonly bytes: Uint8Array; readonly action: OpType; readonly meta: ActionMetadata } | undefined;
   let from = 0;
   let line = 0;
@@ -248,7 +253,7 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
     }
     // A view into the request body, not a copy: a copy is an ArrayBuffer per document for the garbage collector
     // to track. The price is that a body stays in memory while any of its sources is referenced (until refresh).
-    items.push(itemOf(meta, op, source.length === 0 ? undefined : source, undefined));
+    items.push(itemOf(meta, op, source.length === 0 ? undefined : source, undefined, bodyIsUtf8));
   }
   return items;
 }

@@ -21,6 +21,8 @@ export interface DocWriteItem {
   readonly source: Uint8Array | undefined;
   readonly update: UpdateSpec | undefined;
   readonly requireAlias: boolean;
+  /** True when `source` is known to be valid UTF-8 already (a bulk body is checked once, not per document). */
+  readonly sourceIsUtf8?: boolean;
 }
 
 export interface ShardInfo {

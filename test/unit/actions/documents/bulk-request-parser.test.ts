@@ -66,3 +66,11 @@ test('index sources stay the exact bytes sent (numbers, spacing, unicode)', () =
   const [item] = parse(`{"index":{"_index":"a"}}\n${source}\n`);
   assert.equal(Buffer.from(item!.source!).toString('utf8'), source);
 });
+
+test('sources of a body that is valid UTF-8 as a whole are marked checked; any invalid byte leaves every source to its own check', () => {
+  const valid = parse('{"index":{"_index":"a"}}\n{"x":"é"}\n{"index":{"_index":"a"}}\n{"x":1}\n');
+  assert.deepEqual(valid.map((item) => item.sourceIsUtf8), [true, true]);
+  const body = Buffer.concat([Buffer.from('{"index":{"_index":"a"}}\n{"x":1}\n{"index":{"_index":"a"}}\n{"x":"'), Buffer.from([0xff]), Buffer.from('"}\n')]);
+  const invalid = parseBulkBody(body, defaults);
+  assert.deepEqual(invalid.map((item) => item.sourceIsUtf8), [false, false]);
+});
