@@ -84,31 +84,40 @@ function jsonString(text: string): string {
 /**
  * Success items printed as bytes into one buffer, decoded once at the end: per item only the id and a few
  * integers change, and writing them as bytes costs no string per field (the template strings and the join
- * of ~10 parts per item were most of the allocation of a bulk response).
+ * of ~10 parts per item were most of the allocation of a bulk response). The fixed text between them is
+ * prepared as a few byte pieces per run of alike items.
  */
 class ItemPrinter {
-  private bytes = Buffer.allocUnsafe(64 * 1024);
+  private bytes: Buffer;
   private at = 0;
+  /** Whether every byte so far is ASCII: the final text is then decoded as Latin-1 (a plain copy). */
+  private ascii = true;
+
+  constructor(capacity: number) {
+    this.bytes = Buffer.allocUnsafeSlow(Math.max(1024, capacity));
+  }
 
   ensure(extra: number): void {
     if (this.at + extra <= this.bytes.length) return;
     let capacity = this.bytes.length * 2;
     while (capacity < this.at + extra) capacity *= 2;
-    const grown = Buffer.allocUnsafe(capacity);
+    const grown = Buffer.allocUnsafeSlow(capacity);
     this.bytes.copy(grown, 0, 0, this.at);
     this.bytes = grown;
   }
 
-  /** Text of at most `ensure`d UTF-8 bytes. */
-  text(text: string): void {
-    this.at += this.bytes.write(text, this.at, 'utf8');
-  }
-
-  /** Bytes prepared once (copied here: a native call per short piece would cost more than the copy). */
-  raw(piece: Uint8Array): void {
+  /** A piece prepared once: copied, not encoded again. */
+  raw(piece: Piece): void {
     const bytes = this.bytes;
+    const source = piece.bytes;
+    if (!piece.ascii) this.ascii = false;
+    if (source.length > 16) {
+      bytes.set(source, this.at);
+      this.at += source.length;
+      return;
+    }
     let at = this.at;
-    for (let i = 0; i < piece.length; i++) bytes[at++] = piece[i]!;
+    for (let i = 0; i < source.length; i++) bytes[at++] = source[i]!;
     this.at = at;
   }
 
@@ -124,7 +133,7 @@ class ItemPrinter {
       if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2e || c === 0x2d) bytes[at++] = c;
       else {
         this.at = start;
-        this.text(JSON.stringify(text));
+        this.raw(piece(JSON.stringify(text)));
         return;
       }
     }
@@ -135,7 +144,7 @@ class ItemPrinter {
   /** A number as JSON prints it; non-negative safe integers digit by digit. */
   number(value: number): void {
     if (!Number.isSafeInteger(value) || value < 0) {
-      this.text(String(value));
+      this.raw(piece(String(value)));
       return;
     }
     const bytes = this.bytes;
@@ -151,76 +160,118 @@ class ItemPrinter {
   }
 
   finish(): string {
-    return this.bytes.toString('utf8', 0, this.at);
+    return this.bytes.toString(this.ascii ? 'latin1' : 'utf8', 0, this.at);
   }
 }
 
-/** The longest a number prints (`-9007199254740991`, `1.7976931348623157e+308`) and the fixed text of an item. */
+interface Piece {
+  readonly bytes: Uint8Array;
+  readonly ascii: boolean;
+}
+
+function piece(text: string): Piece {
+  const bytes = Buffer.from(text, 'utf8');
+  return { bytes, ascii: bytes.length === text.length };
+}
+
+/** The longest a number prints (`-9007199254740991`, `1.7976931348623157e+308`) and a margin for the rest. */
 const NUMBER_BYTES = 24;
-const FIXED_ITEM_BYTES = 160;
+const MARGIN_BYTES = 64;
 
-const utf8Bytes = (text: string): Uint8Array => Buffer.from(text, 'utf8');
-const COMMA = utf8Bytes(',');
-const VERSION = utf8Bytes(',"_version":');
-const FORCED_REFRESH = utf8Bytes(',"forced_refresh":true');
-const SEQ_NO = utf8Bytes(',"_seq_no":');
-const PRIMARY_TERM = utf8Bytes(',"_primary_term":');
-const STATUS = utf8Bytes(',"status":');
-const ITEM_END = utf8Bytes('}}');
-const RESULTS = new Map<string, Uint8Array>();
+const VERSION = piece(',"_version":');
+const PRIMARY_TERM = piece(',"_primary_term":');
 
-function resultBytes(result: string): Uint8Array {
-  let bytes = RESULTS.get(result);
-  if (bytes === undefined) RESULTS.set(result, (bytes = utf8Bytes(`,"result":${JSON.stringify(result)}`)));
-  return bytes;
+/** The fixed text of a run of alike items: what precedes the id, what follows the version, the end. */
+class ItemPieces {
+  readonly first: Piece;
+  readonly next: Piece;
+  private readonly middles = new Map<string, Piece>();
+  private readonly ends = new Map<number, Piece>();
+
+  constructor(
+    op: string,
+    index: string,
+    private readonly shards: string,
+  ) {
+    const head = `{"${op}":{"_index":${jsonString(index)},"_id":`;
+    this.first = piece(head);
+    this.next = piece(`,${head}`);
+  }
+
+  // The last answers, since alike items follow one another: no key to build per item.
+  private lastMiddle: { result: string; forcedRefresh: boolean; hasSeqNo: boolean; piece: Piece } | undefined;
+  private lastEnd: { status: number; piece: Piece } | undefined;
+
+  /** From `result` to `_seq_no`'s name (when the item has one), in docWriteBody's order. */
+  middle(result: string, forcedRefresh: boolean, hasSeqNo: boolean): Piece {
+    const last = this.lastMiddle;
+    if (last !== undefined && last.result === result && last.forcedRefresh === forcedRefresh && last.hasSeqNo === hasSeqNo) return last.piece;
+    const key = `${result}/${forcedRefresh}/${hasSeqNo}`;
+    let found = this.middles.get(key);
+    if (found === undefined) {
+      found = piece(`,"result":${JSON.stringify(result)}${forcedRefresh ? ',"forced_refresh":true' : ''}${this.shards}${hasSeqNo ? ',"_seq_no":' : ''}`);
+      this.middles.set(key, found);
+    }
+    this.lastMiddle = { result, forcedRefresh, hasSeqNo, piece: found };
+    return found;
+  }
+
+  end(status: number): Piece {
+    const last = this.lastEnd;
+    if (last !== undefined && last.status === status) return last.piece;
+    let found = this.ends.get(status);
+    if (found === undefined) {
+      found = piece(`,"status":${status}}}`);
+      this.ends.set(status, found);
+    }
+    this.lastEnd = { status, piece: found };
+    return found;
+  }
 }
 
 function plainSuccessItems(outcomes: readonly DocWriteSuccess[]): RawJson {
-  const printer = new ItemPrinter();
+  // ~180 bytes an item of the usual kind; the printer grows if ids or names are longer.
+  const printer = new ItemPrinter(2 + outcomes.length * 192);
   printer.ensure(1);
-  printer.text('[');
+  printer.raw(OPEN);
   let lastOp = '';
   let lastIndex: string | undefined;
-  let prefix: Uint8Array = COMMA;
   let lastShards: DocWriteSuccess['shards'] | undefined;
-  let shardsText: Uint8Array = COMMA;
+  let pieces: ItemPieces | undefined;
   for (let i = 0; i < outcomes.length; i++) {
     const outcome = outcomes[i]!;
-    if (outcome.op !== lastOp || outcome.index !== lastIndex) {
+    const { shards } = outcome;
+    if (pieces === undefined || outcome.op !== lastOp || outcome.index !== lastIndex || shards !== lastShards) {
       lastOp = outcome.op;
       lastIndex = outcome.index;
-      prefix = utf8Bytes(`{"${outcome.op}":{"_index":${jsonString(outcome.index)},"_id":`);
-    }
-    const { shards } = outcome;
-    if (shards !== lastShards) {
       lastShards = shards;
-      shardsText = utf8Bytes(`,"_shards":{"total":${shards.total},"successful":${shards.successful},"failed":${shards.failed}}`);
+      pieces = new ItemPieces(outcome.op, outcome.index, `,"_shards":{"total":${shards.total},"successful":${shards.successful},"failed":${shards.failed}}`);
     }
-    // UTF-8 needs at most 3 bytes per UTF-16 unit, and an escaped unit takes 6 (\uXXXX).
-    const result = resultBytes(outcome.result);
-    printer.ensure(prefix.length + 6 * outcome.id.length + shardsText.length + result.length + 4 * NUMBER_BYTES + FIXED_ITEM_BYTES);
-    if (i > 0) printer.raw(COMMA);
-    printer.raw(prefix);
+    const head = i > 0 ? pieces.next : pieces.first;
+    const hasSeqNo = outcome.seqNo >= 0;
+    const middle = pieces.middle(outcome.result, outcome.forcedRefresh, hasSeqNo);
+    const end = pieces.end(successStatus(outcome));
+    // UTF-8 takes at most 3 bytes per UTF-16 unit, and an escaped unit takes 6 (\uXXXX).
+    printer.ensure(head.bytes.length + 6 * outcome.id.length + middle.bytes.length + end.bytes.length + PRIMARY_TERM.bytes.length + 3 * NUMBER_BYTES + MARGIN_BYTES);
+    printer.raw(head);
     printer.jsonString(outcome.id);
     printer.raw(VERSION);
     printer.number(outcome.version);
-    printer.raw(result);
-    if (outcome.forcedRefresh) printer.raw(FORCED_REFRESH);
-    printer.raw(shardsText);
-    if (outcome.seqNo >= 0) {
-      printer.raw(SEQ_NO);
+    printer.raw(middle);
+    if (hasSeqNo) {
       printer.number(outcome.seqNo);
       printer.raw(PRIMARY_TERM);
       printer.number(outcome.primaryTerm);
     }
-    printer.raw(STATUS);
-    printer.number(successStatus(outcome));
-    printer.raw(ITEM_END);
+    printer.raw(end);
   }
   printer.ensure(1);
-  printer.text(']');
+  printer.raw(CLOSE);
   return new RawJson(printer.finish());
 }
+
+const OPEN = piece('[');
+const CLOSE = piece(']');
 
 /** The Location header ES sets on 201: `/{index}/_doc/{id}[?routing=...]`, each part URL-encoded as Java does. */
 export function locationOf(success: DocWriteSuccess): string {
