@@ -121,7 +121,9 @@ export function writeLongValuesMeta(toc: ByteWriter, meta: LongValuesMeta): void
   toc.writeVInt(meta.count);
   toc.writeBigInt64LE(meta.min);
   toc.writeBigInt64LE(meta.max);
-  toc.writeBigInt64LE(meta.gcd);
+  // The gcd of the deltas can exceed 2^63 (values -2^63 and 2^53: one delta of 2^63 + 2^53): stored as the unsigned
+  // 64-bit pattern, which is the same bytes as before for every gcd below 2^63.
+  toc.writeBigInt64LE(BigInt.asIntN(64, meta.gcd));
   writePackedArrayMeta(toc, meta.low);
   toc.writeByte(meta.high === null ? 0 : 1);
   if (meta.high !== null) writePackedArrayMeta(toc, meta.high);
@@ -131,7 +133,7 @@ export function readLongValuesMeta(toc: ByteReader): LongValuesMeta {
   const count = toc.readVInt();
   const min = toc.readBigInt64LE();
   const max = toc.readBigInt64LE();
-  const gcd = toc.readBigInt64LE();
+  const gcd = BigInt.asUintN(64, toc.readBigInt64LE());
   const low = readPackedArrayMeta(toc);
   const high = toc.readByte() === 1 ? readPackedArrayMeta(toc) : null;
   if (gcd <= 0n || max < min) throw toc.corrupt(`invalid long values header: min=${min} max=${max} gcd=${gcd}`);

@@ -240,3 +240,12 @@ test('long doc values reject unsafe numbers (they would silently lose precision)
   assert.throws(() => writer.addNumeric('x', { kind: 'long', docs: Int32Array.of(0), values: Float64Array.of(2 ** 60) }), /safe integer/);
   assert.throws(() => writer.addNumeric('y', { kind: 'long', docs: Int32Array.of(1, 0), values: Float64Array.of(1, 2) }), /increasing/);
 });
+
+test('long doc values whose delta gcd exceeds 2^63 round-trip (values 2^53 and -2^63; found with FC_SEED=1599244992)', () => {
+  const writer = new DocValuesWriter(SEGMENT_ID, 2);
+  writer.addNumeric('n', { kind: 'long', docs: Int32Array.from([0, 1]), values: BigInt64Array.from([2n ** 53n, -(2n ** 63n)]) });
+  const column = open(writer, 2).numeric('n');
+  assert.ok(column !== undefined && column.kind === 'long');
+  assert.equal(column.getBigInt(0), 2n ** 53n);
+  assert.equal(column.getBigInt(1), -(2n ** 63n));
+});
