@@ -68,7 +68,7 @@ export class GannetHttpPeer {
   }
 
   /** Creates a one-shard index and sends the corpus through `_bulk` in batches; then refresh and flush. */
-  async ingest(spec: CorpusSpec, lines: string[], index = 'bench', batchSize = 5000): Promise<GannetIngestFigures> {
+  async ingest(spec: CorpusSpec, lines: string[], index = 'bench', batchSize = 5000, explicitIds = false): Promise<GannetIngestFigures> {
     const port = this.node.port;
     await expectOk(
       call(port, 'PUT', `/${index}`, JSON.stringify({
@@ -82,11 +82,13 @@ export class GannetHttpPeer {
     const start = process.hrtime.bigint();
     for (let i = 0; i < lines.length; i += batchSize) {
       const parts: Buffer[] = [];
-      for (const line of lines.slice(i, i + batchSize)) {
+      lines.slice(i, i + batchSize).forEach((line, j) => {
         const doc = Buffer.from(line + '\n');
         bytes += doc.length;
-        parts.push(action, doc);
-      }
+        // Explicit ids (the line number) take the versioned path, as reindexed documents do; generated ids the
+        // append-only one.
+        parts.push(explicitIds ? Buffer.from(`{"index":{"_index":"${index}","_id":"${i + j}"}}\n`) : action, doc);
+      });
       const body = await expectOk(call(port, 'POST', '/_bulk', Buffer.concat(parts), 'application/x-ndjson'), 'bulk');
       if (body.errors) throw new Error(`bulk reported item errors: ${JSON.stringify(body.items.find((i: any) => Object.values(i as object)[0].error)).slice(0, 300)}`);
     }
