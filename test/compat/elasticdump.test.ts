@@ -9,15 +9,12 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { NodeProcess } from '../helpers/node-process.js';
+import { elasticdump } from '../helpers/elasticdump.js';
 
-const require = createRequire(import.meta.url);
-const ELASTICDUMP = join(dirname(require.resolve('elasticdump/package.json')), 'bin', 'elasticdump');
 const DOCS = 260;
 
 let node: NodeProcess;
@@ -30,16 +27,6 @@ after(async () => {
   await node?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-/** Runs the elasticdump CLI; rejects with its output when it exits non-zero. */
-function elasticdump(args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [ELASTICDUMP, ...args], { timeout: 30_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`elasticdump ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
-      else resolve(`${stdout}${stderr}`);
-    });
-  });
-}
 
 /** Every document of an index by id, through a plain search. */
 async function documents(index: string): Promise<Map<string, unknown>> {

@@ -7,17 +7,14 @@
  */
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { Client as Client9 } from '@elastic/elasticsearch';
 import { Client as Client8 } from 'es8';
 import { NodeProcess } from '../helpers/node-process.js';
+import { elasticdump } from '../helpers/elasticdump.js';
 
-const require = createRequire(import.meta.url);
-const ELASTICDUMP = join(dirname(require.resolve('elasticdump/package.json')), 'bin', 'elasticdump');
 
 let node: NodeProcess;
 let dir: string;
@@ -97,15 +94,6 @@ for (const [label, prefix, make] of makers) {
       } finally {
         await client.close();
       }
-    });
-  });
-}
-
-function elasticdump(args: string[]): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, [ELASTICDUMP, ...args], { timeout: 30_000, maxBuffer: 16 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`elasticdump ${args.join(' ')} failed: ${err.message}\n${stdout}\n${stderr}`));
-      else resolve(`${stdout}${stderr}`);
     });
   });
 }
