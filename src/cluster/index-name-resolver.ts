@@ -165,7 +165,7 @@ function stateMatches(metadata: IndexMetadata, options: IndicesOptions): boolean
 
 function shouldTrackConcreteIndex(metadata: IndexMetadata, options: IndicesOptions): boolean {
   if (metadata.state === 'close') {
-    if (options.forbidClosedIndices && !options.ignoreUnavailable) throw errors.indexClosed(metadata.name);
+    if (options.forbidClosedIndices && !options.ignoreUnavailable) throw errors.indexClosed(metadata.name, metadata.uuid);
     if (options.forbidClosedIndices) return false;
   }
   return !(options.ignoreThrottled && metadata.settings['index.frozen'] === 'true');

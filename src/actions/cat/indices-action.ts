@@ -79,11 +79,15 @@ export const catIndicesEndpoint: CatEndpoint<string> = {
       const metadata = state.indices.get(name)!;
       const health = computeIndexHealth(metadata, state.routing.get(name) ?? []);
       if (wanted !== undefined && health.status !== wanted) continue;
-      const copies = shardStats.filter((shard) => shard.index === name);
+      // RestIndicesAction prints a closed index with empty CommonStats: every statistic cell is blank, while the
+      // metadata cells and memory.total (a sum over nothing, 0b) keep values.
       const open = metadata.state === 'open';
-      const total = open ? commonStats(copies, ALL_METRICS) : commonStats([], ALL_METRICS);
-      const primaries = open ? commonStats(copies.filter((shard) => shard.primary), ALL_METRICS) : commonStats([], ALL_METRICS);
-      const docs = primaries['docs'] as { count: number; deleted: number };
+      const copies = open ? shardStats.filter((shard) => shard.index === name) : [];
+      const total = open ? commonStats(copies, ALL_METRICS) : undefined;
+      const primaries = open ? commonStats(copies.filter((shard) => shard.primary), ALL_METRICS) : undefined;
+      const docs = primaries?.['docs'] as { count: number; deleted: number } | undefined;
+      const store = total?.['store'] as { size_in_bytes: number; total_data_set_size_in_bytes: number } | undefined;
+      const primaryStore = primaries?.['store'] as { size_in_bytes: number } | undefined;
       const row: Record<string, ReturnType<typeof cell.long>> = {
         health: cell.string(health.status),
         status: cell.string(metadata.state),
@@ -91,13 +95,13 @@ export const catIndicesEndpoint: CatEndpoint<string> = {
         uuid: cell.string(metadata.uuid),
         pri: cell.long(metadata.numberOfShards),
         rep: cell.long(metadata.numberOfReplicas),
-        'docs.count': cell.long(docs.count),
-        'docs.deleted': cell.long(docs.deleted),
+        'docs.count': cell.maybe(docs?.count, cell.long),
+        'docs.deleted': cell.maybe(docs?.deleted, cell.long),
         'creation.date': cell.long(metadata.creationDateMillis),
         'creation.date.string': cell.string(new Date(metadata.creationDateMillis).toISOString()),
-        'store.size': cell.bytes((total['store'] as { size_in_bytes: number }).size_in_bytes),
-        'pri.store.size': cell.bytes((primaries['store'] as { size_in_bytes: number }).size_in_bytes),
-        'dataset.size': cell.bytes((total['store'] as { total_data_set_size_in_bytes: number }).total_data_set_size_in_bytes),
+        'store.size': cell.maybe(store?.size_in_bytes, cell.bytes),
+        'pri.store.size': cell.maybe(primaryStore?.size_in_bytes, cell.bytes),
+        'dataset.size': cell.maybe(store?.total_data_set_size_in_bytes, cell.bytes),
         'memory.total': cell.bytes(0),
         'pri.memory.total': cell.bytes(0),
         'search.throttled': cell.string('false'),

@@ -98,7 +98,7 @@ export async function executeWrites(items: readonly DocWriteItem[], options: Wri
       const index = resolveWriteIndex(state, name);
       const routing = resolveWriteIndexRouting(state, item.routing, name);
       if (routing !== item.routing) routed[position] = { ...item, routing };
-      if (index.state === 'close') throw errors.indexClosed(index.name);
+      if (index.state === 'close') throw errors.indexClosed(index.name, index.uuid);
       checkWriteBlocks(index);
       let id = item.id;
       let autoId = false;

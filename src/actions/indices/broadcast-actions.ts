@@ -4,7 +4,7 @@
  * does), the ones that ran in `successful`, and lists failures.
  */
 import { errors, toEsError } from '../../common/errors.js';
-import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, LENIENT_EXPAND_OPEN, indicesOptionsFromParams } from '../../cluster/indices-options.js';
+import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams } from '../../cluster/indices-options.js';
 import type { IndicesOptions } from '../../cluster/indices-options.js';
 import type { IndexShard } from '../../indices/index.js';
 import { json, type ActionContext, type RestRequest, type Route } from '../rest.js';
@@ -67,8 +67,11 @@ export function shardsBody(result: BroadcastResult): Record<string, unknown> {
   return { _shards: shards };
 }
 
-/** Refresh and flush take ES's lenient default (missing indices are skipped only when asked). */
-const BROADCAST_DEFAULTS: IndicesOptions = Object.freeze({ ...STRICT_EXPAND_OPEN_FORBID_CLOSED, forbidClosedIndices: false });
+/**
+ * BroadcastRequest's default for refresh, flush and force merge: wildcards expand to open indices, and a named
+ * closed index is an index_closed_exception (skipped with `ignore_unavailable=true`), as a missing one is.
+ */
+const BROADCAST_DEFAULTS: IndicesOptions = STRICT_EXPAND_OPEN_FORBID_CLOSED;
 
 const refreshHandler: Route['handler'] = async (request, context) =>
   json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, (shard) => shard.refresh('api'))));
@@ -78,9 +81,6 @@ const flushHandler: Route['handler'] = async (request, context) => {
   request.paramBool('wait_if_ongoing', true);
   return json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, (shard) => shard.flush(force))));
 };
-
-/** Force merge resolves like refresh: open indices, a missing name is an error. */
-const LENIENT_EXPAND_OPEN_DEFAULT: IndicesOptions = Object.freeze({ ...LENIENT_EXPAND_OPEN, ignoreUnavailable: false });
 
 const forceMergeHandler: Route['handler'] = async (request, context) => {
   const maxNumSegments = request.paramInt('max_num_segments', -1);
@@ -93,13 +93,13 @@ const forceMergeHandler: Route['handler'] = async (request, context) => {
   context.task.description = `Force-merge indices [${expressionsOf(request).join(', ')}], maxSegments[${maxNumSegments}], onlyExpungeDeletes[${onlyExpungeDeletes}], flush[${flush}]`;
   const forceMerge = async () =>
     shardsBody(
-      await broadcast(request, context, LENIENT_EXPAND_OPEN_DEFAULT, (shard) =>
+      await broadcast(request, context, BROADCAST_DEFAULTS, (shard) =>
         shard.forceMerge({ maxNumSegments: maxNumSegments === -1 ? undefined : maxNumSegments, onlyExpungeDeletes, flush }),
       ),
     );
   if (request.paramBool('wait_for_completion', true)) return json(await forceMerge());
   // ES resolves the indices inside the task, so a missing index becomes the stored error; bad options fail now.
-  indicesOptionsFromParams((name) => request.param(name), LENIENT_EXPAND_OPEN_DEFAULT);
+  indicesOptionsFromParams((name) => request.param(name), BROADCAST_DEFAULTS);
   return runDetached(context, forceMerge);
 };
 

@@ -6,7 +6,7 @@
 import { errors } from '../../common/errors.js';
 import { levenshteinSimilarity } from '../../common/levenshtein.js';
 import { computeIndexHealth } from '../../cluster/health/index.js';
-import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN, splitCommaLikeJava } from '../../cluster/indices-options.js';
+import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN, STRICT_EXPAND_OPEN_FORBID_CLOSED, splitCommaLikeJava } from '../../cluster/indices-options.js';
 import type { ShardStatsSnapshot } from '../../indices/index.js';
 import { json, type RestRequest, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
@@ -40,7 +40,9 @@ const statsHandler: Route['handler'] = async (request, context) => {
   }
   const metrics = parseMetrics(request);
   const state = context.services.clusterService.state();
-  const names = resolveIndices(request, state, Object.freeze({ ...STRICT_EXPAND_OPEN, expandClosed: false })).sort();
+  // RestIndicesStatsAction: a named closed index fails unless `forbid_closed_indices=false` asks to include it.
+  const defaults = request.paramBool('forbid_closed_indices', true) ? STRICT_EXPAND_OPEN_FORBID_CLOSED : STRICT_EXPAND_OPEN;
+  const names = resolveIndices(request, state, defaults).sort();
   const byIndex = new Map<string, ShardStatsSnapshot[]>();
   for (const shard of indicesOf(context.services).service.shardStats()) {
     if (!names.includes(shard.index)) continue;
