@@ -133,6 +133,8 @@ export interface Engine {
   flush(options?: { force?: boolean }): Promise<void>;
   forceMerge(options: { maxNumSegments?: number; onlyExpungeDeletes?: boolean; flush?: boolean }): Promise<void>;
   acquireSearcher(): Searcher;
+  /** Added: drops the per-segment read caches of the current segments (`POST /_cache/clear`). */
+  clearCaches(): void;
   stats(): EngineStats;
   /** Added option: `flush: false` closes without the final commit (recovery then replays the translog). */
   close(options?: { flush?: boolean }): Promise<void>;

@@ -617,6 +617,11 @@ export class InternalEngine implements Engine {
     return this.segments.acquireSearcher();
   }
 
+  clearCaches(): void {
+    this.ensureOpen();
+    for (const segment of this.segments.list) segment.readers.clearCaches();
+  }
+
   // ---------------------------------------------------------------- refresh, flush, merge
 
   async refresh(source: string): Promise<void> {

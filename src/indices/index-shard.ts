@@ -184,6 +184,12 @@ export class IndexShard {
     return this.engine.acquireSearcher();
   }
 
+  /** `POST /_cache/clear`: the engine's per-segment read caches. */
+  clearCaches(): void {
+    this.ensureOpen();
+    this.engine.clearCaches();
+  }
+
   stats(): ShardStatsSnapshot {
     return {
       index: this.indexName,

@@ -27,3 +27,27 @@ test('_cache/clear: _shards over every copy, parameters checked, closed and miss
     await node.stop();
   }
 });
+
+test('_cache/clear drops the shards\' stored-field caches and documents read the same afterwards', async () => {
+  const node = await NodeProcess.start();
+  try {
+    await node.request('PUT', '/docs', { body: { settings: { number_of_shards: 2, number_of_replicas: 0 } } });
+    for (let i = 0; i < 30; i++) await node.request('PUT', `/docs/_doc/${i}`, { body: { n: i, text: `document number ${i}` } });
+    await node.request('POST', '/docs/_refresh');
+    const before = await node.request('GET', '/docs/_search?size=30&sort=n');
+    assert.equal(before.body.hits.hits.length, 30, before.text);
+    // No flag (everything), request alone (still everything in ES), and the named caches Gannet does not have.
+    for (const query of ['', '?request=true', '?query=true', '?fielddata=true&fields=text']) {
+      const cleared = await node.request('POST', `/docs/_cache/clear${query}`);
+      assert.equal(cleared.text, '{"_shards":{"total":2,"successful":2,"failed":0}}', query);
+    }
+    const after = await node.request('GET', '/docs/_search?size=30&sort=n');
+    assert.deepEqual(
+      after.body.hits.hits.map((hit: { _source: unknown }) => hit._source),
+      before.body.hits.hits.map((hit: { _source: unknown }) => hit._source),
+    );
+    assert.deepEqual((await node.request('GET', '/docs/_doc/7')).body._source, { n: 7, text: 'document number 7' });
+  } finally {
+    await node.stop();
+  }
+});

@@ -1,9 +1,13 @@
 /**
  * `POST /_cache/clear` and `POST /{index}/_cache/clear` (RestClearIndicesCacheAction): a broadcast over the
  * shard copies of the resolved open indices (a named closed index is index_closed_exception), answered with
- * the `_shards` header. `query`, `fielddata`, `request` and `fields` choose what ES clears; Gannet has none of
- * those caches (no query cache, no shard request cache, doc values instead of fielddata), so each shard has
- * nothing to drop and the answer counts the copies that were reached.
+ * the `_shards` header.
+ *
+ * Gannet has none of the caches ES names (no query cache, no shard request cache, doc values instead of
+ * fielddata). The caches it has are the stored fields' decoded blocks and chunk tables of each segment, which
+ * none of the flags names either, so they go where ES clears "everything": IndexService.clearCaches falls back
+ * to clearing every index cache when neither `query` nor `fielddata` was asked and no `fields` were given
+ * (`request=true` alone still takes that path there, as the request cache is handled apart).
  */
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED } from '../../cluster/indices-options.js';
 import { json, type Route } from '../rest.js';
@@ -12,11 +16,18 @@ import { broadcast, shardsBody } from './broadcast-actions.js';
 const PARAMS = ['query', 'fielddata', 'request', 'fields', ...INDICES_OPTIONS_PARAMS];
 
 const clearCacheHandler: Route['handler'] = async (request, context) => {
-  request.paramBool('query', false);
-  request.paramBool('fielddata', false);
+  const query = request.paramBool('query', false);
+  const fielddata = request.paramBool('fielddata', false);
   request.paramBool('request', false);
-  request.paramList('fields');
-  return json(shardsBody(await broadcast(request, context, STRICT_EXPAND_OPEN_FORBID_CLOSED, async () => undefined)));
+  const fields = request.paramList('fields');
+  const clearsEverything = !query && !fielddata && fields.length === 0;
+  return json(
+    shardsBody(
+      await broadcast(request, context, STRICT_EXPAND_OPEN_FORBID_CLOSED, async (shard) => {
+        if (clearsEverything) shard.clearCaches();
+      }),
+    ),
+  );
 };
 
 export const cacheClearRoutes: Route[] = [

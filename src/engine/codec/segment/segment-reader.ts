@@ -41,6 +41,11 @@ export class SegmentReaders {
     return this.info.maxDoc;
   }
 
+  /** Drops what reading this segment decoded and kept (the stored fields' blocks and chunk tables). */
+  clearCaches(): void {
+    this.stored.clearCaches();
+  }
+
   field(name: string): FieldInfo | undefined {
     return this.fieldsByName.get(name);
   }

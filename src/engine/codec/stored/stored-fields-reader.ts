@@ -161,6 +161,22 @@ export class StoredFieldsReader {
     return result;
   }
 
+  /**
+   * Drops the decoded blocks, the parsed chunk tables and the last decoded metadata group (what
+   * `POST /_cache/clear` releases); the next reads decode again from the file bytes.
+   */
+  clearCaches(): void {
+    this.blocks.clear();
+    this.tables.clear();
+    this.groupOwner = null;
+    this.groupIndex = -1;
+  }
+
+  /** How many decoded blocks and chunk tables are held (for statistics and tests). */
+  get cachedEntries(): { readonly blocks: number; readonly chunkTables: number } {
+    return { blocks: this.blocks.size, chunkTables: this.tables.size };
+  }
+
   private chunkOf(doc: number): number {
     const firstDocs = this.chunkFirstDocs;
     let low = 0;
