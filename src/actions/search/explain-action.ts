@@ -3,10 +3,13 @@
  * query or not, computed on the shard the id routes to, over its refreshed searcher (not real-time, as in
  * ES). The query comes from the body (`{"query": ...}` only) or from `q`. Answers `{_index, _id, matched,
  * explanation}` (plus `get` with the source when `_source`/`stored_fields` ask for it), or `matched: false`
- * with 404 when the document is not there. Errors building the query are the shard's own (a
+ * with 404 when the document is not there. Through a filtering alias the explained query is the alias-filtered one
+ * (a document the filter excludes does not match). Errors building the query are the shard's own (a
  * query_shard_exception), not a search phase failure: explain is a single-shard action.
  */
 import { EsError, errors, indexErrors } from '../../common/errors.js';
+import { resolveSearchTargets } from '../../cluster/index.js';
+import { STRICT_EXPAND_OPEN_FORBID_CLOSED } from '../../cluster/indices-options.js';
 import { checkReadBlocks } from '../../cluster/metadata/index-updates.js';
 import { NO_MORE_DOCS, POSTINGS_DOCS } from '../../engine/codec/index.js';
 import { ID_FIELD, PRIMARY_TERM_FIELD, SEQ_NO_FIELD, SOURCE_FIELD } from '../../engine/searcher.js';
@@ -17,6 +20,7 @@ import { resolveSingleIndex } from '../documents/document-reader.js';
 import { fetchSourceFromRequest, SOURCE_PARAMS, sourceForResponse } from '../documents/fetch-source.js';
 import { indicesOf } from '../indices-services.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
+import { aliasFiltersOf, filteredQuery } from './alias-filter.js';
 import { parseQueryOnlyBody } from './count-action.js';
 import { explanationXContent } from './search-response.js';
 import { targetFor } from './search-shards.js';
@@ -37,6 +41,8 @@ async function handleExplain(request: RestRequest, context: ActionContext): Prom
   const index = resolveSingleIndex(state, request.pathParams['index']!);
   const metadata = state.indices.get(index)!;
   checkReadBlocks(metadata);
+  // TransportExplainAction.resolveRequest: the filter of the alias the request named (buildAliasFilter).
+  const aliasFilter = aliasFiltersOf(resolveSearchTargets(state, STRICT_EXPAND_OPEN_FORBID_CLOSED, [request.pathParams['index']!], undefined)).get(index);
   const localService = indicesOf(services).service.indexService(index);
   const service = localService?.uuid === metadata.uuid ? localService : undefined;
   const routing = request.param('routing');
@@ -65,7 +71,7 @@ async function handleExplain(request: RestRequest, context: ActionContext): Prom
         const target = targetFor({ index, indexUuid: metadata.uuid, shard: shardNumber, shardIndex: 0 }, service, searcher, services);
         new PhaseControl(() => context.task.ensureNotCancelled()).check();
         const indexSearcher = shardSearcher(target);
-        const built = indexSearcher.rewrite(buildShardQuery(target, query, Date.now()));
+        const built = indexSearcher.rewrite(buildShardQuery(target, filteredQuery(query, aliasFilter), Date.now()));
         // The document as the searcher sees it: the last live doc carrying the id.
         const idBytes = Buffer.from(id, 'utf8');
         let found: { leaf: (typeof indexSearcher.leaves)[number]; doc: number } | undefined;

@@ -1,6 +1,7 @@
 /**
  * Point in time (RestOpenPointInTimeAction, RestClosePointInTimeAction): `POST /{index}/_pit?keep_alive=1m`
- * opens a reader context on every shard of the target indices and answers `{id, _shards}`; a search with
+ * opens a reader context on every shard of the target indices (keeping each index's alias filter, as ES's PIT
+ * id does, so searches on it see what the aliases showed at open) and answers `{id, _shards}`; a search with
  * `pit: {id, keep_alive}` in its body runs on those contexts (search-action.ts). `DELETE /_pit` with
  * `{"id": ...}` frees them: `{succeeded, num_freed}`, 404 when nothing was freed.
  */
@@ -9,6 +10,7 @@ import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOption
 import { errors, toEsError } from '../../common/errors.js';
 import { parseTimeValueMillis } from '../../common/time-value.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
+import { aliasFiltersOf } from './alias-filter.js';
 import { decodePitId, encodePitId, type PitShardRef } from './context-ids.js';
 import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
 import { searchPhaseExecutionError, shardsHeader, type ShardFailure } from './search-errors.js';
@@ -37,6 +39,7 @@ async function handleOpen(request: RestRequest, context: ActionContext): Promise
   const options = indicesOptionsFromParams((name) => request.param(name), STRICT_EXPAND_OPEN_FORBID_CLOSED);
   const targets = resolveSearchTargets(state, options, indices, request.param('routing'));
   const refs = resolveSearchShards(services, state, targets.indices, targets.routingOf);
+  const filters = aliasFiltersOf(targets);
   const registry = readerContextsOf(services);
   const opened: ReaderContext[] = [];
   const failures: ShardFailure[] = [];
@@ -47,7 +50,7 @@ async function handleOpen(request: RestRequest, context: ActionContext): Promise
       const searcher = ref.local.shard.acquireSearcher();
       let readerContext: ReaderContext;
       try {
-        readerContext = registry.open('pit', ref.local.service, ref.local.shard, searcher, keepAliveMillis);
+        readerContext = registry.open('pit', ref.local.service, ref.local.shard, searcher, keepAliveMillis, filters.get(ref.index));
       } catch (err) {
         searcher.release();
         throw err;

@@ -14,7 +14,7 @@ import type { IndexService, IndexShard } from '../../indices/index.js';
 import type { StatisticsOverride, TotalHits } from '../../search/index.js';
 import type { AfterDoc, ResolvedSort } from '../../search/phase/index.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
-import type { SearchRequest } from '../../search/dsl/index.js';
+import type { QueryAst, SearchRequest } from '../../search/dsl/index.js';
 import type { NodeServices } from '../context.js';
 
 /** What a scroll remembers on a shard between pages (ES's ScrollContext). */
@@ -46,6 +46,11 @@ export interface ReaderContext {
   /** Requests using the context right now; it is not reaped while in use. */
   inUse: number;
   scroll: ScrollState | undefined;
+  /**
+   * A point in time's alias filter for this index, as the aliases it was opened through defined it then
+   * (ES keeps it in the PIT id's AliasFilter map): every search on the point in time applies it.
+   */
+  readonly aliasFilter: QueryAst | undefined;
 }
 
 const DEFAULT_KEEP_ALIVE_MILLIS = 5 * 60_000;
@@ -103,7 +108,7 @@ export class ReaderContexts {
   }
 
   /** Opens a context over `searcher`, which it now owns (released when the context is freed). */
-  open(kind: ReaderContext['kind'], service: IndexService, shard: IndexShard, searcher: Searcher, keepAliveMillis: number): ReaderContext {
+  open(kind: ReaderContext['kind'], service: IndexService, shard: IndexShard, searcher: Searcher, keepAliveMillis: number, aliasFilter?: QueryAst): ReaderContext {
     this.checkKeepAlive(keepAliveMillis);
     if (kind === 'scroll' && this.openScrollContexts >= this.maxOpenScrollContexts) {
       throw new EsError(
@@ -127,6 +132,7 @@ export class ReaderContexts {
       lastAccessedMillis: now,
       inUse: 0,
       scroll: undefined,
+      aliasFilter,
     };
     this.contexts.set(context.id, context);
     shard.searchStats.openContexts++;

@@ -38,7 +38,7 @@ function pitSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
     }
     const readerContext = registry.get(ref.sessionId, ref.contextId);
     if (readerContext === undefined || readerContext.kind !== 'pit') return { ...base, source: { kind: 'failed', error: searchContextMissing(ref.contextId) } };
-    return { ...base, source: { kind: 'context', context: readerContext } };
+    return { ...base, source: { kind: 'context', context: readerContext }, ...(readerContext.aliasFilter !== undefined && { aliasFilter: readerContext.aliasFilter }) };
   });
 }
 
