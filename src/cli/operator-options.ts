@@ -35,10 +35,28 @@ export interface CommandLine {
   positionals: string[];
 }
 
+/**
+ * `--follow -Xy:12` -> `--follow=-Xy:12`: node ids are base64url and may start with '-', which parseArgs would take
+ * for an option. A value-taking long option followed by a word that is not itself a `--` option keeps that word.
+ */
+function joinDashValues(args: readonly string[], options: OptionSpecs): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const next = args[i + 1];
+    const spec = arg.startsWith('--') && !arg.includes('=') ? options[arg.slice(2)] : undefined;
+    if (spec?.type === 'string' && next !== undefined && next.startsWith('-') && !next.startsWith('--')) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 export function parseCommandLine(args: readonly string[], commandOptions: OptionSpecs, maxPositionals: number): CommandLine {
   let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
-    parsed = parseArgs({ args: [...args], options: { ...COMMON_OPTIONS, ...commandOptions }, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args: joinDashValues(args, { ...COMMON_OPTIONS, ...commandOptions }), options: { ...COMMON_OPTIONS, ...commandOptions }, strict: true, allowPositionals: true });
   } catch (err) {
     // parseArgs explains itself well ("Unknown option '--nodez'"); drop its hint about '--' which does not apply here.
     throw new UsageError((err as Error).message.replace(/\. To specify a positional argument.*$/s, ''));

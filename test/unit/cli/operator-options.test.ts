@@ -60,3 +60,9 @@ test('health status, timeouts and task ids are validated with messages that say 
   assert.throws(() => parseTaskId('a:b'), UsageError);
   assert.throws(() => parseTaskId('a:1:2'), UsageError);
 });
+
+test('a value that starts with a dash (a base64url node id) stays the value of its option', async () => {
+  const { parseCommandLine } = await import('../../../src/cli/operator-options.js');
+  const parsed = parseCommandLine(['--follow', '-Xy3:12'], { follow: { type: 'string' } }, 0);
+  assert.equal(parsed.values['follow'], '-Xy3:12');
+});
