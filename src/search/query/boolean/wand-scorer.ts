@@ -23,7 +23,10 @@ export class WandScorer extends Scorer {
   private readonly order: Int32Array;
   /** Current doc of each clause, by clause index. */
   private readonly docs: Int32Array;
-  private globalMaxScores: Float64Array | null = null;
+  /** Per clause, a bound of its score over the current window (valid for docs <= upTo). */
+  private readonly windowMax: Float64Array;
+  /** Last doc of the current window; -1 before the first. */
+  private upTo = -1;
   private minCompetitiveScore = 0;
   private readonly totalCost: number;
   private doc = -1;
@@ -33,6 +36,7 @@ export class WandScorer extends Scorer {
     this.size = subs.length;
     this.order = Int32Array.from(subs, (_, i) => i);
     this.docs = Int32Array.from(subs, (sub) => sub.docID());
+    this.windowMax = new Float64Array(subs.length);
     this.totalCost = subs.reduce((sum, sub) => sum + sub.cost(), 0);
   }
 
@@ -45,7 +49,20 @@ export class WandScorer extends Scorer {
   }
 
   nextDoc(): number {
-    return this.advance(this.doc + 1);
+    // The cursors on the current doc step to their next doc (cheaper than an advance); then as advance().
+    const doc = this.doc;
+    if (doc === NO_MORE_DOCS) return doc;
+    const docs = this.docs;
+    const order = this.order;
+    let moved = false;
+    for (let i = 0; i < this.size; i++) {
+      const clause = order[i]!;
+      if (docs[clause]! > doc) break;
+      docs[clause] = this.subs[clause]!.nextDoc();
+      moved = true;
+    }
+    if (moved) this.sortCursors();
+    return (this.doc = this.nextCandidate());
   }
 
   advance(target: number): number {
@@ -67,56 +84,71 @@ export class WandScorer extends Scorer {
     const order = this.order;
     const docs = this.docs;
     const size = this.size;
+    const windowMax = this.windowMax;
     for (;;) {
       const minimum = this.minCompetitiveScore;
-      if (minimum === 0) return docs[order[0]!]!;
-      const globalMax = this.globalMaxScores!;
+      const first = docs[order[0]!]!;
+      if (minimum === 0 || first === NO_MORE_DOCS) return first;
+      if (first > this.upTo) this.updateWindow();
+      const upTo = this.upTo;
 
-      // 1. pivot: the first cursor at which the clauses' global maxima can reach the minimum.
+      // 1. pivot: the first cursor, in doc order, at which the clauses' window bounds can reach the minimum.
       let accumulated = 0;
       let pivot = -1;
       for (let i = 0; i < size; i++) {
         const clause = order[i]!;
-        if (docs[clause] === NO_MORE_DOCS) break;
-        accumulated += globalMax[clause]!;
+        if (docs[clause]! > upTo) break;
+        accumulated += windowMax[clause]!;
         if (sumUpperBound(accumulated) >= minimum) {
           pivot = i;
           break;
         }
       }
-      if (pivot < 0) return NO_MORE_DOCS;
-      const pivotDoc = docs[order[pivot]!]!;
-      let last = pivot;
-      while (last + 1 < size && docs[order[last + 1]!] === pivotDoc) last++;
 
-      // 2. block maxima of the clauses that can match docs in [pivotDoc, nearest block end].
-      let blockSum = 0;
-      let windowEnd = NO_MORE_DOCS;
-      for (let i = 0; i <= last; i++) {
-        const sub = this.subs[order[i]!]!;
-        const upTo = sub.advanceShallow(pivotDoc);
-        if (upTo < windowEnd) windowEnd = upTo;
-        blockSum += sub.getMaxScore(upTo);
-      }
-      if (sumUpperBound(blockSum) < minimum) {
-        let next = windowEnd === NO_MORE_DOCS ? NO_MORE_DOCS : windowEnd + 1;
-        if (last + 1 < size && docs[order[last + 1]!]! < next) next = docs[order[last + 1]!]!;
-        for (let i = 0; i <= last; i++) {
-          const clause = order[i]!;
-          if (docs[clause]! < next) docs[clause] = this.subs[clause]!.advance(next);
-        }
-        this.sortCursors();
+      if (pivot < 0) {
+        // No doc left in the window can compete: move every cursor in it past the window.
+        this.advanceCursorsBefore(upTo === NO_MORE_DOCS ? NO_MORE_DOCS : upTo + 1);
         continue;
       }
-
-      // 3. a candidate, or catch the lagging cursors up with the pivot.
-      if (docs[order[0]!] === pivotDoc) return pivotDoc;
-      for (let i = 0; i < pivot; i++) {
-        const clause = order[i]!;
-        if (docs[clause]! < pivotDoc) docs[clause] = this.subs[clause]!.advance(pivotDoc);
-      }
-      this.sortCursors();
+      const pivotDoc = docs[order[pivot]!]!;
+      // 2. a candidate, or catch the lagging cursors up with the pivot (docs before it cannot compete).
+      if (first === pivotDoc) return pivotDoc;
+      this.advanceCursorsBefore(pivotDoc);
     }
+  }
+
+  /**
+   * Starts a window at the first cursor's doc: it ends at the nearest end of the clauses' current score blocks,
+   * and each clause's bound over it is the best score of its blocks there (0 for a clause with no doc in it).
+   * Bounds stay valid until the first cursor passes the window, whatever the minimum does meanwhile.
+   */
+  private updateWindow(): void {
+    const docs = this.docs;
+    const subs = this.subs;
+    let upTo = NO_MORE_DOCS;
+    for (let clause = 0; clause < this.size; clause++) {
+      const doc = docs[clause]!;
+      if (doc === NO_MORE_DOCS) continue;
+      const blockEnd = subs[clause]!.advanceShallow(doc);
+      if (blockEnd < upTo) upTo = blockEnd;
+    }
+    for (let clause = 0; clause < this.size; clause++) {
+      const doc = docs[clause]!;
+      this.windowMax[clause] = doc <= upTo ? subs[clause]!.getMaxScore(upTo) : 0;
+    }
+    this.upTo = upTo;
+  }
+
+  /** Advances every cursor before `target` to it, and restores the doc order. */
+  private advanceCursorsBefore(target: number): void {
+    const order = this.order;
+    const docs = this.docs;
+    for (let i = 0; i < this.size; i++) {
+      const clause = order[i]!;
+      if (docs[clause]! >= target) break;
+      docs[clause] = this.subs[clause]!.advance(target);
+    }
+    this.sortCursors();
   }
 
   /** Insertion sort by doc: cursors move a little at a time, so the order is nearly sorted already. */
@@ -163,12 +195,6 @@ export class WandScorer extends Scorer {
 
   override setMinCompetitiveScore(minScore: number): void {
     if (minScore <= this.minCompetitiveScore) return;
-    if (this.globalMaxScores === null) {
-      this.globalMaxScores = Float64Array.from(this.subs, (sub) => {
-        sub.advanceShallow(Math.max(0, sub.docID()));
-        return sub.getMaxScore(NO_MORE_DOCS);
-      });
-    }
     this.minCompetitiveScore = minScore;
   }
 }
