@@ -12,6 +12,8 @@ import type { ScoreMode } from '../core/score-mode.js';
 export interface LeafCollector {
   setScorer(scorer: Scorable): void;
   collect(doc: number): void;
+  /** collect(doc) for a caller that already has the current doc's score (its scorer's score()). */
+  collectScored?(doc: number, score: number): void;
 }
 
 export interface Collector {

@@ -38,8 +38,7 @@ export class TopScoreDocCollector implements Collector {
   }
 
   /** Called by the leaf collector for every hit; returns whether the min competitive score may rise. */
-  collectHit(scorer: Scorable, doc: number): void {
-    const score = scorer.score();
+  collectHit(scorer: Scorable, doc: number, score: number): void {
     this.totalHits++;
     const queue = this.queue;
     if (score <= queue.topScore) {
@@ -97,6 +96,11 @@ class TopScoreLeafCollector implements LeafCollector {
   }
 
   collect(doc: number): void {
-    this.parent.collectHit(this.scorer!, doc + this.docBase);
+    const scorer = this.scorer!;
+    this.parent.collectHit(scorer, doc + this.docBase, scorer.score());
+  }
+
+  collectScored(doc: number, score: number): void {
+    this.parent.collectHit(this.scorer!, doc + this.docBase, score);
   }
 }

@@ -7,7 +7,7 @@
 import type { LiveDocs } from '../../engine/codec/index.js';
 import type { LeafCollector } from '../collect/collector.js';
 import { NO_MORE_DOCS } from '../core/doc-id-set-iterator.js';
-import type { Scorer } from '../core/scorer.js';
+import type { ScoredCollector, Scorer } from '../core/scorer.js';
 
 /** Doc ids per cancellation check (ES's CancellableBulkScorer scores in windows of this size). */
 export const CANCELLATION_WINDOW = 4096;
@@ -22,20 +22,22 @@ export interface LeafScoringControl {
 export function scoreLeaf(scorer: Scorer, collector: LeafCollector, liveDocs: LiveDocs | null, control: LeafScoringControl): boolean {
   const check = control.checkCancelled;
   check?.();
-  let windowEnd = CANCELLATION_WINDOW;
-  let doc = scorer.nextDoc();
-  if (liveDocs === null && control.remaining === Infinity && check === undefined) {
-    // The common case gets the tightest loop.
+  if (control.remaining === Infinity && scorer.scoreRange !== undefined && collector.collectScored !== undefined) {
+    // The scorer's own loop, one cancellation window at a time (one window when nothing can cancel).
+    const scored = collector as LeafCollector & ScoredCollector;
+    let doc = scorer.nextDoc();
     while (doc !== NO_MORE_DOCS) {
-      collector.collect(doc);
-      doc = scorer.nextDoc();
+      doc = scorer.scoreRange(scored, liveDocs, doc, check === undefined ? NO_MORE_DOCS : windowEndAfter(doc));
+      if (doc !== NO_MORE_DOCS) check?.();
     }
     return false;
   }
+  let windowEnd = CANCELLATION_WINDOW;
+  let doc = scorer.nextDoc();
   while (doc !== NO_MORE_DOCS) {
     if (doc >= windowEnd) {
       check?.();
-      windowEnd = (Math.floor(doc / CANCELLATION_WINDOW) + 1) * CANCELLATION_WINDOW;
+      windowEnd = windowEndAfter(doc);
     }
     if (liveDocs === null || liveDocs.isLive(doc)) {
       collector.collect(doc);
@@ -44,4 +46,9 @@ export function scoreLeaf(scorer: Scorer, collector: LeafCollector, liveDocs: Li
     doc = scorer.nextDoc();
   }
   return false;
+}
+
+/** The end (exclusive) of the cancellation window holding `doc`. */
+function windowEndAfter(doc: number): number {
+  return (Math.floor(doc / CANCELLATION_WINDOW) + 1) * CANCELLATION_WINDOW;
 }

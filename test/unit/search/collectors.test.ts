@@ -88,6 +88,48 @@ test('the cancellation check runs at least once per 4096 docs and stops the sear
   assert.ok(cancelledAt >= 0 && collected - 2 * CANCELLATION_WINDOW <= CANCELLATION_WINDOW, `collected ${collected} after cancelling`);
 });
 
+test("scorers' own loops (scoreRange) skip deleted docs, honour cancellation windows and match the generic loop", async () => {
+  const count = 3 * CANCELLATION_WINDOW + 5;
+  const docs: TestDoc[] = Array.from({ length: count }, (_, i) => ({ id: String(i), source: { body: i % 3 === 0 ? 'fox fox dog' : i % 3 === 1 ? 'fox' : 'dog cat' } }));
+  const deletedIds = docs.filter((_, i) => i % 7 === 0).map((doc) => doc.id);
+  const searcher = new IndexSearcher(await buildSearcher([docs], { body: { type: 'text' } }, { deletedIds }));
+  // A collector without collectScored takes the generic loop: the reference.
+  const generic = (query: Parameters<typeof searcher.search>[0], threshold: number) => {
+    const collector = new TopScoreDocCollector(10, threshold);
+    searcher.search(query, {
+      scoreMode: collector.scoreMode,
+      getLeafCollector: (leaf) => {
+        const inner = collector.getLeafCollector(leaf);
+        return { setScorer: inner.setScorer.bind(inner), collect: inner.collect.bind(inner) };
+      },
+    });
+    return collector.topDocs();
+  };
+  const queries = [term('fox'), bool([['should', term('fox')], ['should', term('dog')]]), bool([['must', term('fox')], ['must', term('dog')]])];
+  // Infinity: every hit scored; 0: top_scores (WAND, block-max skipping).
+  for (const threshold of [Infinity, 0]) {
+    for (const query of queries) {
+      let checks = 0;
+      const own = searcher.topDocs(query, 10, { trackTotalHitsUpTo: threshold, checkCancelled: () => void checks++ });
+      assert.deepEqual(own, generic(query, threshold), `${query.toString()} threshold ${threshold}`);
+      assert.ok(own.scoreDocs.length === 10 && own.scoreDocs.every((hit) => hit.doc % 7 !== 0), 'a deleted doc was collected');
+      assert.ok(checks >= (threshold === 0 ? 1 : 3), `${checks} cancellation checks`);
+    }
+  }
+  let calls = 0;
+  assert.throws(
+    () =>
+      searcher.topDocs(term('fox'), 10, {
+        trackTotalHitsUpTo: Infinity,
+        checkCancelled: () => {
+          if (++calls === 2) throw new Error('cancelled');
+        },
+      }),
+    /cancelled/,
+  );
+  assert.equal(calls, 2, 'the second window was not reached through a check');
+});
+
 async function sortSearcher(): Promise<IndexSearcher> {
   const mappings: Mappings = { n: { type: 'long' }, d: { type: 'double' }, k: { type: 'keyword' }, body: { type: 'text' } };
   const rows: Array<Record<string, unknown>> = [

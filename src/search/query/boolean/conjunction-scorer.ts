@@ -7,8 +7,9 @@
  * boundary of any scoring clause, and if the sum of the clauses' block maxima over it is below the minimum,
  * no doc in it can compete.
  */
+import type { LiveDocs } from '../../../engine/codec/index.js';
 import { NO_MORE_DOCS } from '../../core/doc-id-set-iterator.js';
-import { Scorer, sumUpperBound } from '../../core/scorer.js';
+import { Scorer, sumUpperBound, type ScoredCollector } from '../../core/scorer.js';
 import { fround } from '../../float32.js';
 
 export class ConjunctionScorer extends Scorer {
@@ -82,6 +83,15 @@ export class ConjunctionScorer extends Scorer {
       if (upTo === NO_MORE_DOCS) return NO_MORE_DOCS;
       target = upTo + 1;
     }
+  }
+
+  override scoreRange(collector: ScoredCollector, liveDocs: LiveDocs | null, doc: number, end: number): number {
+    // This class's own copy of the loop, on purpose: see Scorer.scoreRange.
+    while (doc < end) {
+      if (liveDocs === null || liveDocs.isLive(doc)) collector.collectScored(doc, this.score());
+      doc = this.nextDoc();
+    }
+    return doc;
   }
 
   score(): number {

@@ -13,8 +13,9 @@
  *
  * Scores are the double sum of the clauses on the doc, rounded to float once, as Lucene computes them.
  */
+import type { LiveDocs } from '../../../engine/codec/index.js';
 import { NO_MORE_DOCS } from '../../core/doc-id-set-iterator.js';
-import { Scorer, sumUpperBound } from '../../core/scorer.js';
+import { Scorer, sumUpperBound, type ScoredCollector } from '../../core/scorer.js';
 import { fround } from '../../float32.js';
 
 export class WandScorer extends Scorer {
@@ -179,6 +180,15 @@ export class WandScorer extends Scorer {
       sum += this.subs[clause]!.score();
     }
     return fround(sum);
+  }
+
+  override scoreRange(collector: ScoredCollector, liveDocs: LiveDocs | null, doc: number, end: number): number {
+    // This class's own copy of the loop, on purpose: see Scorer.scoreRange.
+    while (doc < end) {
+      if (liveDocs === null || liveDocs.isLive(doc)) collector.collectScored(doc, this.score());
+      doc = this.nextDoc();
+    }
+    return doc;
   }
 
   override advanceShallow(target: number): number {

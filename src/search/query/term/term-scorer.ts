@@ -3,9 +3,9 @@
  * competitive score is set, whole postings blocks whose best possible score (from the block's impacts:
  * its Pareto-best (freq, norm) pairs) is below it are skipped without being decoded.
  */
-import type { PostingsEnum } from '../../../engine/codec/index.js';
+import type { LiveDocs, PostingsEnum } from '../../../engine/codec/index.js';
 import { NO_MORE_DOCS } from '../../core/doc-id-set-iterator.js';
-import { Scorer } from '../../core/scorer.js';
+import { Scorer, type ScoredCollector } from '../../core/scorer.js';
 import type { SimScorer } from '../../similarity/similarity.js';
 import { BlockMaxScores } from './block-max-scores.js';
 import { DEFAULT_NORM } from './term-scorer-norm.js';
@@ -60,6 +60,15 @@ export class TermScorer extends Scorer {
   score(): number {
     const norms = this.norms;
     return this.simScorer.score(this.postings.freq(), norms === null ? DEFAULT_NORM : norms[this.postings.docID()]!);
+  }
+
+  override scoreRange(collector: ScoredCollector, liveDocs: LiveDocs | null, doc: number, end: number): number {
+    // This class's own copy of the loop, on purpose: see Scorer.scoreRange.
+    while (doc < end) {
+      if (liveDocs === null || liveDocs.isLive(doc)) collector.collectScored(doc, this.score());
+      doc = this.nextDoc();
+    }
+    return doc;
   }
 
   override setMinCompetitiveScore(minScore: number): void {
