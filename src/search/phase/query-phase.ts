@@ -26,7 +26,7 @@ import type { FieldDoc, ScoreDoc, SortValue, TopDocs, TotalHits } from '../colle
 import { NO_MORE_DOCS, type DocIdSetIterator } from '../core/doc-id-set-iterator.js';
 import type { LeafContext } from '../core/leaf-context.js';
 import type { Query } from '../core/query.js';
-import type { Scorable, Scorer } from '../core/scorer.js';
+import type { Scorable, ScoredCollector, Scorer } from '../core/scorer.js';
 import type { ScoreMode } from '../core/score-mode.js';
 import type { Weight } from '../core/weight.js';
 import { checkDocValueFieldsLimit, checkResultWindow, TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED, type QueryAst, type SearchRequest } from '../dsl/index.js';
@@ -214,6 +214,29 @@ async function collectLeaf(
   const scorable = new CachingScorable(scorer, collection.wand);
   topLeaf?.setScorer(collection.wand ? scorer : scorable);
   aggLeaf?.setScorer(scorable);
+  if (
+    collection.wand &&
+    topLeaf?.collectScored !== undefined &&
+    scorer.scoreRange !== undefined &&
+    aggLeaf === undefined &&
+    postFilter === undefined &&
+    afterFilter === undefined &&
+    input.request.minScore === undefined &&
+    input.request.terminateAfter === undefined
+  ) {
+    // The plain top-k search: the scorer's own loop (monomorphic, see Scorer.scoreRange) over windows of
+    // CHECK_EVERY_MATCHES doc ids, so a check still comes at least every that many matches. The hit
+    // count is the collector's (skipping is on), so nothing is counted here.
+    const collector = topLeaf as LeafCollector & ScoredCollector;
+    let doc = scorer.nextDoc();
+    while (doc !== NO_MORE_DOCS) {
+      doc = scorer.scoreRange(collector, leaf.liveDocs, doc, (Math.floor(doc / CHECK_EVERY_MATCHES) + 1) * CHECK_EVERY_MATCHES);
+      if (doc === NO_MORE_DOCS) break;
+      control.check();
+      if (control.shouldYield) await control.yield();
+    }
+    return;
+  }
   const score = (): number => scorable.score();
   const postIterator = postFilter === undefined ? null : (postFilter.scorer(leaf) ?? EMPTY_ITERATOR);
   const live = leaf.liveDocs;
