@@ -7,6 +7,8 @@
  *   npx tsc -p . --outDir /tmp/build-x && node /tmp/build-x/bench/micro/for-unpack.js [--widths 1,2,3] [--add 1]
  *
  * Blocks sit at unaligned offsets (after a width byte, as in the postings files) and at 4-byte aligned ones.
+ * A second table times doc blocks: unpack followed by the prefix sum to doc ids (as a caller does it by
+ * hand) against unpackDocDeltas, which sums in the decoding pass; both with the generated decoders.
  */
 import { ByteWriter } from '../../src/engine/store/byte-writer.js';
 import { BLOCK_SIZE, BlockUnpacker, packBlock, packedBlockBytes } from '../../src/engine/codec/packed/for-util.js';
@@ -116,6 +118,47 @@ for (const aligned of [false, true]) {
   }
 }
 
+/** unpack, then the running sum of gaps minus one, in the caller's loop. */
+function decodeThenSum(bytes: Buffer, offsets: number[], bits: number): number {
+  const docs = scratch; // a local, as in a reader's loop (a module binding is reloaded on every access)
+  const unpacker = generated;
+  let last = 0;
+  for (let k = 0; k < offsets.length; k++) {
+    unpacker.unpack(bytes, offsets[k]!, bits, docs);
+    let doc = k;
+    for (let i = 0; i < BLOCK_SIZE; i++) docs[i] = doc += docs[i]! + 1;
+    last = doc;
+  }
+  return last;
+}
+
+function decodeDeltas(bytes: Buffer, offsets: number[], bits: number): number {
+  const docs = scratch;
+  const unpacker = generated;
+  let last = 0;
+  for (let k = 0; k < offsets.length; k++) last = unpacker.unpackDocDeltas(bytes, offsets[k]!, bits, docs, k);
+  return last;
+}
+
+function nsPerDocBlock(decode: typeof decodeDeltas, bits: number, bytes: Buffer, offsets: number[]): number {
+  const start = process.hrtime.bigint();
+  for (let repeat = 0; repeat < REPEATS; repeat++) decode(bytes, offsets, bits);
+  return Number(process.hrtime.bigint() - start) / (REPEATS * offsets.length);
+}
+
+const deltaRows: { bits: number; unpackThenSumNs: number; unpackDocDeltasNs: number; speedup: number }[] = [];
+for (const bits of widths.filter((b) => b < 32)) {
+  const { bytes, offsets } = blocksOf(bits, false);
+  if (decodeThenSum(bytes, offsets, bits) !== decodeDeltas(bytes, offsets, bits)) throw new Error(`doc decoders disagree at width ${bits}`);
+  let unpackThenSumNs = Infinity;
+  let unpackDocDeltasNs = Infinity;
+  for (let run = 0; run < RUNS; run++) {
+    unpackThenSumNs = Math.min(unpackThenSumNs, nsPerDocBlock(decodeThenSum, bits, bytes, offsets));
+    unpackDocDeltasNs = Math.min(unpackDocDeltasNs, nsPerDocBlock(decodeDeltas, bits, bytes, offsets));
+  }
+  deltaRows.push({ bits, unpackThenSumNs, unpackDocDeltasNs, speedup: unpackThenSumNs / unpackDocDeltasNs });
+}
+
 console.log(`BlockUnpacker.unpack, ns per block of 128 (add ${add}), best of ${RUNS}, runs interleaved:`);
 console.log('  width  offsets    generic  generated  speedup');
 for (const row of rows) {
@@ -125,4 +168,9 @@ for (const row of rows) {
 }
 const geometricMean = (values: number[]): number => Math.exp(values.reduce((sum, v) => sum + Math.log(v), 0) / values.length);
 console.log(`  geometric mean speedup over widths 1..32: ${geometricMean(rows.filter((r) => r.bits > 0).map((r) => r.speedup)).toFixed(2)}x`);
-console.log(JSON.stringify({ add, rows }));
+console.log(`doc blocks (unaligned), ns per block of 128, best of ${RUNS}, runs interleaved:`);
+console.log('  width  unpack+sum  unpackDocDeltas  speedup');
+for (const row of deltaRows) {
+  console.log(`  ${String(row.bits).padStart(5)}  ${row.unpackThenSumNs.toFixed(0).padStart(10)}  ${row.unpackDocDeltasNs.toFixed(0).padStart(15)}  ${row.speedup.toFixed(2).padStart(6)}x`);
+}
+console.log(JSON.stringify({ add, rows, deltaRows }));

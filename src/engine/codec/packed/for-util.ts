@@ -11,7 +11,7 @@
  * freqs without decoding them.
  */
 import type { ByteWriter } from '../../store/byte-writer.js';
-import { DECODERS } from './for-decoders.js';
+import { ADDING_DECODERS, DECODERS, DELTA_DECODERS } from './for-decoders.js';
 
 export const BLOCK_SIZE = 128;
 
@@ -70,6 +70,30 @@ export class BlockUnpacker {
       out.fill(add, 0, BLOCK_SIZE);
       return;
     }
+    const view = this.viewOf(source, offset, bitsPerValue);
+    // Two tables: the add in every statement would cost the add-0 calls 10-20%; a second pass to add costs
+    // more than the decode itself.
+    if (add === 0) DECODERS[bitsPerValue]!(view, offset, out);
+    else ADDING_DECODERS[bitsPerValue]!(view, offset, out, add);
+  }
+
+  /**
+   * Reads a block of doc gaps minus one (as postings store them) and writes the doc ids they lead to from
+   * `base`: out[0] = base + value 0 + 1, out[i] = out[i - 1] + value i + 1. Returns the last doc id, computed
+   * exactly (out[] holds it modulo 2^32), for the caller's range check. One pass instead of unpack plus a
+   * prefix sum: the sum's loads and stores of out[] cost about as much as the decode itself.
+   */
+  unpackDocDeltas(source: Uint8Array, offset: number, bitsPerValue: number, out: Int32Array, base: number): number {
+    if (bitsPerValue === 0) {
+      // Every gap is 1: a run of consecutive doc ids.
+      for (let i = 0; i < BLOCK_SIZE; i++) out[i] = base + i + 1;
+      return base + BLOCK_SIZE;
+    }
+    return DELTA_DECODERS[bitsPerValue]!(this.viewOf(source, offset, bitsPerValue), offset, out, base);
+  }
+
+  /** The view over `source` (cached per source), once the block's bytes are known to lie inside it. */
+  private viewOf(source: Uint8Array, offset: number, bitsPerValue: number): DataView {
     if (!(bitsPerValue > 0 && bitsPerValue <= 32)) throw new RangeError(`packed block width ${bitsPerValue} outside [0, 32]`);
     const byteCount = packedBlockBytes(bitsPerValue);
     if (offset < 0 || offset + byteCount > source.length) throw new RangeError(`packed block [${offset}, ${offset + byteCount}) outside ${source.length} bytes`);
@@ -77,9 +101,6 @@ export class BlockUnpacker {
       this.source = source;
       this.sourceView = new DataView(source.buffer, source.byteOffset, source.byteLength);
     }
-    DECODERS[bitsPerValue]!(this.sourceView!, offset, out);
-    // A second pass rather than decoders taking `add`: the add in every decoder's statement cost the doc
-    // blocks (add 0, the hottest calls) 10-20%, and this pass costs about as much on the freq blocks only.
-    if (add !== 0) for (let i = 0; i < BLOCK_SIZE; i++) out[i] += add;
+    return this.sourceView!;
   }
 }

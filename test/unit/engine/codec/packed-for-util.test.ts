@@ -20,6 +20,12 @@ function referenceValue(bytes: Uint8Array, offset: number, bits: number, index: 
   return value;
 }
 
+/** What unpackDocDeltas must compute: the running doc ids from `base`, exact (the caller range-checks the last). */
+function expectedDocs(values: readonly number[], base: number): number[] {
+  let doc = base;
+  return values.map((value) => (doc += (value | 0) + 1));
+}
+
 /** What unpack must write: each value plus `add`, as an Int32Array stores it (modulo 2^32). */
 function expectedOutput(values: readonly number[], add: number): number[] {
   return values.map((value) => (value + add) | 0);
@@ -87,6 +93,29 @@ test('unpack decodes every width 0..32, at every alignment, with and without add
   }
 });
 
+test('unpackDocDeltas writes the running doc ids for every width 0..32, at every alignment', () => {
+  const unpacker = new BlockUnpacker();
+  const out = new Int32Array(BLOCK_SIZE);
+  for (let bits = 0; bits <= 32; bits++) {
+    for (const [name, values] of patterns(bits)) {
+      const block = packed(values, bits);
+      for (let padding = 0; padding < 4; padding++) {
+        for (let shift = 0; shift < 4; shift++) {
+          const source = placed(block, padding, shift);
+          for (const base of [-1, 0, 1000, 2 ** 31 - 200]) {
+            out.fill(0x5a5a5a5a);
+            const docs = expectedDocs(values, base);
+            const last = unpacker.unpackDocDeltas(source, padding, bits, out, base);
+            const where = `width ${bits}, ${name}, offset ${padding} in a source at +${shift}, base ${base}`;
+            assert.equal(last, docs[BLOCK_SIZE - 1], where);
+            assert.deepEqual(Array.from(out), docs.map((doc) => doc | 0), where);
+          }
+        }
+      }
+    }
+  }
+});
+
 test('blockBitsRequired is the width of the largest value', () => {
   for (let bits = 0; bits <= 32; bits++) {
     const values = new Int32Array(BLOCK_SIZE);
@@ -119,12 +148,14 @@ test('unpack refuses a block outside its source or a width above 32', () => {
   assert.throws(() => unpacker.unpack(source, 3, 1, out), RangeError);
   assert.throws(() => unpacker.unpack(source, -1, 1, out), RangeError);
   assert.throws(() => unpacker.unpack(Buffer.alloc(16 * 33), 0, 33, out), RangeError);
+  assert.throws(() => unpacker.unpackDocDeltas(source, 3, 1, out, 0), RangeError);
+  assert.throws(() => unpacker.unpackDocDeltas(Buffer.alloc(16 * 33), 0, 33, out, 0), RangeError);
   // Width 0 reads nothing, wherever it points.
   unpacker.unpack(source, source.length, 0, out, 1);
   assert.deepEqual(Array.from(out), new Array(BLOCK_SIZE).fill(1));
 });
 
-test('property: unpack agrees with the bit-at-a-time reference for any width, values, offset and add', () => {
+test('property: unpack and unpackDocDeltas agree with the bit-at-a-time reference for any width, values, offset, add and base', () => {
   const blockArbitrary = fc
     .integer({ min: 0, max: 32 })
     .chain((bits) =>
@@ -149,6 +180,10 @@ test('property: unpack agrees with the bit-at-a-time reference for any width, va
       const reference = Array.from({ length: BLOCK_SIZE }, (_, i) => referenceValue(source, padding, bits, i));
       assert.deepEqual(Array.from(out), expectedOutput(reference, add));
       assert.deepEqual(reference, values);
+      const base = add; // any int32: doc ids before the block, or -1
+      const docs = expectedDocs(reference, base);
+      assert.equal(unpacker.unpackDocDeltas(source, padding, bits, out, base), docs[BLOCK_SIZE - 1]);
+      assert.deepEqual(Array.from(out), docs.map((doc) => doc | 0));
     }),
     { numRuns: 300 },
   );
