@@ -170,3 +170,69 @@ export function lz4Decompress(src: Uint8Array, start: number, end: number, dst: 
   if (op < needed) throw new Lz4FormatError(`decompressed ${op} bytes, expected ${needed}`);
   return op;
 }
+
+/** Where a resumable decode stands: the next input byte and the next output byte. */
+export interface Lz4Progress {
+  ip: number;
+  op: number;
+}
+
+/**
+ * Resumable decoding, for a caller that learns how much it needs as it reads (a stored-fields id fetch scans
+ * a metadata group record by record and stops at its document): continues from `progress` (ip in src, op in
+ * dst) through src[.., end) and returns once op >= `needed` or the input is used up, always at a sequence
+ * boundary, so the next call picks up there. The output ends at `dstEnd` (the whole decoded block: a call may
+ * write past `needed` up to the end of the sequence it was in). Malformed input throws Lz4FormatError.
+ */
+export function lz4DecompressSome(src: Uint8Array, end: number, dst: Uint8Array, dstEnd: number, progress: Lz4Progress, needed: number): void {
+  let ip = progress.ip;
+  let op = progress.op;
+  const dstLength = Math.min(dstEnd, dst.length);
+  while (ip < end && op < needed) {
+    const token = src[ip++]!;
+    let literalLength = token >>> 4;
+    if (literalLength === 15) {
+      let b: number;
+      do {
+        if (ip >= end) throw new Lz4FormatError('truncated literal length');
+        b = src[ip++]!;
+        literalLength += b;
+      } while (b === 255);
+    }
+    if (ip + literalLength > end || op + literalLength > dstLength) throw new Lz4FormatError('literals overrun');
+    if (literalLength < 256) {
+      for (let i = 0; i < literalLength; i++) dst[op + i] = src[ip + i]!;
+    } else {
+      dst.set(src.subarray(ip, ip + literalLength), op);
+    }
+    ip += literalLength;
+    op += literalLength;
+    // The last sequence is literals only.
+    if (ip === end) break;
+    if (ip + 2 > end) throw new Lz4FormatError('truncated match offset');
+    const distance = src[ip]! | (src[ip + 1]! << 8);
+    ip += 2;
+    if (distance === 0 || distance > op) throw new Lz4FormatError(`invalid match distance ${distance} at ${op}`);
+    let matchLength = token & 15;
+    if (matchLength === 15) {
+      let b: number;
+      do {
+        if (ip >= end) throw new Lz4FormatError('truncated match length');
+        b = src[ip++]!;
+        matchLength += b;
+      } while (b === 255);
+    }
+    matchLength += MIN_MATCH;
+    if (op + matchLength > dstLength) throw new Lz4FormatError('match overruns the output');
+    let ref = op - distance;
+    if (distance >= matchLength && matchLength > 32) {
+      dst.copyWithin(op, ref, ref + matchLength);
+      op += matchLength;
+    } else {
+      const matchEnd = op + matchLength;
+      while (op < matchEnd) dst[op++] = dst[ref++]!;
+    }
+  }
+  progress.ip = ip;
+  progress.op = op;
+}

@@ -1,17 +1,19 @@
 /**
  * Reads stored documents by doc id. The chunk index (first doc and offset of every chunk) is in memory;
- * fetching a document binary-searches it, reads the chunk's block table, reads the block's metadata (in
- * place since format 3; LZ4 or deflate in format 2 and best_compression) up to the document and, only when a bytes field such as `_source` is wanted, the block's body: for
- * blocks after the first, block 0's body first, as its tail is their dictionary. Bytes values are views into
- * the decompressed block (no copy).
+ * fetching a document binary-searches it, reads the chunk's block table and the block's group header (both
+ * parsed once and kept), decodes the document's metadata group only up to the document (meta-group.ts) and,
+ * only when a bytes field such as `_source` is wanted, the block's body: for blocks after the first, block 0's
+ * body first, as its tail is their dictionary. Bytes values are views into the decompressed block (no copy).
+ * `identity` reads just the id and routing strings, without field objects: a search's fetch of its hits' ids.
  *
- * A small LRU of decoded blocks makes neighbouring hits of a page and sequential reads (merges, scrolls)
- * decompress each block once; it holds BLOCK_CACHE_SIZE blocks per segment.
+ * A small LRU of decoded bodies makes neighbouring hits of a page and sequential reads (merges, scrolls)
+ * decompress each block once; it holds BLOCK_CACHE_SIZE blocks per segment. The last metadata group stays
+ * loaded, so hits read in doc order share it.
  */
 import { ByteReader } from '../../store/byte-reader.js';
 import { openCodecFile, openToc } from '../codec-file.js';
-import { lz4Decompress } from './lz4.js';
 import { compressionFromId, decompressBlock, dictionaryReach, type BlockCompression, type StoredCompression } from './compression.js';
+import { MetaGroupCursor, parseBlockGroups, type BlockGroups } from './meta-group.js';
 import {
   STORED_FIELDS_CODEC,
   STORED_FIELDS_VERSION_CURRENT,
@@ -26,7 +28,6 @@ import {
 } from './stored-fields-format.js';
 
 const BLOCK_CACHE_SIZE = 16;
-const EMPTY = new Uint8Array(0);
 /** Parsed block tables are small (7 numbers a block); 1,024 chunks cover ~1.4M LZ4-layout docs. */
 const CHUNK_TABLE_CACHE_SIZE = 1024;
 
@@ -40,26 +41,39 @@ interface ChunkTable {
   readonly bodyStart: Float64Array;
   readonly bodyCompressed: Int32Array;
   readonly dictionaryLength: number;
+  /** Per block, its metadata groups once a read needed them. */
+  readonly groups: (BlockGroups | undefined)[];
 }
 
-/** A block being read: where its metadata groups are, and its body once someone needed it. */
+/** A block's body once someone needed it. */
 interface DecodedBlock {
-  readonly docCount: number;
-  /** Per group, plus the end: where it starts in the joined metadata and in the body. */
-  readonly groupMetaStarts: number[];
-  readonly groupBodyStarts: number[];
-  /** Per group: its frame's file offset and length. */
-  readonly groupFrameStarts: number[];
-  readonly groupFrameLengths: number[];
   body: Buffer | null;
   /** Bytes of `body` that are decoded (LZ4 stops early); the rest is not yet valid. */
   bodyAvailable: number;
 }
 
+/** The names of the fields `identity` reads (`_id` and `_routing`: the codec does not know their names). */
+export interface IdentityFields {
+  readonly id: string;
+  readonly routing: string;
+}
+
+/** A document's id and routing strings (null when not stored). */
+export interface StoredIdentity {
+  readonly id: string | null;
+  readonly routing: string | null;
+}
+
+/** Where a document's metadata record is: its block and group are loaded in the cursor. */
+interface Located {
+  chunk: number;
+  block: number;
+  inGroup: number;
+}
+
 export class StoredFieldsReader {
   readonly maxDoc: number;
   readonly compression: StoredCompression;
-  private readonly metaCompression: BlockCompression;
   private readonly metaGroupDocs: number;
   private readonly body: ByteReader;
   private readonly chunkFirstDocs: Int32Array;
@@ -68,17 +82,15 @@ export class StoredFieldsReader {
   private readonly tables = new Map<number, ChunkTable>();
   private readonly blocks = new Map<number, DecodedBlock>();
   /**
-   * The last metadata group read, decoded into a buffer the reader keeps (no allocation per hit; sequential
-   * reads use a group 16 times): its bytes in `groupBytes` (the scratch buffer, or the file itself when the
-   * metadata is stored uncompressed), each doc's record offset in it and its values' offset in the block's
-   * body, plus the ends.
+   * The last metadata group read, decoded as far as reads went into a buffer the reader keeps (no
+   * allocation per hit; hits in doc order share a group).
    */
-  private groupOwner: DecodedBlock | null = null;
-  private groupIndex = -1;
-  private groupBytes: Buffer = Buffer.alloc(0);
-  private scratch: Buffer = Buffer.alloc(0);
-  private readonly groupDocStarts: number[] = [];
-  private readonly groupDocBodyStarts: number[] = [];
+  private readonly cursor: MetaGroupCursor;
+  private readonly located: Located = { chunk: 0, block: 0, inGroup: 0 };
+  /** `identity`'s field numbers, resolved for the last names object it was given. */
+  private identityNames: IdentityFields | null = null;
+  private idNumber = -1;
+  private routingNumber = -1;
 
   constructor(bytes: Buffer, resource: string, segmentId: Uint8Array, expectedMaxDoc: number) {
     const file = openCodecFile(bytes, resource, {
@@ -93,7 +105,7 @@ export class StoredFieldsReader {
     const metaCompression = compressionFromId(toc.readByte());
     if (compression === undefined || compression === 'none' || metaCompression === undefined) throw toc.corrupt('unknown stored fields compression');
     this.compression = compression;
-    this.metaCompression = metaCompression;
+    this.cursor = new MetaGroupCursor(metaCompression, (message) => this.body.corrupt(message));
     this.metaGroupDocs = toc.readVInt();
     if (this.metaGroupDocs === 0) throw toc.corrupt('metadata groups of 0 docs');
     this.maxDoc = toc.readVInt();
@@ -120,21 +132,12 @@ export class StoredFieldsReader {
 
   /** The stored fields of `doc`, in the order they were added; `fields` restricts which are decoded. */
   document(doc: number, fields?: ReadonlySet<string>): StoredField[] {
-    if (!(Number.isInteger(doc) && doc >= 0 && doc < this.maxDoc)) throw new RangeError(`doc ${doc} out of range [0, ${this.maxDoc})`);
-    const chunk = this.chunkOf(doc);
-    const table = this.table(chunk);
-    const docInChunk = doc - this.chunkFirstDocs[chunk]!;
-    const blockFirstDocs = table.blockFirstDocs;
-    let block = 0;
-    while (blockFirstDocs[block + 1]! <= docInChunk) block++;
-    const decoded = this.block(chunk, table, block);
-    const docInBlock = docInChunk - blockFirstDocs[block]!;
-    const group = Math.floor(docInBlock / this.metaGroupDocs);
-    if (this.groupOwner !== decoded || this.groupIndex !== group) this.readGroup(decoded, group, chunk, block);
-    const inGroup = docInBlock - group * this.metaGroupDocs;
-    const reader = new ByteReader(this.groupBytes, this.groupDocStarts[inGroup]!, this.groupDocStarts[inGroup + 1]!, this.body.resource);
-    let bodyOffset = this.groupDocBodyStarts[inGroup]!;
-    const bodyEnd = this.groupDocBodyStarts[inGroup + 1]!;
+    const { chunk, block, inGroup } = this.locate(doc);
+    const cursor = this.cursor;
+    cursor.reach(inGroup);
+    const reader = new ByteReader(cursor.bytes, cursor.recordStart(inGroup), cursor.recordStart(inGroup + 1), this.body.resource);
+    let bodyOffset = cursor.bodyStart(inGroup);
+    const bodyEnd = cursor.bodyStart(inGroup + 1);
     const count = reader.readVInt();
     const result: StoredField[] = [];
     for (let i = 0; i < count; i++) {
@@ -148,7 +151,8 @@ export class StoredFieldsReader {
         if (wanted) {
           const end = bodyOffset + length;
           if (end > bodyEnd) throw reader.corrupt(`doc ${doc}: bytes value overruns its body`);
-          const body = this.bodyOf(chunk, table, block, decoded, end);
+          const table = this.table(chunk);
+          const body = this.bodyOf(chunk, table, block, this.block(chunk, block), end);
           result.push({ name, value: body.subarray(bodyOffset, end) });
         }
         bodyOffset += length;
@@ -162,19 +166,91 @@ export class StoredFieldsReader {
   }
 
   /**
+   * The id and routing of `doc` (the string fields named by `names`; the first value of each), without
+   * building field objects: what a search reads for each hit when it does not want `_source`. Decodes the
+   * doc's metadata group only up to the doc.
+   */
+  identity(doc: number, names: IdentityFields): StoredIdentity {
+    if (this.identityNames !== names) {
+      this.idNumber = this.fieldNames.indexOf(names.id);
+      this.routingNumber = this.fieldNames.indexOf(names.routing);
+      this.identityNames = names;
+    }
+    const { inGroup } = this.locate(doc);
+    const cursor = this.cursor;
+    cursor.reach(inGroup);
+    return this.readIdentity(cursor.bytes, cursor.recordStart(inGroup), cursor.recordStart(inGroup + 1), doc);
+  }
+
+  /**
    * Drops the decoded blocks, the parsed chunk tables and the last decoded metadata group (what
    * `POST /_cache/clear` releases); the next reads decode again from the file bytes.
    */
   clearCaches(): void {
     this.blocks.clear();
     this.tables.clear();
-    this.groupOwner = null;
-    this.groupIndex = -1;
+    this.cursor.owner = null;
   }
 
   /** How many decoded blocks and chunk tables are held (for statistics and tests). */
   get cachedEntries(): { readonly blocks: number; readonly chunkTables: number } {
     return { blocks: this.blocks.size, chunkTables: this.tables.size };
+  }
+
+  /** Finds `doc`'s chunk, block and metadata group, and loads the group in the cursor unless it is there. */
+  private locate(doc: number): Located {
+    if (!(Number.isInteger(doc) && doc >= 0 && doc < this.maxDoc)) throw new RangeError(`doc ${doc} out of range [0, ${this.maxDoc})`);
+    const chunk = this.chunkOf(doc);
+    const table = this.table(chunk);
+    const docInChunk = doc - this.chunkFirstDocs[chunk]!;
+    const blockFirstDocs = table.blockFirstDocs;
+    let block = 0;
+    while (blockFirstDocs[block + 1]! <= docInChunk) block++;
+    const groups = table.groups[block] ?? this.parseGroups(chunk, table, block);
+    const docInBlock = docInChunk - blockFirstDocs[block]!;
+    const group = Math.floor(docInBlock / this.metaGroupDocs);
+    const cursor = this.cursor;
+    if (cursor.owner !== groups || cursor.group !== group) cursor.load(this.body.bytes, groups, group, this.metaGroupDocs, chunk, block);
+    const located = this.located;
+    located.chunk = chunk;
+    located.block = block;
+    located.inGroup = docInBlock - group * this.metaGroupDocs;
+    return located;
+  }
+
+  /** Reads the id and routing strings of the record in bytes[start, end) (bounds already checked by the cursor's scan). */
+  private readIdentity(bytes: Buffer, start: number, end: number, doc: number): StoredIdentity {
+    const idNumber = this.idNumber;
+    const routingNumber = this.routingNumber;
+    let id: string | null = null;
+    let routing: string | null = null;
+    let pos = start;
+    let count = readVIntAt(bytes, pos);
+    pos = vIntEnd;
+    while (count-- > 0 && pos < end) {
+      const key = readVIntAt(bytes, pos);
+      pos = vIntEnd;
+      const type = key & 7;
+      if (type === TYPE_STRING) {
+        const length = readVIntAt(bytes, pos);
+        pos = vIntEnd;
+        const valueEnd = pos + length;
+        if (valueEnd > end) break;
+        const number = key >>> 3;
+        if (number === idNumber && id === null) id = decodeString(bytes, pos, valueEnd);
+        else if (number === routingNumber && routing === null) routing = decodeString(bytes, pos, valueEnd);
+        pos = valueEnd;
+      } else if (type === TYPE_BYTES) {
+        readVIntAt(bytes, pos);
+        pos = vIntEnd;
+      } else if (type === TYPE_LONG) {
+        while (pos < end && bytes[pos]! >= 0x80) pos++;
+        pos++;
+      } else if (type === TYPE_DOUBLE || type === TYPE_BIGINT) pos += 8;
+      else break;
+    }
+    if (pos !== end || count !== -1) throw this.body.corrupt(`doc ${doc}: its metadata record does not parse`);
+    return { id, routing };
   }
 
   private chunkOf(doc: number): number {
@@ -204,6 +280,7 @@ export class StoredFieldsReader {
       bodyStart: new Float64Array(blockCount),
       bodyCompressed: new Int32Array(blockCount),
       dictionaryLength: 0,
+      groups: new Array<BlockGroups | undefined>(blockCount),
     };
     let docs = 0;
     for (let b = 0; b < blockCount; b++) {
@@ -234,135 +311,26 @@ export class StoredFieldsReader {
     return result;
   }
 
-  private block(chunk: number, table: ChunkTable, block: number): DecodedBlock {
+  private parseGroups(chunk: number, table: ChunkTable, block: number): BlockGroups {
+    const docCount = table.blockFirstDocs[block + 1]! - table.blockFirstDocs[block]!;
+    const header = this.body.slice(table.metaStart[block]!, table.metaStart[block]! + table.metaCompressed[block]!);
+    const groups = parseBlockGroups(header, docCount, this.metaGroupDocs, table.metaRaw[block]!, table.bodyRaw[block]!, `chunk ${chunk} block ${block}`);
+    table.groups[block] = groups;
+    return groups;
+  }
+
+  /** The block's decoded body holder (most recently used last in the small LRU). */
+  private block(chunk: number, block: number): DecodedBlock {
     const key = chunk * 65536 + block;
     const cached = this.blocks.get(key);
     if (cached !== undefined) {
-      // Most recently used goes last.
       this.blocks.delete(key);
       this.blocks.set(key, cached);
       return cached;
     }
-    const metaRaw = table.metaRaw[block]!;
-    const docCount = table.blockFirstDocs[block + 1]! - table.blockFirstDocs[block]!;
-    const groupCount = Math.ceil(docCount / this.metaGroupDocs);
-    const metaEnd = table.metaStart[block]! + table.metaCompressed[block]!;
-    const header = this.body.slice(table.metaStart[block]!, metaEnd);
-    const groupMetaStarts: number[] = [];
-    const groupBodyStarts: number[] = [];
-    const groupFrameStarts: number[] = [];
-    const groupFrameLengths: number[] = [];
-    let metaAt = 0;
-    let bodyAt = 0;
-    let frameAt = 0;
-    for (let g = 0; g < groupCount; g++) {
-      groupMetaStarts.push(metaAt);
-      groupBodyStarts.push(bodyAt);
-      metaAt += header.readVInt();
-      bodyAt += header.readVInt();
-      const frameLength = header.readVInt();
-      groupFrameStarts.push(frameAt);
-      groupFrameLengths.push(frameLength);
-      frameAt += frameLength;
-    }
-    groupMetaStarts.push(metaAt);
-    groupBodyStarts.push(bodyAt);
-    const framesStart = header.position;
-    for (let g = 0; g < groupCount; g++) groupFrameStarts[g]! += framesStart;
-    const where = `chunk ${chunk} block ${block}`;
-    if (metaAt !== metaRaw) throw header.corrupt(`${where}: metadata groups add up to ${metaAt} bytes, expected ${metaRaw}`);
-    if (bodyAt !== table.bodyRaw[block]) throw header.corrupt(`${where}: groups' values add up to ${bodyAt} bytes, body has ${table.bodyRaw[block]}`);
-    if (framesStart + frameAt !== metaEnd) throw header.corrupt(`${where}: metadata frames add up to ${frameAt} bytes, ${metaEnd - framesStart} stored`);
-    const decoded: DecodedBlock = { docCount, groupMetaStarts, groupBodyStarts, groupFrameStarts, groupFrameLengths, body: null, bodyAvailable: 0 };
+    const decoded: DecodedBlock = { body: null, bodyAvailable: 0 };
     remember(this.blocks, key, decoded, BLOCK_CACHE_SIZE);
     return decoded;
-  }
-
-  /**
-   * Decodes one metadata group of the block and finds its docs' record offsets (inline vInt decoding:
-   * this loop is most of an id fetch), checking the records add up to the group's lengths.
-   */
-  private readGroup(decoded: DecodedBlock, group: number, chunk: number, block: number): void {
-    // Invalid until this group is read whole: a corrupt group must not pass for the previous one.
-    this.groupOwner = null;
-    const raw = decoded.groupMetaStarts[group + 1]! - decoded.groupMetaStarts[group]!;
-    let bodyOffset = decoded.groupBodyStarts[group]!;
-    const bodyEnd = decoded.groupBodyStarts[group + 1]!;
-    const where = `chunk ${chunk} block ${block} group ${group}`;
-    const frameStart = decoded.groupFrameStarts[group]!;
-    const frame = this.body.slice(frameStart, frameStart + decoded.groupFrameLengths[group]!);
-    let meta: Buffer;
-    let pos: number;
-    if (this.metaCompression === 'none') {
-      if (frame.remaining !== raw) throw frame.corrupt(`${where}: ${frame.remaining} stored bytes, expected ${raw}`);
-      meta = this.body.bytes;
-      pos = frameStart;
-    } else {
-      try {
-        if (this.metaCompression === 'lz4') {
-          if (this.scratch.length < raw) this.scratch = Buffer.allocUnsafeSlow(Math.max(raw, 2 * this.scratch.length, 4096));
-          const reached = lz4Decompress(this.body.bytes, frame.start, frame.end, this.scratch.subarray(0, raw));
-          if (reached !== raw) throw new Error(`decompressed ${reached} bytes, expected ${raw}`);
-          meta = this.scratch;
-        } else {
-          meta = decompressBlock(this.metaCompression, EMPTY, frame.readBytes(frame.remaining), raw, raw);
-        }
-      } catch (err) {
-        if (err instanceof Error && err.name === 'EsError') throw err;
-        throw frame.corrupt(`${where} does not decompress: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      pos = 0;
-    }
-    const end = pos + raw;
-    const metaStarts = this.groupDocStarts;
-    const bodyStarts = this.groupDocBodyStarts;
-    const corrupt = (message: string): Error => this.body.corrupt(`${where}: ${message}`);
-    // Reads a vInt at `pos` (a record is checked against `end` after it is read: a vInt may overrun by a few bytes).
-    const vInt = (): number => {
-      let b = meta[pos++]!;
-      if (b < 0x80) return b;
-      let result = b & 0x7f;
-      for (let shift = 7; shift < 35; shift += 7) {
-        if (pos >= end) throw corrupt('truncated vInt');
-        b = meta[pos++]!;
-        result |= (b & 0x7f) << shift;
-        if (b < 0x80) return result >>> 0;
-      }
-      throw corrupt('invalid vInt');
-    };
-    const first = group * this.metaGroupDocs;
-    const docs = Math.min(this.metaGroupDocs, decoded.docCount - first);
-    metaStarts.length = docs + 1;
-    bodyStarts.length = docs + 1;
-    for (let i = 0; i < docs; i++) {
-      const d = first + i;
-      metaStarts[i] = pos;
-      bodyStarts[i] = bodyOffset;
-      if (pos >= end) throw corrupt(`metadata ends before doc ${d}`);
-      let count = vInt();
-      while (count-- > 0) {
-        if (pos >= end) throw corrupt(`record of doc ${d} overruns the group`);
-        const type = vInt() & 7;
-        if (pos >= end) throw corrupt(`record of doc ${d} overruns the group`);
-        if (type === TYPE_BYTES) bodyOffset += vInt();
-        else if (type === TYPE_STRING) {
-          const length = vInt(); // not `pos += vInt()`: that adds to the position before the length
-          pos += length;
-        } else if (type === TYPE_LONG) {
-          while (pos < end && meta[pos]! >= 0x80) pos++;
-          pos++;
-        } else if (type === TYPE_DOUBLE || type === TYPE_BIGINT) pos += 8;
-        else throw corrupt(`unknown stored value type ${type}`);
-      }
-      if (pos > end) throw corrupt(`record of doc ${d} overruns the group`);
-    }
-    if (pos !== end) throw corrupt(`${end - pos} bytes after its docs`);
-    if (bodyOffset !== bodyEnd) throw corrupt(`values add up to ${bodyOffset - decoded.groupBodyStarts[group]!} bytes, group has ${bodyEnd - decoded.groupBodyStarts[group]!}`);
-    metaStarts[docs] = end;
-    bodyStarts[docs] = bodyEnd;
-    this.groupBytes = meta;
-    this.groupOwner = decoded;
-    this.groupIndex = group;
   }
 
   /** The block's body, decoded at least up to `needed`. */
@@ -370,7 +338,7 @@ export class StoredFieldsReader {
     if (decoded.body !== null && decoded.bodyAvailable >= needed) return decoded.body;
     let dictionary: Uint8Array = new Uint8Array(0);
     if (block > 0 && table.dictionaryLength > 0) {
-      const first = this.block(chunk, table, 0);
+      const first = this.block(chunk, 0);
       const firstBody = this.bodyOf(chunk, table, 0, first, table.bodyRaw[0]!);
       dictionary = firstBody.subarray(firstBody.length - table.dictionaryLength);
     }
@@ -396,6 +364,30 @@ export class StoredFieldsReader {
 function remember<K, V>(cache: Map<K, V>, key: K, value: V, size: number): void {
   cache.set(key, value);
   if (cache.size > size) cache.delete(cache.keys().next().value as K);
+}
+
+/** Where the last `readVIntAt` ended (a module variable: no object per read on the hot path). */
+let vIntEnd = 0;
+
+/** A vInt at bytes[pos] (inside a record the cursor's scan already bounded); sets `vIntEnd`. */
+function readVIntAt(bytes: Buffer, pos: number): number {
+  let b = bytes[pos++]!;
+  let result = b & 0x7f;
+  for (let shift = 7; b >= 0x80 && shift < 35; shift += 7) {
+    b = bytes[pos++]!;
+    result |= (b & 0x7f) << shift;
+  }
+  vIntEnd = pos;
+  return result >>> 0;
+}
+
+/**
+ * UTF-8 bytes as a string. Ids are mostly ASCII: checking that in JS and decoding as latin1 (a byte per
+ * character, no UTF-8 validation) costs less than the UTF-8 decoder's call.
+ */
+function decodeString(bytes: Buffer, start: number, end: number): string {
+  for (let i = start; i < end; i++) if (bytes[i]! >= 0x80) return bytes.toString('utf8', start, end);
+  return bytes.toString('latin1', start, end);
 }
 
 function readValue(reader: ByteReader, type: number): StoredValue {
