@@ -7,6 +7,8 @@ import { BM25Similarity, IndexSearcher, MatchNoDocsQuery, NO_MORE_DOCS, PhraseQu
 import { bm25 } from './helpers/bm25-reference.js';
 import { smallSearcher } from './helpers/small-corpus.js';
 import { buildSearcher } from './helpers/test-indexer.js';
+import { TermImpacts } from '../../../src/engine/codec/index.js';
+import { PhraseImpacts } from '../../../src/search/query/phrase/phrase-impacts.js';
 
 async function searcherOf(bodies: readonly string[]): Promise<IndexSearcher> {
   const reader = await buildSearcher([bodies.map((body, i) => ({ id: String(i), source: { body } }))], { body: { type: 'text' } });
@@ -161,5 +163,68 @@ test('exact phrases: the merged-impacts bound covers every doc of its window, an
       for (const threshold of [0, 10]) assert.deepEqual(searcher.topDocs(query, k, { trackTotalHitsUpTo: threshold }).scoreDocs, exhaustive.scoreDocs);
     }),
     { numRuns: 25 },
+  );
+});
+
+/** One term's impacts over 1-4 blocks: block ends ascending, each block's pairs a strict frontier (norm and freq ascending). */
+const termImpacts = fc
+  .array(
+    fc.tuple(
+      fc.integer({ min: 1, max: 40 }),
+      fc.uniqueArray(fc.integer({ min: 0, max: 255 }), { minLength: 1, maxLength: 8 }),
+      fc.uniqueArray(fc.integer({ min: 1, max: 30 }), { minLength: 8, maxLength: 8 }),
+    ),
+    { minLength: 1, maxLength: 4 },
+  )
+  .map((blocks) => {
+    const lastDocs: number[] = [];
+    const starts = [0];
+    const freqs: number[] = [];
+    const norms: number[] = [];
+    let doc = -1;
+    for (const [gap, blockNorms, blockFreqs] of blocks) {
+      lastDocs.push((doc += gap));
+      const sortedNorms = [...blockNorms].sort((a, b) => a - b);
+      const sortedFreqs = blockFreqs.slice(0, sortedNorms.length).sort((a, b) => a - b);
+      norms.push(...sortedNorms);
+      freqs.push(...sortedFreqs);
+      starts.push(freqs.length);
+    }
+    return new TermImpacts(lastDocs.length, Int32Array.from(lastDocs), Int32Array.from(starts), Int32Array.from(freqs), Uint8Array.from(norms));
+  });
+
+test('merged phrase impacts: the bound over a range is the best score of (smallest allowed freq, norm) over every norm', () => {
+  const score = (freq: number, norm: number): number => freq / (freq + 1 + norm / 16);
+  fc.assert(
+    fc.property(fc.array(termImpacts, { minLength: 1, maxLength: 3 }), fc.integer({ min: 0, max: 100 }), fc.integer({ min: 0, max: 100 }), (terms, target, span) => {
+      const impacts = new PhraseImpacts(terms, score);
+      const upTo = impacts.advanceShallow(target);
+      if (upTo === NO_MORE_DOCS) {
+        assert.ok(terms.some((term) => term.blockLastDocs[term.blockCount - 1]! < target));
+        return;
+      }
+      // Either the window advanceShallow gives (one block per term) or a wider range (several blocks of some).
+      for (const rangeEnd of [upTo, upTo + span]) {
+        let expected = 0;
+        for (let norm = 0; norm < 256; norm++) {
+          let phraseFreq = Infinity;
+          for (const term of terms) {
+            let block = term.blockIndexOf(target);
+            let termFreq = 0;
+            for (;;) {
+              for (let k = term.impactStarts[block]!; k < term.impactStarts[block + 1]!; k++) {
+                if (term.impactNorms[k]! <= norm) termFreq = Math.max(termFreq, term.impactFreqs[k]!);
+              }
+              if (block + 1 >= term.blockCount || term.blockLastDocs[block]! >= rangeEnd) break;
+              block++;
+            }
+            phraseFreq = Math.min(phraseFreq, termFreq);
+          }
+          if (phraseFreq > 0) expected = Math.max(expected, score(phraseFreq, norm));
+        }
+        assert.equal(impacts.maxScore(rangeEnd), expected);
+      }
+    }),
+    { numRuns: 300 },
   );
 });

@@ -1,7 +1,8 @@
 /**
  * PostingsEnum over the block format of postings-format.ts. Decodes one block of 128 doc ids at a time into
  * an Int32Array (no object per posting), freqs only when asked, skip data only when advance() needs to
- * jump, impacts are requested, or positions are read past the term's first doc block.
+ * jump, impacts are requested, or positions are read past the term's first doc block (and the skip
+ * entries' impacts only when impacts() is called: skip-data.ts).
  *
  * Positions are lazy, as in Lucene's two-phase phrase matching: moving the doc cursor does no position
  * work at all. Only when nextPosition() is first called on a doc does the enum skip the positions of the
@@ -11,28 +12,23 @@
  */
 import { ByteReader } from '../../store/byte-reader.js';
 import { BLOCK_SIZE, BlockUnpacker, packedBlockBytes } from '../packed/for-util.js';
-import { TermImpacts } from './impacts.js';
+import type { TermImpacts } from './impacts.js';
 import type { PostingsEnum } from './postings-enum.js';
+import { SkipData } from './skip-data.js';
 import { NO_MORE_DOCS, POSTINGS_FREQS, POSTINGS_POSITIONS, type PostingsFlags, type TermState } from './postings-format.js';
 
 /** Widest packed position delta read in place: its bits plus a shift of up to 7 fit a 32-bit word. */
 const MAX_IN_PLACE_BITS = 25;
-
-/** Skip data of one term, decoded: block positions in the files plus the impacts. */
-interface SkipData {
-  readonly impacts: TermImpacts;
-  readonly docFPs: Float64Array;
-  /** Per doc block: format 2, the start of the position block holding its first position; format 1, its first position. */
-  readonly posFPs: Float64Array | null;
-  /** Format 2: per doc block, how many positions of the term come before it. */
-  readonly posOrdinals: Float64Array | null;
-}
 
 export class BlockPostingsEnum implements PostingsEnum {
   private readonly unpacker = new BlockUnpacker();
   /** Apart from the doc file's unpacker, each keeping its file's view. */
   private readonly posUnpacker = new BlockUnpacker();
   private readonly docBuffer = new Int32Array(BLOCK_SIZE);
+  /**
+   * The block's freqs minus one, as packed blocks store them: decoding them as they are saves the unpacker
+   * a pass over the block to add 1; readers add it back.
+   */
   private readonly freqBuffer = new Int32Array(BLOCK_SIZE);
   private readonly docReader: ByteReader;
   private readonly posReader: ByteReader | null;
@@ -56,6 +52,16 @@ export class BlockPostingsEnum implements PostingsEnum {
   private doc = -1;
   private blockIndex = -1;
   private blockDocCount = 0;
+  /**
+   * docBuffer[0, summed) hold doc ids, the rest of the block still the packed deltas (minus one): a block
+   * that advance() located from its skip entry (whose last doc that gives) is summed only as far as the
+   * targets reach, in the same pass that looks for them, as a dense term advanced to a sparse one's docs
+   * rarely needs its whole block.
+   */
+  private summed = 0;
+  /** The doc before the block's first (-1 for block 0) and the block's last doc. */
+  private blockBase = -1;
+  private blockLastDoc = -1;
   private upto = 0;
   private nextBlockFP = 0;
   private freqsDecoded = true;
@@ -147,34 +153,55 @@ export class BlockPostingsEnum implements PostingsEnum {
   nextDoc(): number {
     if (this.upto === this.blockDocCount) {
       if (this.blockIndex + 1 >= this.blockCount) return (this.doc = NO_MORE_DOCS);
-      const base = this.blockIndex < 0 ? -1 : this.docBuffer[this.blockDocCount - 1]!;
-      this.loadBlock(this.blockIndex + 1, this.nextBlockFP, base);
+      this.loadBlock(this.blockIndex + 1, this.nextBlockFP, this.blockIndex < 0 ? -1 : this.blockLastDoc, -1);
     }
+    if (this.upto === this.summed) this.sumRest();
     return this.land(this.upto);
   }
 
   advance(target: number): number {
     if (this.doc === NO_MORE_DOCS) return NO_MORE_DOCS;
-    if (this.blockIndex < 0 || target > this.docBuffer[this.blockDocCount - 1]!) {
+    if (this.blockIndex < 0 || target > this.blockLastDoc) {
       const next = this.blockIndex + 1;
       if (next >= this.blockCount) return this.exhaust();
       if (next === this.blockCount - 1) {
         // Only the last block is left: read on sequentially, no need to decode the skip data to find it.
-        const base = this.blockIndex < 0 ? -1 : this.docBuffer[this.blockDocCount - 1]!;
-        this.loadBlock(next, this.nextBlockFP, base);
-        if (target > this.docBuffer[this.blockDocCount - 1]!) return this.exhaust();
+        this.loadBlock(next, this.nextBlockFP, this.blockIndex < 0 ? -1 : this.blockLastDoc, -1);
+        if (target > this.blockLastDoc) return this.exhaust();
       } else {
         const skip = this.skipData();
-        const block = skip.impacts.blockIndexOf(target, next);
+        const block = skip.blockIndexOf(target, next);
         if (block >= this.blockCount) return this.exhaust();
-        this.loadBlock(block, skip.docFPs[block]!, block === 0 ? -1 : skip.impacts.blockLastDocs[block - 1]!);
+        this.loadBlock(block, skip.docFPs[block]!, block === 0 ? -1 : skip.lastDocs[block - 1]!, skip.lastDocs[block]!);
       }
     }
-    // The current block holds a doc >= target: scan to it.
+    // The current block holds a doc >= target: scan the summed docs, then sum on until one reaches it.
     const docs = this.docBuffer;
+    const summed = this.summed;
     let i = this.upto;
-    while (docs[i]! < target) i++;
-    return this.land(i);
+    while (i < summed && docs[i]! < target) i++;
+    if (i < summed) return this.land(i);
+    const count = this.blockDocCount;
+    let doc = i === 0 ? this.blockBase : docs[i - 1]!;
+    do {
+      if (i === count) throw this.docReader.corrupt(`doc block ${this.blockIndex} ends before its last doc ${this.blockLastDoc}`);
+      doc += docs[i]! + 1;
+      docs[i++] = doc;
+    } while (doc < target);
+    if (doc > this.blockLastDoc) throw this.docReader.corrupt(`doc id ${doc} beyond its block's last doc ${this.blockLastDoc}`);
+    this.summed = i;
+    return this.land(i - 1);
+  }
+
+  /** Sums the rest of the current block into doc ids. */
+  private sumRest(): void {
+    const docs = this.docBuffer;
+    const count = this.blockDocCount;
+    let i = this.summed;
+    let doc = i === 0 ? this.blockBase : docs[i - 1]!;
+    for (; i < count; i++) docs[i] = doc += docs[i]! + 1;
+    if (doc !== this.blockLastDoc) throw this.docReader.corrupt(`doc block ${this.blockIndex} ends at ${doc}, its skip entry says ${this.blockLastDoc}`);
+    this.summed = count;
   }
 
   private exhaust(): number {
@@ -196,11 +223,11 @@ export class BlockPostingsEnum implements PostingsEnum {
   private freqAt(index: number): number {
     if (!this.hasFreqs) return 1;
     if (!this.freqsDecoded) this.decodeFreqs();
-    return this.freqBuffer[index]!;
+    return this.freqBuffer[index]! + 1;
   }
 
   private decodeFreqs(): void {
-    this.unpacker.unpack(this.docBytes, this.freqOffset, this.freqBits, this.freqBuffer, 1);
+    this.unpacker.unpack(this.docBytes, this.freqOffset, this.freqBits, this.freqBuffer);
     this.freqsDecoded = true;
   }
 
@@ -232,6 +259,7 @@ export class BlockPostingsEnum implements PostingsEnum {
     if (this.posDocUpto < current) {
       if (!this.freqsDecoded) this.decodeFreqs();
       const freqs = this.freqBuffer;
+      toSkip += current - this.posDocUpto;
       for (let i = this.posDocUpto; i < current; i++) toSkip += freqs[i]!;
     }
     if (toSkip > 0) this.skipPositions(toSkip);
@@ -312,7 +340,8 @@ export class BlockPostingsEnum implements PostingsEnum {
       if (bits <= MAX_IN_PLACE_BITS && reader.position + 3 <= reader.bytes.length) {
         this.posBlockBits = bits;
         this.posBlockData = offset;
-        this.posBlockMask = 2 ** bits - 1;
+        // A shift, not 2 ** bits: V8 compiles a variable power to a call of its float pow.
+        this.posBlockMask = (1 << bits) - 1;
       } else {
         this.posBlockBits = -1;
         this.posUnpacker.unpack(reader.bytes, offset, bits, buffer);
@@ -335,13 +364,17 @@ export class BlockPostingsEnum implements PostingsEnum {
     return this.lastPosition;
   }
 
-  private loadBlock(block: number, fp: number, base: number): void {
+  /** Loads doc block `block` at `fp`; `lastDoc` is its last doc when the skip data gave it, else -1. */
+  private loadBlock(block: number, fp: number, base: number, lastDoc: number): void {
     this.blockIndex = block;
     this.upto = 0;
+    this.blockBase = base;
     const docs = this.docBuffer;
     if (this.singletonDoc >= 0) {
       docs[0] = this.singletonDoc;
-      this.freqBuffer[0] = this.totalTermFreq;
+      this.summed = 1;
+      this.blockLastDoc = this.singletonDoc;
+      this.freqBuffer[0] = this.totalTermFreq - 1;
       this.freqsDecoded = true;
       this.blockDocCount = 1;
       return;
@@ -354,9 +387,16 @@ export class BlockPostingsEnum implements PostingsEnum {
       const docsOffset = reader.position;
       reader.skipBytes(packedBlockBytes(docBits));
       this.unpacker.unpack(this.docBytes, docsOffset, docBits, docs);
-      let doc = base;
-      for (let i = 0; i < BLOCK_SIZE; i++) docs[i] = doc += docs[i]! + 1;
-      if (doc >= NO_MORE_DOCS) throw reader.corrupt(`doc id ${doc} out of range`);
+      if (lastDoc >= 0) {
+        this.summed = 0;
+        this.blockLastDoc = lastDoc;
+      } else {
+        let doc = base;
+        for (let i = 0; i < BLOCK_SIZE; i++) docs[i] = doc += docs[i]! + 1;
+        if (doc >= NO_MORE_DOCS) throw reader.corrupt(`doc id ${doc} out of range`);
+        this.summed = BLOCK_SIZE;
+        this.blockLastDoc = doc;
+      }
       if (this.hasFreqs) {
         this.freqBits = reader.readByte();
         if (this.freqBits > 31) throw reader.corrupt(`invalid freq block width ${this.freqBits}`);
@@ -374,7 +414,7 @@ export class BlockPostingsEnum implements PostingsEnum {
           const code = reader.readVLong();
           doc += Math.floor(code / 2) + 1;
           docs[i] = doc;
-          freqs[i] = code % 2 === 1 ? 1 : reader.readVInt();
+          freqs[i] = code % 2 === 1 ? 0 : reader.readVInt() - 1;
         }
       } else {
         for (let i = 0; i < count; i++) docs[i] = doc += reader.readVInt() + 1;
@@ -382,16 +422,18 @@ export class BlockPostingsEnum implements PostingsEnum {
       if (doc >= NO_MORE_DOCS) throw reader.corrupt(`doc id ${doc} out of range`);
       this.freqsDecoded = true;
       this.blockDocCount = count;
+      this.summed = count;
+      this.blockLastDoc = doc;
     }
     this.nextBlockFP = reader.position;
   }
 
   advanceShallow(target: number): number {
-    const impacts = this.impacts();
-    const block = impacts.blockIndexOf(target, this.shallowBlockIndex);
-    if (block >= impacts.blockCount) return NO_MORE_DOCS;
+    const skip = this.skipData();
+    const block = skip.blockIndexOf(target, this.shallowBlockIndex);
+    if (block >= skip.blockCount) return NO_MORE_DOCS;
     this.shallowBlockIndex = block;
-    return impacts.blockLastDocs[block]!;
+    return skip.lastDocs[block]!;
   }
 
   shallowBlock(): number {
@@ -399,88 +441,24 @@ export class BlockPostingsEnum implements PostingsEnum {
   }
 
   impacts(): TermImpacts {
-    return this.skipData().impacts;
+    return this.skipData().impacts();
   }
 
   private skipData(): SkipData {
     if (this.skip !== null) return this.skip;
-    if (this.singletonDoc >= 0) {
-      // One doc: the impact is its freq with the best possible norm (the enum does not know the doc's norm;
-      // an upper bound is all WAND needs).
-      this.skip = {
-        impacts: new TermImpacts(1, Int32Array.of(this.singletonDoc), Int32Array.of(0, 1), Int32Array.of(this.totalTermFreq), Uint8Array.of(1)),
-        docFPs: new Float64Array(1),
-        posFPs: null,
-        posOrdinals: null,
-      };
-      return this.skip;
-    }
-    this.skip = decodeSkipData(
-      this.docReader.slice(this.skipStartFP, this.firstBlockFP),
-      this.blockCount,
-      this.firstBlockFP,
-      this.hasPositions ? this.posStartFP : -1,
-      this.packedPositions,
-    );
+    this.skip =
+      this.singletonDoc >= 0
+        ? SkipData.singleton(this.singletonDoc, this.totalTermFreq)
+        : SkipData.decode(
+            this.docReader.slice(this.skipStartFP, this.firstBlockFP),
+            this.blockCount,
+            this.firstBlockFP,
+            this.hasPositions ? this.posStartFP : -1,
+            this.packedPositions,
+            // Position readers (phrases) need the block positions at once but impacts only if a minimum
+            // competitive score comes; doc and freq readers are the term scorers, which bound scores from the start.
+            !this.wantPositions,
+          );
     return this.skip;
   }
-}
-
-function decodeSkipData(reader: ByteReader, blockCount: number, firstBlockFP: number, posStartFP: number, packedPositions: boolean): SkipData {
-  const lastDocs = new Int32Array(blockCount);
-  const docFPs = new Float64Array(blockCount);
-  const posFPs = posStartFP >= 0 ? new Float64Array(blockCount) : null;
-  const posOrdinals = posFPs !== null && packedPositions ? new Float64Array(blockCount) : null;
-  const impactStarts = new Int32Array(blockCount + 1);
-  let impactFreqs = new Int32Array(Math.max(4, blockCount * 2));
-  let impactNorms = new Uint8Array(impactFreqs.length);
-  let impactCount = 0;
-  let lastDoc = -1;
-  let docFP = firstBlockFP;
-  let posFP = posStartFP;
-  let posOrdinal = 0;
-  for (let b = 0; b < blockCount; b++) {
-    lastDoc += reader.readVInt();
-    lastDocs[b] = lastDoc;
-    docFPs[b] = docFP;
-    docFP += reader.readVLong();
-    if (posFPs !== null) {
-      posFPs[b] = posFP;
-      posFP += reader.readVLong();
-      if (posOrdinals !== null) {
-        posOrdinals[b] = posOrdinal;
-        posOrdinal += reader.readVLong();
-      }
-    }
-    const count = reader.readCount(2);
-    if (count === 0) throw reader.corrupt(`block ${b} has no impacts`);
-    if (impactCount + count > impactFreqs.length) {
-      const capacity = Math.max(impactFreqs.length * 2, impactCount + count);
-      const freqs = new Int32Array(capacity);
-      freqs.set(impactFreqs);
-      const norms = new Uint8Array(capacity);
-      norms.set(impactNorms);
-      impactFreqs = freqs;
-      impactNorms = norms;
-    }
-    let freq = 0;
-    let norm = -1;
-    for (let i = 0; i < count; i++) {
-      freq += reader.readVInt() + 1;
-      norm += reader.readVInt() + 1;
-      if (norm > 255) throw reader.corrupt(`impact norm ${norm} out of range`);
-      impactFreqs[impactCount] = freq;
-      impactNorms[impactCount] = norm;
-      impactCount++;
-    }
-    impactStarts[b + 1] = impactCount;
-  }
-  if (lastDoc >= NO_MORE_DOCS) throw reader.corrupt(`last doc ${lastDoc} out of range`);
-  if (reader.remaining !== 0) throw reader.corrupt(`${reader.remaining} unexpected bytes after skip data`);
-  return {
-    impacts: new TermImpacts(blockCount, lastDocs, impactStarts, impactFreqs.subarray(0, impactCount), impactNorms.subarray(0, impactCount)),
-    docFPs,
-    posFPs,
-    posOrdinals,
-  };
 }

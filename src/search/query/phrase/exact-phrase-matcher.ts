@@ -16,6 +16,8 @@ interface PostingsAndPosition {
 
 export class ExactPhraseMatcher implements PhraseMatcher {
   private readonly terms: PostingsAndPosition[];
+  /** The smallest of the terms' freqs in the current doc (set by reset). */
+  private minFreq = 0;
 
   /** `postings` and `offsets` in phrase order (sorted by offset). */
   constructor(postings: readonly PostingsEnum[], offsets: readonly number[]) {
@@ -23,11 +25,17 @@ export class ExactPhraseMatcher implements PhraseMatcher {
   }
 
   reset(): void {
-    for (const term of this.terms) {
-      term.freq = term.postings.freq();
+    const terms = this.terms;
+    let minFreq = 0x7fffffff;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      const freq = term.postings.freq();
+      term.freq = freq;
       term.pos = -1;
       term.upTo = 0;
+      if (freq < minFreq) minFreq = freq;
     }
+    this.minFreq = minFreq;
   }
 
   nextMatch(): boolean {
@@ -58,9 +66,7 @@ export class ExactPhraseMatcher implements PhraseMatcher {
 
   /** Each occurrence uses one position of every term: at most the rarest term's frequency. */
   maxFreq(): number {
-    let max = 0x7fffffff;
-    for (const term of this.terms) if (term.freq < max) max = term.freq;
-    return max;
+    return this.minFreq;
   }
 }
 

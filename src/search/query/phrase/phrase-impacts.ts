@@ -20,6 +20,10 @@ export class PhraseImpacts {
   private readonly blocks: Int32Array;
   /** Per term, the last block of the range being bounded (set by maxScore). */
   private readonly lastBlocks: Int32Array;
+  /** Scratch of maxScoreOneBlockEach, per term: next impact, end of its block's impacts, freq allowed so far. */
+  private readonly cursors: Int32Array;
+  private readonly cursorEnds: Int32Array;
+  private readonly termFreqs: Int32Array;
 
   constructor(
     private readonly terms: readonly TermImpacts[],
@@ -27,6 +31,9 @@ export class PhraseImpacts {
   ) {
     this.blocks = new Int32Array(terms.length);
     this.lastBlocks = new Int32Array(terms.length);
+    this.cursors = new Int32Array(terms.length);
+    this.cursorEnds = new Int32Array(terms.length);
+    this.termFreqs = new Int32Array(terms.length);
   }
 
   /**
@@ -54,13 +61,69 @@ export class PhraseImpacts {
    */
   maxScore(upTo: number, enough = Infinity): number {
     const terms = this.terms;
+    let oneBlockEach = true;
     for (let t = 0; t < terms.length; t++) {
       const impacts = terms[t]!;
-      let last = this.blocks[t]!;
-      if (last >= impacts.blockCount) return 0;
+      const first = this.blocks[t]!;
+      if (first >= impacts.blockCount) return 0;
+      let last = first;
       while (last + 1 < impacts.blockCount && impacts.blockLastDocs[last]! < upTo) last++;
       this.lastBlocks[t] = last;
+      if (last !== first) oneBlockEach = false;
     }
+    return oneBlockEach ? this.maxScoreOneBlockEach(enough) : this.maxScoreAnyBlocks(enough);
+  }
+
+  /**
+   * The usual case (the range is one block of every term), in one merge pass: each term's impacts are
+   * sorted by norm with freq ascending, so walking the union of their norms in order, a term's allowed
+   * freq at norm n is that of its last impact passed. Same norms and freqs as maxScoreAnyBlocks, in
+   * O(impacts) rather than O(impacts^2).
+   */
+  private maxScoreOneBlockEach(enough: number): number {
+    const terms = this.terms;
+    const count = terms.length;
+    const cursors = this.cursors;
+    const freqs = this.termFreqs;
+    for (let t = 0; t < count; t++) {
+      const impacts = terms[t]!;
+      const block = this.blocks[t]!;
+      cursors[t] = impacts.impactStarts[block]!;
+      this.cursorEnds[t] = impacts.impactStarts[block + 1]!;
+      freqs[t] = 0;
+    }
+    let best = 0;
+    for (;;) {
+      // The smallest norm not yet passed by any term.
+      let norm = 256;
+      for (let t = 0; t < count; t++) {
+        if (cursors[t]! < this.cursorEnds[t]!) {
+          const next = terms[t]!.impactNorms[cursors[t]!]!;
+          if (next < norm) norm = next;
+        }
+      }
+      if (norm === 256) return best;
+      let phraseFreq = 0x7fffffff;
+      for (let t = 0; t < count; t++) {
+        const impacts = terms[t]!;
+        const k = cursors[t]!;
+        if (k < this.cursorEnds[t]! && impacts.impactNorms[k]! === norm) {
+          freqs[t] = impacts.impactFreqs[k]!;
+          cursors[t] = k + 1;
+        }
+        if (freqs[t]! < phraseFreq) phraseFreq = freqs[t]!;
+      }
+      if (phraseFreq === 0) continue;
+      const score = this.score(phraseFreq, norm);
+      if (score > best) {
+        best = score;
+        if (best >= enough) return best;
+      }
+    }
+  }
+
+  private maxScoreAnyBlocks(enough: number): number {
+    const terms = this.terms;
     let best = 0;
     // The bound can only step up where some term's allowed freq does: at the norms of its impacts.
     for (let t = 0; t < terms.length; t++) {

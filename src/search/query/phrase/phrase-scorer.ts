@@ -6,8 +6,9 @@
  * Exact phrases also skip blocks under a minimum competitive score: an exact phrase occurs at most as often
  * in a doc as each of its terms, so its terms' block impacts, merged (phrase-impacts.ts), bound its score.
  */
+import type { LiveDocs } from '../../../engine/codec/index.js';
 import { NO_MORE_DOCS } from '../../core/doc-id-set-iterator.js';
-import { Scorer } from '../../core/scorer.js';
+import { Scorer, type ScoredCollector } from '../../core/scorer.js';
 import { fround } from '../../float32.js';
 import type { SimScorer } from '../../similarity/similarity.js';
 import { DEFAULT_NORM } from '../term/term-scorer-norm.js';
@@ -46,23 +47,37 @@ export class PhraseScorer extends Scorer {
   }
 
   advance(target: number): number {
-    const skipping = this.minCompetitiveScore > 0 && this.loadImpacts !== null;
-    outer: for (;;) {
-      if (skipping && target > this.upTo) {
+    const approximation = this.approximation;
+    if (this.minCompetitiveScore === 0 || this.loadImpacts === null) {
+      // No score bounds: every approximation doc is a candidate.
+      let doc = this.approximationTo(target);
+      while (doc !== NO_MORE_DOCS && !this.matchesCurrent()) doc = approximation.nextDoc();
+      return (this.doc = doc);
+    }
+    for (;;) {
+      if (target > this.upTo) {
         target = this.competitiveTarget(target);
         if (target === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
       }
-      let doc = this.approximation.advance(target);
-      while (doc !== NO_MORE_DOCS) {
-        if (skipping && doc > this.upTo) {
-          target = doc;
-          continue outer;
-        }
-        if (this.matchesCurrent()) break;
-        doc = this.approximation.nextDoc();
+      // Inside a window known to be competitive the approximation steps (Lucene's ImpactsDISI.nextDoc).
+      let doc = this.approximationTo(target);
+      const upTo = this.upTo;
+      while (doc <= upTo) {
+        if (this.matchesCurrent()) return (this.doc = doc);
+        doc = approximation.nextDoc();
       }
-      return (this.doc = doc);
+      if (doc === NO_MORE_DOCS) return (this.doc = NO_MORE_DOCS);
+      // The approximation stands on a doc past the competitive window: check that doc's window first.
+      target = doc;
     }
+  }
+
+  /** The approximation's first doc >= target: stepped when it is just before, advanced otherwise. */
+  private approximationTo(target: number): number {
+    const approximation = this.approximation;
+    const current = approximation.docID();
+    if (current >= target) return current;
+    return current === target - 1 ? approximation.nextDoc() : approximation.advance(target);
   }
 
   /** The first doc >= target of a window whose bound reaches the minimum competitive score. */
@@ -104,6 +119,15 @@ export class PhraseScorer extends Scorer {
 
   score(): number {
     return this.simScorer.score(this.phraseFreq, this.norms === null ? DEFAULT_NORM : this.norms[this.doc]!);
+  }
+
+  override scoreRange(collector: ScoredCollector, liveDocs: LiveDocs | null, doc: number, end: number): number {
+    // This class's own copy of the loop, on purpose: see Scorer.scoreRange.
+    while (doc < end) {
+      if (liveDocs === null || liveDocs.isLive(doc)) collector.collectScored(doc, this.score());
+      doc = this.nextDoc();
+    }
+    return doc;
   }
 
   private phraseImpacts(): PhraseImpacts | null {

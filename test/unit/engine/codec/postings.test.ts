@@ -267,3 +267,29 @@ test('a doc file and a positions file of different formats are refused as corrup
     (error: unknown) => error instanceof EsError && error.type === 'corrupt_index_exception' && /postings format 2 with positions format 1/.test(error.message),
   );
 });
+
+test('impacts decoded later by a positions enum (skip entries first walked over) equal those decoded at once', () => {
+  const maxDoc = 5_000;
+  fc.assert(
+    fc.property(termPostings(maxDoc, true, true), fc.integer(), fc.integer({ min: 0, max: maxDoc }), fc.constantFrom(...VERSIONS), (term, seed, target, version) => {
+      const norms = randomNorms(maxDoc, seed);
+      const { reader, states } = writeAndOpen([term], true, true, norms, version);
+      const eager = reader.postings(states[0]!, true, true, POSTINGS_FREQS).impacts();
+      const lazy = new AssertingPostingsEnum(reader.postings(states[0]!, true, true, POSTINGS_POSITIONS), true);
+      // Move the enum through its skip data (positions need it) before the impacts are asked for.
+      const expected = term.docs.find((doc) => doc >= target) ?? NO_MORE_DOCS;
+      assert.equal(lazy.advance(target), expected);
+      if (expected !== NO_MORE_DOCS) {
+        const index = term.docs.indexOf(expected);
+        assert.deepEqual(term.positions![index]!.map(() => lazy.nextPosition()), term.positions![index]);
+      }
+      const late = lazy.impacts();
+      assert.equal(late.blockCount, eager.blockCount);
+      assert.deepEqual([...late.blockLastDocs], [...eager.blockLastDocs]);
+      assert.deepEqual([...late.impactStarts], [...eager.impactStarts]);
+      assert.deepEqual([...late.impactFreqs], [...eager.impactFreqs]);
+      assert.deepEqual([...late.impactNorms], [...eager.impactNorms]);
+    }),
+    { numRuns: RUNS },
+  );
+});
