@@ -5,7 +5,8 @@
  * `offset` of `view`. DECODERS[b] writes the values to out[0..127], ADDING_DECODERS[b] each value plus `add`;
  * DELTA_DECODERS[b] treats them as doc gaps minus one and writes the running doc ids from `base`
  * (out[i] = out[i - 1] + value + 1), returning the last. Width 0 has no decoder (the block is all zeros and
- * has no bytes). Why three tables and how: the generator's header.
+ * has no bytes); consecutiveDocs writes the doc ids of such a doc block. Why three tables and how: the
+ * generator's header.
  */
 
 export type PackedBlockDecoder = (view: DataView, offset: number, out: Int32Array) => void;
@@ -5214,6 +5215,44 @@ function decodeDeltas32(view: DataView, offset: number, out: Int32Array, base: n
     out[i + 31] = doc = doc + (w31 | 0) + 1;
   }
   return doc;
+}
+
+export function consecutiveDocs(out: Int32Array, base: number): number {
+  for (let i = 0, doc = base + 1; i < 128; i += 32, doc += 32) {
+    out[i] = doc;
+    out[i + 1] = doc + 1;
+    out[i + 2] = doc + 2;
+    out[i + 3] = doc + 3;
+    out[i + 4] = doc + 4;
+    out[i + 5] = doc + 5;
+    out[i + 6] = doc + 6;
+    out[i + 7] = doc + 7;
+    out[i + 8] = doc + 8;
+    out[i + 9] = doc + 9;
+    out[i + 10] = doc + 10;
+    out[i + 11] = doc + 11;
+    out[i + 12] = doc + 12;
+    out[i + 13] = doc + 13;
+    out[i + 14] = doc + 14;
+    out[i + 15] = doc + 15;
+    out[i + 16] = doc + 16;
+    out[i + 17] = doc + 17;
+    out[i + 18] = doc + 18;
+    out[i + 19] = doc + 19;
+    out[i + 20] = doc + 20;
+    out[i + 21] = doc + 21;
+    out[i + 22] = doc + 22;
+    out[i + 23] = doc + 23;
+    out[i + 24] = doc + 24;
+    out[i + 25] = doc + 25;
+    out[i + 26] = doc + 26;
+    out[i + 27] = doc + 27;
+    out[i + 28] = doc + 28;
+    out[i + 29] = doc + 29;
+    out[i + 30] = doc + 30;
+    out[i + 31] = doc + 31;
+  }
+  return base + 128;
 }
 
 /** Indexed by bit width; index 0 is never called (see BlockUnpacker). */

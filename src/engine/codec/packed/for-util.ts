@@ -11,7 +11,7 @@
  * freqs without decoding them.
  */
 import type { ByteWriter } from '../../store/byte-writer.js';
-import { ADDING_DECODERS, DECODERS, DELTA_DECODERS } from './for-decoders.js';
+import { ADDING_DECODERS, consecutiveDocs, DECODERS, DELTA_DECODERS } from './for-decoders.js';
 
 export const BLOCK_SIZE = 128;
 
@@ -84,11 +84,7 @@ export class BlockUnpacker {
    * prefix sum: the sum's loads and stores of out[] cost about as much as the decode itself.
    */
   unpackDocDeltas(source: Uint8Array, offset: number, bitsPerValue: number, out: Int32Array, base: number): number {
-    if (bitsPerValue === 0) {
-      // Every gap is 1: a run of consecutive doc ids.
-      for (let i = 0; i < BLOCK_SIZE; i++) out[i] = base + i + 1;
-      return base + BLOCK_SIZE;
-    }
+    if (bitsPerValue === 0) return consecutiveDocs(out, base); // every gap is 1
     return DELTA_DECODERS[bitsPerValue]!(this.viewOf(source, offset, bitsPerValue), offset, out, base);
   }
 
