@@ -6,8 +6,9 @@
  *
  * For each compression mode and block layout: file bytes vs raw JSON bytes, write throughput, and the costs a
  * search pays: 10 random docs fetched with `_source` (sorted, like a fetch phase), 10 random ids only (what
- * the in-process search benchmark fetches), median and p99 over many fetches, and a sequential read of every
- * document (what merges and scrolls do).
+ * the in-process search benchmark fetches: through the generic `document` read and through `identity`, the
+ * id fast path), median and p99 over many fetches, and a sequential read of every document (what merges and
+ * scrolls do).
  */
 import { StoredFieldsReader } from '../../src/engine/codec/stored/stored-fields-reader.js';
 import { StoredFieldsWriter } from '../../src/engine/codec/stored/stored-fields-writer.js';
@@ -22,6 +23,7 @@ const lines = readCorpusLines(Infinity, corpus);
 const rawBytes = lines.reduce((sum, line) => sum + line.length + 1, 0);
 const ids = lines.map(() => timeBasedUuid());
 const ID_ONLY = new Set(['_id']);
+const IDENTITY = { id: '_id', routing: '_routing' } as const;
 
 /** Deterministic pseudo-random doc ids, so every configuration fetches the same documents. */
 function* randomDocs(seed: number): Generator<number> {
@@ -40,17 +42,19 @@ interface Row {
   readonly fetch10MedianMicros: number;
   readonly fetch10P99Micros: number;
   readonly ids10MedianMicros: number;
+  readonly identity10MedianMicros: number;
   readonly sequentialDocsPerSec: number;
 }
 
-function fetchLatencies(reader: StoredFieldsReader, fields: ReadonlySet<string> | undefined, seed: number): number[] {
+function fetchLatencies(reader: StoredFieldsReader, fields: ReadonlySet<string> | undefined | 'identity', seed: number): number[] {
   const docs = randomDocs(seed);
   const latencies: number[] = [];
   let checksum = 0;
   for (let fetch = 0; fetch < FETCHES; fetch++) {
     const page = Array.from({ length: 10 }, () => docs.next().value as number).sort((a, b) => a - b);
     const start = process.hrtime.bigint();
-    for (const doc of page) checksum += reader.document(doc, fields).length;
+    if (fields === 'identity') for (const doc of page) checksum += reader.identity(doc, IDENTITY).id?.length ?? 0;
+    else for (const doc of page) checksum += reader.document(doc, fields).length;
     latencies.push(Number(process.hrtime.bigint() - start) / 1e3);
   }
   if (checksum === 0) throw new Error('nothing fetched');
@@ -67,6 +71,7 @@ function measure(compression: StoredCompression, layout: Partial<BlockLayout>, l
   const reader = new StoredFieldsReader(bytes, 'bench.fdt', SEGMENT_ID, lines.length);
   const full = fetchLatencies(reader, undefined, 42);
   const idOnly = fetchLatencies(reader, ID_ONLY, 43);
+  const identity = fetchLatencies(reader, 'identity', 44);
   const sequentialReader = new StoredFieldsReader(bytes, 'bench.fdt', SEGMENT_ID, lines.length);
   const sequentialStart = process.hrtime.bigint();
   for (let doc = 0; doc < lines.length; doc++) sequentialReader.document(doc);
@@ -79,6 +84,7 @@ function measure(compression: StoredCompression, layout: Partial<BlockLayout>, l
     fetch10MedianMicros: median(full),
     fetch10P99Micros: full[Math.floor(full.length * 0.99)]!,
     ids10MedianMicros: median(idOnly),
+    identity10MedianMicros: median(identity),
     sequentialDocsPerSec: lines.length / sequentialSeconds,
   };
 }
@@ -97,10 +103,10 @@ for (const extra of process.argv.slice(3)) {
 const rows = configs.map(([mode, layout, label]) => measure(mode, layout, label));
 
 console.log(`corpus ${corpus}: ${lines.length} docs, raw JSON ${rawBytes} bytes (_source) + auto _id`);
-console.log('  config                                     file bytes   ratio  write MB/s  10 docs: median µs  p99 µs  10 ids: median µs  sequential docs/s');
+console.log('  config                                     file bytes   ratio  write MB/s  10 docs: median µs  p99 µs  10 ids: median µs  identity  sequential docs/s');
 for (const r of rows) {
   console.log(
-    `  ${r.config.padEnd(42)} ${String(r.fileBytes).padStart(10)}  ${r.ratioToRawJson.toFixed(3)}  ${r.writeMBPerSec.toFixed(1).padStart(10)}  ${r.fetch10MedianMicros.toFixed(0).padStart(18)}  ${r.fetch10P99Micros.toFixed(0).padStart(6)}  ${r.ids10MedianMicros.toFixed(0).padStart(17)}  ${r.sequentialDocsPerSec.toFixed(0).padStart(17)}`,
+    `  ${r.config.padEnd(42)} ${String(r.fileBytes).padStart(10)}  ${r.ratioToRawJson.toFixed(3)}  ${r.writeMBPerSec.toFixed(1).padStart(10)}  ${r.fetch10MedianMicros.toFixed(0).padStart(18)}  ${r.fetch10P99Micros.toFixed(0).padStart(6)}  ${r.ids10MedianMicros.toFixed(0).padStart(17)}  ${r.identity10MedianMicros.toFixed(1).padStart(8)}  ${r.sequentialDocsPerSec.toFixed(0).padStart(17)}`,
   );
 }
 console.log(JSON.stringify({ corpus, rawBytes, docs: lines.length, rows }));
