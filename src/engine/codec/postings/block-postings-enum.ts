@@ -32,6 +32,8 @@ export class BlockPostingsEnum implements PostingsEnum {
   private readonly freqBuffer = new Int32Array(BLOCK_SIZE);
   private readonly docReader: ByteReader;
   private readonly posReader: ByteReader | null;
+  /** The positions file as little-endian words: a packed position is one 32-bit load (nextPosition). */
+  private readonly posView: DataView | null;
 
   private hasFreqs = false;
   private hasPositions = false;
@@ -104,6 +106,7 @@ export class BlockPostingsEnum implements PostingsEnum {
   ) {
     this.docReader = new ByteReader(docBytes, docRegion.start, docRegion.end, docResource);
     this.posReader = posBytes !== null && posRegion !== null ? new ByteReader(posBytes, posRegion.start, posRegion.end, posResource) : null;
+    this.posView = posBytes === null ? null : new DataView(posBytes.buffer, posBytes.byteOffset, posBytes.byteLength);
   }
 
   belongsTo(docBytes: Buffer): boolean {
@@ -220,8 +223,8 @@ export class BlockPostingsEnum implements PostingsEnum {
     return this.wantFreqs ? this.freqAt(this.upto - 1) : 1;
   }
 
+  /** Only called when the field has freqs (wantFreqs, or positions, which imply them). */
   private freqAt(index: number): number {
-    if (!this.hasFreqs) return 1;
     if (!this.freqsDecoded) this.decodeFreqs();
     return this.freqBuffer[index]! + 1;
   }
@@ -245,9 +248,7 @@ export class BlockPostingsEnum implements PostingsEnum {
     // Value i of a packed block starts at bit i * bits of its little-endian bytes; with bits <= 25 it lies
     // within the 4 bytes from its first one (the codec footer guarantees 16 bytes after any block).
     const bit = index * bits;
-    const at = this.posBlockData + (bit >>> 3);
-    const bytes = this.posBytes!;
-    const word = bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24);
+    const word = this.posView!.getUint32(this.posBlockData + (bit >>> 3), true);
     return (this.lastPosition += (word >>> (bit & 7)) & this.posBlockMask);
   }
 

@@ -46,7 +46,11 @@ export class PhraseImpacts {
     for (let t = 0; t < terms.length; t++) {
       const impacts = terms[t]!;
       let block = this.blocks[t]!;
-      if (block < impacts.blockCount && impacts.blockLastDocs[block]! < target) block = impacts.blockIndexOf(target, block);
+      if (block < impacts.blockCount && impacts.blockLastDocs[block]! < target) {
+        // Windows mostly move on to the next block: look there before searching.
+        block++;
+        if (block < impacts.blockCount && impacts.blockLastDocs[block]! < target) block = impacts.blockIndexOf(target, block + 1);
+      }
       this.blocks[t] = block;
       if (block >= impacts.blockCount) return NO_MORE_DOCS;
       const lastDoc = impacts.blockLastDocs[block]!;
@@ -77,8 +81,8 @@ export class PhraseImpacts {
   /**
    * The usual case (the range is one block of every term), in one merge pass: each term's impacts are
    * sorted by norm with freq ascending, so walking the union of their norms in order, a term's allowed
-   * freq at norm n is that of its last impact passed. Same norms and freqs as maxScoreAnyBlocks, in
-   * O(impacts) rather than O(impacts^2).
+   * freq at norm n is that of its last impact passed. The same bound as maxScoreAnyBlocks, in O(impacts)
+   * rather than O(impacts^2), scoring only where the allowed freq grows.
    */
   private maxScoreOneBlockEach(enough: number): number {
     const terms = this.terms;
@@ -93,6 +97,7 @@ export class PhraseImpacts {
       freqs[t] = 0;
     }
     let best = 0;
+    let scoredFreq = 0;
     for (;;) {
       // The smallest norm not yet passed by any term.
       let norm = 256;
@@ -113,7 +118,10 @@ export class PhraseImpacts {
         }
         if (freqs[t]! < phraseFreq) phraseFreq = freqs[t]!;
       }
-      if (phraseFreq === 0) continue;
+      // The allowed freq only grows with the norm, and at a larger norm the same freq scores no more: only
+      // a norm where it grows can raise the bound.
+      if (phraseFreq <= scoredFreq) continue;
+      scoredFreq = phraseFreq;
       const score = this.score(phraseFreq, norm);
       if (score > best) {
         best = score;
