@@ -15,17 +15,21 @@ import { TYPE_BIGINT, TYPE_BYTES, TYPE_DOUBLE, TYPE_LONG, TYPE_STRING } from './
 
 const EMPTY = new Uint8Array(0);
 
-/** Where the metadata groups of one block are. Offsets per group, plus the end. */
-export interface BlockGroups {
-  readonly docCount: number;
-  /** Offsets in the block's joined (decoded) metadata. */
-  readonly metaStarts: readonly number[];
-  /** Offsets in the block's body: where each group's bytes values start. */
-  readonly bodyStarts: readonly number[];
-  /** Per group: its frame's file offset and stored length. */
-  readonly frameStarts: readonly number[];
-  readonly frameLengths: readonly number[];
-}
+/**
+ * Where the metadata groups of one block are: per group, GROUP_FIELDS numbers side by side (an id fetch inside a
+ * query loop finds its structures out of cache, so one group's figures share a cache line): its frame's file
+ * offset and stored length, its decoded length, where its bytes values start and end in the block's body, and
+ * how many docs it holds.
+ */
+export type BlockGroups = readonly number[];
+
+export const GROUP_FIELDS = 6;
+const FRAME_START = 0;
+const FRAME_LENGTH = 1;
+const RAW_LENGTH = 2;
+const BODY_START = 3;
+const BODY_END = 4;
+const DOC_COUNT = 5;
 
 /**
  * Parses the group header at the start of a block's meta stream (`meta` spans the stream) and checks that
@@ -33,31 +37,25 @@ export interface BlockGroups {
  */
 export function parseBlockGroups(meta: ByteReader, docCount: number, groupDocs: number, metaRaw: number, bodyRaw: number, where: string): BlockGroups {
   const groupCount = Math.ceil(docCount / groupDocs);
-  const metaStarts: number[] = [];
-  const bodyStarts: number[] = [];
-  const frameStarts: number[] = [];
-  const frameLengths: number[] = [];
+  const groups: number[] = [];
   let metaAt = 0;
   let bodyAt = 0;
   let frameAt = 0;
   for (let g = 0; g < groupCount; g++) {
-    metaStarts.push(metaAt);
-    bodyStarts.push(bodyAt);
-    metaAt += meta.readVInt();
-    bodyAt += meta.readVInt();
+    const rawLength = meta.readVInt();
+    const bodyLength = meta.readVInt();
     const frameLength = meta.readVInt();
-    frameStarts.push(frameAt);
-    frameLengths.push(frameLength);
+    groups.push(frameAt, frameLength, rawLength, bodyAt, bodyAt + bodyLength, Math.min(groupDocs, docCount - g * groupDocs));
+    metaAt += rawLength;
+    bodyAt += bodyLength;
     frameAt += frameLength;
   }
-  metaStarts.push(metaAt);
-  bodyStarts.push(bodyAt);
   const framesStart = meta.position;
-  for (let g = 0; g < groupCount; g++) frameStarts[g]! += framesStart;
+  for (let g = 0; g < groupCount; g++) groups[GROUP_FIELDS * g + FRAME_START]! += framesStart;
   if (metaAt !== metaRaw) throw meta.corrupt(`${where}: metadata groups add up to ${metaAt} bytes, expected ${metaRaw}`);
   if (bodyAt !== bodyRaw) throw meta.corrupt(`${where}: groups' values add up to ${bodyAt} bytes, body has ${bodyRaw}`);
   if (framesStart + frameAt !== meta.end) throw meta.corrupt(`${where}: metadata frames add up to ${frameAt} bytes, ${meta.end - framesStart} stored`);
-  return { docCount, metaStarts, bodyStarts, frameStarts, frameLengths };
+  return groups;
 }
 
 /**
@@ -95,16 +93,17 @@ export class MetaGroupCursor {
     private readonly corruptError: (message: string) => Error,
   ) {}
 
-  /** Loads group `group` of a block (`file` holds its frames); `groupDocs` docs per group. */
-  load(file: Buffer, groups: BlockGroups, group: number, groupDocs: number, chunk: number, block: number): void {
+  /** Loads group `group` of a block (`file` holds its frames). */
+  load(file: Buffer, groups: BlockGroups, group: number, chunk: number, block: number): void {
     // Invalid until loaded: a group that fails to load must not pass for the previous one.
     this.owner = null;
     this.chunk = chunk;
     this.block = block;
     this.group = group;
-    const raw = groups.metaStarts[group + 1]! - groups.metaStarts[group]!;
-    const frameStart = groups.frameStarts[group]!;
-    const frameLength = groups.frameLengths[group]!;
+    const at = GROUP_FIELDS * group;
+    const frameStart = groups[at + FRAME_START]!;
+    const frameLength = groups[at + FRAME_LENGTH]!;
+    const raw = groups[at + RAW_LENGTH]!;
     if (frameStart + frameLength > file.length) throw this.corrupt(`frame overruns the file`);
     let start = 0;
     if (this.compression === 'none') {
@@ -130,12 +129,12 @@ export class MetaGroupCursor {
     }
     this.end = start + raw;
     this.pos = start;
-    this.docCount = Math.min(groupDocs, groups.docCount - group * groupDocs);
+    this.docCount = groups[at + DOC_COUNT]!;
     this.scanned = 0;
     this.recordStarts[0] = start;
-    this.bodyOffset = groups.bodyStarts[group]!;
+    this.bodyOffset = groups[at + BODY_START]!;
     this.bodyStarts[0] = this.bodyOffset;
-    this.bodyEnd = groups.bodyStarts[group + 1]!;
+    this.bodyEnd = groups[at + BODY_END]!;
     this.owner = groups;
   }
 

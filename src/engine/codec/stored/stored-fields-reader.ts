@@ -210,7 +210,7 @@ export class StoredFieldsReader {
     const docInBlock = docInChunk - blockFirstDocs[block]!;
     const group = Math.floor(docInBlock / this.metaGroupDocs);
     const cursor = this.cursor;
-    if (cursor.owner !== groups || cursor.group !== group) cursor.load(this.body.bytes, groups, group, this.metaGroupDocs, chunk, block);
+    if (cursor.owner !== groups || cursor.group !== group) cursor.load(this.body.bytes, groups, group, chunk, block);
     const located = this.located;
     located.chunk = chunk;
     located.block = block;
