@@ -65,8 +65,9 @@ export class SkipData {
           posOrdinal += smallVLong(reader);
         }
       }
-      const count = reader.readCount(2);
+      const count = smallVInt(reader);
       if (count === 0) throw reader.corrupt(`block ${b} has no impacts`);
+      if (2 * count > reader.remaining) throw reader.corrupt(`count ${count} exceeds the ${reader.remaining} bytes left`);
       if (impacts !== null) {
         impacts.readBlock(reader, b, count);
       } else {
