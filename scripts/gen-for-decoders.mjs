@@ -13,9 +13,10 @@
  * each word loaded just before its first use (2-10% faster than loading a group's words up front, same process).
  * Words are read straight from the file through a DataView (TurboFan inlines getUint32 to one load), so
  * blocks at any byte offset decode without first copying their words; figures in bench/micro/for-unpack.ts.
- * Three variants per width, because V8 runs a second pass over the 128 values at about 1 ns per value, more
- * than the straight-line decode itself: plain (doc gaps read raw, positions), plus `add` (freqs, stored minus
- * one), and running doc ids (doc gaps minus one, summed in the same pass).
+ * Two variants per width, because V8 runs a second pass over the 128 values at about 1 ns per value, more
+ * than the straight-line decode itself: plain (freqs, positions, doc gaps summed lazily by the caller), and
+ * running doc ids (doc gaps minus one, summed in the same pass). (An `add` variant for freqs, which postings
+ * store minus one, went when the postings reader started keeping them minus one and adding on read.)
  * The unit test test/unit/engine/codec/packed-for-decoders.test.ts checks the file is up to date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -41,14 +42,6 @@ function valueExpression(bits, index) {
 function decoder(bits) {
   const lines = [`function decode${bits}(view: DataView, offset: number, out: Int32Array): void {`];
   lines.push(...groupLoop(bits, (index) => `out[${slot(index)}] = ${valueExpression(bits, index)};`));
-  lines.push('}');
-  return lines.join('\n');
-}
-
-/** Freq blocks store each freq minus one: adding in the decoding pass costs far less than a second loop. */
-function addingDecoder(bits) {
-  const lines = [`function decodePlus${bits}(view: DataView, offset: number, out: Int32Array, add: number): void {`];
-  lines.push(...groupLoop(bits, (index) => `out[${slot(index)}] = (${valueExpression(bits, index)}) + add;`));
   lines.push('}');
   return lines.join('\n');
 }
@@ -93,15 +86,13 @@ export function generateForDecoders() {
     '// (a unit test fails while this file differs from the generator\'s output).',
     '/**',
     ' * Straight-line decoders of a packed block of 128 values, one per width b, reading the 16 * b bytes at',
-    ' * `offset` of `view`. DECODERS[b] writes the values to out[0..127], ADDING_DECODERS[b] each value plus `add`;',
-    ' * DELTA_DECODERS[b] treats them as doc gaps minus one and writes the running doc ids from `base`',
-    ' * (out[i] = out[i - 1] + value + 1), returning the last. Width 0 has no decoder (the block is all zeros and',
-    ' * has no bytes); consecutiveDocs writes the doc ids of such a doc block. Why three tables and how: the',
-    ' * generator\'s header.',
+    ' * `offset` of `view`. DECODERS[b] writes the values to out[0..127]; DELTA_DECODERS[b] treats them as doc',
+    ' * gaps minus one and writes the running doc ids from `base` (out[i] = out[i - 1] + value + 1), returning the',
+    ' * last. Width 0 has no decoder (the block is all zeros and has no bytes); consecutiveDocs writes the doc ids',
+    ' * of such a doc block. Why two tables and how: the generator\'s header.',
     ' */',
     '',
     'export type PackedBlockDecoder = (view: DataView, offset: number, out: Int32Array) => void;',
-    'export type PackedAddingDecoder = (view: DataView, offset: number, out: Int32Array, add: number) => void;',
     'export type PackedDeltaDecoder = (view: DataView, offset: number, out: Int32Array, base: number) => number;',
     '',
     'function noBytesToDecode(): never {',
@@ -109,19 +100,12 @@ export function generateForDecoders() {
     '}',
     '',
     ...widths.map((bits) => `${decoder(bits)}\n`),
-    ...widths.map((bits) => `${addingDecoder(bits)}\n`),
     ...widths.map((bits) => `${deltaDecoder(bits)}\n`),
     `${consecutiveDocs()}\n`,
     '/** Indexed by bit width; index 0 is never called (see BlockUnpacker). */',
     'export const DECODERS: readonly PackedBlockDecoder[] = [',
     '  noBytesToDecode,',
     ...widths.map((bits) => `  decode${bits},`),
-    '];',
-    '',
-    '/** Indexed by bit width; index 0 is never called (see BlockUnpacker). */',
-    'export const ADDING_DECODERS: readonly PackedAddingDecoder[] = [',
-    '  noBytesToDecode,',
-    ...widths.map((bits) => `  decodePlus${bits},`),
     '];',
     '',
     '/** Indexed by bit width; index 0 is never called (see BlockUnpacker). */',

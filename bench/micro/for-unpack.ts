@@ -4,7 +4,7 @@
  * in this one process with their runs interleaved, so machine load hits both alike. Not a test; prints a
  * table (ns per 128-value block, best of RUNS) and a JSON line.
  *
- *   npx tsc -p . --outDir /tmp/build-x && node /tmp/build-x/bench/micro/for-unpack.js [--widths 1,2,3] [--add 1]
+ *   npx tsc -p . --outDir /tmp/build-x && node /tmp/build-x/bench/micro/for-unpack.js [--widths 1,2,3]
  *
  * Blocks sit at unaligned offsets (after a width byte, as in the postings files) and at 4-byte aligned ones.
  * A second table times doc blocks: unpack followed by the prefix sum to doc ids (as a caller does it by
@@ -24,7 +24,6 @@ function option(name: string): string | undefined {
 const widths = (option('--widths') ?? Array.from({ length: 33 }, (_, b) => b).join(','))
   .split(',')
   .map(Number);
-const add = Number(option('--add') ?? 0);
 
 /** The decoder before the generated ones, for an A/B in the same process. */
 class GenericBlockUnpacker {
@@ -32,9 +31,9 @@ class GenericBlockUnpacker {
   private source: Uint8Array | null = null;
   private sourceView: DataView | null = null;
 
-  unpack(source: Uint8Array, offset: number, bitsPerValue: number, out: Int32Array, addend = 0): void {
+  unpack(source: Uint8Array, offset: number, bitsPerValue: number, out: Int32Array): void {
     if (bitsPerValue === 0) {
-      out.fill(addend, 0, BLOCK_SIZE);
+      out.fill(0, 0, BLOCK_SIZE);
       return;
     }
     const byteCount = packedBlockBytes(bitsPerValue);
@@ -53,7 +52,7 @@ class GenericBlockUnpacker {
       let i = 0;
       for (let w = 0; w < 4 * bitsPerValue; w++) {
         const word = words[w]!;
-        for (let shift = 0; shift < 32; shift += bitsPerValue) out[i++] = ((word >>> shift) & mask) + addend;
+        for (let shift = 0; shift < 32; shift += bitsPerValue) out[i++] = (word >>> shift) & mask;
       }
       return;
     }
@@ -61,7 +60,7 @@ class GenericBlockUnpacker {
     for (let i = 0; i < BLOCK_SIZE; i++) {
       const wordIndex = bitPosition >>> 5;
       const shift = bitPosition & 31;
-      out[i] = (((words[wordIndex]! >>> shift) | ((words[wordIndex + 1]! << (31 - shift)) << 1)) & mask) + addend;
+      out[i] = ((words[wordIndex]! >>> shift) | ((words[wordIndex + 1]! << (31 - shift)) << 1)) & mask;
       bitPosition += bitsPerValue;
     }
   }
@@ -84,7 +83,7 @@ function blocksOf(bits: number, aligned: boolean): { bytes: Buffer; offsets: num
 }
 
 interface Decoder {
-  unpack(source: Uint8Array, offset: number, bitsPerValue: number, out: Int32Array, add?: number): void;
+  unpack(source: Uint8Array, offset: number, bitsPerValue: number, out: Int32Array): void;
 }
 const generic = new GenericBlockUnpacker();
 const generated = new BlockUnpacker();
@@ -94,7 +93,7 @@ const expected = new Int32Array(BLOCK_SIZE);
 function nsPerBlock(decoder: Decoder, bits: number, bytes: Buffer, offsets: number[]): number {
   const start = process.hrtime.bigint();
   for (let repeat = 0; repeat < REPEATS; repeat++) {
-    for (let k = 0; k < offsets.length; k++) decoder.unpack(bytes, offsets[k]!, bits, scratch, add);
+    for (let k = 0; k < offsets.length; k++) decoder.unpack(bytes, offsets[k]!, bits, scratch);
   }
   return Number(process.hrtime.bigint() - start) / (REPEATS * offsets.length);
 }
@@ -104,8 +103,8 @@ for (const aligned of [false, true]) {
   for (const bits of widths) {
     const { bytes, offsets } = blocksOf(bits, aligned);
     for (const offset of offsets) {
-      generic.unpack(bytes, offset, bits, expected, add);
-      generated.unpack(bytes, offset, bits, scratch, add);
+      generic.unpack(bytes, offset, bits, expected);
+      generated.unpack(bytes, offset, bits, scratch);
       if (!scratch.every((value, i) => value === expected[i])) throw new Error(`decoders disagree at width ${bits}, offset ${offset}`);
     }
     let genericNs = Infinity;
@@ -159,7 +158,7 @@ for (const bits of widths.filter((b) => b < 32)) {
   deltaRows.push({ bits, unpackThenSumNs, unpackDocDeltasNs, speedup: unpackThenSumNs / unpackDocDeltasNs });
 }
 
-console.log(`BlockUnpacker.unpack, ns per block of 128 (add ${add}), best of ${RUNS}, runs interleaved:`);
+console.log(`BlockUnpacker.unpack, ns per block of 128, best of ${RUNS}, runs interleaved:`);
 console.log('  width  offsets    generic  generated  speedup');
 for (const row of rows) {
   console.log(
@@ -173,4 +172,4 @@ console.log('  width  unpack+sum  unpackDocDeltas  speedup');
 for (const row of deltaRows) {
   console.log(`  ${String(row.bits).padStart(5)}  ${row.unpackThenSumNs.toFixed(0).padStart(10)}  ${row.unpackDocDeltasNs.toFixed(0).padStart(15)}  ${row.speedup.toFixed(2).padStart(6)}x`);
 }
-console.log(JSON.stringify({ add, rows, deltaRows }));
+console.log(JSON.stringify({ rows, deltaRows }));
