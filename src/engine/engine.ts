@@ -162,7 +162,7 @@ export interface EngineConfig {
   readonly parseDocument: (operation: { id: string; source: Uint8Array; routing: string | undefined }) => ParsedDocument;
   /** Added: `index.refresh_interval` in ms; > 0 makes the engine refresh itself at that interval. */
   readonly refreshIntervalMillis?: number;
-  /** Added: `index.codec` (`default` = lz4, `best_compression` = deflate) for stored fields. */
+  /** Added: `index.codec` (`default` = deflate_fast, `best_compression` = deflate_best) for stored fields. */
   readonly storedCompression?: StoredCompression;
   /** Added: `index.merge.policy.*` overrides. */
   readonly mergePolicy?: Partial<TieredMergePolicyOptions>;
