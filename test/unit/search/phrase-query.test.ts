@@ -223,6 +223,12 @@ test('merged phrase impacts: the bound over a range is the best score of (smalle
           if (phraseFreq > 0) expected = Math.max(expected, score(phraseFreq, norm));
         }
         assert.equal(impacts.maxScore(rangeEnd), expected);
+        // Asked only whether the range reaches `enough`: the answer agrees, and the value still bounds.
+        for (const enough of [expected / 2, expected, expected * 0.999, expected * 1.5, 0.9]) {
+          const bound = impacts.maxScore(rangeEnd, enough);
+          assert.equal(bound >= enough, expected >= enough);
+          assert.ok(bound >= expected || bound >= enough);
+        }
       }
     }),
     { numRuns: 300 },
