@@ -75,7 +75,40 @@ export class PhraseImpacts {
       this.lastBlocks[t] = last;
       if (last !== first) oneBlockEach = false;
     }
-    return oneBlockEach ? this.maxScoreOneBlockEach(enough) : this.maxScoreAnyBlocks(enough);
+    if (!oneBlockEach) return this.maxScoreAnyBlocks(enough);
+    return terms.length === 2 ? this.maxScoreTwoTerms(enough) : this.maxScoreOneBlockEach(enough);
+  }
+
+  /** maxScoreOneBlockEach for the most common phrase, two terms, with its cursors in locals. */
+  private maxScoreTwoTerms(enough: number): number {
+    const first = this.terms[0]!;
+    const second = this.terms[1]!;
+    const norms0 = first.impactNorms;
+    const norms1 = second.impactNorms;
+    let k0 = first.impactStarts[this.blocks[0]!]!;
+    const end0 = first.impactStarts[this.blocks[0]! + 1]!;
+    let k1 = second.impactStarts[this.blocks[1]!]!;
+    const end1 = second.impactStarts[this.blocks[1]! + 1]!;
+    let freq0 = 0;
+    let freq1 = 0;
+    let best = 0;
+    let scoredFreq = 0;
+    while (k0 < end0 || k1 < end1) {
+      const next0 = k0 < end0 ? norms0[k0]! : 256;
+      const next1 = k1 < end1 ? norms1[k1]! : 256;
+      const norm = next0 < next1 ? next0 : next1;
+      if (next0 === norm) freq0 = first.impactFreqs[k0++]!;
+      if (next1 === norm) freq1 = second.impactFreqs[k1++]!;
+      const phraseFreq = freq0 < freq1 ? freq0 : freq1;
+      if (phraseFreq <= scoredFreq) continue;
+      scoredFreq = phraseFreq;
+      const score = this.score(phraseFreq, norm);
+      if (score > best) {
+        best = score;
+        if (best >= enough) return best;
+      }
+    }
+    return best;
   }
 
   /**
