@@ -387,13 +387,12 @@ export class BlockPostingsEnum implements PostingsEnum {
       if (docBits > 31) throw reader.corrupt(`invalid doc block width ${docBits}`);
       const docsOffset = reader.position;
       reader.skipBytes(packedBlockBytes(docBits));
-      this.unpacker.unpack(this.docBytes, docsOffset, docBits, docs);
       if (lastDoc >= 0) {
+        this.unpacker.unpack(this.docBytes, docsOffset, docBits, docs);
         this.summed = 0;
         this.blockLastDoc = lastDoc;
       } else {
-        let doc = base;
-        for (let i = 0; i < BLOCK_SIZE; i++) docs[i] = doc += docs[i]! + 1;
+        const doc = this.unpacker.unpackDocDeltas(this.docBytes, docsOffset, docBits, docs, base);
         if (doc >= NO_MORE_DOCS) throw reader.corrupt(`doc id ${doc} out of range`);
         this.summed = BLOCK_SIZE;
         this.blockLastDoc = doc;
