@@ -68,15 +68,7 @@ export class TermImpacts {
 
   /** Index of the first block whose last doc is >= target, from block `from`; blockCount when none. */
   blockIndexOf(target: number, from = 0): number {
-    const lastDocs = this.blockLastDocs;
-    let low = from;
-    let high = this.blockCount - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      if (lastDocs[mid]! < target) low = mid + 1;
-      else high = mid - 1;
-    }
-    return low;
+    return firstBlockEndingAtOrAfter(this.blockLastDocs, this.blockCount, target, from);
   }
 
   maxScoreOfBlock(block: number, score: ImpactScorer): number {
@@ -101,4 +93,16 @@ export class TermImpacts {
     for (let b = 0; b < this.blockCount; b++) max = Math.max(max, this.maxScoreOfBlock(b, score));
     return max;
   }
+}
+
+/** Binary search over blocks' last docs: the first block from `from` whose last doc is >= target; `count` when none. */
+export function firstBlockEndingAtOrAfter(lastDocs: Int32Array, count: number, target: number, from: number): number {
+  let low = from;
+  let high = count - 1;
+  while (low <= high) {
+    const mid = (low + high) >>> 1;
+    if (lastDocs[mid]! < target) low = mid + 1;
+    else high = mid - 1;
+  }
+  return low;
 }

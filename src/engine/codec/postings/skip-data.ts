@@ -6,7 +6,7 @@
  * needs the block positions of both its terms but none of their impacts, which are most of the bytes.
  */
 import type { ByteReader } from '../../store/byte-reader.js';
-import { TermImpacts } from './impacts.js';
+import { firstBlockEndingAtOrAfter, TermImpacts } from './impacts.js';
 import { NO_MORE_DOCS } from './postings-format.js';
 
 export class SkipData {
@@ -83,15 +83,7 @@ export class SkipData {
 
   /** Index of the first block whose last doc is >= target, from block `from`; blockCount when none. */
   blockIndexOf(target: number, from: number): number {
-    const lastDocs = this.lastDocs;
-    let low = from;
-    let high = this.blockCount - 1;
-    while (low <= high) {
-      const mid = (low + high) >>> 1;
-      if (lastDocs[mid]! < target) low = mid + 1;
-      else high = mid - 1;
-    }
-    return low;
+    return firstBlockEndingAtOrAfter(this.lastDocs, this.blockCount, target, from);
   }
 
   impacts(): TermImpacts {

@@ -117,58 +117,10 @@ export class Lz4FormatError extends Error {}
  * Lz4FormatError; it never reads or writes out of bounds.
  */
 export function lz4Decompress(src: Uint8Array, start: number, end: number, dst: Uint8Array, needed = dst.length, dstStart = 0): number {
-  let ip = start;
-  let op = dstStart;
-  const dstLength = dst.length;
-  while (ip < end) {
-    const token = src[ip++]!;
-    let literalLength = token >>> 4;
-    if (literalLength === 15) {
-      let b: number;
-      do {
-        if (ip >= end) throw new Lz4FormatError('truncated literal length');
-        b = src[ip++]!;
-        literalLength += b;
-      } while (b === 255);
-    }
-    if (ip + literalLength > end || op + literalLength > dstLength) throw new Lz4FormatError('literals overrun');
-    if (literalLength < 256) {
-      // A plain loop: cheaper than allocating a subarray view for the short literal runs text produces.
-      for (let i = 0; i < literalLength; i++) dst[op + i] = src[ip + i]!;
-    } else {
-      dst.set(src.subarray(ip, ip + literalLength), op);
-    }
-    ip += literalLength;
-    op += literalLength;
-    if (ip === end || op >= needed) break;
-    if (ip + 2 > end) throw new Lz4FormatError('truncated match offset');
-    const distance = src[ip]! | (src[ip + 1]! << 8);
-    ip += 2;
-    if (distance === 0 || distance > op) throw new Lz4FormatError(`invalid match distance ${distance} at ${op}`);
-    let matchLength = token & 15;
-    if (matchLength === 15) {
-      let b: number;
-      do {
-        if (ip >= end) throw new Lz4FormatError('truncated match length');
-        b = src[ip++]!;
-        matchLength += b;
-      } while (b === 255);
-    }
-    matchLength += MIN_MATCH;
-    if (op + matchLength > dstLength) throw new Lz4FormatError('match overruns the output');
-    let ref = op - distance;
-    if (distance >= matchLength && matchLength > 32) {
-      dst.copyWithin(op, ref, ref + matchLength);
-      op += matchLength;
-    } else {
-      // Overlapping copies repeat the last `distance` bytes, byte by byte (that is how runs are encoded).
-      const matchEnd = op + matchLength;
-      while (op < matchEnd) dst[op++] = dst[ref++]!;
-    }
-    if (op >= needed) break;
-  }
-  if (op < needed) throw new Lz4FormatError(`decompressed ${op} bytes, expected ${needed}`);
-  return op;
+  const progress: Lz4Progress = { ip: start, op: dstStart };
+  lz4DecompressSome(src, end, dst, dst.length, progress, needed);
+  if (progress.op < needed) throw new Lz4FormatError(`decompressed ${progress.op} bytes, expected ${needed}`);
+  return progress.op;
 }
 
 /** Where a resumable decode stands: the next input byte and the next output byte. */
