@@ -67,17 +67,7 @@ export class WandScorer extends Scorer {
   }
 
   advance(target: number): number {
-    const docs = this.docs;
-    const order = this.order;
-    // Cursors are sorted by doc: the ones behind the target are at the front.
-    let moved = false;
-    for (let i = 0; i < this.size; i++) {
-      const clause = order[i]!;
-      if (docs[clause]! >= target) break;
-      docs[clause] = this.subs[clause]!.advance(target);
-      moved = true;
-    }
-    if (moved) this.sortCursors();
+    this.advanceCursorsBefore(target);
     return (this.doc = this.nextCandidate());
   }
 
