@@ -1,7 +1,8 @@
 /**
- * `POST /{index}/_close` and `POST /{index}/_open` (RestCloseIndexAction, RestOpenIndexAction). Close resolves
- * open indices only (CloseIndexRequest's strictExpandOpen), refuses wildcards and `_all` while
- * `action.destructive_requires_name` holds, and answers per index; open resolves closed indices only
+ * `POST /{index}/_close` and `POST /{index}/_open` (RestCloseIndexAction, RestOpenIndexAction). Both refuse
+ * wildcards and `_all` while `action.destructive_requires_name` holds (TransportCloseIndexAction and
+ * TransportOpenIndexAction both call DestructiveOperations). Close resolves open indices only (CloseIndexRequest's
+ * strictExpandOpen) and answers per index; open resolves closed indices only
  * (OpenIndexRequest's fromOptions(false, true, false, true)). Both then wait, as their transport actions do,
  * for `wait_for_active_shards` copies of every shard (default: the index's `index.write.wait_for_active_shards`).
  */
@@ -69,6 +70,7 @@ const closeHandler: Route['handler'] = async (request, context) => {
 };
 
 const openHandler: Route['handler'] = async (request, context) => {
+  failDestructive(context.services.settings, expressionsOf(request));
   request.paramTimeMillis('master_timeout', DEFAULT_TIMEOUT_MILLIS);
   wantedCopies(request);
   const names = resolveIndices(request, context.services.clusterService.state(), OPEN_DEFAULTS).sort();

@@ -13,7 +13,7 @@ export function resolveIndices(request: RestRequest, state: ClusterState, defaul
   return resolveConcreteIndexNames(state, options, expressionsOf(request, pathParam));
 }
 
-/** ES's IndicesOptions.fromOptions(false, true, true, true): what delete index and several admin APIs use. */
+/** ES's IndicesOptions.fromOptions(false, true, true, true): open and closed indices, an empty result is fine. */
 export const STRICT_EXPAND_OPEN_CLOSED_ALLOW_NO: IndicesOptions = Object.freeze({
   ignoreUnavailable: false,
   allowNoIndices: true,
@@ -25,3 +25,17 @@ export const STRICT_EXPAND_OPEN_CLOSED_ALLOW_NO: IndicesOptions = Object.freeze(
   ignoreAliases: false,
   ignoreThrottled: false,
 });
+
+/**
+ * DeleteIndexRequest.DEFAULT_INDICES_OPTIONS: open and closed indices, an empty wildcard is fine, and aliases are
+ * never resolved (`resolveAliases(false)`): a wildcard expands to indices only and a name that is an alias is ES's
+ * "matches an alias" 400, so deleting through an alias can never remove the index behind it.
+ */
+export const DELETE_INDEX_OPTIONS: IndicesOptions = Object.freeze({
+  ...STRICT_EXPAND_OPEN_CLOSED_ALLOW_NO,
+  allowAliasesToMultipleIndices: false,
+  ignoreAliases: true,
+});
+
+/** UpdateSettingsRequest: IndicesOptions.fromOptions(false, false, true, true): open and closed, nothing matched is a 404. */
+export const UPDATE_SETTINGS_OPTIONS: IndicesOptions = Object.freeze({ ...STRICT_EXPAND_OPEN_CLOSED_ALLOW_NO, allowNoIndices: false });
