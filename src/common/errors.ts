@@ -455,7 +455,7 @@ export const reindexErrors = {
   scriptSourceNotMap: (value: string, javaClass: string) => new EsError('illegal_argument_exception', `[_source] must be a map, not [${value}] with type [${javaClass}]`),
   unknownField: (parser: string, field: string) => new EsError('x_content_parse_exception', `[${parser}] unknown field [${field}]`),
   fieldType: (parser: string, field: string, token: string) => new EsError('x_content_parse_exception', `[${parser}] ${field} doesn't support values of type: ${token}`),
-  /** ES's RestUpdateByQueryAction / RestDeleteByQueryAction when `size` is a URL parameter. */
+  /** ES 8's RestUpdateByQueryAction / RestDeleteByQueryAction for a `size` URL parameter or body field. */
   sizeParameter: () => new EsError('illegal_argument_exception', 'invalid parameter [size], use [max_docs] instead'),
 };
 

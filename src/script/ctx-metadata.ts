@@ -2,11 +2,14 @@
  * ES 8's validation of the ctx metadata keys of a write script (Metadata.FieldProperty): which keys a script may
  * change or remove, and to what type. The tables follow UpdateMetadata, the upsert ctx, ReindexMetadata and
  * UpdateByQueryMetadata; a ctx without a table is a plain map. `op` in the update contexts is only type-checked:
- * ES reads any value it does not know as "noop".
+ * ES reads any value it does not know as "noop". Besides its metadata a write ctx holds only `_source` (ES 8.5+'s
+ * CtxMap without direct source access): `_source` may be replaced by another map, any other key is refused.
  */
 import { runtimeMessages } from './messages.js';
 import type { Fail } from './methods.js';
-import { JavaNumber, javaClassName, javaToString, normalize } from './values.js';
+import { JavaNumber, isMap, javaClassName, javaToString, normalize } from './values.js';
+
+const SOURCE_KEY = '_source';
 
 export interface FieldRule {
   /** `string`: a String; `long`: an int or long (or a whole float/double); `any`: anything. */
@@ -84,4 +87,21 @@ export function checkMetadataUpdate(rule: FieldRule, key: string, value: unknown
 /** FieldProperty.check for a REMOVE (`ctx.remove(key)`) of a metadata key. */
 export function checkMetadataRemove(rule: FieldRule, key: string, fail: Fail): void {
   if (!rule.writable || !rule.nullable) fail(runtimeMessages.metadata(`${key} cannot be removed`));
+}
+
+/** CtxMap.put: a metadata key by its rule, `_source` only by a map, any other key refused. */
+export function checkCtxPut(metadata: CtxMetadata, key: string | undefined, value: unknown, fail: Fail): void {
+  if (key !== undefined && Object.hasOwn(metadata, key)) return checkMetadataUpdate(metadata[key]!, key, value, fail);
+  const normalized = normalize(value);
+  if (key === SOURCE_KEY) {
+    if (isMap(normalized)) return;
+    fail(runtimeMessages.metadata(`Expected [${SOURCE_KEY}] to be a Map, not [${javaToString(normalized)}]${normalized === null ? '' : ` with type [${javaClassName(normalized)}]`}`));
+  }
+  fail(runtimeMessages.metadata(`Cannot put key [${key ?? 'null'}] with value [${javaToString(normalized)}] into ctx`));
+}
+
+/** CtxMap.remove: a metadata key by its rule; anything else (`_source` included) is unsupported. */
+export function checkCtxRemove(metadata: CtxMetadata, key: string | undefined, fail: Fail): void {
+  if (key !== undefined && Object.hasOwn(metadata, key)) return checkMetadataRemove(metadata[key]!, key, fail);
+  fail(runtimeMessages.ctxRemove(key ?? 'null'));
 }

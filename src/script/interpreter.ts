@@ -9,7 +9,9 @@ import { CTX_SLOT, PARAMS_SLOT } from './ast.js';
 import { ONE, binary, negate } from './arithmetic.js';
 import { ScriptFailure, runtimeMessages } from './messages.js';
 import { callMethod, listIndex, mapKey, readOnlyContainers, type Fail } from './methods.js';
-import { checkMetadataRemove, checkMetadataUpdate, type CtxMetadata } from './ctx-metadata.js';
+import { checkCtxPut, checkCtxRemove, checkMetadataRemove, type CtxMetadata } from './ctx-metadata.js';
+import { construct } from './constructors.js';
+import { defaultValue, explicitCast, implicitCast } from './types.js';
 import { MAX_SOURCE_DEPTH, MAX_SOURCE_VALUES, storableProblem } from './storable.js';
 import {
   ComparisonTooLarge, JavaNumber, MAX_COMPARED_VALUES, MAX_STRING_LENGTH, StringTooLong, isMap, javaClassName, long, mapGet, mapPut, normalize,
@@ -80,9 +82,15 @@ class Execution {
       case 'expr':
         this.expr(node.expr);
         return NORMAL;
-      case 'declare':
-        this.frame[node.slot] = node.init === undefined ? null : this.expr(node.init);
+      case 'declare': {
+        if (node.init === undefined) {
+          this.frame[node.slot] = defaultValue(node.cast ?? 'def');
+          return NORMAL;
+        }
+        const value = this.expr(node.init);
+        this.frame[node.slot] = node.cast === undefined ? value : implicitCast(value, node.cast, this.failAt(node.init.at));
         return NORMAL;
+      }
       case 'block':
         return this.block(node.body);
       case 'if':
@@ -118,7 +126,7 @@ class Execution {
         // A snapshot: the loop sees the list as it was when the loop started.
         for (const item of [...iterable]) {
           this.tick(node.at);
-          this.frame[node.slot] = normalize(item);
+          this.frame[node.slot] = node.cast === undefined ? normalize(item) : implicitCast(item, node.cast, this.failAt(node.at));
           const signal = this.statement(node.body);
           if (signal === BREAK) return NORMAL;
           if (signal === RETURN) return RETURN;
@@ -203,36 +211,39 @@ class Execution {
       case 'assign':
         return this.assign(node.target, (current) => {
           const value = this.expr(node.value);
-          if (node.op === '=') return value;
-          return binary(node.op.slice(0, 1) as '+', current(), value, this.failAt(node.at));
+          const fail = this.failAt(node.at);
+          if (node.op === '=') return node.cast === undefined ? value : implicitCast(value, node.cast, fail);
+          const result = binary(node.op.slice(0, 1) as '+', current(), value, fail);
+          return node.cast === undefined ? result : explicitCast(result, node.cast, fail);
         }, node.op !== '=').stored;
       case 'update': {
-        const result = this.assign(node.target, (current) => binary(node.op === '++' ? '+' : '-', current(), ONE, this.failAt(node.at)), true);
+        const result = this.assign(node.target, (current) => {
+          const fail = this.failAt(node.at);
+          const stepped = binary(node.op === '++' ? '+' : '-', current(), ONE, fail);
+          return node.cast === undefined ? stepped : explicitCast(stepped, node.cast, fail);
+        }, true);
         return node.prefix ? result.stored : result.previous;
       }
+      case 'cast':
+        return explicitCast(this.expr(node.operand), node.type, this.failAt(node.at));
+      case 'new':
+        return construct(node.type, node.args.map((arg) => this.expr(arg)), this.failAt(node.at));
     }
   }
 
-  /** Map methods on ctx go through the metadata rules as CtxMap's put/remove/clear do. */
+  /** Map methods on ctx go through the rules of ES's CtxMap: metadata keys, `_source`, and nothing else. */
   private checkCtxCall(name: string, args: unknown[], fail: Fail): void {
     const metadata = this.metadata!;
-    const ruleOf = (key: unknown) => (typeof key === 'string' && Object.hasOwn(metadata, key) ? metadata[key] : undefined);
     if (name === 'put' && args.length === 2) {
-      const rule = ruleOf(args[0]);
-      if (rule !== undefined) checkMetadataUpdate(rule, args[0] as string, args[1], fail);
+      checkCtxPut(metadata, mapKeyOf(args[0]), args[1], fail);
     } else if (name === 'remove' && args.length === 1) {
-      const rule = ruleOf(args[0]);
-      if (rule !== undefined) checkMetadataRemove(rule, args[0] as string, fail);
+      checkCtxRemove(metadata, mapKeyOf(args[0]), fail);
     } else if (name === 'clear' && args.length === 0) {
       for (const key of Object.keys(this.ctx)) {
-        const rule = ruleOf(key);
-        if (rule !== undefined) checkMetadataRemove(rule, key, fail);
+        if (Object.hasOwn(metadata, key)) checkMetadataRemove(metadata[key]!, key, fail);
       }
     } else if (name === 'putAll' && args.length === 1 && isMap(args[0])) {
-      for (const [key, value] of Object.entries(args[0])) {
-        const rule = ruleOf(key);
-        if (rule !== undefined) checkMetadataUpdate(rule, key, value, fail);
-      }
+      for (const [key, value] of Object.entries(args[0])) checkCtxPut(metadata, key, value, fail);
     }
   }
 
@@ -275,9 +286,7 @@ class Execution {
       const name = target.k === 'field' ? (key as string) : mapKey(key);
       const previous = readsCurrent ? mapGet(container, name) : null;
       const stored = compute(() => previous);
-      if (container === this.ctx && this.metadata !== undefined && Object.hasOwn(this.metadata, name)) {
-        checkMetadataUpdate(this.metadata[name]!, name, stored, fail);
-      }
+      if (container === this.ctx && this.metadata !== undefined) checkCtxPut(this.metadata, name, stored, fail);
       mapPut(container, name, stored);
       return { stored, previous };
     }
@@ -293,6 +302,11 @@ class Execution {
       ? fail(runtimeMessages.dynamicField(javaClassName(container), key as string))
       : fail(runtimeMessages.classCast(`Attempting to address a non-array-like type [${javaClassName(container)}] as an array.`));
   }
+}
+
+/** A map key as painless would look it up (ctx keys are strings; anything else matches no metadata key). */
+function mapKeyOf(key: unknown): string | undefined {
+  return typeof key === 'string' ? key : undefined;
 }
 
 function intIndex(index: unknown, fail: Fail): number {

@@ -33,6 +33,10 @@ export const compileMessages = {
   readOnly: (name: string) => cause('illegal_argument_exception', `variable [${name}] is read-only`),
   tooDeep: (max: number) => cause('illegal_argument_exception', `script is nested too deeply: more than [${max}] levels`),
   loopOutside: (keyword: string) => cause('illegal_argument_exception', `[${keyword}] outside of a loop`),
+  cannotCast: (from: string, to: string) => cause('class_cast_exception', `Cannot cast from [${from}] to [${to}].`),
+  nullToPrimitive: (type: string) => cause('illegal_argument_exception', `Cannot cast null to a primitive type [${type}].`),
+  cannotApply: (op: string, left: string, right: string) => cause('class_cast_exception', `Cannot apply [${op}] operation to types [${left}] and [${right}].`),
+  typeAsName: (name: string) => cause('illegal_argument_exception', `invalid declaration: [${name}] is a type and cannot be used as a variable name`),
 };
 
 export const runtimeMessages = {
@@ -55,6 +59,8 @@ export const runtimeMessages = {
   sourceTooLarge: (max: number) => cause('illegal_argument_exception', `[ctx._source] holds more than [${max}] values and cannot be stored`),
   comparisonTooLarge: (max: number) => cause('illegal_argument_exception', `comparing these values would visit more than [${max}] values`),
   metadata: (reason: string) => cause('illegal_argument_exception', reason),
+  illegalArgument: (reason: string) => cause('illegal_argument_exception', reason),
+  ctxRemove: (key: string) => cause('unsupported_operation_exception', `Cannot remove key ${key} from ctx`),
   notIterable: (className: string) => cause('illegal_argument_exception', `Cannot iterate over [${className}]`),
   notBoolean: (className: string) => cause('class_cast_exception', `Cannot cast [${className}] to [boolean].`),
 };

@@ -10,6 +10,7 @@ import { CTX_SLOT, PARAMS_SLOT } from './ast.js';
 import { tokenize, type Token } from './lexer.js';
 import { ScriptFailure, compileMessages } from './messages.js';
 import { KNOWN_METHODS } from './methods.js';
+import { DECLARABLE_TYPES, canonicalName, castProblem, isNumericType, isPrimitiveType, promoteTypes, type DeclaredType, type StaticType } from './types.js';
 import { double, float, int, long, type JavaNumber } from './values.js';
 
 /** Deepest expression or statement nesting accepted. */
@@ -36,15 +37,27 @@ const UNSUPPORTED_PUNCT: Record<string, string> = {
 const COMPARISON = new Set(['<', '<=', '>', '>=']);
 const ASSIGN_OPS = new Set(['=', '+=', '-=', '*=', '/=', '%=']);
 
+interface LocalVariable {
+  readonly slot: number;
+  readonly type: DeclaredType | 'def';
+}
+
 class Scope {
-  private readonly names = new Map<string, number>();
+  private readonly names = new Map<string, LocalVariable>();
   constructor(readonly parent: Scope | undefined) {}
-  lookup(name: string): number | undefined {
+  lookup(name: string): LocalVariable | undefined {
     return this.names.get(name) ?? this.parent?.lookup(name);
   }
-  define(name: string, slot: number): void {
-    this.names.set(name, slot);
+  define(name: string, local: LocalVariable): void {
+    this.names.set(name, local);
   }
+}
+
+/** The declared type a type token names, or undefined for a type the subset does not declare. */
+function declaredType(token: Token): DeclaredType | 'def' | undefined {
+  if (token.kind !== 'ident') return undefined;
+  if (token.text === 'def') return 'def';
+  return DECLARABLE_TYPES.has(token.text) ? (token.text as DeclaredType) : undefined;
 }
 
 class Parser {
@@ -54,10 +67,38 @@ class Parser {
   private slotCount = 2;
   private scope = new Scope(undefined);
   readonly statementStarts: number[] = [];
+  /** The static type of each expression that has one other than `def` (painless's compile-time typing). */
+  private readonly types = new Map<Expr, StaticType>();
 
   constructor(private readonly tokens: readonly Token[]) {
-    this.scope.define('ctx', CTX_SLOT);
-    this.scope.define('params', PARAMS_SLOT);
+    this.scope.define('ctx', { slot: CTX_SLOT, type: 'def' });
+    this.scope.define('params', { slot: PARAMS_SLOT, type: 'def' });
+  }
+
+  private typed<T extends Expr>(expr: T, type: StaticType): T {
+    if (type !== 'def') this.types.set(expr, type);
+    return expr;
+  }
+
+  private typeOf(expr: Expr): StaticType {
+    return this.types.get(expr) ?? 'def';
+  }
+
+  /** A conversion the compiler refuses (`int x = 1.5`, `String s = 1`) is a compile error at `at`. */
+  private checkCast(from: StaticType, to: DeclaredType | 'def', explicit: boolean, at: number): void {
+    if (to === 'def') return;
+    const problem = castProblem(from, to, explicit);
+    if (problem !== undefined) throw new ScriptFailure('compile error', at, problem);
+  }
+
+  /** The static type of `left op right`, refusing at compile time what painless refuses (`true + 1`). */
+  private binaryType(op: string, left: StaticType, right: StaticType, at: number): StaticType {
+    if (op === '==' || op === '!=') return 'boolean';
+    const bothKnown = left !== 'def' && left !== 'null' && right !== 'def' && right !== 'null';
+    if (op === '+' && (left === 'String' || right === 'String')) return 'String';
+    if (isNumericType(left) && isNumericType(right)) return COMPARISON.has(op) ? 'boolean' : promoteTypes(left, right);
+    if (bothKnown) throw new ScriptFailure('compile error', at, compileMessages.cannotApply(op, canonicalName(left), canonicalName(right)));
+    return COMPARISON.has(op) ? 'boolean' : 'def';
   }
 
   private get token(): Token {
@@ -109,13 +150,14 @@ class Parser {
     }
   }
 
-  private declare(nameToken: Token): number {
+  private declare(nameToken: Token, type: DeclaredType | 'def'): number {
     if (nameToken.kind !== 'ident' || RESERVED.has(nameToken.text)) this.fail(nameToken);
+    if (TYPE_NAMES.has(nameToken.text)) throw new ScriptFailure('compile error', nameToken.offset, compileMessages.typeAsName(nameToken.text));
     if (this.scope.lookup(nameToken.text) !== undefined) {
       throw new ScriptFailure('compile error', nameToken.offset, compileMessages.alreadyDefined(nameToken.text));
     }
     const slot = this.slotCount++;
-    this.scope.define(nameToken.text, slot);
+    this.scope.define(nameToken.text, { slot, type });
     return slot;
   }
 
@@ -197,9 +239,12 @@ class Parser {
         case 'function':
           throw this.unsupported(token, 'function');
         default:
-          if (TYPE_NAMES.has(token.text) && this.peek().kind === 'ident') {
-            throw this.unsupported(token, `typed declaration [${token.text}]`, '; declare locals with [def]');
+          if (DECLARABLE_TYPES.has(token.text) && this.peek().kind === 'ident') {
+            const declaration = this.declaration();
+            this.endOfStatement();
+            return declaration;
           }
+          if (TYPE_NAMES.has(token.text) && this.peek().kind === 'ident') throw this.unsupportedType(token);
           if (TYPE_NAMES.has(token.text) && this.peek().text === '[') throw this.unsupported(token, `array type [${token.text}[]]`);
       }
     }
@@ -241,32 +286,44 @@ class Parser {
     }
   }
 
+  private unsupportedType(token: Token): ScriptFailure {
+    return this.unsupported(token, `typed declaration [${token.text}]`, `; declare locals with [def] or one of [${[...DECLARABLE_TYPES].join(', ')}]`);
+  }
+
+  /** `def x = ...;` or `<type> x = ...;`: a typed local converts what it is given to its type, as painless. */
   private declaration(): Stmt {
-    const at = this.expect('def').offset;
+    const typeToken = this.token;
+    const type = declaredType(typeToken)!;
+    const at = typeToken.offset;
+    this.pos++;
     const nameToken = this.token;
     this.pos++;
     let init: Expr | undefined;
-    if (this.accept('=')) init = this.expression();
+    if (this.accept('=')) {
+      init = this.expression();
+      this.checkCast(this.typeOf(init), type, false, init.at);
+    }
     // Declared after its initialiser is parsed: `def x = x` does not see itself.
-    const slot = this.declare(nameToken);
+    const slot = this.declare(nameToken, type);
     if (this.is(',')) throw this.unsupported(this.token, 'multiple declarations in one statement');
-    return { k: 'declare', at, slot, init };
+    return type === 'def' ? { k: 'declare', at, slot, init } : { k: 'declare', at, slot, init, cast: type };
   }
 
   private forStatement(at: number): Stmt {
     this.expect('(');
-    // for (def x : iterable) and for (x in iterable)
-    if (this.is('def') && this.peek().kind === 'ident' && this.peek(2).text === ':') {
+    // for (def x : iterable), for (String x : iterable) and for (x in iterable)
+    const loopType = declaredType(this.token);
+    if (loopType !== undefined && this.peek().kind === 'ident' && this.peek(2).text === ':') {
       this.pos++;
-      return this.forEach(at);
+      return this.forEach(at, loopType);
     }
-    if (this.token.kind === 'ident' && this.peek().text === 'in') return this.forEach(at);
-    if (this.token.kind === 'ident' && TYPE_NAMES.has(this.token.text) && this.peek().kind === 'ident') {
-      throw this.unsupported(this.token, `typed declaration [${this.token.text}]`, '; declare locals with [def]');
+    if (this.token.kind === 'ident' && this.peek().text === 'in') return this.forEach(at, 'def');
+    if (this.token.kind === 'ident' && loopType === undefined && TYPE_NAMES.has(this.token.text) && this.peek().kind === 'ident') {
+      throw this.unsupportedType(this.token);
     }
     const init: Stmt[] = [];
     if (!this.is(';')) {
-      if (this.is('def')) init.push(this.declaration());
+      if (loopType !== undefined && this.peek().kind === 'ident') init.push(this.declaration());
       else init.push({ k: 'expr', at: this.token.offset, expr: this.expression() });
     }
     this.expect(';');
@@ -281,14 +338,15 @@ class Parser {
     return { k: 'for', at, init, test, step, body: this.loopBody() };
   }
 
-  private forEach(at: number): Stmt {
+  private forEach(at: number, type: DeclaredType | 'def'): Stmt {
     const nameToken = this.token;
     this.pos++;
     if (!this.accept(':')) this.expect('in');
     const iterable = this.expression();
     this.expect(')');
-    const slot = this.declare(nameToken);
-    return { k: 'foreach', at, slot, iterable, body: this.loopBody() };
+    const slot = this.declare(nameToken, type);
+    const body = this.loopBody();
+    return type === 'def' ? { k: 'foreach', at, slot, iterable, body } : { k: 'foreach', at, slot, iterable, body, cast: type };
   }
 
   expression(): Expr {
@@ -308,7 +366,14 @@ class Parser {
       this.pos++;
       this.checkAssignable(target, token);
       const value = this.expression();
-      return { k: 'assign', at: token.offset, target, op: token.text as AssignOp, value };
+      const op = token.text as AssignOp;
+      const targetType = this.typeOf(target);
+      if (target.k !== 'local' || targetType === 'def') return { k: 'assign', at: token.offset, target, op, value };
+      // A typed local: `=` converts implicitly; `x op= v` is `x = (type) (x op v)`, as in Java.
+      const type = targetType as DeclaredType;
+      if (op === '=') this.checkCast(this.typeOf(value), type, false, value.at);
+      else this.checkCast(this.binaryType(op.slice(0, 1), type, this.typeOf(value), token.offset), type, true, value.at);
+      return this.typed({ k: 'assign', at: token.offset, target, op, value, cast: type }, type);
     }
     if (token.kind === 'punct' && UNSUPPORTED_PUNCT[token.text] !== undefined && token.text.endsWith('=')) this.fail(token);
     return target;
@@ -332,7 +397,7 @@ class Parser {
       const then = this.expression();
       this.expect(':');
       const otherwise = this.expression();
-      return { k: 'conditional', at: token.offset, test, then, otherwise };
+      return this.typed({ k: 'conditional', at: token.offset, test, then, otherwise }, conditionalType(this.typeOf(then), this.typeOf(otherwise)));
     }
     if (this.accept('?:')) return { k: 'elvis', at: token.offset, left: test, right: this.expression() };
     return test;
@@ -364,16 +429,17 @@ class Parser {
         const typeToken = this.token;
         if (typeToken.kind !== 'ident' || !INSTANCEOF_TYPES.has(typeToken.text)) throw this.unsupported(typeToken, `instanceof [${typeToken.text}]`);
         this.pos++;
-        left = { k: 'instanceof', at: token.offset, operand: left, type: typeToken.text };
+        left = this.typed({ k: 'instanceof', at: token.offset, operand: left, type: typeToken.text }, 'boolean');
         continue;
       }
       // Left-leaning chains (`1+1+1+...`) are as deep as they are long: each link counts against the nesting cap.
       this.enter(token);
       const right = this.logical(level + 1);
-      if (token.text === '&&' || token.text === '||') left = { k: 'logical', at: token.offset, op: token.text, left, right };
+      if (token.text === '&&' || token.text === '||') left = this.typed({ k: 'logical', at: token.offset, op: token.text, left, right }, 'boolean');
       else {
         if (COMPARISON.has(token.text) && (this.token.text === '<' || this.token.text === '>')) this.fail();
-        left = { k: 'binary', at: token.offset, op: token.text as BinaryOp, left, right };
+        const type = this.binaryType(token.text, this.typeOf(left), this.typeOf(right), token.offset);
+        left = this.typed({ k: 'binary', at: token.offset, op: token.text as BinaryOp, left, right }, type);
       }
     }
   }
@@ -384,13 +450,17 @@ class Parser {
       if (token.text === '-' && this.peek().kind === 'number') {
         // A negative literal is one constant, so -2147483648 is a valid int.
         this.pos += 2;
-        return this.postfixOf({ k: 'literal', at: token.offset, value: numberLiteral(this.tokens[this.pos - 1]!, true) });
+        const literal = numberLiteral(this.tokens[this.pos - 1]!, true);
+        return this.postfixOf(this.typed({ k: 'literal', at: token.offset, value: literal }, literal.kind));
       }
       if (token.text === '!' || token.text === '-' || token.text === '+') {
         this.pos++;
         this.enter(token);
         try {
-          return { k: 'unary', at: token.offset, op: token.text, operand: this.unary() };
+          const operand = this.unary();
+          const operandType = this.typeOf(operand);
+          const type: StaticType = token.text === '!' ? 'boolean' : isNumericType(operandType) ? operandType : 'def';
+          return this.typed({ k: 'unary', at: token.offset, op: token.text, operand }, type);
         } finally {
           this.depth--;
         }
@@ -399,10 +469,12 @@ class Parser {
         this.pos++;
         const target = this.postfix();
         this.checkAssignable(target, token);
-        return { k: 'update', at: token.offset, target, op: token.text, prefix: true };
+        return this.update(target, token, true);
       }
-      if (token.text === '(' && this.peek().kind === 'ident' && TYPE_NAMES.has(this.peek().text) && this.peek(2).text === ')') {
-        throw this.unsupported(token, `cast to [${this.peek().text}]`);
+      if (token.text === '(' && this.peek().kind === 'ident' && this.peek(2).text === ')') {
+        const castType = declaredType(this.peek());
+        if (castType !== undefined) return this.cast(token, castType);
+        if (TYPE_NAMES.has(this.peek().text)) throw this.unsupported(token, `cast to [${this.peek().text}]`);
       }
       if (token.text === '~') this.fail(token);
     }
@@ -411,9 +483,31 @@ class Parser {
     if (after.kind === 'punct' && (after.text === '++' || after.text === '--')) {
       this.pos++;
       this.checkAssignable(expr, after);
-      return { k: 'update', at: after.offset, target: expr, op: after.text, prefix: false };
+      return this.update(expr, after, false);
     }
     return expr;
+  }
+
+  /** `x++`, `--x`: on a typed local only a number steps, and the result is cast back to its type. */
+  private update(target: Expr, token: Token, prefix: boolean): Expr {
+    const op = token.text as '++' | '--';
+    const type = this.typeOf(target);
+    if (target.k !== 'local' || type === 'def') return { k: 'update', at: token.offset, target, op, prefix };
+    if (!isNumericType(type)) throw new ScriptFailure('compile error', token.offset, compileMessages.cannotApply(op.slice(0, 1), canonicalName(type), 'int'));
+    return this.typed({ k: 'update', at: token.offset, target, op, prefix, cast: type }, type);
+  }
+
+  /** `(type) operand`: numbers convert between numeric types; references are checked when the cast runs. */
+  private cast(open: Token, type: DeclaredType | 'def'): Expr {
+    this.pos += 3;
+    this.enter(open);
+    try {
+      const operand = this.unary();
+      this.checkCast(this.typeOf(operand), type, true, open.offset);
+      return this.typed({ k: 'cast', at: open.offset, type, operand }, type);
+    } finally {
+      this.depth--;
+    }
   }
 
   private postfix(): Expr {
@@ -465,22 +559,24 @@ class Parser {
     const token = this.token;
     const at = token.offset;
     switch (token.kind) {
-      case 'number':
+      case 'number': {
         this.pos++;
-        return { k: 'literal', at, value: numberLiteral(token) };
+        const literal = numberLiteral(token);
+        return this.typed({ k: 'literal', at, value: literal }, literal.kind);
+      }
       case 'string':
         this.pos++;
-        return { k: 'literal', at, value: token.value! };
+        return this.typed({ k: 'literal', at, value: token.value! }, 'String');
       case 'ident': {
         this.pos++;
-        if (token.text === 'true' || token.text === 'false') return { k: 'literal', at, value: token.text === 'true' };
-        if (token.text === 'null') return { k: 'literal', at, value: null };
-        if (token.text === 'new') throw this.unsupported(token, 'new');
+        if (token.text === 'true' || token.text === 'false') return this.typed({ k: 'literal', at, value: token.text === 'true' }, 'boolean');
+        if (token.text === 'null') return this.typed({ k: 'literal', at, value: null }, 'null');
+        if (token.text === 'new') return this.newInstance(token);
         if (token.text === 'this') throw this.unsupported(token, 'this');
         if (this.is('->')) throw this.unsupported(this.token, 'lambda');
         if (this.is('(')) throw this.unsupported(token, `function call [${token.text}]`);
-        const slot = this.scope.lookup(token.text);
-        if (slot !== undefined) return { k: 'local', at, slot, name: token.text };
+        const local = this.scope.lookup(token.text);
+        if (local !== undefined) return this.typed({ k: 'local', at, slot: local.slot, name: token.text }, local.type);
         if (CLASS_NAMES.has(token.text) || TYPE_NAMES.has(token.text)) throw this.unsupported(token, `class [${token.text}]`);
         if (RESERVED.has(token.text)) this.fail(token);
         throw new ScriptFailure('compile error', at, compileMessages.unresolvedSymbol(token.text));
@@ -500,13 +596,25 @@ class Parser {
     }
   }
 
+  /** `new HashMap()` / `new ArrayList()`, with an optional capacity or a collection to copy. */
+  private newInstance(keyword: Token): Expr {
+    const typeToken = this.token;
+    if (typeToken.kind !== 'ident') this.fail(typeToken);
+    if (this.peek().text === '[') throw this.unsupported(typeToken, `array type [${typeToken.text}[]]`);
+    if (typeToken.text !== 'HashMap' && typeToken.text !== 'ArrayList') throw this.unsupported(typeToken, `new [${typeToken.text}]`, '; only [new HashMap()] and [new ArrayList()] are supported');
+    this.pos++;
+    const args = this.arguments();
+    if (args.length > 1) throw this.unsupported(typeToken, `constructor [${typeToken.text}/${args.length}]`);
+    return this.typed({ k: 'new', at: keyword.offset, type: typeToken.text, args }, typeToken.text);
+  }
+
   /** `[]`, `[a, b]`, `[:]` and `[k: v, ...]` (ArrayList and HashMap initializers). */
   private collectionLiteral(): Expr {
     const at = this.expect('[').offset;
-    if (this.accept(']')) return { k: 'list', at, items: [] };
+    if (this.accept(']')) return this.typed({ k: 'list', at, items: [] }, 'ArrayList');
     if (this.is(':') && this.peek().text === ']') {
       this.pos += 2;
-      return { k: 'map', at, entries: [] };
+      return this.typed({ k: 'map', at, entries: [] }, 'HashMap');
     }
     const first = this.expression();
     if (this.accept(':')) {
@@ -517,13 +625,22 @@ class Parser {
         entries.push([key, this.expression()]);
       }
       this.expect(']');
-      return { k: 'map', at, entries };
+      return this.typed({ k: 'map', at, entries }, 'HashMap');
     }
     const items = [first];
     while (this.accept(',')) items.push(this.expression());
     this.expect(']');
-    return { k: 'list', at, items };
+    return this.typed({ k: 'list', at, items }, 'ArrayList');
   }
+}
+
+/** The static type of `test ? a : b`: the common type when there is one (numbers promote), else def. */
+function conditionalType(then: StaticType, otherwise: StaticType): StaticType {
+  if (then === otherwise) return then;
+  if (isNumericType(then) && isNumericType(otherwise)) return promoteTypes(then, otherwise);
+  if (then === 'null' && !isPrimitiveType(otherwise)) return otherwise;
+  if (otherwise === 'null' && !isPrimitiveType(then)) return then;
+  return 'def';
 }
 
 /** Painless's typing of a numeric literal: int by default, L long, F float, D (or a fraction/exponent) double. */

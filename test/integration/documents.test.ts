@@ -227,11 +227,11 @@ test('_update: partial doc, noop detection, _source, upsert, doc_as_upsert, miss
 
 test('_update refuses scripts outside the painless subset, versions, and malformed bodies as ES does', async () => {
   await node.request('PUT', '/docs/_doc/s', { body: { a: 1 } });
-  const script = await node.request('POST', '/docs/_update/s', { body: { script: { source: 'ctx._source.a = new HashMap()' } } });
+  const script = await node.request('POST', '/docs/_update/s', { body: { script: { source: 'ctx._source.a = new TreeMap()' } } });
   assert.equal(script.status, 400);
   assert.equal(script.body.error.type, 'illegal_argument_exception');
   assert.equal(script.body.error.reason, 'failed to execute script');
-  assert.equal(script.body.error.caused_by.caused_by.reason, 'unsupported painless construct [new]');
+  assert.equal(script.body.error.caused_by.caused_by.reason, 'unsupported painless construct [new [TreeMap]]; only [new HashMap()] and [new ArrayList()] are supported');
   const version = await node.request('POST', '/docs/_update/s?version=2', { body: { doc: { a: 2 } } });
   assert.equal(version.status, 400);
   assert.equal(version.body.error.type, 'action_request_validation_exception');

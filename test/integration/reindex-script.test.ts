@@ -187,7 +187,8 @@ test('unsupported constructs, unknown methods and other langs are refused with E
   const cases: Array<{ script: unknown; type: string; reason: RegExp; causeType?: string; cause?: RegExp }> = [
     { script: { source: 'ctx._source.n = Math.max(ctx._source.n, 1)' }, type: 'script_exception', reason: /^compile error$/, causeType: 'illegal_argument_exception', cause: /Math/ },
     { script: { source: "ctx._source.f = ctx._source.f.matches('x')" }, type: 'script_exception', reason: /^compile error$/, causeType: 'illegal_argument_exception', cause: /unknown method \[matches\/1\]/ },
-    { script: { source: 'ctx._source.l = new ArrayList()' }, type: 'script_exception', reason: /^compile error$/, causeType: 'illegal_argument_exception', cause: /new/ },
+    { script: { source: 'ctx._source.l = new TreeSet()' }, type: 'script_exception', reason: /^compile error$/, causeType: 'illegal_argument_exception', cause: /new \[TreeSet\]/ },
+    { script: { source: 'int n = 1.5' }, type: 'script_exception', reason: /^compile error$/, causeType: 'class_cast_exception', cause: /^Cannot cast from \[double\] to \[int\]\.$/ },
     { script: { source: "doc['n'].value * 2", lang: 'expression' }, type: 'illegal_argument_exception', reason: /^expression engine does not know how to handle script context \[update_by_query\]$/ },
     { script: { source: 'x', lang: 'python' }, type: 'illegal_argument_exception', reason: /^script_lang not supported \[python\]$/ },
     { script: { id: 'stored' }, type: 'resource_not_found_exception', reason: /^unable to find script \[stored\] in cluster state$/ },
@@ -209,7 +210,7 @@ test('unsupported constructs, unknown methods and other langs are refused with E
   const reindexExpression = await node.request('POST', '/_reindex', { body: { source: { index: 'refusals' }, dest: { index: 'never' }, script: { source: '1', lang: 'expression' } } });
   assert.equal(reindexExpression.status, 400, reindexExpression.text);
   assert.equal(reindexExpression.body.error.reason, 'expression engine does not know how to handle script context [reindex]');
-  const reindexCompile = await node.request('POST', '/_reindex', { body: { source: { index: 'refusals' }, dest: { index: 'never' }, script: { source: 'ctx._source.x = new HashMap()' } } });
+  const reindexCompile = await node.request('POST', '/_reindex', { body: { source: { index: 'refusals' }, dest: { index: 'never' }, script: { source: 'ctx._source.x = new TreeMap()' } } });
   assert.equal(reindexCompile.status, 400, reindexCompile.text);
   assert.equal(reindexCompile.body.error.type, 'script_exception');
   // ReindexRequest declares `script` as an object: a bare string is a parse error there (update_by_query takes it).

@@ -1,7 +1,7 @@
 /**
  * `POST /{index}/_update_by_query` and `POST /{index}/_delete_by_query` (RestUpdateByQueryAction,
- * RestDeleteByQueryAction): the body's `conflicts`, `max_docs` (or the deprecated `size`) and, for
- * update_by_query, `script` are taken out, the rest is the source search with the URL's search parameters
+ * RestDeleteByQueryAction): the body's `conflicts`, `max_docs` and, for update_by_query, `script` are taken out
+ * (a body `size` is refused as ES 8 refuses it: "use [max_docs] instead"), the rest is the source search with the URL's search parameters
  * (q, df, sort, _source, routing, ...); `scroll_size` is the batch size. Each runs as the cancellable task
  * `indices:data/write/update/byquery` / `indices:data/write/delete/byquery`, described
  * `update-by-query [idx]` / `delete-by-query [idx]`. Responses leave out `created` (and `updated` for
@@ -79,7 +79,10 @@ function handlerFor(api: Api): Route['handler'] {
       if (key === 'conflicts') {
         if (typeof value !== 'string') throw reindexErrors.fieldType(api, key, tokenName(value));
         conflicts = value;
-      } else if (key === 'max_docs' || key === 'size') {
+      } else if (key === 'size') {
+        // AbstractBulkByQueryRestHandler: the search parser's size consumer fails for the REST API version 8.
+        throw reindexErrors.sizeParameter();
+      } else if (key === 'max_docs') {
         if (typeof value !== 'number' || !Number.isInteger(value)) throw reindexErrors.fieldType(api, key, tokenName(value));
         bodyMaxDocs = checkMaxDocs(value);
       } else if (key === 'script' && api === 'update_by_query') script = value;

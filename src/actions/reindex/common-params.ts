@@ -64,7 +64,7 @@ export function readCommonOptions(request: RestRequest): CommonOptions {
   };
 }
 
-/** The body's max_docs (or its deprecated `size`) and the URL's must agree when both are given. */
+/** The body's max_docs and the URL's must agree when both are given. */
 export function mergeMaxDocs(body: number | undefined, url: number | undefined): number {
   if (body !== undefined && url !== undefined && body !== url) throw errors.illegalArgument(`[max_docs] set to two different values [${body}] and [${url}]`);
   return body ?? url ?? MAX_DOCS_ALL_MATCHES;

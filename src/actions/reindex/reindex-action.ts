@@ -6,11 +6,12 @@
  * ingest pipelines are refused until Gannet has them. A `script` (painless subset, src/script/) is compiled
  * before the task starts and applied to each hit (src/reindex/script-applier.ts).
  */
-import { resolveConcreteIndexNames } from '../../cluster/index.js';
+import { isAlias, resolveConcreteIndexNames } from '../../cluster/index.js';
 import { STRICT_EXPAND_OPEN_FORBID_CLOSED } from '../../cluster/indices-options.js';
-import { errors, reindexErrors } from '../../common/errors.js';
+import { errors, indexErrors, reindexErrors } from '../../common/errors.js';
 import { FULL_STATUS, MAX_DOCS_ALL_MATCHES, DEFAULT_SCROLL_SIZE, type DestRouting, type WriteVersionType } from '../../reindex/index.js';
 import type { ActionContext, RestRequest, RestResponse, Route } from '../rest.js';
+import { indicesOf } from '../indices-services.js';
 import { rejectPipeline } from '../documents/bulk-request-parser.js';
 import { parseVersionType } from '../documents/write-params.js';
 import { resolveWriteIndex } from '../documents/write-executor.js';
@@ -94,8 +95,8 @@ function parseBody(raw: Record<string, unknown>): ReindexBody {
           else throw reindexErrors.unknownField('dest', destKey);
         }
         break;
+      // ES 8 dropped the body's `size` (7.x's name for max_docs): it is an unknown field like any other.
       case 'max_docs':
-      case 'size':
         out.maxDocs = checkMaxDocs(intField('reindex', key, value));
         break;
       case 'conflicts':
@@ -137,15 +138,21 @@ function rejectRemote(remote: Record<string, unknown>): never {
   throw reindexErrors.remoteNotWhitelisted(`${match[1]}:${match[2]}`);
 }
 
-/** ReindexValidator.validateAgainstAliases: the destination (or its write index) may not be one of the sources. */
-function rejectSelfWrite(body: ReindexBody, context: ActionContext): void {
+/**
+ * ReindexValidator.validateAgainstAliases, run before the task starts (so `wait_for_completion=false` starts
+ * nothing either): `require_alias` on a name that is no alias is 404; a destination that does not exist must be
+ * one `action.auto_create_index` (or a matching template's `allow_auto_create`) lets the write create, else ES's
+ * 404 (AutoCreateIndex.shouldAutoCreate); an existing destination resolves to its write index (an alias without
+ * one is refused); and that index may not be one of the sources.
+ */
+function validateDestination(body: ReindexBody, requireAlias: boolean, context: ActionContext): void {
   const state = context.services.clusterService.state();
-  let target = body.destIndex!;
-  try {
-    target = resolveWriteIndex(state, target).name;
-  } catch {
-    // A destination that does not exist yet is auto-created: it cannot be a source.
-  }
+  const dest = body.destIndex!;
+  if (requireAlias && !isAlias(state, dest)) throw indexErrors.indexNotFoundBecause(dest, `[require_alias] request flag is [true] and [${dest}] is not an alias`);
+  let target = dest;
+  if (state.indices.has(dest) || isAlias(state, dest)) target = resolveWriteIndex(state, dest).name;
+  // A destination that does not exist yet is auto-created, so it cannot be a source; unless creation is forbidden.
+  else indicesOf(context.services).metadata.checkAutoCreate(dest);
   const sources = resolveConcreteIndexNames(state, STRICT_EXPAND_OPEN_FORBID_CLOSED, body.sourceIndices);
   if (sources.includes(target)) throw errors.requestValidation([`reindex cannot write into an index its reading from [${target}]`]);
 }
@@ -176,7 +183,7 @@ async function handleReindex(request: RestRequest, context: ActionContext): Prom
   const abort = abortOnConflicts(body.conflicts ?? 'abort');
   validate(body);
   if (body.remote !== undefined) rejectRemote(body.remote);
-  rejectSelfWrite(body, context);
+  validateDestination(body, request.paramBool('require_alias', false), context);
   // ES fetches source versions only for external versioning; a script sees ctx._version -1 otherwise.
   const script = body.script === undefined ? undefined : compileRequestScript(body.script, 'reindex', body.versionType !== 'internal');
   return runBulkByScroll(

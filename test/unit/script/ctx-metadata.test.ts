@@ -6,13 +6,13 @@ import { EsError } from '../../../src/common/errors.js';
 
 const updateCtx = (): ScriptContext => ({ op: 'index', _index: 'i', _type: '_doc', _id: '1', _version: 3, _routing: null, _source: { a: 1 }, _now: 1_700_000_000_000 });
 
-function causeOf(source: string, metadata: CtxMetadata, ctx: ScriptContext = updateCtx()): string | undefined {
+function causeOf(source: string, metadata: CtxMetadata, ctx: ScriptContext = updateCtx(), type = 'illegal_argument_exception'): string | undefined {
   try {
     compileScript({ source, lang: 'painless', params: {} }).execute(ctx, metadata);
     return undefined;
   } catch (err) {
     assert.ok(err instanceof EsError && err.type === 'script_exception' && err.reason === 'runtime error', String(err));
-    assert.equal(err.causedBy!.type, 'illegal_argument_exception');
+    assert.equal(err.causedBy!.type, type);
     return err.causedBy!.reason;
   }
 }
@@ -24,8 +24,23 @@ test('update: metadata keys are read-only except op, which only needs to be a st
   assert.equal(causeOf("ctx.put('_now', 1)", UPDATE_METADATA), '_now cannot be updated');
   assert.equal(causeOf("ctx.remove('_id')", UPDATE_METADATA), '_id cannot be removed');
   assert.equal(causeOf('ctx.op = 1', UPDATE_METADATA), 'op [1] is wrong type, expected assignable to [java.lang.String], not [java.lang.Integer]');
-  assert.equal(causeOf("ctx.op = 'whatever'; ctx.op = null; ctx.remove('op'); ctx.other = 1", UPDATE_METADATA), undefined);
+  assert.equal(causeOf("ctx.op = 'whatever'; ctx.op = null; ctx.remove('op')", UPDATE_METADATA), undefined);
   assert.equal(causeOf("ctx._source = ['b': 2]", UPDATE_METADATA), undefined);
+});
+
+test('a write ctx holds its metadata and _source only (ES 8.5+ CtxMap): other keys are refused, _source stays a map', () => {
+  for (const metadata of [UPDATE_METADATA, REINDEX_METADATA, UPDATE_BY_QUERY_METADATA]) {
+    assert.equal(causeOf("ctx.junk = 'stuff'", metadata), 'Cannot put key [junk] with value [stuff] into ctx');
+    assert.equal(causeOf("ctx['junk'] = [1, 2]", metadata), 'Cannot put key [junk] with value [[1, 2]] into ctx');
+    assert.equal(causeOf("ctx.put('junk', 1)", metadata), 'Cannot put key [junk] with value [1] into ctx');
+    assert.equal(causeOf("ctx.putAll(['junk': 1])", metadata), 'Cannot put key [junk] with value [1] into ctx');
+    assert.equal(causeOf("ctx._source = 'x'", metadata), 'Expected [_source] to be a Map, not [x] with type [java.lang.String]');
+    assert.equal(causeOf('ctx._source = null', metadata), 'Expected [_source] to be a Map, not [null]');
+    assert.equal(causeOf("ctx.remove('junk')", metadata, updateCtx(), 'unsupported_operation_exception'), 'Cannot remove key junk from ctx');
+    assert.equal(causeOf("ctx.remove('_source')", metadata, updateCtx(), 'unsupported_operation_exception'), 'Cannot remove key _source from ctx');
+    // Reading an unknown key is fine (null), as is replacing _source by another map.
+    assert.equal(causeOf("if (ctx.junk == null) { ctx._source = ['b': 2] }", metadata), undefined);
+  }
 });
 
 test('reindex: index, id, version and routing are writable with their types; op must be delete, index or noop', () => {

@@ -140,7 +140,9 @@ test('a method missing on the receiver type is painless\'s dynamic method error'
 });
 
 test('type errors: arithmetic on non-numbers and non-boolean conditions are class_cast_exceptions', () => {
-  assert.deepEqual(cause("ctx._source.x = true * 2"), ['runtime error', 'class_cast_exception', 'Cannot apply [*] operation to types [java.lang.Boolean] and [java.lang.Integer].']);
+  assert.deepEqual(cause('ctx._source.x = ctx._source.b * 2', '{"b":true}'), ['runtime error', 'class_cast_exception', 'Cannot apply [*] operation to types [java.lang.Boolean] and [java.lang.Integer].']);
+  // Between values typed at compile time (literals, typed locals) painless refuses it when the script compiles.
+  assert.deepEqual(cause('ctx._source.x = true * 2'), ['compile error', 'class_cast_exception', 'Cannot apply [*] operation to types [boolean] and [int].']);
   assert.deepEqual(cause("if (1) { ctx.op = 'none' }"), ['runtime error', 'class_cast_exception', 'Cannot cast [java.lang.Integer] to [boolean].']);
 });
 

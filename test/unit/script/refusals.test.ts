@@ -8,6 +8,8 @@ import assert from 'node:assert/strict';
 import { compileScript, MAX_LOOP_ITERATIONS, MAX_NESTING, MAX_SCRIPT_SIZE } from '../../../src/script/index.js';
 import { after, cause, failure, run } from './run-script.js';
 
+const TYPES = 'int, long, float, double, boolean, String, Object, Map, HashMap, List, ArrayList';
+
 const compileCause = (script: string): string => {
   const [phase, type, reason] = cause(script);
   assert.equal(phase, 'compile error', `${script}: ${reason}`);
@@ -17,11 +19,14 @@ const compileCause = (script: string): string => {
 
 test('every unsupported construct is a compile error that names it', () => {
   const refusals: Array<[string, string]> = [
-    ['int x = 1', 'unsupported painless construct [typed declaration [int]]; declare locals with [def]'],
-    ['String s = "a"', 'unsupported painless construct [typed declaration [String]]; declare locals with [def]'],
-    ['for (int i = 0; i < 1; i++) {}', 'unsupported painless construct [typed declaration [int]]; declare locals with [def]'],
-    ['ctx._source.a = (int) 1.5', 'unsupported painless construct [cast to [int]]'],
-    ['ctx._source.a = new HashMap()', 'unsupported painless construct [new]'],
+    ['short x = 1', `unsupported painless construct [typed declaration [short]]; declare locals with [def] or one of [${TYPES}]`],
+    ['Integer i = 1', `unsupported painless construct [typed declaration [Integer]]; declare locals with [def] or one of [${TYPES}]`],
+    ['for (Set s = null; ;) {}', `unsupported painless construct [typed declaration [Set]]; declare locals with [def] or one of [${TYPES}]`],
+    ['int[] a = null', 'unsupported painless construct [array type [int[]]]'],
+    ['def a = new int[3]', 'unsupported painless construct [array type [int[]]]'],
+    ['ctx._source.a = (short) 1', 'unsupported painless construct [cast to [short]]'],
+    ['ctx._source.a = new TreeMap()', 'unsupported painless construct [new [TreeMap]]; only [new HashMap()] and [new ArrayList()] are supported'],
+    ['ctx._source.a = new HashMap(1, 2)', 'unsupported painless construct [constructor [HashMap/2]]'],
     ['ctx._source.l.removeIf(x -> x == 1)', 'unsupported painless construct [lambda]'],
     ['ctx._source.l.sort(Integer::compare)', 'unsupported painless construct [class [Integer]]'],
     ['ctx._source.a = Math.max(1, 2)', 'unsupported painless construct [class [Math]]'],
