@@ -49,6 +49,7 @@ export const ERROR_STATUS = {
   // Only ever a caused_by (java.time's parse failure); ES would answer 500 were it thrown bare.
   date_time_parse_exception: 500,
   date_time_exception: 500,
+  zone_rules_exception: 500,
   // ES's MapperException (e.g. changing an object's `enabled`): an ElasticsearchException with no status of its own.
   mapper_exception: 500,
   strict_dynamic_mapping_exception: 400,
@@ -358,6 +359,12 @@ export const indexErrors = {
     new EsError('cluster_block_exception', `index [${index}] blocked by: [${block}];`, { status }),
 
   wildcardsNotAllowed: () => new EsError('illegal_argument_exception', 'Wildcard expressions or all indices are not allowed'),
+
+  /** DateMathExpressionResolver's ElasticsearchParseException for a malformed `<name-{math}>` expression. */
+  dateMathNameInvalid: (message: string) => new EsError('parse_exception', message),
+
+  /** java.time's ZoneRulesException from DateUtils.of for the zone of a date math index name (unhandled in ES: 500). */
+  unknownTimeZone: (zoneId: string) => new EsError('zone_rules_exception', `Unknown time-zone ID: ${zoneId}`),
 
   // ---- Shard engine (InternalEngine): errors carry the shard's metadata as ES's EngineException does ----
 

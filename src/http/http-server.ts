@@ -136,7 +136,7 @@ export class HttpServer {
     let errorTrace = false;
     let compatibleWith: number | undefined;
     try {
-      const { path, query } = parseUri(rawUri);
+      const { path, segments, query } = parseUri(rawUri);
       pretty = isTrue(query.get('pretty'));
       errorTrace = isTrue(query.get('error_trace'));
       // Like ES's HTTP pipeline, the size limit applies before any routing.
@@ -149,7 +149,7 @@ export class HttpServer {
         this.sendSimpleError(request, response, 405, `Incorrect HTTP method for uri [${rawUri}] and method [${method}]`);
         return;
       }
-      const lookup = this.router.lookup(method as HttpMethod, splitPath(path));
+      const lookup = this.router.lookup(method as HttpMethod, segments);
       if (lookup.kind === 'not-found') {
         drain(request);
         this.sendSimpleError(request, response, 400, `no handler found for uri [${rawUri}] and method [${method}]`);
@@ -354,8 +354,12 @@ function drain(request: IncomingMessage): void {
   request.resume();
 }
 
-/** Splits a request target into its decoded path and query parameters (last value wins, `+` is a space). */
-export function parseUri(uri: string): { path: string; query: Map<string, string> } {
+/**
+ * Splits a request target into its decoded path, the path's segments and the query parameters (last value wins,
+ * `+` is a space). The path is split on its raw `/` before each segment is decoded, as ES's PathTrie does, so an
+ * encoded slash (`%2F`, as in the date math name `<logs-{now/M}>`) stays inside its segment for routing.
+ */
+export function parseUri(uri: string): { path: string; segments: string[]; query: Map<string, string> } {
   const questionMark = uri.indexOf('?');
   const rawPath = questionMark < 0 ? uri : uri.slice(0, questionMark);
   const rawQuery = questionMark < 0 ? '' : uri.slice(questionMark + 1);
@@ -367,8 +371,8 @@ export function parseUri(uri: string): { path: string; query: Map<string, string
     const value = eq < 0 ? '' : decodeComponent(pair.slice(eq + 1));
     query.set(name, value);
   }
-  const path = '/' + splitPath(rawPath).map(decodePathSegment).join('/');
-  return { path, query };
+  const segments = splitPath(rawPath).map(decodePathSegment);
+  return { path: '/' + segments.join('/'), segments, query };
 }
 
 function decodeComponent(text: string): string {
@@ -387,10 +391,10 @@ function decodePathSegment(segment: string): string {
   }
 }
 
-function safeParseUri(uri: string): { path: string; query: Map<string, string> } {
+function safeParseUri(uri: string): { path: string; segments: string[]; query: Map<string, string> } {
   try {
     return parseUri(uri);
   } catch {
-    return { path: '/', query: new Map() };
+    return { path: '/', segments: [], query: new Map() };
   }
 }

@@ -6,7 +6,7 @@
  * (`refresh=wait_for`). Outcomes come back in the items' order; an item's failure never fails the others.
  */
 import { EsError, errors, indexErrors, toEsError } from '../../common/errors.js';
-import { isAlias, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
+import { isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
 import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { RoutingTableShape } from '../../indices/index.js';
 import { parseActiveShardCount, requiredCopies, activeCopies, shardHasEnoughActive, type ActiveShardCount } from '../../cluster/metadata/active-shard-count.js';
@@ -46,20 +46,33 @@ function createsIndex(item: DocWriteItem): boolean {
   return item.op !== 'delete' || item.versionType !== 'internal';
 }
 
-export async function executeWrites(items: readonly DocWriteItem[], options: WriteOptions, context: ActionContext): Promise<DocWriteOutcome[]> {
+export async function executeWrites(requested: readonly DocWriteItem[], options: WriteOptions, context: ActionContext): Promise<DocWriteOutcome[]> {
   const { metadata } = indicesOf(context.services);
   const clusterService = context.services.clusterService;
-  const outcomes: DocWriteOutcome[] = new Array(items.length);
+  const outcomes: DocWriteOutcome[] = new Array(requested.length);
   const fail = (position: number, index: string | undefined, id: string | undefined, err: unknown): void => {
-    outcomes[position] = { kind: 'failure', op: items[position]!.op, index, id, error: toEsError(err) };
+    outcomes[position] = { kind: 'failure', op: requested[position]!.op, index, id, error: toEsError(err) };
   };
+
+  // 0. Date math names (`<logs-{now/d}>`) stand for their dated index, resolved with one "now" for the request.
+  const nameErrors = new Map<number, EsError>();
+  const now = Date.now();
+  const items = requested.map((item, position) => {
+    if (item.index === undefined || !isDateMathExpression(item.index)) return item;
+    try {
+      return { ...item, index: resolveDateMathExpression(item.index, now) };
+    } catch (err) {
+      nameErrors.set(position, toEsError(err));
+      return item;
+    }
+  });
 
   // 1. Missing indices are created first, each once, whatever the number of items naming it.
   const creationErrors = new Map<string, EsError>();
   const before = clusterService.state();
   const toCreate = new Set<string>();
-  for (const item of items) {
-    if (item.index === undefined || item.requireAlias || !createsIndex(item)) continue;
+  for (const [position, item] of items.entries()) {
+    if (item.index === undefined || item.requireAlias || !createsIndex(item) || nameErrors.has(position)) continue;
     if (!before.indices.has(item.index) && !isAlias(before, item.index)) toCreate.add(item.index);
   }
   await Promise.all(
@@ -89,6 +102,8 @@ export async function executeWrites(items: readonly DocWriteItem[], options: Wri
   const routed: DocWriteItem[] = [...items];
   items.forEach((item, position) => {
     const name = item.index!;
+    const nameError = nameErrors.get(position);
+    if (nameError !== undefined) return fail(position, name, item.id, nameError);
     const creationError = creationErrors.get(name);
     if (creationError !== undefined) return fail(position, name, item.id, creationError);
     try {

@@ -10,6 +10,7 @@ import { simpleMatch } from '../../common/wildcards.js';
 import type { RootMapping } from '../../mapping/index.js';
 import type { ClusterService } from '../cluster-service.js';
 import type { ClusterState } from '../cluster-state.js';
+import { resolveDateMathExpression } from '../date-math-index-name.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { markShardFailed, markShardsStarted, type StartedShard } from '../routing/shard-allocation.js';
 import { addNewIndex, type CreateIndexRequest } from './create-index.js';
@@ -42,9 +43,11 @@ export class MetadataService {
   }
 
   async createIndex(
-    request: CreateIndexRequest,
+    requested: CreateIndexRequest,
     options: { waitForActiveShards?: string; timeoutMillis?: number; signal?: AbortSignal; cause?: string } = {},
   ): Promise<CreateIndexResult> {
+    // TransportCreateIndexAction: a date math name (`<logs-{now/d}>`) creates the dated index.
+    const request = { ...requested, index: resolveDateMathExpression(requested.index) };
     let created: string | undefined;
     let wanted: ActiveShardCount | undefined;
     await this.coordinator.submitStateUpdate(`create-index [${request.index}], cause [${options.cause ?? 'api'}]`, (state) => {
