@@ -57,6 +57,11 @@ export interface ClusterState {
   clusterUuid: string;
   version: number;
   stateUuid: string;
+  /**
+   * The term of the master that published this state: with etcd, the create revision of its campaign key
+   * (docs/decisions/0006); 1 for the embedded coordinator. Nodes never apply a state of a lower term.
+   */
+  term: number;
   masterNodeId: string | undefined;
   nodes: ReadonlyMap<string, DiscoveryNode>;
   indices: ReadonlyMap<string, IndexMetadata>;
@@ -70,6 +75,13 @@ export interface ClusterState {
   templates: IndexTemplates;
   /** Global blocks with a 503 status force health to red (no master, state not recovered). */
   globalBlocks: ReadonlyArray<{ id: number; description: string; status: number }>;
+}
+
+/** ES's NO_MASTER_BLOCK_WRITES: a node that knows no master refuses writes and metadata changes. */
+export const NO_MASTER_BLOCK = Object.freeze({ id: 2, description: 'no master', status: 503 });
+
+export function hasNoMasterBlock(state: ClusterState): boolean {
+  return state.globalBlocks.some((block) => block.id === NO_MASTER_BLOCK.id);
 }
 
 export function shardCopies(state: ClusterState, index: string): ReadonlyArray<ReadonlyArray<ShardRouting>> {

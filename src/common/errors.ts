@@ -40,6 +40,10 @@ export const ERROR_STATUS = {
   circuit_breaking_exception: 429,
   es_rejected_execution_exception: 429,
   master_not_discovered_exception: 503,
+  // NotMasterException: internal, a node that stopped being master; senders retry with the next one.
+  not_master_exception: 503,
+  // FailedToCommitClusterStateException: the fenced state write did not commit (this master was deposed).
+  failed_to_commit_cluster_state_exception: 503,
   cluster_block_exception: 403,
   node_closed_exception: 500,
   security_exception: 403,
@@ -209,6 +213,22 @@ export const errors = {
 
   nodeNotConnected: (nodeName: string, address: string) =>
     new EsError('node_not_connected_exception', `[${nodeName}][${address}] Node not connected`),
+
+  /** NodeDisconnectedException: the connection closed with the request in flight. */
+  nodeDisconnected: (nodeName: string, address: string, action: string) =>
+    new EsError('node_disconnected_exception', `[${nodeName}][${address}][${action}] disconnected`),
+
+  /** NotMasterException: this node is not (or no longer) the elected master. */
+  notMaster: (detail: string) => new EsError('not_master_exception', detail),
+
+  /** MasterNotDiscoveredException as TransportMasterNodeAction raises it when master_timeout passes without a master. */
+  masterNotDiscovered: () => new EsError('master_not_discovered_exception', 'no known master node'),
+
+  /** The fenced cluster-state write did not commit: another master took over (or the state moved under us). */
+  failedToCommitState: (detail: string) => new EsError('failed_to_commit_cluster_state_exception', detail),
+
+  /** The no-master block (NoMasterBlockService, level write): ClusterBlockException with status 503. */
+  noMasterBlock: () => new EsError('cluster_block_exception', 'blocked by: [SERVICE_UNAVAILABLE/2/no master];', { status: 503 }),
 
   failedToParseBoolean: (name: string, value: string) =>
     new EsError(
