@@ -6,12 +6,12 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Etcd3 } from 'etcd3';
 import type { ClusterState, IndexMetadata, ShardRouting } from '../../src/cluster/index.js';
 import { hasNoMasterBlock } from '../../src/cluster/index.js';
 import type { EtcdCoordinator } from '../../src/cluster/coordination/etcd/etcd-coordinator.js';
 import { clusterPrefix, campaignKey } from '../../src/cluster/coordination/etcd/etcd-keys.js';
 import { encodeIndices } from '../../src/cluster/coordination/etcd/state-codec.js';
+import { createEtcdClient } from '../../src/cluster/coordination/etcd/etcd-client.js';
 import { TestEtcd } from '../helpers/etcd.js';
 import { etcdKind, waitUntil, type CoordinatedNode } from './coordinator-harness.js';
 
@@ -81,7 +81,7 @@ describe('etcd coordination', () => {
     const clusterName = `fence-${Date.now()}`;
     const master = await etcdKind(() => etcd, 2, clusterName).startNode('deposed');
     void kind;
-    const client = new Etcd3({ hosts: [etcd.endpoint] });
+    const client = await createEtcdClient({ endpoints: [etcd.endpoint] });
     try {
       assert.equal(master.coordinator.isMaster(), true);
       const before = master.clusterService.state();
@@ -106,7 +106,7 @@ describe('etcd coordination', () => {
     const kind = etcdKind(() => etcd);
     const master = await kind.startNode('cm');
     const follower = await kind.startNode('cf', ['data']);
-    const client = new Etcd3({ hosts: [etcd.endpoint] });
+    const client = await createEtcdClient({ endpoints: [etcd.endpoint] });
     try {
       await waitUntil(() => follower.clusterService.state().masterNodeId === 'cm', 10_000, 'follower sees the master');
       await (follower.coordinator as EtcdCoordinator).pauseStateWatchForTest();

@@ -13,7 +13,7 @@
  * - a node that knows no master (no campaign key, its watch or lease lost) puts ES's no-master block on its
  *   local view of the state: writes are refused, reads use the last state.
  */
-import { Etcd3, type Lease, type Namespace, type Watcher } from 'etcd3';
+import { createEtcdClient, type EtcdClient, type Lease, type Namespace, type Watcher } from './etcd-client.js';
 import { errors, toEsError } from '../../../common/errors.js';
 import { randomBase64Uuid } from '../../../common/uuid.js';
 import type { ClusterService } from '../../cluster-service.js';
@@ -54,7 +54,7 @@ interface Mastership {
 
 export class EtcdCoordinator implements Coordinator {
   readonly kind = 'etcd';
-  private client: Etcd3 | undefined;
+  private client: EtcdClient | undefined;
   private namespace: Namespace | undefined;
   private lease: Lease | undefined;
   private leaseId = '';
@@ -108,12 +108,7 @@ export class EtcdCoordinator implements Coordinator {
 
   async start(): Promise<void> {
     const clusterName = this.clusterService.state().clusterName;
-    this.client = new Etcd3({
-      hosts: [...this.options.endpoints],
-      dialTimeout: 5000,
-      // Reconnect a lost watch within a couple of seconds (the default backs off up to 30 s).
-      faultHandling: { watchBackoff: quickBackoff(100) },
-    });
+    this.client = await createEtcdClient({ endpoints: this.options.endpoints });
     this.namespace = this.client.namespace(clusterPrefix(clusterName));
     this.applyLocalView();
     this.store = new EtcdStateStore(this.namespace, {
@@ -248,7 +243,7 @@ export class EtcdCoordinator implements Coordinator {
             if (this.stopped || this.leaseId !== leaseId) resolve();
           }, 500);
           watcher.on('end', () => clearInterval(timer));
-          void watcher.on('delete', () => clearInterval(timer));
+          watcher.on('delete', () => clearInterval(timer));
         });
       } finally {
         await watcher.cancel().catch(() => undefined);
@@ -474,12 +469,4 @@ function sameMembers(a: ReadonlyMap<string, DiscoveryNode>, b: ReadonlyMap<strin
 
 function sleep(millis: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, millis));
-}
-
-/** An IBackoff (cockatiel's shape) that doubles from `initial` up to 2 s. */
-function quickBackoff(initial: number): { duration: number; next(): ReturnType<typeof quickBackoff> } {
-  return {
-    duration: initial,
-    next: () => quickBackoff(Math.min(2000, initial * 2)),
-  };
 }

@@ -5,7 +5,7 @@
  * (compaction) or cannot resume, it reads the whole state again and hands it over as a full state: the
  * receiver reconciles to it, never replays deltas.
  */
-import type { Etcd3, IKeyValue, IWatchResponse, Namespace, Watcher } from 'etcd3';
+import type { KeyValue, Namespace, WatchResponse, Watcher } from './etcd-client.js';
 import type { ClusterState } from '../../cluster-state.js';
 import { decodeHeader, decodeState, type StateHeader } from './state-codec.js';
 import { STATE_HEADER_KEY, STATE_INDEX_PREFIX, STATE_PREFIX } from './etcd-keys.js';
@@ -41,7 +41,7 @@ export class EtcdStateStore {
   resyncs = 0;
 
   constructor(
-    private readonly namespace: Namespace | Etcd3,
+    private readonly namespace: Namespace,
     private readonly listener: StateStoreListener,
     private readonly log: (message: string, err?: unknown) => void,
   ) {}
@@ -137,7 +137,7 @@ export class EtcdStateStore {
       return;
     }
     this.watcher = watcher;
-    watcher.on('data', (response: IWatchResponse) => this.onWatchData(response));
+    watcher.on('data', (response: WatchResponse) => this.onWatchData(response));
     watcher.on('disconnected', () => this.listener.onConnection(false));
     watcher.on('connected', () => this.listener.onConnection(true));
     watcher.on('error', (err: Error) => {
@@ -165,9 +165,9 @@ export class EtcdStateStore {
     }
   }
 
-  private onWatchData(response: IWatchResponse): void {
+  private onWatchData(response: WatchResponse): void {
     // Events of one revision arrive in one response (etcd's watches are atomic); group and apply in order.
-    const byRevision = new Map<number, { kv: IKeyValue; type: string }[]>();
+    const byRevision = new Map<number, { kv: KeyValue; type: string }[]>();
     for (const event of response.events) {
       const revision = Number(event.kv.mod_revision);
       let list = byRevision.get(revision);
