@@ -19,6 +19,8 @@ export interface UnassignedInfo {
   failedAllocations: number;
   /** ES's AllocationStatus: `DECIDERS_NO` makes an unassigned primary red even for a new index. */
   lastAllocationStatus: 'NO_ATTEMPT' | 'DECIDERS_NO' | 'NO_VALID_SHARD_COPY' | 'DECIDERS_THROTTLED' | 'DELAYED_ALLOCATION';
+  /** The node the copy was on before it became unassigned (ES's last_allocated_node / `last_node`). */
+  lastNodeId?: string;
 }
 
 export interface ShardRouting {

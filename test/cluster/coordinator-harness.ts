@@ -40,7 +40,7 @@ export interface CoordinatorKind {
   cleanup(): Promise<void>;
 }
 
-const identityReroute = (state: ClusterState): ClusterState => state;
+const identityReroute = (_previous: ClusterState, next: ClusterState): ClusterState => next;
 
 export function embeddedKind(): CoordinatorKind {
   const root = mkdtempSync(join(tmpdir(), 'gannet-coord-'));

@@ -53,9 +53,7 @@ export const legacyTemplateRoutes: Route[] = [
       const template = parseLegacyTemplate(requiredBody(request), request.paramInt('order', 0));
       const create = request.paramBool('create', false);
       const cause = request.param('cause') ?? 'api';
-      const warnings = await templatesService(context.services).updateTemplates(`create-index-template [${name}], cause [${cause}]`, (templates) =>
-        putLegacyTemplate(templates, name, template, create),
-      );
+      const warnings = await templatesService(context.services).updateTemplates(`create-index-template [${name}], cause [${cause}]`, { kind: 'put-legacy', name, template, create });
       return acknowledged(context.services, [LEGACY_DEPRECATION, ...warnings]);
     },
   },
@@ -83,10 +81,7 @@ export const legacyTemplateRoutes: Route[] = [
     params: ['master_timeout', 'timeout'],
     handler: async (request, context) => {
       const name = request.pathParams['name']!;
-      await templatesService(context.services).updateTemplates(`remove-index-template [${name}]`, (templates) => ({
-        templates: removeLegacyTemplates(templates, name),
-        warnings: [],
-      }));
+      await templatesService(context.services).updateTemplates(`remove-index-template [${name}]`, { kind: 'remove-legacy', name });
       return acknowledged(context.services);
     },
   },

@@ -31,10 +31,10 @@ export interface EtcdCoordinatorOptions {
   /** How long `start()` waits for a master before it resolves with the no-master block in place. */
   readonly joinTimeoutMillis: number;
   /**
-   * The master's allocation step, run on every state it computes after nodes joined or left or it took over
-   * (cluster/routing decides where copies go).
+   * The master's allocation round, run on every batch it publishes: `next` is the batch's result, `previous`
+   * the state it started from (cluster/routing decides where copies go; departed nodes are told by the diff).
    */
-  readonly reroute: (state: ClusterState, now: number) => ClusterState;
+  readonly reroute: (previous: ClusterState, next: ClusterState, now: number) => ClusterState;
   readonly log: (level: 'info' | 'warn' | 'debug', message: string, err?: unknown) => void;
 }
 
@@ -261,7 +261,7 @@ export class EtcdCoordinator implements Coordinator {
     try {
       await this.submitStateUpdate('elected-as-master', (state) => {
         const formed = state.clusterUuid === '_na_' ? { ...state, clusterUuid: randomBase64Uuid() } : state;
-        return this.options.reroute({ ...formed, masterNodeId: this.localNode.id, nodes: this.memberNodes(), globalBlocks: [] }, Date.now());
+        return { ...formed, masterNodeId: this.localNode.id, nodes: this.memberNodes(), globalBlocks: [] };
       });
     } catch (err) {
       this.options.log('warn', 'publishing the first state as master failed', err);
@@ -321,7 +321,7 @@ export class EtcdCoordinator implements Coordinator {
     this.submitStateUpdate('node-join/left', (state) => {
       const nodes = this.memberNodes();
       if (sameMembers(nodes, state.nodes)) return state;
-      return this.options.reroute({ ...state, nodes }, Date.now());
+      return { ...state, nodes };
     }).catch((err) => this.options.log('debug', 'membership update failed', err));
   }
 
@@ -361,6 +361,7 @@ export class EtcdCoordinator implements Coordinator {
             task.reject(err);
           }
         }
+        if (working !== base) working = this.options.reroute(base, working, Date.now());
         if (working === base) {
           for (const task of accepted) {
             this.clusterService.pendingTaskCount--;
