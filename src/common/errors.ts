@@ -380,6 +380,20 @@ export const indexErrors = {
 
   wildcardsNotAllowed: () => new EsError('illegal_argument_exception', 'Wildcard expressions or all indices are not allowed'),
 
+  /** RestCreateIndexAction.prepareMappings (also legacy templates): a mapping under `_doc` in an ES 8 request. */
+  typedCreateMappings: () =>
+    new EsError('illegal_argument_exception', 'The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true.'),
+
+  /** RestPutMappingAction: a mapping under `_doc` (ES 8), or a type without include_type_name (compatible-with=7). */
+  typedPutMapping: (compatibleWith7: boolean) =>
+    new EsError(
+      'illegal_argument_exception',
+      compatibleWith7 ? 'Types cannot be provided in put mapping requests, unless the include_type_name parameter is set to true.' : 'Types cannot be provided in put mapping requests',
+    ),
+
+  /** RestCreateIndexAction.prepareMappingsV7: include_type_name with an empty type name. */
+  emptyTypeName: () => new EsError('illegal_argument_exception', 'name cannot be empty string'),
+
   /** DateMathExpressionResolver's ElasticsearchParseException for a malformed `<name-{math}>` expression. */
   dateMathNameInvalid: (message: string) => new EsError('parse_exception', message),
 

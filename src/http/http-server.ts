@@ -168,7 +168,7 @@ export class HttpServer {
         return;
       }
       const match = lookup.match;
-      this.checkParameters(path, match, query);
+      this.checkParameters(path, match, query, declaredCompatibleVersion(request));
       let body: Buffer;
       try {
         body = await readBody(request, this.options.maxContentLength);
@@ -189,7 +189,7 @@ export class HttpServer {
           if (!response.writableFinished) resolve();
         });
       });
-      const restRequest = new HttpRestRequest(method as HttpMethod, path, rawUri, match.pathParams, request.headers, query, body, clientClosed);
+      const restRequest = new HttpRestRequest(method as HttpMethod, path, rawUri, match.pathParams, request.headers, query, body, clientClosed, compatibleWith);
       const result = await this.runAsTask(match.route, restRequest);
       this.send(request, response, result, query, compatibleWith);
     } catch (err) {
@@ -237,9 +237,10 @@ export class HttpServer {
   }
 
   /** ES rejects parameters the handler did not consume: 400, with did-you-mean suggestions. */
-  private checkParameters(path: string, match: RouteMatch, query: ReadonlyMap<string, string>): void {
+  private checkParameters(path: string, match: RouteMatch, query: ReadonlyMap<string, string>, compatibleWith: number | undefined): void {
     const route = match.route;
-    const allowed = new Set<string>([...COMMON_PARAMS, ...(route.params ?? []), ...(route.responseParams ?? []), ...Object.keys(match.pathParams)]);
+    const v7Params = compatibleWith === 7 ? (route.v7Params ?? []) : [];
+    const allowed = new Set<string>([...COMMON_PARAMS, ...(route.params ?? []), ...(route.responseParams ?? []), ...v7Params, ...Object.keys(match.pathParams)]);
     const unknown = [...query.keys()].filter((name) => !allowed.has(name)).sort();
     if (unknown.length === 0) return;
     const candidates = [...new Set([...(route.params ?? []), ...(route.responseParams ?? []), ...COMMON_PARAMS])];
@@ -352,6 +353,21 @@ function isTrue(value: string | undefined): boolean {
 
 function drain(request: IncomingMessage): void {
   request.resume();
+}
+
+/**
+ * The compatible version the headers ask for, judged before the body is read (a body is announced by its length or
+ * chunked encoding), to know which parameters a request may carry. Malformed headers give undefined here: they fail
+ * with ES's error once the body is read.
+ */
+function declaredCompatibleVersion(request: IncomingMessage): number | undefined {
+  const length = request.headers['content-length'];
+  const announcesBody = (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+  try {
+    return negotiateCompatibleVersion(request.headers['accept'], request.headers['content-type'], announcesBody);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

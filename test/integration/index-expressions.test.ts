@@ -52,6 +52,12 @@ test('a percent-encoded date math name creates, searches and deletes the dated i
   assert.equal(slashed.status, 404, slashed.text);
   assert.equal(slashed.body.error.reason, 'no such index [a/b]');
 
+  // The same holds for a document id with a slash, as clients encode it.
+  const withSlash = await node.request('PUT', `/${name}/_doc/a%2Fb?refresh=true`, { body: { n: 1 } });
+  assert.equal(withSlash.status, 201, withSlash.text);
+  assert.equal(withSlash.body._id, 'a/b');
+  assert.equal((await node.request('GET', `${path}/_doc/a%2Fb`)).body._id, 'a/b');
+
   const deleted = await node.request('DELETE', path);
   assert.deepEqual(deleted.body, { acknowledged: true });
   assert.equal((await node.request('HEAD', `/${name}`)).status, 404);
