@@ -27,6 +27,7 @@ import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
 import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
+import { registerNodeActions } from '../actions/node-actions.js';
 import { TaskResultsIndex, readStoredTaskIdFloor } from '../actions/tasks/index.js';
 import { NodeEnvironment } from './node-environment.js';
 import { liveNodeSettings } from '../cluster/settings/index.js';
@@ -129,7 +130,9 @@ export class GannetNode {
       monitor,
       logger: this.logger,
       indices: { service: indicesService, metadata },
+      transport,
     };
+    registerNodeActions(services, transport);
     this.services = services;
     // Finished tasks that asked for it (`wait_for_completion=false`) keep their result in the `.tasks` index.
     taskManager.resultStore = new TaskResultsIndex(services, { idFloorPath: storedTaskIdFloorPath });
