@@ -4,6 +4,7 @@
  * as JSON numbers/booleans, and a list may be a JSON array or a comma-separated string.
  */
 import { errors } from '../common/errors.js';
+import { ownValue, setOwnValue } from '../common/own-keys.js';
 
 export type SettingsObject = Readonly<Record<string, unknown>>;
 
@@ -15,17 +16,20 @@ export function expandDottedKeys(value: unknown): SettingsObject {
     const path = key.split('.');
     let target = out;
     for (const segment of path.slice(0, -1)) {
-      const next = target[segment];
-      if (next === null || typeof next !== 'object' || Array.isArray(next)) target[segment] = {};
-      target = target[segment] as Record<string, unknown>;
+      const next = ownValue(target, segment);
+      if (next === null || typeof next !== 'object' || Array.isArray(next)) setOwnValue(target, segment, {});
+      target = ownValue(target, segment) as Record<string, unknown>;
     }
     const last = path[path.length - 1]!;
     const expanded = child !== null && typeof child === 'object' && !Array.isArray(child) ? expandDottedKeys(child) : child;
-    const existing = target[last];
-    target[last] =
+    const existing = ownValue(target, last);
+    setOwnValue(
+      target,
+      last,
       existing !== null && typeof existing === 'object' && !Array.isArray(existing) && typeof expanded === 'object' && expanded !== null && !Array.isArray(expanded)
         ? { ...(existing as object), ...(expanded as object) }
-        : expanded;
+        : expanded,
+    );
   }
   return out;
 }
@@ -34,11 +38,12 @@ export class ComponentSettings {
   constructor(readonly values: SettingsObject = {}) {}
 
   has(key: string): boolean {
-    return this.values[key] !== undefined && this.values[key] !== null;
+    const value = ownValue(this.values, key);
+    return value !== undefined && value !== null;
   }
 
   getString(key: string): string | undefined {
-    const value = this.values[key];
+    const value = ownValue(this.values, key);
     if (value === undefined || value === null) return undefined;
     if (Array.isArray(value)) return value.map(String).join(',');
     return String(value);
@@ -65,7 +70,7 @@ export class ComponentSettings {
 
   /** A JSON array as is; a string split on commas, trimmed, empties dropped (Settings.getAsList). */
   getList(key: string): string[] | undefined {
-    const value = this.values[key];
+    const value = ownValue(this.values, key);
     if (value === undefined || value === null) return undefined;
     if (Array.isArray(value)) return value.map((v) => String(v));
     return String(value)

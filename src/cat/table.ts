@@ -63,7 +63,7 @@ export function checkTable(table: CatTable): void {
   const names = new Set(table.columns.map((column) => column.name));
   table.rows.forEach((row, index) => {
     for (const name of names) {
-      if (!(name in row) || row[name] === undefined) throw new Error(`cat row ${index} has no cell for column [${name}]`);
+      if (!Object.hasOwn(row, name) || row[name] === undefined) throw new Error(`cat row ${index} has no cell for column [${name}]`);
     }
     for (const key of Object.keys(row)) {
       if (!names.has(key)) throw new Error(`cat row ${index} has a cell for unknown column [${key}]`);

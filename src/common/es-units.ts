@@ -4,6 +4,7 @@
  * (`toHumanReadableString(1)`, also truncating, and `0s` for zero) and `String.format("%.2f")` (half-up on
  * the shortest decimal form). Every human-readable figure Gannet prints goes through here.
  */
+import { ownValue } from './own-keys.js';
 import { javaDoubleString } from './json-float.js';
 
 const KB = 1024;
@@ -84,7 +85,7 @@ function formatDecimal(value: number): string {
 
 /** Whole units of a byte count for `bytes=`, truncated toward zero as ByteSizeValue.getKb() and friends do. */
 export function bytesInExactUnit(bytes: number, unit: string): string | undefined {
-  const size = BYTE_UNITS[unit];
+  const size = ownValue(BYTE_UNITS, unit);
   return size === undefined ? undefined : integerString(bytes / size);
 }
 
@@ -104,7 +105,7 @@ const BYTE_UNITS: Readonly<Record<string, number>> = {
 
 /** Whole units of a duration for `time=`, truncated toward zero as TimeUnit conversions do. */
 export function timeInExactUnit(duration: number, unitNanos: number, unit: string): string | undefined {
-  const size = NANOS_PER[unit];
+  const size = ownValue(NANOS_PER, unit);
   return size === undefined ? undefined : integerString((duration * unitNanos) / size);
 }
 
@@ -112,7 +113,7 @@ const SIZE_UNITS: Readonly<Record<string, number>> = { '': 1, k: 1e3, m: 1e6, g:
 
 /** Whole units of a count for `size=` (`size=` empty means plain singles). */
 export function sizeInExactUnit(count: number, unit: string): string | undefined {
-  const size = SIZE_UNITS[unit];
+  const size = ownValue(SIZE_UNITS, unit);
   return size === undefined ? undefined : integerString(count / size);
 }
 

@@ -5,6 +5,7 @@
 import { EsError } from './errors.js';
 import { parseTimeValueMillis } from './time-value.js';
 import { parseByteSize } from './byte-size.js';
+import { ownValue, setOwnValue } from './own-keys.js';
 
 export type FlatSettings = Record<string, string>;
 
@@ -12,13 +13,13 @@ export type FlatSettings = Record<string, string>;
 export function flatten(value: unknown, prefix = '', out: FlatSettings = {}): FlatSettings {
   if (value === null || value === undefined) return out;
   if (Array.isArray(value)) {
-    out[prefix] = value.map((v) => String(v)).join(',');
+    setOwnValue(out, prefix, value.map((v) => String(v)).join(','));
   } else if (typeof value === 'object') {
     for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
       flatten(child, prefix ? `${prefix}.${key}` : key, out);
     }
   } else {
-    out[prefix] = String(value);
+    setOwnValue(out, prefix, String(value));
   }
   return out;
 }
@@ -31,19 +32,19 @@ export class Settings {
   }
 
   has(key: string): boolean {
-    return key in this.values;
+    return Object.hasOwn(this.values, key);
   }
 
   get(key: string): string | undefined {
-    return this.values[key];
+    return ownValue(this.values, key);
   }
 
   getString(key: string, fallback: string): string {
-    return this.values[key] ?? fallback;
+    return ownValue(this.values, key) ?? fallback;
   }
 
   getBool(key: string, fallback: boolean): boolean {
-    const value = this.values[key];
+    const value = ownValue(this.values, key);
     if (value === undefined) return fallback;
     if (value === 'true') return true;
     if (value === 'false') return false;
@@ -51,24 +52,24 @@ export class Settings {
   }
 
   getInt(key: string, fallback: number): number {
-    const value = this.values[key];
+    const value = ownValue(this.values, key);
     if (value === undefined) return fallback;
     if (!/^-?\d+$/.test(value.trim())) throw new EsError('illegal_argument_exception', `Failed to parse value [${value}] for setting [${key}]`);
     return Number(value);
   }
 
   getBytes(key: string, fallback: number): number {
-    const value = this.values[key];
+    const value = ownValue(this.values, key);
     return value === undefined ? fallback : parseByteSize(value, key);
   }
 
   getTimeMillis(key: string, fallback: number): number {
-    const value = this.values[key];
+    const value = ownValue(this.values, key);
     return value === undefined ? fallback : parseTimeValueMillis(value, key);
   }
 
   getList(key: string): string[] | undefined {
-    const value = this.values[key];
+    const value = ownValue(this.values, key);
     if (value === undefined) return undefined;
     const trimmed = value.trim().replace(/^\[|\]$/g, '');
     return trimmed === '' ? [] : trimmed.split(',').map((s) => s.trim()).filter(Boolean);

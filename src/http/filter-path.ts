@@ -3,6 +3,7 @@
  * `no*`), `**` matches any number of levels, and a leading `-` excludes. Inclusions are applied first,
  * then exclusions, as ES's FilterPath does. Arrays are transparent: a path applies to every element.
  */
+import { setOwnValue } from '../common/own-keys.js';
 import { simpleMatch } from '../common/wildcards.js';
 import { RawJson, expandRawJson } from '../common/raw-json.js';
 
@@ -99,12 +100,12 @@ function include(value: unknown, paths: Segments[]): unknown {
     if (child === undefined) continue;
     const { rest, matched } = advance(paths, key);
     if (matched) {
-      out[key] = child;
+      setOwnValue(out, key, child);
       any = true;
     } else if (rest.length > 0) {
       const filtered = include(child, rest);
       if (filtered !== DROP) {
-        out[key] = filtered;
+        setOwnValue(out, key, filtered);
         any = true;
       }
     }
@@ -123,8 +124,8 @@ function exclude(value: unknown, paths: Segments[]): unknown {
     if (matched) continue;
     if (rest.length > 0) {
       const filtered = exclude(child, rest);
-      out[key] = filtered;
-    } else out[key] = child;
+      setOwnValue(out, key, filtered);
+    } else setOwnValue(out, key, child);
   }
   return out;
 }

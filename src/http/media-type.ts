@@ -3,6 +3,7 @@
  * and the versioned vendor forms `application/vnd.elasticsearch+json; compatible-with=8` that the 8.x/9.x
  * clients send. A compatible version must be given on both Accept and Content-Type when either has one.
  */
+import { ownValue } from '../common/own-keys.js';
 import { errors } from '../common/errors.js';
 
 export type Format = 'json' | 'yaml' | 'ndjson' | 'text' | 'smile' | 'cbor';
@@ -33,7 +34,7 @@ export function parseMediaType(raw: string | undefined): MediaType | undefined {
   const [typePart, ...paramParts] = raw.split(';');
   const match = /^\s*(application|text)\/(vnd\.elasticsearch\+)?([a-z0-9.+-]+)\s*$/i.exec(typePart ?? '');
   if (!match) return undefined;
-  const format = SUBTYPE_FORMAT[match[3]!.toLowerCase()];
+  const format = ownValue(SUBTYPE_FORMAT, match[3]!.toLowerCase());
   if (!format) return undefined;
   const vendor = match[2] !== undefined;
   let compatibleWith: number | undefined;

@@ -8,6 +8,7 @@ import { EsError, errors } from '../common/errors.js';
 import { levenshteinSimilarity } from '../common/levenshtein.js';
 import { parseByteSize } from '../common/byte-size.js';
 import { parseTimeValueMillis } from '../common/time-value.js';
+import { ownValue, setOwnValue } from '../common/own-keys.js';
 import { DEFAULT_MAPPING_SETTINGS, type MappingSettings } from '../mapping/index.js';
 import { defaultRoutingNumShards } from './operation-routing.js';
 
@@ -246,11 +247,11 @@ export function normalizeSettings(input: unknown): Record<string, string | null>
     if (Array.isArray(value)) {
       value.forEach((item, position) => {
         if (item !== null && typeof item === 'object') throw errors.illegalArgument(`Failed to load settings from [${JSON.stringify(input)}]`);
-        out[`${key}.${position}`] = String(item);
+        setOwnValue(out, `${key}.${position}`, String(item));
       });
       return;
     }
-    out[key] = value === null ? null : String(value);
+    setOwnValue(out, key, value === null ? null : String(value));
   };
   if (input === undefined || input === null) return out;
   if (typeof input !== 'object' || Array.isArray(input)) throw errors.illegalArgument(`Failed to load settings from [${JSON.stringify(input)}]`);
@@ -343,7 +344,7 @@ export function readIndexSettings(settings: FlatSettings): IndexSettingsView {
 /** The settings under `prefix` as nested objects, `key.N` runs turned back into arrays. */
 export function nestedGroup(settings: FlatSettings, prefix: string): Record<string, unknown> {
   const flat: FlatSettings = {};
-  for (const [key, value] of Object.entries(settings)) if (key.startsWith(prefix)) flat[key.slice(prefix.length)] = value;
+  for (const [key, value] of Object.entries(settings)) if (key.startsWith(prefix)) setOwnValue(flat, key.slice(prefix.length), value);
   return toNested(flat);
 }
 
@@ -354,11 +355,12 @@ export function toNested(flat: Record<string, unknown>): Record<string, unknown>
     const parts = key.split('.');
     let node = root;
     for (let i = 0; i < parts.length - 1; i++) {
-      const existing = node[parts[i]!];
-      if (existing === undefined || typeof existing !== 'object' || existing === null) node[parts[i]!] = {};
-      node = node[parts[i]!] as Record<string, unknown>;
+      // Own properties only: a name such as `__proto__` in a settings key is a key, never the prototype.
+      const existing = ownValue(node, parts[i]!);
+      if (existing === undefined || typeof existing !== 'object' || existing === null) setOwnValue(node, parts[i]!, {});
+      node = ownValue(node, parts[i]!) as Record<string, unknown>;
     }
-    node[parts[parts.length - 1]!] = flat[key];
+    setOwnValue(node, parts[parts.length - 1]!, flat[key]);
   }
   return convertMapsToArrays(root) as Record<string, unknown>;
 }
@@ -378,10 +380,10 @@ export function flatWithLists(settings: FlatSettings): Record<string, string | s
   for (const key of Object.keys(settings).sort()) {
     const match = /^(.*)\.(\d+)$/.exec(key);
     if (match && lookup(key).known && !BY_KEY.has(key)) {
-      const list = (out[match[1]!] as string[] | undefined) ?? [];
+      const list = (ownValue(out, match[1]!) as string[] | undefined) ?? [];
       list[Number(match[2])] = settings[key]!;
-      out[match[1]!] = list;
-    } else out[key] = settings[key]!;
+      setOwnValue(out, match[1]!, list);
+    } else setOwnValue(out, key, settings[key]!);
   }
   return out;
 }

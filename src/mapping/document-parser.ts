@@ -9,6 +9,7 @@
  * under dynamic:false or enabled:false is skipped without recursion.
  */
 import { EsError } from '../common/errors.js';
+import { ownValue } from '../common/own-keys.js';
 import { javaDoubleString } from '../common/json-float.js';
 import { DateParseError, DateTimeError } from './date/date-errors.js';
 import { dateFormatter, DEFAULT_DATE_FORMAT, type DateFormatter } from './date/date-formatter.js';
@@ -336,7 +337,7 @@ class DocumentParserRun {
   }
 
   private getMapper(context: ObjectContext, name: string): MappingNode | 'metadata' | undefined {
-    const mapper = context.node?.properties[name];
+    const mapper = ownValue(context.node?.properties, name);
     if (mapper !== undefined) return mapper;
     if (context.isRoot && (METADATA_FIELDS.has(name) || name === '_doc_count')) return 'metadata';
     return undefined;
@@ -800,7 +801,7 @@ function defaultDynamicField(type: TemplateFieldType, dateFormat: string | undef
 function insertAtPath(object: ObjectMapping, parts: readonly string[], node: MappingNode, prefix: string, settings: MappingSettings): ObjectMapping {
   const [head, ...rest] = parts;
   const path = joinPath(prefix, head!);
-  const existing = object.properties[head!];
+  const existing = ownValue(object.properties, head!);
   let replacement: MappingNode;
   if (rest.length === 0) replacement = existing === undefined ? node : mergeObjectNodes(existing, node, path, settings);
   else {

@@ -6,6 +6,7 @@
  */
 import { simpleMatch } from '../common/wildcards.js';
 import { EsError } from '../common/errors.js';
+import { setOwnValue } from '../common/own-keys.js';
 import { javaToString, mappingErrors } from './mapping-errors.js';
 import {
   TEMPLATE_FIELD_TYPES,
@@ -178,7 +179,7 @@ export function templateMappingForName(template: DynamicTemplateDef, name: strin
     if (Array.isArray(value)) return value.map((v) => process(v, depth + 1));
     if (value !== null && typeof value === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(value)) out[substitute(k)] = process(v, depth + 1);
+      for (const [k, v] of Object.entries(value)) setOwnValue(out, substitute(k), process(v, depth + 1));
       return out;
     }
     return value;
@@ -202,7 +203,7 @@ export function serializeDynamicTemplate(template: DynamicTemplateDef): Record<s
   if (template.matchPattern !== 'default') out['match_pattern'] = template.matchPattern;
   // ES copies the mapping into a TreeMap: top-level keys sorted.
   const mapping: Record<string, unknown> = {};
-  for (const key of Object.keys(template.mapping).sort()) mapping[key] = template.mapping[key];
+  for (const key of Object.keys(template.mapping).sort()) setOwnValue(mapping, key, template.mapping[key]);
   out['mapping'] = mapping;
   return out;
 }

@@ -7,8 +7,9 @@
 import { mappingErrors } from './mapping-errors.js';
 import { checkMappingLimits } from './mapping-limits.js';
 import type { FieldMapping, MappingNode, MappingSettings, ObjectMapping, RootMapping } from './mapping-model.js';
-import { floatingParamKind, paramEquals, paramSpecs, paramToString } from './mapping-params.js';
+import { paramEquals, paramSpecs, paramToString } from './mapping-params.js';
 import { fieldParamContext } from './field-options.js';
+import { ownValue, setOwnValue } from '../common/own-keys.js';
 
 export interface MergeResult {
   readonly mapping: RootMapping;
@@ -63,8 +64,8 @@ function mergeObject(existing: ObjectMapping, update: ObjectMapping, path: strin
   const properties: Record<string, MappingNode> = { ...existing.properties };
   for (const [name, incoming] of Object.entries(update.properties)) {
     const childPath = path === '' ? name : `${path}.${name}`;
-    const current = properties[name];
-    properties[name] = current === undefined ? incoming : mergeObjectNodes(current, incoming, childPath, settings);
+    const current = ownValue(properties, name);
+    setOwnValue(properties, name, current === undefined ? incoming : mergeObjectNodes(current, incoming, childPath, settings));
   }
   const result: { -readonly [K in keyof ObjectMapping]: ObjectMapping[K] } = { kind: 'object', properties };
   const dynamic = update.dynamic ?? existing.dynamic;
@@ -95,15 +96,15 @@ export function mergeField(existing: FieldMapping, incoming: FieldMapping, fullP
     if (!paramEquals(current, next)) {
       const allowed = typeof spec.updateable === 'function' ? spec.updateable(current, next) : spec.updateable;
       if (allowed) value = next;
-      else conflicts.push(`Cannot update parameter [${spec.name}] from [${paramToString(current, floatingParamKind(existing.type, spec.name))}] to [${paramToString(next, floatingParamKind(existing.type, spec.name))}]`);
+      else conflicts.push(`Cannot update parameter [${spec.name}] from [${paramToString(current)}] to [${paramToString(next)}]`);
     }
     if (!paramEquals(value, spec.defaultValue(after))) params[spec.name] = value;
   }
   if (conflicts.length > 0) throw mappingErrors.parameterConflicts(fullPath, conflicts);
   const fields: Record<string, FieldMapping> = { ...existing.fields };
   for (const [name, sub] of Object.entries(incoming.fields)) {
-    const current = fields[name];
-    fields[name] = current === undefined ? sub : mergeField(current, sub, `${fullPath}.${name}`, settings);
+    const current = ownValue(fields, name);
+    setOwnValue(fields, name, current === undefined ? sub : mergeField(current, sub, `${fullPath}.${name}`, settings));
   }
   return { kind: 'field', type: existing.type, params, fields, copyTo: incoming.copyTo };
 }
@@ -113,7 +114,7 @@ export function lookupPath(root: ObjectMapping, path: string): MappingNode | und
   let node: MappingNode | undefined = root;
   for (const part of path.split('.')) {
     if (node === undefined || node.kind !== 'object') return undefined;
-    node = node.properties[part];
+    node = ownValue(node.properties, part);
   }
   return node;
 }

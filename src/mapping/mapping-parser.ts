@@ -4,7 +4,6 @@
  * "Failed to parse mapping: <reason>" caused by the original error.
  */
 import { EsError } from '../common/errors.js';
-import { JsonFloat } from '../common/json-float.js';
 import { DateFormatError } from './date/date-errors.js';
 import { dateFormatter } from './date/date-formatter.js';
 import { invalidTemplateError, parseDynamicTemplates, templateMappingForName, templateMappingType, defaultMappingType } from './dynamic-templates.js';
@@ -25,6 +24,7 @@ import {
   type SourceSettings,
 } from './mapping-model.js';
 import { nodeBooleanValue, paramContext, paramEquals, paramSpecs, UNSUPPORTED_PARAMS, type ParamContext } from './mapping-params.js';
+import { ownValue, setOwnValue } from '../common/own-keys.js';
 
 export interface MappingParseOptions {
   /** Whether an analyzer name exists in the index (built-in or configured in index settings). */
@@ -125,7 +125,7 @@ function parseRoot(json: unknown, ctx: ParserContext): RootMapping {
       case 'runtime':
         throw mappingErrors.mapperParsing('runtime fields are not supported by gannet');
       default:
-        remaining[key] = value;
+        setOwnValue(remaining, key, value);
     }
   }
   // Pass 2: metadata fields and _meta, then anything left is an error.
@@ -232,7 +232,7 @@ function parseProperties(props: Record<string, unknown>, ctx: ParserContext, par
     // "a.b.c" in properties declares objects a and b around field c.
     for (let i = parts.length - 2; i >= 0; i--) built = { kind: 'object', properties: { [parts[i + 1]!]: built } };
     const top = parts[0]!;
-    const existing = result[top];
+    const existing = ownValue(result, top);
     const node0 = parts.length > 1 ? built : built;
     result = { ...result, [top]: existing === undefined ? node0 : mergeObjectNodes(existing, node0, parentPath === '' ? top : `${parentPath}.${top}`, ctx.settings) };
   }
@@ -271,7 +271,7 @@ function parseObject(declaredName: string, node: Record<string, unknown>, ctx: P
   const remaining: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === 'type') continue;
-    if (!readObjectSetting(key, value, target, ctx, fullPath)) remaining[key] = value;
+    if (!readObjectSetting(key, value, target, ctx, fullPath)) setOwnValue(remaining, key, value);
   }
   checkNoRemainingFields(remaining, `Mapping definition for [${declaredName}] has unsupported parameters: `);
   const result: { -readonly [K in keyof ObjectMapping]: ObjectMapping[K] } = { kind: 'object', properties: target.properties };
@@ -307,8 +307,7 @@ export function parseLeaf(name: string, type: LeafFieldType, node: Record<string
     if (value === null && spec.acceptsNull !== true) {
       throw mappingErrors.mapperParsing(`[${prop}] on mapper [${name}] of type [${type}] must not have a [null] value`);
     }
-    // A mapping Gannet serialized itself (an existing mapping merged with an update) holds doubles as JsonFloat.
-    read[prop] = spec.read(value instanceof JsonFloat ? value.value : value, paramContext(name, type, read, ctx));
+    read[prop] = spec.read(value, paramContext(name, type, read, ctx));
   }
   if (type === 'date' && read['format'] === undefined && ctx.dateFormat !== undefined) read['format'] = ctx.dateFormat;
   const pctx = paramContext(name, type, read, ctx);
@@ -317,7 +316,7 @@ export function parseLeaf(name: string, type: LeafFieldType, node: Record<string
   // Keep only what differs from the default: that is what ES prints back.
   const params: Record<string, ParamValue> = {};
   for (const spec of specs) {
-    if (!(spec.name in read)) continue;
+    if (!Object.hasOwn(read, spec.name)) continue;
     if (!paramEquals(read[spec.name]!, spec.defaultValue(pctx))) params[spec.name] = read[spec.name]!;
   }
   return { kind: 'field', type, params, fields, copyTo };
@@ -368,7 +367,7 @@ function parseMultiFields(parentName: string, value: unknown, ctx: ParserContext
       }
       throw mappingErrors.mapperParsing(`no handler for type [${type}] declared on field [${name}]`);
     }
-    result[name] = parseLeaf(name, type as LeafFieldType, { ...node }, multiCtx);
+    setOwnValue(result, name, parseLeaf(name, type as LeafFieldType, { ...node }, multiCtx));
   }
   return result;
 }

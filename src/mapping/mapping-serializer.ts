@@ -7,6 +7,7 @@ import { jsonFloat } from '../common/json-float.js';
 import { serializeDynamicTemplate } from './dynamic-templates.js';
 import type { FieldMapping, MappingNode, ObjectMapping, ParamValue, RootMapping } from './mapping-model.js';
 import { paramSpecs } from './mapping-params.js';
+import { setOwnValue } from '../common/own-keys.js';
 
 type Json = Record<string, unknown>;
 
@@ -21,12 +22,12 @@ function printParam(field: FieldMapping, name: string, value: ParamValue): unkno
 export function serializeField(field: FieldMapping): Json {
   const out: Json = { type: field.type };
   for (const spec of paramSpecs(field.type)) {
-    if (spec.name in field.params) out[spec.name] = printParam(field, spec.name, field.params[spec.name]!);
+    if (Object.hasOwn(field.params, spec.name)) out[spec.name] = printParam(field, spec.name, field.params[spec.name]!);
   }
   const subNames = Object.keys(field.fields).sort();
   if (subNames.length > 0) {
     const fields: Json = {};
-    for (const name of subNames) fields[name] = serializeField(field.fields[name]!);
+    for (const name of subNames) setOwnValue(fields, name, serializeField(field.fields[name]!));
     out['fields'] = fields;
   }
   if (field.copyTo.length > 0) out['copy_to'] = [...field.copyTo];
@@ -37,7 +38,7 @@ function serializeProperties(object: ObjectMapping): Json | undefined {
   const names = Object.keys(object.properties).sort();
   if (names.length === 0) return undefined;
   const props: Json = {};
-  for (const name of names) props[name] = serializeNode(object.properties[name]!);
+  for (const name of names) setOwnValue(props, name, serializeNode(object.properties[name]!));
   return props;
 }
 

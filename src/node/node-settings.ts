@@ -2,6 +2,7 @@
  * Where node settings come from, as Elasticsearch resolves them: defaults, then `config/gannet.yml` (nested
  * or dotted keys, `${ENV_VAR}` substitution), then `-E key=value` flags, which win.
  */
+import { ownValue, setOwnValue } from '../common/own-keys.js';
 import { readFileSync, existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { parse as parseYaml } from 'yaml';
@@ -30,7 +31,7 @@ export function defaultSettings(): FlatSettings {
 /** Replaces `${NAME}` with the environment variable NAME, failing when it is not set (as ES does). */
 export function substituteEnv(text: string, env: NodeJS.ProcessEnv): string {
   return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_.]*)\}/g, (_, name: string) => {
-    const value = env[name];
+    const value = ownValue(env, name);
     if (value === undefined) throw new Error(`Could not resolve placeholder '${name}'`);
     return value;
   });
@@ -51,7 +52,7 @@ export function parseCommandLineSettings(pairs: string[]): FlatSettings {
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
     if (eq <= 0) throw new Error(`setting [${pair}] must be in the form key=value`);
-    out[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+    setOwnValue(out, pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
   }
   return out;
 }

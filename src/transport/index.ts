@@ -1,3 +1,2 @@
-export { TransportService, toWireError, fromWireError, type TransportHandler, type SendOptions, type TransportNode, type RequestContext, type LocalTransportIdentity } from './transport-service.js';
-export type { WireError } from './frame.js';
+export { TransportService, type TransportHandler, type SendOptions } from './transport-service.js';
 export { HANDSHAKE_ACTION, registerHandshake, handshake, type HandshakeResponse } from './handshake.js';

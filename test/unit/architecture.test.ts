@@ -16,6 +16,8 @@ const LAYERS = [
   'reindex',
   'cat',
   'cluster',
+  'tasks',
+  'transport',
   'indices',
   'search',
   'engine',
@@ -23,9 +25,6 @@ const LAYERS = [
   'analysis',
   'monitor',
   'script',
-  // Low, so that replication and recovery in indices/ can send requests and carry parent task ids.
-  'tasks',
-  'transport',
   'common',
 ];
 

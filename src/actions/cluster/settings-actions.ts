@@ -7,6 +7,7 @@
  * answers `acknowledged` with the keys it set; transient updates carry ES 8's deprecation warning.
  */
 import { errors } from '../../common/errors.js';
+import { setOwnValue } from '../../common/own-keys.js';
 import type { FlatSettings } from '../../common/settings.js';
 import { clusterSettingDefinitions, type SettingsChanges } from '../../cluster/settings/index.js';
 import { json, type Route } from '../rest.js';
@@ -25,10 +26,10 @@ function flattenChanges(value: unknown, scope: string): Record<string, string | 
   const walk = (node: Record<string, unknown>, prefix: string): void => {
     for (const [key, child] of Object.entries(node)) {
       const path = prefix === '' ? key : `${prefix}.${key}`;
-      if (child === null) out[path] = null;
-      else if (Array.isArray(child)) out[path] = child.map((item) => String(item)).join(',');
+      if (child === null) setOwnValue(out, path, null);
+      else if (Array.isArray(child)) setOwnValue(out, path, child.map((item) => String(item)).join(','));
       else if (typeof child === 'object') walk(child as Record<string, unknown>, path);
-      else out[path] = String(child);
+      else setOwnValue(out, path, String(child));
     }
   };
   walk(value as Record<string, unknown>, '');
@@ -44,9 +45,9 @@ const getSettings: Route['handler'] = async (request, { services }) => {
     transient: settingsXContent({ ...state.transientSettings }, flat),
   };
   if (includeDefaults) {
-    const setInState = (key: string) => key in state.persistentSettings || key in state.transientSettings;
+    const setInState = (key: string) => Object.hasOwn(state.persistentSettings, key) || Object.hasOwn(state.transientSettings, key);
     const defaults: FlatSettings = {};
-    for (const [key, value] of Object.entries(services.settings.raw())) if (!setInState(key)) defaults[key] = value;
+    for (const [key, value] of Object.entries(services.settings.raw())) if (!setInState(key)) setOwnValue(defaults, key, value);
     for (const definition of clusterSettingDefinitions()) {
       if (!setInState(definition.key) && defaults[definition.key] === undefined) defaults[definition.key] = definition.defaultValue;
     }

@@ -4,6 +4,7 @@
  * normalizer), a normalizer, or the index's (else the standard) default analyzer; `explain` gives the tokens
  * after each stage.
  */
+import { ownValue } from '../../common/own-keys.js';
 import { EsError, errors } from '../../common/errors.js';
 import { AnalysisRegistry, analyzeTexts, explainTexts, keywordAnalyzer, type Analyzer, type NameOrDefinition } from '../../analysis/index.js';
 import { fieldOptions, lookupPath, type FieldMapping } from '../../mapping/index.js';
@@ -77,7 +78,7 @@ function findField(root: Parameters<typeof lookupPath>[0], path: string): FieldM
     const parent = lookupPath(root, parts.slice(0, split).join('.'));
     if (parent?.kind !== 'field') continue;
     let field: FieldMapping | undefined = parent;
-    for (const part of parts.slice(split)) field = field?.fields[part];
+    for (const part of parts.slice(split)) field = field === undefined ? undefined : ownValue(field.fields, part);
     if (field !== undefined) return field;
   }
   return undefined;

@@ -7,6 +7,7 @@
  * `types` narrow the fields. `index_filter` is accepted and checked to be an object, but does not exclude indices
  * (ES drops indices whose shards rewrite the filter to match_none; Gannet keeps every resolved index).
  */
+import { setOwnValue } from '../../common/own-keys.js';
 import { errors } from '../../common/errors.js';
 import { simpleMatchAny } from '../../common/wildcards.js';
 import { STRICT_EXPAND_OPEN, INDICES_OPTIONS_PARAMS, splitCommaLikeJava } from '../../cluster/indices-options.js';
@@ -105,7 +106,7 @@ const handler: Route['handler'] = async (request, { services }) => {
     }
     const perType: Record<string, unknown> = {};
     for (const [type, entry] of types) perType[type] = render(type, entry, types.size > 1);
-    fields[name] = perType;
+    setOwnValue(fields, name, perType);
   }
   return json({ indices: names, fields });
 };

@@ -4,6 +4,7 @@
  * TreeMap sorts them. A key that is both a value and a prefix (`a` and `a.b`) stays dotted rather than lose
  * either value.
  */
+import { ownValue, setOwnValue } from '../../common/own-keys.js';
 import type { JsonObject } from './human-fields.js';
 
 export function settingsJson(flat: Readonly<Record<string, string>>, flatSettings: boolean): JsonObject {
@@ -15,10 +16,10 @@ export function settingsJson(flat: Readonly<Record<string, string>>, flatSetting
     let target = root;
     let placed = true;
     for (const part of parts.slice(0, -1)) {
-      const next = target[part];
+      const next = ownValue(target, part);
       if (next === undefined) {
         const child: JsonObject = {};
-        target[part] = child;
+        setOwnValue(target, part, child);
         target = child;
       } else if (typeof next === 'object' && next !== null) {
         target = next as JsonObject;
@@ -28,8 +29,8 @@ export function settingsJson(flat: Readonly<Record<string, string>>, flatSetting
       }
     }
     const leaf = parts[parts.length - 1]!;
-    if (placed && target[leaf] === undefined) target[leaf] = flat[key];
-    else root[key] = flat[key];
+    if (placed && ownValue(target, leaf) === undefined) setOwnValue(target, leaf, flat[key]);
+    else setOwnValue(root, key, flat[key]);
   }
   return root;
 }

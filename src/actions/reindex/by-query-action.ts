@@ -7,6 +7,7 @@
  * `update-by-query [idx]` / `delete-by-query [idx]`. Responses leave out `created` (and `updated` for
  * delete_by_query), as ES's handlers ask.
  */
+import { setOwnValue } from '../../common/own-keys.js';
 import { errors, reindexErrors } from '../../common/errors.js';
 import { INDICES_OPTIONS_PARAMS } from '../../cluster/indices-options.js';
 import { DEFAULT_SCROLL_SIZE, type HitConversion, type StatusRenderOptions } from '../../reindex/index.js';
@@ -86,7 +87,7 @@ function handlerFor(api: Api): Route['handler'] {
         if (typeof value !== 'number' || !Number.isInteger(value)) throw reindexErrors.fieldType(api, key, tokenName(value));
         bodyMaxDocs = checkMaxDocs(value);
       } else if (key === 'script' && api === 'update_by_query') script = value;
-      else searchBody[key] = value;
+      else setOwnValue(searchBody, key, value);
     }
     const abort = abortOnConflicts(conflicts ?? 'abort');
     const maxDocs = mergeMaxDocs(bodyMaxDocs, common.maxDocsParam);

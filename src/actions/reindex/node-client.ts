@@ -4,6 +4,7 @@
  * (`indices:data/read/search`, `indices:data/read/scroll`, `indices:data/write/bulk`), so cancelling the worker
  * bans and cancels them, and the TaskManager's cancel waits for them to finish.
  */
+import { ownValue } from '../../common/own-keys.js';
 import { ERROR_STATUS, EsError, type EsErrorType } from '../../common/errors.js';
 import { RawJson } from '../../common/raw-json.js';
 import type { BulkByScrollClient, BulkOptions, ScrollHit, ScrollPage, SearchFailure, SourceSearch, WriteRequest, WriteResult } from '../../reindex/index.js';
@@ -32,7 +33,7 @@ function asObject(value: unknown): Json {
 function errorFromJson(value: unknown): EsError {
   const { type, reason, caused_by: causedBy, ...metadata } = asObject(value);
   const typeName = typeof type === 'string' ? type : 'exception';
-  const status = (ERROR_STATUS as Record<string, number>)[typeName] ?? 500;
+  const status = ownValue(ERROR_STATUS as Record<string, number>, typeName) ?? 500;
   return new EsError(typeName as EsErrorType, typeof reason === 'string' ? reason : '', {
     metadata,
     status,
@@ -106,7 +107,7 @@ export class NodeBulkByScrollClient implements BulkByScrollClient {
 
   async startScroll(search: SourceSearch, keepAliveMillis: number, parent: Task): Promise<ScrollPage> {
     const params: Record<string, string> = { ...search.params, scroll: `${keepAliveMillis}ms` };
-    const input = readSearchInput({ param: (name) => params[name], body: Buffer.from(JSON.stringify(search.body), 'utf8'), indices: search.indices });
+    const input = readSearchInput({ param: (name) => ownValue(params, name), body: Buffer.from(JSON.stringify(search.body), 'utf8'), indices: search.indices });
     const answer = await this.child(parent, SEARCH_ACTION, (context) => {
       context.task.description = `indices[${search.indices.join(',')}], search_type[QUERY_THEN_FETCH], scroll[${keepAliveMillis}ms], source[${JSON.stringify(search.body)}]`;
       return runSearch(input, context);

@@ -6,6 +6,7 @@
  * ingest pipelines are refused until Gannet has them. A `script` (painless subset, src/script/) is compiled
  * before the task starts and applied to each hit (src/reindex/script-applier.ts).
  */
+import { setOwnValue } from '../../common/own-keys.js';
 import { isAlias, resolveConcreteIndexNames } from '../../cluster/index.js';
 import { STRICT_EXPAND_OPEN_FORBID_CLOSED } from '../../cluster/indices-options.js';
 import { errors, indexErrors, reindexErrors } from '../../common/errors.js';
@@ -79,7 +80,7 @@ function parseBody(raw: Record<string, unknown>): ReindexBody {
           else if (sourceKey === 'remote') out.remote = objectField('source', 'remote', sourceValue);
           else if (sourceKey === 'size') out.batchSize = intField('source', 'size', sourceValue);
           // Everything else is the source search (query, _source, sort, slice, ...), parsed by the search DSL.
-          else out.sourceBody[sourceKey] = sourceValue;
+          else setOwnValue(out.sourceBody, sourceKey, sourceValue);
         }
         break;
       case 'dest':

@@ -5,6 +5,7 @@
  * `max_concurrent_searches` at once) and fails on its own: the answer lists, in request order, each search's
  * response or its error, each with its `status`.
  */
+import { ownValue } from '../../common/own-keys.js';
 import { EsError, errors, toEsError } from '../../common/errors.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams, type IndicesOptions } from '../../cluster/indices-options.js';
 import type { JsonValue } from '../../search/dsl/index.js';
@@ -82,7 +83,7 @@ export function parseMultiSearchBody(body: Buffer, request: RestRequest): Search
     }
     let indices = defaultIndices;
     for (const [key, value] of Object.entries(header)) {
-      const param = HEADER_KEYS[key];
+      const param = ownValue(HEADER_KEYS, key);
       if (param === undefined) throw errors.illegalArgument(`key [${key}] is not supported in the metadata section`);
       if (param === 'index') indices = Array.isArray(value) ? value.map(String) : indexExpressions(String(value));
       else params.set(param, headerValue(value));

@@ -4,6 +4,7 @@
  * wildcards and answers `{name: template}`, or `{}` with 404 when names were given and none matched. PUT carries
  * ES 8's deprecation warning.
  */
+import { setOwnValue } from '../../common/own-keys.js';
 import { simpleMatch } from '../../common/wildcards.js';
 import { putLegacyTemplate, removeLegacyTemplates, type LegacyTemplate } from '../../cluster/metadata/templates/index.js';
 import { empty, json, type RestRequest, type Route } from '../rest.js';
@@ -11,7 +12,6 @@ import type { NodeServices } from '../context.js';
 import { parseLegacyTemplate } from './template-body-parser.js';
 import { legacyXContent } from './template-xcontent.js';
 import { acknowledged, requiredBody, templatesService } from './template-request.js';
-import { INCLUDE_TYPE_NAME, PUT_TEMPLATE_TYPES_DEPRECATION, typelessCreateMappings } from '../indices/typed-mappings.js';
 
 /** RestPutIndexTemplateAction.DEPRECATION_WARNING. */
 const LEGACY_DEPRECATION = 'Legacy index templates are deprecated in favor of composable templates.';
@@ -26,13 +26,6 @@ function selectLegacy(services: NodeServices, names: readonly string[]): Array<[
   return [...selected];
 }
 
-/** RestPutIndexTemplateAction: the body's mappings go through RestCreateIndexAction.prepareMappings(V7). */
-function typelessLegacyBody(body: unknown, request: RestRequest, warnings: string[]): unknown {
-  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('mappings' in body)) return body;
-  const source = body as Record<string, unknown>;
-  return { ...source, mappings: typelessCreateMappings(source['mappings'], request, PUT_TEMPLATE_TYPES_DEPRECATION, warnings) };
-}
-
 function namesOf(request: RestRequest): string[] {
   const raw = request.pathParams['name'];
   return raw === undefined ? [] : raw.split(',').filter((name) => name.length > 0);
@@ -43,7 +36,7 @@ function getLegacy(request: RestRequest, services: NodeServices) {
   const flat = request.paramBool('flat_settings', false);
   const body: Record<string, unknown> = {};
   const selected = selectLegacy(services, names);
-  for (const [name, template] of selected) body[name] = legacyXContent(template, flat);
+  for (const [name, template] of selected) setOwnValue(body, name, legacyXContent(template, flat));
   return json(body, names.length === 0 || selected.length > 0 ? 200 : 404);
 }
 
@@ -55,16 +48,16 @@ export const legacyTemplateRoutes: Route[] = [
     path: '/_template/{name}',
     action: 'indices:admin/template/put',
     params: ['create', 'cause', 'order', 'master_timeout'],
-    v7Params: [INCLUDE_TYPE_NAME],
     body: 'required',
     handler: async (request, context) => {
       const name = request.pathParams['name']!;
-      const typeWarnings: string[] = [];
-      const template = parseLegacyTemplate(typelessLegacyBody(requiredBody(request), request, typeWarnings), request.paramInt('order', 0));
+      const template = parseLegacyTemplate(requiredBody(request), request.paramInt('order', 0));
       const create = request.paramBool('create', false);
       const cause = request.param('cause') ?? 'api';
-      const warnings = await templatesService(context.services).updateTemplates(`create-index-template [${name}], cause [${cause}]`, { kind: 'put-legacy', name, template, create });
-      return acknowledged(context.services, [LEGACY_DEPRECATION, ...typeWarnings, ...warnings]);
+      const warnings = await templatesService(context.services).updateTemplates(`create-index-template [${name}], cause [${cause}]`, (templates) =>
+        putLegacyTemplate(templates, name, template, create),
+      );
+      return acknowledged(context.services, [LEGACY_DEPRECATION, ...warnings]);
     },
   },
   {
@@ -91,7 +84,10 @@ export const legacyTemplateRoutes: Route[] = [
     params: ['master_timeout', 'timeout'],
     handler: async (request, context) => {
       const name = request.pathParams['name']!;
-      await templatesService(context.services).updateTemplates(`remove-index-template [${name}]`, { kind: 'remove-legacy', name });
+      await templatesService(context.services).updateTemplates(`remove-index-template [${name}]`, (templates) => ({
+        templates: removeLegacyTemplates(templates, name),
+        warnings: [],
+      }));
       return acknowledged(context.services);
     },
   },

@@ -6,6 +6,7 @@
  * an index no composable template matches gets `{}`. Settings include the content tier preference ES's
  * DataTier setting provider adds.
  */
+import { ownValue, setOwnValue } from '../../common/own-keys.js';
 import { templateErrors } from '../../common/errors.js';
 import {
   conflictingComposable,
@@ -34,7 +35,7 @@ function withBodyTemplate(request: RestRequest, templates: IndexTemplates, name:
 }
 
 function simulationOf(templates: IndexTemplates, templateName: string, flat: boolean): JsonResponse {
-  const template = templates.composable[templateName]!;
+  const template = ownValue(templates.composable, templateName)!;
   const resolved = resolveComposable(templates, templateName);
   const settings = { ...resolved.settings };
   settings[TIER_PREFERENCE] ??= 'data_content';
@@ -42,7 +43,7 @@ function simulationOf(templates: IndexTemplates, templateName: string, flat: boo
   const mappings = validateTemplateMapping(resolved.settings, resolved.mappings);
   if (mappings !== undefined) out['mappings'] = mappings;
   const aliases: Record<string, unknown> = {};
-  for (const [alias, definition] of resolved.aliases) if (!(alias in aliases)) aliases[alias] = definition;
+  for (const [alias, definition] of resolved.aliases) if (!Object.hasOwn(aliases, alias)) setOwnValue(aliases, alias, definition);
   out['aliases'] = aliases;
   const overlapping = [...conflictingLegacy(templates, template.indexPatterns), ...conflictingComposable(templates, templateName, template.indexPatterns)];
   return json({ template: out, overlapping: overlapping.map(([name, patterns]) => ({ name, index_patterns: patterns })) });
@@ -81,7 +82,7 @@ export const simulateRoutes: Route[] = [
           templates = withBodyTemplate(request, templates, name);
         } else if (given === undefined) {
           throw templateErrors.simulateNothing();
-        } else if (templates.composable[given] === undefined) {
+        } else if (ownValue(templates.composable, given) === undefined) {
           throw templateErrors.simulateMissing(given);
         }
         return simulationOf(templates, name!, request.paramBool('flat_settings', false));

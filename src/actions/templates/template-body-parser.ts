@@ -5,6 +5,7 @@
  * templates. Settings are normalised to flat `index.`-prefixed keys, mappings lose a `_doc` wrapper, aliases are
  * reduced to what AliasMetadata keeps.
  */
+import { setOwnValue } from '../../common/own-keys.js';
 import { templateErrors } from '../../common/errors.js';
 import { normalizeSettings } from '../../indices/index.js';
 import { unwrapDocType, type ComponentTemplate, type ComposableTemplate, type LegacyTemplate, type TemplateBody } from '../../cluster/metadata/templates/index.js';
@@ -42,7 +43,7 @@ function booleanField(parser: string, field: string, value: unknown): boolean {
 /** Flat settings with the `index.` prefix; a null value (a reset) is not kept in a template. */
 function flatSettings(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [key, setting] of Object.entries(normalizeSettings(value))) if (setting !== null) out[key] = setting;
+  for (const [key, setting] of Object.entries(normalizeSettings(value))) if (setting !== null) setOwnValue(out, key, setting);
   return out;
 }
 
@@ -67,7 +68,7 @@ export function normalizeAlias(definition: unknown): Json {
 
 function aliases(parser: string, value: unknown): Json {
   const out: Json = {};
-  for (const [name, definition] of Object.entries(objectField(parser, 'aliases', value))) out[name] = normalizeAlias(definition);
+  for (const [name, definition] of Object.entries(objectField(parser, 'aliases', value))) setOwnValue(out, name, normalizeAlias(definition));
   return out;
 }
 

@@ -5,6 +5,7 @@
  * `flat_settings`, mappings without `_doc`, aliases as AliasMetadata) and the legacy
  * IndexTemplateMetadata (order, version, index_patterns, settings, mappings, aliases).
  */
+import { setOwnValue } from '../../common/own-keys.js';
 import type { ComponentTemplate, ComposableTemplate, IndexTemplates, LegacyTemplate, TemplateBody } from '../../cluster/metadata/templates/index.js';
 import { settingsXContent } from '../indices/settings-xcontent.js';
 
@@ -56,17 +57,17 @@ export function clusterStateTemplates(templates: IndexTemplates, flatSettings: b
   const legacy: Json = {};
   for (const [name, template] of Object.entries(templates.legacy)) {
     const printed = legacyXContent(template, flatSettings);
-    legacy[name] = { ...printed, mappings: Object.keys(template.mappings).length === 0 ? {} : { _doc: template.mappings } };
+    setOwnValue(legacy, name, { ...printed, mappings: Object.keys(template.mappings).length === 0 ? {} : { _doc: template.mappings } });
   }
   const customs: Json = {};
   if (Object.keys(templates.composable).length > 0) {
     const composable: Json = {};
-    for (const [name, template] of Object.entries(templates.composable)) composable[name] = composableXContent(template, flatSettings);
+    for (const [name, template] of Object.entries(templates.composable)) setOwnValue(composable, name, composableXContent(template, flatSettings));
     customs['index_template'] = { index_template: composable };
   }
   if (Object.keys(templates.component).length > 0) {
     const component: Json = {};
-    for (const [name, template] of Object.entries(templates.component)) component[name] = componentXContent(template, flatSettings);
+    for (const [name, template] of Object.entries(templates.component)) setOwnValue(component, name, componentXContent(template, flatSettings));
     customs['component_template'] = { component_template: component };
   }
   return { legacy, customs };

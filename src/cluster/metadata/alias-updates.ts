@@ -6,11 +6,11 @@
  * checked as Metadata.Builder does (one write index at most, the same is_hidden everywhere). Nothing is applied when
  * any action fails.
  */
+import { setOwnValue } from '../../common/own-keys.js';
 import { aliasErrors, errors, type EsError } from '../../common/errors.js';
 import { simpleMatch } from '../../common/wildcards.js';
 import { aliasOf, hasAlias, type AliasMetadata, type IndexAliases } from '../alias-metadata.js';
 import type { ClusterState, IndexMetadata } from '../cluster-state.js';
-import { resolveDateMathExpression } from '../date-math-index-name.js';
 import { resolveConcreteIndexNames } from '../index-name-resolver.js';
 import type { IndicesOptions } from '../indices-options.js';
 import { validateNewAlias } from './alias-definitions.js';
@@ -76,14 +76,12 @@ export function matchingAliases(metadata: IndexMetadata, patterns: readonly stri
 
 function resolveActions(state: ClusterState, request: AliasActionRequest): { concrete: ConcreteAction[]; outcome: AliasActionOutcome } {
   const indices = resolveConcreteIndexNames(state, ALIAS_ACTION_INDICES_OPTIONS, request.indices).sort();
-  const now = Date.now();
   const concrete: ConcreteAction[] = [];
   let removed = 0;
   for (const index of indices) {
     const metadata = state.indices.get(index)!;
     if (request.type === 'add') {
-      // TransportIndicesAliasesAction: a date math alias name (`<alias-{now/M}>`) adds the dated alias.
-      for (const alias of request.aliases) concrete.push({ kind: 'add', index, alias: resolveDateMathExpression(alias, now), definition: request.definition ?? {} });
+      for (const alias of request.aliases) concrete.push({ kind: 'add', index, alias, definition: request.definition ?? {} });
     } else if (request.type === 'remove') {
       let aliases = matchingAliases(metadata, request.aliases);
       // A required alias that matches nothing is kept by name so that its removal fails with ES's message.
@@ -145,7 +143,7 @@ export function applyAliasActions(state: ClusterState, requests: readonly AliasA
       validateNewAlias(action.alias, action.definition, (name) => indices.has(name));
       const current = aliasOf(metadata, action.alias);
       if (current !== undefined && sameDefinition(current, action.definition)) continue;
-      aliases[action.alias] = action.definition;
+      setOwnValue(aliases, action.alias, action.definition);
     } else {
       if (!hasAlias(metadata, action.alias)) {
         if (action.mustExist) throw aliasErrors.requiredAliasMissing(action.alias);

@@ -4,6 +4,7 @@
  * provided name, version created, the content tier preference), the analysis settings and the mapping checked
  * by building them, replicas expanded by `index.auto_expand_replicas`, and the copies placed.
  */
+import { setOwnValue } from '../../common/own-keys.js';
 import { errors, indexErrors } from '../../common/errors.js';
 import { randomBase64Uuid } from '../../common/uuid.js';
 import { AnalysisRegistry } from '../../analysis/index.js';
@@ -62,7 +63,7 @@ function validateAliases(aliases: unknown, index: string, state: ClusterState): 
   for (const [alias, body] of Object.entries(aliases as Record<string, unknown>)) {
     const definition = parseAliasDefinition(body);
     validateNewAlias(alias, definition, (name) => name === index || state.indices.has(name));
-    definitions[alias] = definition;
+    setOwnValue(definitions, alias, definition);
   }
   return definitions;
 }
@@ -81,7 +82,7 @@ export function addNewIndex(state: ClusterState, givenRequest: CreateIndexReques
   validateUserSettings(userSettings, 'create');
   const uuid = randomBase64Uuid();
   const settings: FlatSettings = {};
-  for (const [key, value] of Object.entries(userSettings)) if (value !== null) settings[key] = value;
+  for (const [key, value] of Object.entries(userSettings)) if (value !== null) setOwnValue(settings, key, value);
   settings['index.number_of_shards'] ??= '1';
   settings['index.number_of_replicas'] ??= '1';
   settings['index.routing.allocation.include._tier_preference'] ??= 'data_content';

@@ -4,6 +4,7 @@
  * [v] with format [f]" caused by java.time's reason, or java.time's DateTimeException for impossible dates.
  * Printing uses the first format (strict_date_optional_time prints 2015-01-01T12:10:30.000Z).
  */
+import { ownValue } from '../../common/own-keys.js';
 import { DateFormatError, DateParseError, DateTimeError } from './date-errors.js';
 import { civilFromEpochMillis, resolveEpochMillis, type ParsedDateFields } from './date-fields.js';
 import { parseDateOptionalTime, parseStrictDateOptionalTime } from './date-iso.js';
@@ -129,7 +130,7 @@ function namedElement(name: string): DateParserElement | undefined {
     case 'epoch_second':
       return epochElement(name, 1000, EPOCH_SECOND);
     default: {
-      const pattern = NAMED_PATTERNS[name];
+      const pattern = ownValue(NAMED_PATTERNS, name);
       return pattern === undefined ? undefined : patternElement(name, pattern);
     }
   }

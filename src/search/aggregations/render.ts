@@ -4,6 +4,7 @@
  * `typed_keys` prefixes. Values ES serialises as doubles are JsonFloat so they print as "10.0"; NaN and
  * infinities print as strings, as Jackson writes them.
  */
+import { setOwnValue } from '../../common/own-keys.js';
 import { JsonFloat, javaDoubleString } from '../../common/json-float.js';
 import type { InternalAggregation, InternalTerms } from './internal.js';
 import { extendedStatsValue } from './metrics/stats-values.js';
@@ -38,12 +39,14 @@ function typeName(agg: InternalAggregation): string {
 
 export function renderAggregations(aggs: readonly InternalAggregation[], options: RenderOptions = {}): Json {
   const out: Json = {};
-  for (const agg of aggs) out[options.typedKeys ? `${typeName(agg)}#${agg.name}` : agg.name] = renderOne(agg, options);
+  for (const agg of aggs) setOwnValue(out, options.typedKeys ? `${typeName(agg)}#${agg.name}` : agg.name, renderOne(agg, options));
   return out;
 }
 
 function withSubs(body: Json, aggs: readonly InternalAggregation[], options: RenderOptions): Json {
-  return Object.assign(body, renderAggregations(aggs, options));
+  // Not Object.assign: it sets through `__proto__`, and an aggregation may be named so.
+  for (const [name, rendered] of Object.entries(renderAggregations(aggs, options))) setOwnValue(body, name, rendered);
+  return body;
 }
 
 function termsKey(agg: InternalTerms, key: string | number): Json {

@@ -5,6 +5,7 @@
  * `_score` descending is no sort at all (ES optimises it away), so hits keep relevance order and no `sort`
  * values. Errors are ES's: text fields have no fielddata, unmapped fields need `unmapped_type`.
  */
+import { ownValue } from '../../common/own-keys.js';
 import { EsError } from '../../common/errors.js';
 import type { DateFormatter, FieldOptions } from '../../mapping/index.js';
 import { dateFormatter } from '../../mapping/index.js';
@@ -57,7 +58,7 @@ const NUMERIC_KINDS: Readonly<Record<string, SortFieldKind>> = {
 
 function kindOfType(type: string): SortFieldKind | undefined {
   if (type === 'keyword') return 'keyword';
-  return NUMERIC_KINDS[type];
+  return ownValue(NUMERIC_KINDS, type);
 }
 
 function fielddataDisabled(field: string): EsError {

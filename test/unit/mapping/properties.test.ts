@@ -18,6 +18,8 @@ const key = fc.oneof(
   { weight: 8, arbitrary: fc.constantFrom('a', 'b', 'c', 'a.b', 'b.c.d', 'x_id', 'date', 'n', 'tags') },
   { weight: 2, arbitrary: fc.string({ minLength: 1, maxLength: 6 }) },
   { weight: 1, arbitrary: fc.constantFrom('a.', '.a', 'a..b', ' ', '', '_id', '_source') },
+  // Object.prototype's members are ordinary field names (`constructor`, `__proto__`, `toString`, ...).
+  { weight: 2, arbitrary: fc.constantFrom(...Object.getOwnPropertyNames(Object.prototype)) },
 );
 const scalar = fc.oneof(
   fc.constantFrom('2015-01-01', '2015/09/02', '2015-02-30', '42', '1.5', 'true', '', 'text value'),

@@ -9,6 +9,7 @@
  * - legacy templates (XContentHelper.mergeDefaults): the request's mapping wins and each template, highest
  *   `order` first, only fills in what is missing.
  */
+import { ownValue, setOwnValue } from '../../../common/own-keys.js';
 
 type Json = Record<string, unknown>;
 
@@ -29,18 +30,18 @@ function expandDots(properties: Json): Json {
   for (const [name, node] of Object.entries(properties)) {
     const dot = name.indexOf('.');
     if (dot <= 0 || dot === name.length - 1) {
-      out[name] = mergeNamed(out, name, node);
+      setOwnValue(out, name, mergeNamed(out, name, node));
       continue;
     }
     const head = name.slice(0, dot);
     const wrapped: Json = { properties: expandDots({ [name.slice(dot + 1)]: node }) };
-    out[head] = mergeNamed(out, head, wrapped);
+    setOwnValue(out, head, mergeNamed(out, head, wrapped));
   }
   return out;
 }
 
 function mergeNamed(out: Json, name: string, node: unknown): unknown {
-  const current = out[name];
+  const current = ownValue(out, name);
   return current === undefined ? node : mergeProperties({ [name]: current }, { [name]: node })[name];
 }
 
@@ -49,9 +50,9 @@ function mergeProperties(existingProperties: Json, incomingProperties: Json): Js
   const incoming = expandDots(incomingProperties);
   const out: Json = { ...existing };
   for (const [name, node] of Object.entries(incoming)) {
-    const current = out[name];
+    const current = ownValue(out, name);
     const sameObjectKind = isObject(current) && isObject(node) && isObjectMapping(current) && isObjectMapping(node) && (current['type'] ?? 'object') === (node['type'] ?? 'object');
-    out[name] = sameObjectKind ? mergeObjectMapping(current as Json, node as Json) : node;
+    setOwnValue(out, name, sameObjectKind ? mergeObjectMapping(current as Json, node as Json) : node);
   }
   return out;
 }
@@ -60,7 +61,7 @@ function mergeObjectMapping(existing: Json, incoming: Json): Json {
   const out: Json = { ...existing };
   for (const [key, value] of Object.entries(incoming)) {
     if (key === 'properties' && isObject(value) && isObject(out['properties'])) out['properties'] = mergeProperties(out['properties'], value);
-    else out[key] = value;
+    else setOwnValue(out, key, value);
   }
   return out;
 }
@@ -68,8 +69,8 @@ function mergeObjectMapping(existing: Json, incoming: Json): Json {
 function deepUpdate(existing: Json, incoming: Json): Json {
   const out: Json = { ...existing };
   for (const [key, value] of Object.entries(incoming)) {
-    const current = out[key];
-    out[key] = isObject(current) && isObject(value) ? deepUpdate(current, value) : value;
+    const current = ownValue(out, key);
+    setOwnValue(out, key, isObject(current) && isObject(value) ? deepUpdate(current, value) : value);
   }
   return out;
 }
@@ -95,11 +96,11 @@ function mergeDynamicTemplates(existing: unknown, incoming: unknown): unknown {
 export function mergeTemplateMapping(existing: Json, incoming: Json): Json {
   const out: Json = { ...existing };
   for (const [key, value] of Object.entries(incoming)) {
-    const current = out[key];
-    if (key === 'properties' && isObject(current) && isObject(value)) out[key] = mergeProperties(current, value);
-    else if (key === 'dynamic_templates') out[key] = mergeDynamicTemplates(current, value);
-    else if (isObject(current) && isObject(value)) out[key] = deepUpdate(current, value);
-    else out[key] = value;
+    const current = ownValue(out, key);
+    if (key === 'properties' && isObject(current) && isObject(value)) setOwnValue(out, key, mergeProperties(current, value));
+    else if (key === 'dynamic_templates') setOwnValue(out, key, mergeDynamicTemplates(current, value));
+    else if (isObject(current) && isObject(value)) setOwnValue(out, key, deepUpdate(current, value));
+    else setOwnValue(out, key, value);
   }
   return out;
 }
@@ -118,15 +119,15 @@ export function composeTemplateMappings(mappings: ReadonlyArray<Readonly<Json> |
 export function mergeDefaults(content: Json, defaults: Readonly<Json>): Json {
   const out: Json = { ...content };
   for (const [key, defaultValue] of Object.entries(defaults)) {
-    if (!(key in out)) {
-      out[key] = defaultValue;
+    if (!Object.hasOwn(out, key)) {
+      setOwnValue(out, key, defaultValue);
       continue;
     }
-    const contentValue = out[key];
+    const contentValue = ownValue(out, key);
     if (isObject(contentValue) && isObject(defaultValue)) {
-      out[key] = mergeDefaults(contentValue, defaultValue);
+      setOwnValue(out, key, mergeDefaults(contentValue, defaultValue));
     } else if (Array.isArray(contentValue) && Array.isArray(defaultValue)) {
-      out[key] = mergeDefaultLists(contentValue, defaultValue);
+      setOwnValue(out, key, mergeDefaultLists(contentValue, defaultValue));
     }
   }
   return out;

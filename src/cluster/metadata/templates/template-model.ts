@@ -4,6 +4,7 @@
  * mappings are stored without the `_doc` wrapper; aliases are kept as the request gave them (name -> definition).
  * Everything is plain JSON so the coordinator can persist it as is.
  */
+import { setOwnValue } from '../../../common/own-keys.js';
 
 /** The `template` block shared by component and composable templates. */
 export interface TemplateBody {
@@ -55,7 +56,7 @@ export function priorityOf(template: ComposableTemplate): number {
 /** A copy of `record` with `name` set (or removed when `value` is undefined), keeping the others' order. */
 export function withEntry<T>(record: Readonly<Record<string, T>>, name: string, value: T | undefined): Record<string, T> {
   const out: Record<string, T> = {};
-  for (const [key, existing] of Object.entries(record)) if (key !== name) out[key] = existing;
-  if (value !== undefined) out[name] = value;
+  for (const [key, existing] of Object.entries(record)) if (key !== name) setOwnValue(out, key, existing);
+  if (value !== undefined) setOwnValue(out, name, value);
   return out;
 }

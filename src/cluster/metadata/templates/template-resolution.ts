@@ -8,10 +8,11 @@
  * - the create request itself goes on top: its settings override, its mappings merge over the templates'
  *   (see mapping-composition.ts), and its aliases win over same-named template aliases.
  */
+import { ownValue, setOwnValue } from '../../../common/own-keys.js';
 import { templateErrors } from '../../../common/errors.js';
 import { simpleMatch } from '../../../common/wildcards.js';
 import { normalizeSettings } from '../../../indices/index.js';
-import { composeTemplateMappings, mergeDefaults, mergeTemplateMapping } from './mapping-composition.js';
+import { composeTemplateMappings, mergeDefaults, mergeTemplateMapping, unwrapDocType } from './mapping-composition.js';
 import { isMatchAllPattern } from './pattern-overlap.js';
 import { priorityOf, type ComposableTemplate, type IndexTemplates, type LegacyTemplate } from './template-model.js';
 
@@ -40,25 +41,25 @@ export function findComposableTemplate(templates: IndexTemplates, indexName: str
 /** ES's resolveSettings for a composable template: components in order, then the template's own. */
 export function composableSettings(templates: IndexTemplates, template: ComposableTemplate): Record<string, string> {
   const settings: Record<string, string> = {};
-  for (const component of template.composedOf) Object.assign(settings, templates.component[component]?.template.settings ?? {});
+  for (const component of template.composedOf) Object.assign(settings, ownValue(templates.component, component)?.template.settings ?? {});
   Object.assign(settings, template.template?.settings ?? {});
   return settings;
 }
 
 export function composableMappings(templates: IndexTemplates, template: ComposableTemplate): Json | undefined {
-  const mappings = template.composedOf.map((component) => templates.component[component]?.template.mappings);
+  const mappings = template.composedOf.map((component) => ownValue(templates.component, component)?.template.mappings);
   mappings.push(template.template?.mappings);
   return composeTemplateMappings(mappings);
 }
 
 /** ES's resolveAliases: the index template's own aliases first, then its components from last to first. */
 export function composableAliases(templates: IndexTemplates, template: ComposableTemplate): Array<[string, unknown]> {
-  const sources = [template.template?.aliases, ...[...template.composedOf].reverse().map((component) => templates.component[component]?.template.aliases)];
+  const sources = [template.template?.aliases, ...[...template.composedOf].reverse().map((component) => ownValue(templates.component, component)?.template.aliases)];
   return sources.flatMap((aliases) => Object.entries(aliases ?? {}));
 }
 
 export function resolveComposable(templates: IndexTemplates, name: string): ResolvedTemplate {
-  const template = templates.composable[name]!;
+  const template = ownValue(templates.composable, name)!;
   return { settings: composableSettings(templates, template), mappings: composableMappings(templates, template), aliases: composableAliases(templates, template) };
 }
 
@@ -114,7 +115,7 @@ function mergeAliases(requestAliases: unknown, templateAliases: ReadonlyArray<[s
   // A malformed request value is left for the create path to refuse with its own message.
   if (requestAliases !== undefined && requestAliases !== null && (typeof requestAliases !== 'object' || Array.isArray(requestAliases))) return requestAliases;
   const out: Json = { ...((requestAliases as Json | null | undefined) ?? {}) };
-  for (const [name, definition] of templateAliases) if (!(name in out)) out[name] = definition;
+  for (const [name, definition] of templateAliases) if (!Object.hasOwn(out, name)) setOwnValue(out, name, definition);
   return out;
 }
 
@@ -129,8 +130,8 @@ export function applyTemplatesToRequest(
 ): TemplatedCreateRequest | undefined {
   const requestSettings = normalizeSettings(request.settings);
   const hidden = requestedHidden(requestSettings);
-  // The REST layer has refused a mapping under `_doc` already (ES 8's RestCreateIndexAction.prepareMappings).
-  const requestMappings = request.mappings !== null && typeof request.mappings === 'object' && !Array.isArray(request.mappings) ? (request.mappings as Json) : undefined;
+  // A request mapping may be wrapped in `_doc`, as the mapping parser accepts; it merges unwrapped.
+  const requestMappings = request.mappings !== null && typeof request.mappings === 'object' && !Array.isArray(request.mappings) ? unwrapDocType(request.mappings as Json) : undefined;
   if (request.mappings !== undefined && request.mappings !== null && requestMappings === undefined) return undefined;
   const composable = findComposableTemplate(templates, indexName, hidden === true);
   if (composable !== undefined) {

@@ -4,6 +4,7 @@
  * templates and returns the next ones (the same object when nothing changes, so no new state is published),
  * with ES's checks and messages. Warnings ES sends as `Warning` headers come back in `warnings`.
  */
+import { ownValue } from '../../../common/own-keys.js';
 import { EsError, templateErrors } from '../../../common/errors.js';
 import { simpleMatch } from '../../../common/wildcards.js';
 import { isMatchAllPattern, patternsOverlap } from './pattern-overlap.js';
@@ -52,7 +53,7 @@ export function validateComposableRequest(templates: IndexTemplates, name: strin
     throw templateErrors.invalid(name, 'global composable templates may not specify the setting index.hidden');
   }
   const ignored = template.ignoreMissingComponentTemplates ?? [];
-  const missing = template.composedOf.filter((component) => templates.component[component] === undefined && !ignored.includes(component));
+  const missing = template.composedOf.filter((component) => ownValue(templates.component, component) === undefined && !ignored.includes(component));
   if (missing.length > 0) {
     const cause = ignored.length === 0 ? templateErrors.missingComponents(name, missing) : templateErrors.missingComponentsNotIgnored(name, missing);
     throw templateErrors.invalid(name, cause);
@@ -60,7 +61,7 @@ export function validateComposableRequest(templates: IndexTemplates, name: strin
 }
 
 export function putComposableTemplate(templates: IndexTemplates, name: string, template: ComposableTemplate, create: boolean): TemplatesUpdate {
-  const existing = templates.composable[name];
+  const existing = ownValue(templates.composable, name);
   if (create && existing !== undefined) throw templateErrors.composableExists(name);
   const overlaps = conflictingComposable(templates, name, template.indexPatterns, priorityOf(template));
   if (overlaps.length > 0) throw templateErrors.samePriorityOverlap(name, template.indexPatterns, overlaps, priorityOf(template));
@@ -74,7 +75,7 @@ export function putComposableTemplate(templates: IndexTemplates, name: string, t
 }
 
 export function putComponentTemplate(templates: IndexTemplates, name: string, component: ComponentTemplate, create: boolean): TemplatesUpdate {
-  const existing = templates.component[name];
+  const existing = ownValue(templates.component, name);
   if (create && existing !== undefined) throw templateErrors.componentExists(name);
   const users = Object.entries(templates.composable).filter(([, template]) => template.composedOf.includes(name));
   if (!create && component.template.settings?.['index.hidden'] !== undefined) {
@@ -98,7 +99,7 @@ export function putComponentTemplate(templates: IndexTemplates, name: string, co
 
 export function putLegacyTemplate(templates: IndexTemplates, name: string, template: LegacyTemplate, create: boolean): TemplatesUpdate {
   validateTemplateShape(name, template.settings, template.indexPatterns, template.aliases);
-  const existing = templates.legacy[name];
+  const existing = ownValue(templates.legacy, name);
   if (create && existing !== undefined) throw templateErrors.legacyExists(name);
   const warnings: string[] = [];
   const overlaps = conflictingComposable(templates, name, template.indexPatterns);
@@ -167,31 +168,4 @@ export function removeLegacyTemplates(templates: IndexTemplates, name: string): 
   let legacy = templates.legacy;
   for (const existing of removed) legacy = withEntry(legacy, existing, undefined);
   return { ...templates, legacy };
-}
-
-/** A template change as a request the master runs (serializable: no closures cross to the master). */
-export type TemplateChange =
-  | { readonly kind: 'put-composable'; readonly name: string; readonly template: ComposableTemplate; readonly create: boolean }
-  | { readonly kind: 'put-component'; readonly name: string; readonly component: ComponentTemplate; readonly create: boolean }
-  | { readonly kind: 'put-legacy'; readonly name: string; readonly template: LegacyTemplate; readonly create: boolean }
-  | { readonly kind: 'remove-composable'; readonly names: readonly string[] }
-  | { readonly kind: 'remove-component'; readonly names: readonly string[] }
-  | { readonly kind: 'remove-legacy'; readonly name: string };
-
-export function applyTemplateChange(templates: IndexTemplates, change: TemplateChange): TemplatesUpdate {
-  switch (change.kind) {
-    case 'put-composable':
-      validateComposableRequest(templates, change.name, change.template);
-      return putComposableTemplate(templates, change.name, change.template, change.create);
-    case 'put-component':
-      return putComponentTemplate(templates, change.name, change.component, change.create);
-    case 'put-legacy':
-      return putLegacyTemplate(templates, change.name, change.template, change.create);
-    case 'remove-composable':
-      return { templates: removeComposableTemplates(templates, change.names), warnings: [] };
-    case 'remove-component':
-      return { templates: removeComponentTemplates(templates, change.names), warnings: [] };
-    case 'remove-legacy':
-      return { templates: removeLegacyTemplates(templates, change.name), warnings: [] };
-  }
 }

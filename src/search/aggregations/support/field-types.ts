@@ -3,6 +3,7 @@
  * keyword bytes, numbers, dates, booleans), how its doc values are stored in segments, and its default
  * format. `fieldTypesFromMapping` derives it from an index mapping; the search layer may supply its own.
  */
+import { ownValue } from '../../../common/own-keys.js';
 import { fieldOptions } from '../../../mapping/field-options.js';
 import { lookupPath } from '../../../mapping/mapping-merge.js';
 import type { FieldMapping, MappingSettings, RootMapping } from '../../../mapping/mapping-model.js';
@@ -61,7 +62,7 @@ export function fieldTypesFromMapping(root: RootMapping, settings: MappingSettin
       const dot = field.lastIndexOf('.');
       if (dot > 0) {
         const parent = lookupPath(root, field.slice(0, dot));
-        if (parent !== undefined && parent.kind === 'field') node = parent.fields[field.slice(dot + 1)];
+        if (parent !== undefined && parent.kind === 'field') node = ownValue(parent.fields, field.slice(dot + 1));
       }
     }
     const type = node !== undefined && node.kind === 'field' ? aggFieldType(node, settings) : undefined;

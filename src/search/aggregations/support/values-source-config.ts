@@ -3,6 +3,7 @@
  * `value_type` against the field's type into what aggregators read (numbers or keyword ordinals), the
  * DocValueFormat results are printed with, and the errors ES gives for unsupported field types.
  */
+import { ownValue } from '../../../common/own-keys.js';
 import { dateFormatter } from '../../../mapping/date/date-formatter.js';
 import { parseDateMath } from '../../../mapping/date/date-math.js';
 import { UTC_ZONE, type ZoneRef } from '../../../mapping/date/zones.js';
@@ -91,7 +92,7 @@ export function resolveValuesSource(source: ValuesSourceSpec, ctx: AggregationCo
   let mapped = true;
   if (fieldType === undefined) {
     mapped = false;
-    kind = source.missing === undefined ? null : (VALUE_TYPE_HINTS[source.valueType ?? ''] ?? options.defaultKind);
+    kind = source.missing === undefined ? null : (ownValue(VALUE_TYPE_HINTS, source.valueType ?? '') ?? options.defaultKind);
   } else {
     kind = kindOf(fieldType);
     if (kind === null) {
