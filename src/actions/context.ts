@@ -7,6 +7,7 @@ import type { TaskManager } from '../tasks/index.js';
 import type { NodeMonitor } from '../monitor/index.js';
 import type { IndicesService } from '../indices/index.js';
 import type { MetadataService } from '../cluster/metadata/metadata-service.js';
+import type { TransportService } from '../transport/index.js';
 
 export interface NodeServices {
   readonly settings: Settings;
@@ -18,6 +19,8 @@ export interface NodeServices {
   readonly logger: Logger;
   /** Index and document services; absent only where a node is built without data handling (some unit tests). */
   readonly indices?: IndicesServices;
+  /** Node-to-node requests; absent where a node is built without one (unit tests): other nodes are then unreachable. */
+  readonly transport?: TransportService;
 }
 
 /** What index and document handlers use: this node's shards, and the master-side index operations. */

@@ -20,6 +20,11 @@ export interface RestRequest {
   readonly headers: IncomingHttpHeaders;
   readonly human: boolean;
   readonly pretty: boolean;
+  /**
+   * The `compatible-with` version the request's media types asked for (ES's RestRequest.getRestApiVersion() when
+   * it is not the current one): 7 turns on ES 8's REST API compatibility with 7.x (`include_type_name`, ...).
+   */
+  readonly compatibleWith: number | undefined;
   hasParam(name: string): boolean;
   param(name: string): string | undefined;
   paramBool(name: string, defaultValue: boolean): boolean;
@@ -84,6 +89,8 @@ export interface Route {
   params?: readonly string[];
   /** Response-shaping parameters the handler understands (`level`, cat's `h`/`v`/...). */
   responseParams?: readonly string[];
+  /** Parameters ES reads only for `compatible-with=7` requests (RestApiVersion.V_7); unknown to any other request. */
+  v7Params?: readonly string[];
   body?: BodyPolicy;
   /** ES action name the request runs as; routes without one still run as a task named after their path. */
   action: string;

@@ -36,6 +36,17 @@ export class ClusterService {
     return true;
   }
 
+  /**
+   * Replaces the state with a node-local view of the same version: what a node decides without the master
+   * (the no-master block when it loses the master, and lifting it). Listeners are told as for a new state.
+   */
+  applyLocal(next: ClusterState): void {
+    if (next.version < this.current.version) return;
+    const previous = this.current;
+    this.current = next;
+    this.emitter.emit('change', next, previous);
+  }
+
   onChange(listener: ClusterStateListener): () => void {
     this.emitter.on('change', listener);
     return () => this.emitter.off('change', listener);

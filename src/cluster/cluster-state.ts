@@ -19,6 +19,8 @@ export interface UnassignedInfo {
   failedAllocations: number;
   /** ES's AllocationStatus: `DECIDERS_NO` makes an unassigned primary red even for a new index. */
   lastAllocationStatus: 'NO_ATTEMPT' | 'DECIDERS_NO' | 'NO_VALID_SHARD_COPY' | 'DECIDERS_THROTTLED' | 'DELAYED_ALLOCATION';
+  /** The node the copy was on before it became unassigned (ES's last_allocated_node / `last_node`). */
+  lastNodeId?: string;
 }
 
 export interface ShardRouting {
@@ -57,6 +59,11 @@ export interface ClusterState {
   clusterUuid: string;
   version: number;
   stateUuid: string;
+  /**
+   * The term of the master that published this state: with etcd, the create revision of its campaign key
+   * (docs/decisions/0006); 1 for the embedded coordinator. Nodes never apply a state of a lower term.
+   */
+  term: number;
   masterNodeId: string | undefined;
   nodes: ReadonlyMap<string, DiscoveryNode>;
   indices: ReadonlyMap<string, IndexMetadata>;
@@ -70,6 +77,13 @@ export interface ClusterState {
   templates: IndexTemplates;
   /** Global blocks with a 503 status force health to red (no master, state not recovered). */
   globalBlocks: ReadonlyArray<{ id: number; description: string; status: number }>;
+}
+
+/** ES's NO_MASTER_BLOCK_WRITES: a node that knows no master refuses writes and metadata changes. */
+export const NO_MASTER_BLOCK = Object.freeze({ id: 2, description: 'no master', status: 503 });
+
+export function hasNoMasterBlock(state: ClusterState): boolean {
+  return state.globalBlocks.some((block) => block.id === NO_MASTER_BLOCK.id);
 }
 
 export function shardCopies(state: ClusterState, index: string): ReadonlyArray<ReadonlyArray<ShardRouting>> {

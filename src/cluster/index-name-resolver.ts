@@ -9,12 +9,15 @@
  * - a concrete name that does not exist fails with index_not_found_exception unless ignore_unavailable;
  * - an empty result fails unless allow_no_indices.
  *
- * Not supported: data streams and date math (`<logs-{now/d}>` is taken literally).
+ * - date math names (`<logs-{now/d}>`) resolve to the dated name first, exclusions included.
+ *
+ * Not supported: data streams.
  */
 import { errors } from '../common/errors.js';
 import { simpleMatch } from '../common/wildcards.js';
 import { allAliasNames, indicesOfAlias, isHiddenAlias } from './alias-metadata.js';
 import type { ClusterState, IndexMetadata } from './cluster-state.js';
+import { resolveDateMathExpression } from './date-math-index-name.js';
 import type { IndicesOptions } from './indices-options.js';
 
 export function resolveConcreteIndexNames(state: ClusterState, options: IndicesOptions, expressions: readonly string[]): string[] {
@@ -60,9 +63,10 @@ function resolveExpressionsToResources(state: ClusterState, options: IndicesOpti
   }
   const resources = new Set<string>();
   let wildcardSeen = false;
+  const now = Date.now();
   for (const original of expressions) {
     const isExclusion = wildcardSeen && original.startsWith('-');
-    const base = isExclusion ? original.slice(1) : original;
+    const base = resolveDateMathExpression(isExclusion ? original.slice(1) : original, now);
     validateExpression(base, expressions, options);
     const isWildcard = expandWildcards && original.includes('*');
     wildcardSeen ||= isWildcard;

@@ -7,3 +7,4 @@ export * from './indices-options.js';
 export * from './alias-metadata.js';
 export { resolveSearchTargets, type SearchTargets } from './search-targets.js';
 export { resolveIndexRouting, resolveWriteIndexRouting, resolveWriteIndex } from './alias-routing.js';
+export { isDateMathExpression, resolveDateMathExpression } from './date-math-index-name.js';

@@ -25,6 +25,8 @@ export class IndicesClusterStateApplier {
     private readonly metadata: () => MetadataService,
     private readonly localNodeId: string,
     private readonly logger: Logger,
+    /** Fills a replica from its primary's node before it opens (cluster/peer-recovery.ts); absent on a single node. */
+    private readonly recoverReplica?: (state: ClusterState, copy: ShardRouting) => Promise<void>,
   ) {}
 
   start(): void {
@@ -116,6 +118,10 @@ export class IndicesClusterStateApplier {
     const recovery = copy.recoverySource === 'EXISTING_STORE' ? 'EXISTING_STORE' : 'EMPTY_STORE';
     const work = (async () => {
       try {
+        if (copy.recoverySource === 'PEER') {
+          if (this.recoverReplica === undefined) throw new Error(`no peer recovery on this node for [${copy.index}][${copy.shard}]`);
+          await this.recoverReplica(state, copy);
+        }
         if (recovery === 'EXISTING_STORE' && !existsSync(this.indicesService.shardPath(metadata.uuid, copy.shard))) {
           throw new Error(`no shard data on disk for [${copy.index}][${copy.shard}]`);
         }

@@ -40,6 +40,10 @@ export const ERROR_STATUS = {
   circuit_breaking_exception: 429,
   es_rejected_execution_exception: 429,
   master_not_discovered_exception: 503,
+  // NotMasterException: internal, a node that stopped being master; senders retry with the next one.
+  not_master_exception: 503,
+  // FailedToCommitClusterStateException: the fenced state write did not commit (this master was deposed).
+  failed_to_commit_cluster_state_exception: 503,
   cluster_block_exception: 403,
   node_closed_exception: 500,
   security_exception: 403,
@@ -49,6 +53,7 @@ export const ERROR_STATUS = {
   // Only ever a caused_by (java.time's parse failure); ES would answer 500 were it thrown bare.
   date_time_parse_exception: 500,
   date_time_exception: 500,
+  zone_rules_exception: 500,
   // ES's MapperException (e.g. changing an object's `enabled`): an ElasticsearchException with no status of its own.
   mapper_exception: 500,
   strict_dynamic_mapping_exception: 400,
@@ -209,6 +214,22 @@ export const errors = {
   nodeNotConnected: (nodeName: string, address: string) =>
     new EsError('node_not_connected_exception', `[${nodeName}][${address}] Node not connected`),
 
+  /** NodeDisconnectedException: the connection closed with the request in flight. */
+  nodeDisconnected: (nodeName: string, address: string, action: string) =>
+    new EsError('node_disconnected_exception', `[${nodeName}][${address}][${action}] disconnected`),
+
+  /** NotMasterException: this node is not (or no longer) the elected master. */
+  notMaster: (detail: string) => new EsError('not_master_exception', detail),
+
+  /** MasterNotDiscoveredException as TransportMasterNodeAction raises it when master_timeout passes without a master. */
+  masterNotDiscovered: () => new EsError('master_not_discovered_exception', 'no known master node'),
+
+  /** The fenced cluster-state write did not commit: another master took over (or the state moved under us). */
+  failedToCommitState: (detail: string) => new EsError('failed_to_commit_cluster_state_exception', detail),
+
+  /** The no-master block (NoMasterBlockService, level write): ClusterBlockException with status 503. */
+  noMasterBlock: () => new EsError('cluster_block_exception', 'blocked by: [SERVICE_UNAVAILABLE/2/no master];', { status: 503 }),
+
   failedToParseBoolean: (name: string, value: string) =>
     new EsError(
       'illegal_argument_exception',
@@ -358,6 +379,26 @@ export const indexErrors = {
     new EsError('cluster_block_exception', `index [${index}] blocked by: [${block}];`, { status }),
 
   wildcardsNotAllowed: () => new EsError('illegal_argument_exception', 'Wildcard expressions or all indices are not allowed'),
+
+  /** RestCreateIndexAction.prepareMappings (also legacy templates): a mapping under `_doc` in an ES 8 request. */
+  typedCreateMappings: () =>
+    new EsError('illegal_argument_exception', 'The mapping definition cannot be nested under a type [_doc] unless include_type_name is set to true.'),
+
+  /** RestPutMappingAction: a mapping under `_doc` (ES 8), or a type without include_type_name (compatible-with=7). */
+  typedPutMapping: (compatibleWith7: boolean) =>
+    new EsError(
+      'illegal_argument_exception',
+      compatibleWith7 ? 'Types cannot be provided in put mapping requests, unless the include_type_name parameter is set to true.' : 'Types cannot be provided in put mapping requests',
+    ),
+
+  /** RestCreateIndexAction.prepareMappingsV7: include_type_name with an empty type name. */
+  emptyTypeName: () => new EsError('illegal_argument_exception', 'name cannot be empty string'),
+
+  /** DateMathExpressionResolver's ElasticsearchParseException for a malformed `<name-{math}>` expression. */
+  dateMathNameInvalid: (message: string) => new EsError('parse_exception', message),
+
+  /** java.time's ZoneRulesException from DateUtils.of for the zone of a date math index name (unhandled in ES: 500). */
+  unknownTimeZone: (zoneId: string) => new EsError('zone_rules_exception', `Unknown time-zone ID: ${zoneId}`),
 
   // ---- Shard engine (InternalEngine): errors carry the shard's metadata as ES's EngineException does ----
 

@@ -22,6 +22,7 @@ export class HttpRestRequest implements RestRequest {
     private readonly query: ReadonlyMap<string, string>,
     private readonly content: Buffer,
     clientClosed: Promise<void>,
+    readonly compatibleWith: number | undefined = undefined,
   ) {
     this.human = parseRestBoolean(query.get('human'), false, 'human');
     this.pretty = parseRestBoolean(query.get('pretty'), false, 'pretty');

@@ -136,7 +136,7 @@ export class HttpServer {
     let errorTrace = false;
     let compatibleWith: number | undefined;
     try {
-      const { path, query } = parseUri(rawUri);
+      const { path, segments, query } = parseUri(rawUri);
       pretty = isTrue(query.get('pretty'));
       errorTrace = isTrue(query.get('error_trace'));
       // Like ES's HTTP pipeline, the size limit applies before any routing.
@@ -149,7 +149,7 @@ export class HttpServer {
         this.sendSimpleError(request, response, 405, `Incorrect HTTP method for uri [${rawUri}] and method [${method}]`);
         return;
       }
-      const lookup = this.router.lookup(method as HttpMethod, splitPath(path));
+      const lookup = this.router.lookup(method as HttpMethod, segments);
       if (lookup.kind === 'not-found') {
         drain(request);
         this.sendSimpleError(request, response, 400, `no handler found for uri [${rawUri}] and method [${method}]`);
@@ -168,7 +168,7 @@ export class HttpServer {
         return;
       }
       const match = lookup.match;
-      this.checkParameters(path, match, query);
+      this.checkParameters(path, match, query, declaredCompatibleVersion(request));
       let body: Buffer;
       try {
         body = await readBody(request, this.options.maxContentLength);
@@ -189,7 +189,7 @@ export class HttpServer {
           if (!response.writableFinished) resolve();
         });
       });
-      const restRequest = new HttpRestRequest(method as HttpMethod, path, rawUri, match.pathParams, request.headers, query, body, clientClosed);
+      const restRequest = new HttpRestRequest(method as HttpMethod, path, rawUri, match.pathParams, request.headers, query, body, clientClosed, compatibleWith);
       const result = await this.runAsTask(match.route, restRequest);
       this.send(request, response, result, query, compatibleWith);
     } catch (err) {
@@ -237,9 +237,10 @@ export class HttpServer {
   }
 
   /** ES rejects parameters the handler did not consume: 400, with did-you-mean suggestions. */
-  private checkParameters(path: string, match: RouteMatch, query: ReadonlyMap<string, string>): void {
+  private checkParameters(path: string, match: RouteMatch, query: ReadonlyMap<string, string>, compatibleWith: number | undefined): void {
     const route = match.route;
-    const allowed = new Set<string>([...COMMON_PARAMS, ...(route.params ?? []), ...(route.responseParams ?? []), ...Object.keys(match.pathParams)]);
+    const v7Params = compatibleWith === 7 ? (route.v7Params ?? []) : [];
+    const allowed = new Set<string>([...COMMON_PARAMS, ...(route.params ?? []), ...(route.responseParams ?? []), ...v7Params, ...Object.keys(match.pathParams)]);
     const unknown = [...query.keys()].filter((name) => !allowed.has(name)).sort();
     if (unknown.length === 0) return;
     const candidates = [...new Set([...(route.params ?? []), ...(route.responseParams ?? []), ...COMMON_PARAMS])];
@@ -354,8 +355,27 @@ function drain(request: IncomingMessage): void {
   request.resume();
 }
 
-/** Splits a request target into its decoded path and query parameters (last value wins, `+` is a space). */
-export function parseUri(uri: string): { path: string; query: Map<string, string> } {
+/**
+ * The compatible version the headers ask for, judged before the body is read (a body is announced by its length or
+ * chunked encoding), to know which parameters a request may carry. Malformed headers give undefined here: they fail
+ * with ES's error once the body is read.
+ */
+function declaredCompatibleVersion(request: IncomingMessage): number | undefined {
+  const length = request.headers['content-length'];
+  const announcesBody = (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+  try {
+    return negotiateCompatibleVersion(request.headers['accept'], request.headers['content-type'], announcesBody);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Splits a request target into its decoded path, the path's segments and the query parameters (last value wins,
+ * `+` is a space). The path is split on its raw `/` before each segment is decoded, as ES's PathTrie does, so an
+ * encoded slash (`%2F`, as in the date math name `<logs-{now/M}>`) stays inside its segment for routing.
+ */
+export function parseUri(uri: string): { path: string; segments: string[]; query: Map<string, string> } {
   const questionMark = uri.indexOf('?');
   const rawPath = questionMark < 0 ? uri : uri.slice(0, questionMark);
   const rawQuery = questionMark < 0 ? '' : uri.slice(questionMark + 1);
@@ -367,8 +387,8 @@ export function parseUri(uri: string): { path: string; query: Map<string, string
     const value = eq < 0 ? '' : decodeComponent(pair.slice(eq + 1));
     query.set(name, value);
   }
-  const path = '/' + splitPath(rawPath).map(decodePathSegment).join('/');
-  return { path, query };
+  const segments = splitPath(rawPath).map(decodePathSegment);
+  return { path: '/' + segments.join('/'), segments, query };
 }
 
 function decodeComponent(text: string): string {
@@ -387,10 +407,10 @@ function decodePathSegment(segment: string): string {
   }
 }
 
-function safeParseUri(uri: string): { path: string; query: Map<string, string> } {
+function safeParseUri(uri: string): { path: string; segments: string[]; query: Map<string, string> } {
   try {
     return parseUri(uri);
   } catch {
-    return { path: '/', query: new Map() };
+    return { path: '/', segments: [], query: new Map() };
   }
 }

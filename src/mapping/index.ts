@@ -46,4 +46,4 @@ export {
 export { DateFormatter, dateFormatter, DEFAULT_DATE_FORMAT } from './date/date-formatter.js';
 export { DateFormatError, DateParseError, DateTimeError } from './date/date-errors.js';
 export { parseDateMath, type DateMathOptions } from './date/date-math.js';
-export { parseZoneId, type ZoneRef } from './date/zones.js';
+export { parseZoneId, zoneOffsetAtInstant, type ZoneRef } from './date/zones.js';

@@ -7,7 +7,7 @@
 import { mappingErrors } from './mapping-errors.js';
 import { checkMappingLimits } from './mapping-limits.js';
 import type { FieldMapping, MappingNode, MappingSettings, ObjectMapping, RootMapping } from './mapping-model.js';
-import { paramEquals, paramSpecs, paramToString } from './mapping-params.js';
+import { floatingParamKind, paramEquals, paramSpecs, paramToString } from './mapping-params.js';
 import { fieldParamContext } from './field-options.js';
 import { ownValue, setOwnValue } from '../common/own-keys.js';
 
@@ -96,7 +96,7 @@ export function mergeField(existing: FieldMapping, incoming: FieldMapping, fullP
     if (!paramEquals(current, next)) {
       const allowed = typeof spec.updateable === 'function' ? spec.updateable(current, next) : spec.updateable;
       if (allowed) value = next;
-      else conflicts.push(`Cannot update parameter [${spec.name}] from [${paramToString(current)}] to [${paramToString(next)}]`);
+      else conflicts.push(`Cannot update parameter [${spec.name}] from [${paramToString(current, floatingParamKind(existing.type, spec.name))}] to [${paramToString(next, floatingParamKind(existing.type, spec.name))}]`);
     }
     if (!paramEquals(value, spec.defaultValue(after))) params[spec.name] = value;
   }

@@ -247,7 +247,8 @@ const scaledFloatParams: ParamSpec[] = [
     validate: (value) => {
       if (value === null) throw mappingErrors.illegalArgument('Field [scaling_factor] is required');
       if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
-        throw mappingErrors.illegalArgument(`[scaling_factor] must be a positive number, got [${javaToString(value)}]`);
+        // The parsed double, as Java prints it (`-1` is `-1.0`).
+        throw mappingErrors.illegalArgument(`[scaling_factor] must be a positive number, got [${typeof value === 'number' ? javaDoubleString(value) : javaToString(value)}]`);
       }
     },
   },
@@ -409,9 +410,22 @@ export function paramEquals(a: ParamValue, b: ParamValue): boolean {
   return a === b || JSON.stringify(a) === JSON.stringify(b);
 }
 
-/** How ES prints a parameter value in a conflict message (Objects.toString). */
-export function paramToString(value: ParamValue): string {
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : javaDoubleString(value);
+/**
+ * Parameters ES holds as a Java double or float (printed `10.0`, not `10`): scaling_factor, and null_value of the
+ * floating-point types.
+ */
+export function floatingParamKind(type: string, name: string): 'double' | 'float' | undefined {
+  if (name === 'scaling_factor' || (name === 'null_value' && (type === 'double' || type === 'scaled_float'))) return 'double';
+  if (name === 'null_value' && (type === 'float' || type === 'half_float')) return 'float';
+  return undefined;
+}
+
+/** How ES prints a parameter value in a conflict message (Objects.toString: Java's forms for doubles and floats). */
+export function paramToString(value: ParamValue, floating?: 'double' | 'float'): string {
+  if (typeof value === 'number') {
+    if (floating === 'float') return javaFloatString(value);
+    return Number.isInteger(value) && floating === undefined ? String(value) : javaDoubleString(value);
+  }
   return javaToString(value);
 }
 

@@ -4,6 +4,7 @@
  * "Failed to parse mapping: <reason>" caused by the original error.
  */
 import { EsError } from '../common/errors.js';
+import { JsonFloat } from '../common/json-float.js';
 import { DateFormatError } from './date/date-errors.js';
 import { dateFormatter } from './date/date-formatter.js';
 import { invalidTemplateError, parseDynamicTemplates, templateMappingForName, templateMappingType, defaultMappingType } from './dynamic-templates.js';
@@ -307,7 +308,8 @@ export function parseLeaf(name: string, type: LeafFieldType, node: Record<string
     if (value === null && spec.acceptsNull !== true) {
       throw mappingErrors.mapperParsing(`[${prop}] on mapper [${name}] of type [${type}] must not have a [null] value`);
     }
-    read[prop] = spec.read(value, paramContext(name, type, read, ctx));
+    // A mapping Gannet serialized itself (an existing mapping merged with an update) holds doubles as JsonFloat.
+    read[prop] = spec.read(value instanceof JsonFloat ? value.value : value, paramContext(name, type, read, ctx));
   }
   if (type === 'date' && read['format'] === undefined && ctx.dateFormat !== undefined) read['format'] = ctx.dateFormat;
   const pctx = paramContext(name, type, read, ctx);

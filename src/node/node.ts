@@ -13,6 +13,10 @@ import { randomBase64Uuid } from '../common/uuid.js';
 import { ClusterService, type DiscoveryNode } from '../cluster/index.js';
 import { EmbeddedCoordinator, initialClusterState } from '../cluster/coordination/embedded-coordinator.js';
 import type { Coordinator } from '../cluster/coordination/coordinator.js';
+import { EtcdCoordinator } from '../cluster/coordination/etcd/etcd-coordinator.js';
+import { MasterRequests } from '../cluster/master-requests.js';
+import { reroute } from '../cluster/routing/allocation.js';
+import { checkReplicaCanStartEmpty, registerRecoverySource } from '../cluster/peer-recovery.js';
 import { TaskManager } from '../tasks/index.js';
 import { TransportService, registerHandshake } from '../transport/index.js';
 import { NodeMonitor } from '../monitor/index.js';
@@ -24,6 +28,7 @@ import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
 import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
+import { registerNodeActions } from '../actions/node-actions.js';
 import { TaskResultsIndex, readStoredTaskIdFloor } from '../actions/tasks/index.js';
 import { NodeEnvironment } from './node-environment.js';
 import { liveNodeSettings } from '../cluster/settings/index.js';
@@ -96,12 +101,26 @@ export class GannetNode {
     // disk; the applier opens the shards every applied state assigns here and reports them started.
     const indicesService = new IndicesService({ dataPath: environment.dataPath, engineFactory: openEngine, logger: this.logger });
     this.indicesService = indicesService;
-    const coordinator = new EmbeddedCoordinator(clusterService, localNode, environment.dataPath, (state) => restoredRouting(state, Date.now()));
+    const clusterName = clusterService.state().clusterName;
+    transport.setLocalIdentity({ nodeId: localNode.id, nodeName: localNode.name, clusterName, version: version.number });
+    const coordination = settings.getString('cluster.coordination', 'embedded');
+    const coordinator = createCoordinator(coordination, settings, clusterService, localNode, environment.dataPath, this.logger);
     this.coordinator = coordinator;
+    const clustered = coordinator.kind !== 'embedded';
     // Handlers read dynamic settings through this view, so `PUT _cluster/settings` applies from the next request.
     const handlerSettings = liveNodeSettings(settings, clusterService);
-    const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number);
-    this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger);
+    // On a single embedded node master operations run in-process; in a cluster they travel to the master.
+    const masterRequests = clustered ? new MasterRequests(clusterService, coordinator, transport, localNode.id) : undefined;
+    const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number, masterRequests);
+    if (clustered) registerRecoverySource(transport, indicesService);
+    this.indicesApplier = new IndicesClusterStateApplier(
+      clusterService,
+      indicesService,
+      () => metadata,
+      localNode.id,
+      this.logger,
+      clustered ? (state, copy) => checkReplicaCanStartEmpty(transport, state, copy) : undefined,
+    );
     this.indicesApplier.start();
     const services: NodeServices = {
       settings: handlerSettings,
@@ -112,7 +131,9 @@ export class GannetNode {
       monitor,
       logger: this.logger,
       indices: { service: indicesService, metadata },
+      transport,
     };
+    registerNodeActions(services, transport);
     this.services = services;
     // Finished tasks that asked for it (`wait_for_completion=false`) keep their result in the `.tasks` index.
     taskManager.resultStore = new TaskResultsIndex(services, { idFloorPath: storedTaskIdFloorPath });
@@ -162,6 +183,23 @@ export class GannetNode {
     this.environment?.close();
     this.logger.info({ event: 'stopped' }, 'stopped');
   }
+}
+
+/** `cluster.coordination`: `embedded` (default, one node) or `etcd` (docs/decisions/0006). */
+function createCoordinator(kind: string, settings: Settings, clusterService: ClusterService, localNode: DiscoveryNode, dataPath: string, logger: Logger): Coordinator {
+  if (kind === 'embedded') return new EmbeddedCoordinator(clusterService, localNode, dataPath, (state) => restoredRouting(state, Date.now()));
+  if (kind !== 'etcd') throw new Error(`unknown value [${kind}] for setting [cluster.coordination]: expected [embedded] or [etcd]`);
+  const endpoints = (settings.getString('cluster.etcd.endpoints', 'http://127.0.0.1:2379'))
+    .split(',')
+    .map((endpoint) => endpoint.trim())
+    .filter(Boolean);
+  return new EtcdCoordinator(clusterService, localNode, {
+    endpoints,
+    leaseTtlSeconds: Math.max(1, Math.round(settings.getTimeMillis('cluster.etcd.lease_ttl', 10_000) / 1000)),
+    joinTimeoutMillis: settings.getTimeMillis('cluster.etcd.join_timeout', 30_000),
+    reroute,
+    log: (level, message, err) => logger[level]({ err, event: 'coordination' }, message),
+  });
 }
 
 /** `node.attr.<name>` settings become node attributes. */

@@ -22,6 +22,10 @@ export interface RequestFrame {
   id: number;
   action: string;
   parentTaskId?: string;
+  /** The sending node's id (absent before the handshake and from old tests' raw senders). */
+  sender?: string;
+  /** On master-to-node messages: the master's term, which receivers check against the highest they know. */
+  term?: number;
   body: unknown;
 }
 

@@ -14,8 +14,22 @@ export interface HandshakeResponse {
   version: string;
 }
 
+/**
+ * Answers handshakes with this node's identity. A peer that names another cluster, or another major version,
+ * is refused (ES's TransportService.handshake checks the same on both ends).
+ */
 export function registerHandshake(transport: TransportService, local: () => HandshakeResponse): void {
-  transport.registerHandler(HANDSHAKE_ACTION, async () => local());
+  transport.registerHandler(HANDSHAKE_ACTION, async (body) => {
+    const me = local();
+    const peer = (body ?? {}) as Partial<{ clusterName: string; version: string; nodeId: string }>;
+    if (peer.clusterName !== undefined && peer.clusterName !== me.clusterName) {
+      throw new EsError('illegal_state_exception', `handshake failed: mismatched cluster name [${peer.clusterName}] - [${me.clusterName}]`);
+    }
+    if (peer.version !== undefined && peer.version.split('.')[0] !== me.version.split('.')[0]) {
+      throw new EsError('illegal_state_exception', `handshake failed: node version [${peer.version}] is incompatible with [${me.version}]`);
+    }
+    return me;
+  });
 }
 
 export async function handshake(transport: TransportService, address: string, expectedClusterName: string, timeoutMillis = 30_000): Promise<HandshakeResponse> {

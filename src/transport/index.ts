@@ -1,2 +1,3 @@
-export { TransportService, type TransportHandler, type SendOptions } from './transport-service.js';
+export { TransportService, toWireError, fromWireError, type TransportHandler, type SendOptions, type TransportNode, type RequestContext, type LocalTransportIdentity } from './transport-service.js';
+export type { WireError } from './frame.js';
 export { HANDSHAKE_ACTION, registerHandshake, handshake, type HandshakeResponse } from './handshake.js';

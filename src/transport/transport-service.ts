@@ -1,18 +1,50 @@
 /**
- * Node-to-node RPC. A node listens on its transport port; peers send requests named by ES-style action
- * (`internal:tcp/handshake`, `cluster:monitor/nodes/stats[n]`, ...) and get a response or an error back.
- * Requests to one address share one TCP connection and are matched to responses by id; each request has a
- * timeout. Errors thrown by a remote handler come back as the same EsError (type, reason, status, causes).
+ * Node-to-node RPC (docs/decisions/0007-transport-wire-format.md). A node listens on its transport port; peers
+ * send requests named by ES-style action (`internal:tcp/handshake`, `cluster:monitor/nodes/stats[n]`, ...) and
+ * get a response or an error back. Requests to one node share one TCP connection, opened on first use with a
+ * handshake that checks cluster name, node identity and major version, and opened again after it closed; they
+ * are matched to responses by id, and each may have a timeout. Errors thrown by a remote handler come back as
+ * the same EsError (type, reason, status, causes).
+ *
+ * `sendRequest` is the one seam for "local or remote": a request to this node runs its handler in-process
+ * without a socket (ES's TransportService local shortcut), so callers never ask where a node is.
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { EsError, toEsError, type EsErrorType } from '../common/errors.js';
 import { encodeFrame, FrameDecoder, FrameKind, ProtocolError, type Frame, type RequestFrame, type WireError } from './frame.js';
 
-export type TransportHandler = (body: unknown, context: { parentTaskId: string | undefined; remoteAddress: string }) => Promise<unknown>;
+export interface RequestContext {
+  readonly parentTaskId: string | undefined;
+  readonly remoteAddress: string;
+  /** The sending node's id; the local node's own id on the local shortcut. */
+  readonly senderNodeId: string | undefined;
+  /** The master term a master-to-node message carries. */
+  readonly term: number | undefined;
+}
+
+export type TransportHandler = (body: unknown, context: RequestContext) => Promise<unknown>;
 
 export interface SendOptions {
   timeoutMillis?: number;
   parentTaskId?: string;
+  /** Set on master-to-node messages so receivers can refuse a deposed master. */
+  term?: number;
+}
+
+/** A node as the transport addresses it. */
+export interface TransportNode {
+  readonly id: string;
+  readonly name: string;
+  /** `host:port` of its transport. */
+  readonly address: string;
+}
+
+/** This node's identity, given once it is known (ports are bound first). */
+export interface LocalTransportIdentity {
+  readonly nodeId: string;
+  readonly nodeName: string;
+  readonly clusterName: string;
+  readonly version: string;
 }
 
 interface PendingRequest {
@@ -27,6 +59,8 @@ class Connection {
   private readonly pending = new Map<number, PendingRequest>();
   private nextId = 1;
   closed = false;
+  /** Stamped on outgoing requests once the local identity is known. */
+  senderId: string | undefined;
 
   constructor(
     readonly socket: Socket,
@@ -56,7 +90,7 @@ class Connection {
             }, timeout)
           : undefined;
       this.pending.set(id, { resolve, reject, timer, action });
-      this.send({ kind: FrameKind.Request, id, action, parentTaskId: options.parentTaskId, body });
+      this.send({ kind: FrameKind.Request, id, action, parentTaskId: options.parentTaskId, sender: this.senderId, term: options.term, body });
     });
   }
 
@@ -101,6 +135,11 @@ export class TransportService {
   private readonly inbound = new Set<Connection>();
   private server: Server | undefined;
   private boundPort = 0;
+  private local: LocalTransportIdentity | undefined;
+  /** Handshaken connections by node id, each to the address it was opened to. */
+  private readonly nodeConnections = new Map<string, { address: string; connection: Promise<Connection> }>();
+  /** Requests served by the local shortcut (tests assert that local work never touched a socket). */
+  localRequests = 0;
 
   constructor(
     private readonly host: string,
@@ -114,6 +153,14 @@ export class TransportService {
   registerHandler(action: string, handler: TransportHandler): void {
     if (this.handlers.has(action)) throw new Error(`transport handler for [${action}] already registered`);
     this.handlers.set(action, handler);
+  }
+
+  setLocalIdentity(identity: LocalTransportIdentity): void {
+    this.local = identity;
+  }
+
+  get localNodeId(): string | undefined {
+    return this.local?.nodeId;
   }
 
   async start(): Promise<number> {
@@ -150,6 +197,8 @@ export class TransportService {
     for (const connection of this.inbound) connection.close(closing);
     for (const pending of this.outbound.values()) void pending.then((c) => c.close(closing), () => undefined);
     this.outbound.clear();
+    for (const { connection } of this.nodeConnections.values()) void connection.then((c) => c.close(closing), () => undefined);
+    this.nodeConnections.clear();
     const server = this.server;
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
@@ -158,6 +207,111 @@ export class TransportService {
   async send(address: string, action: string, body: unknown, options: SendOptions = {}): Promise<unknown> {
     const connection = await this.connectionTo(address);
     return connection.request(action, body, options);
+  }
+
+  /**
+   * Sends a request to a node: in-process when it is this node, else over its handshaken connection (opened,
+   * or opened again, on demand). A node that cannot be reached fails with node_not_connected_exception; one
+   * that goes away with the request in flight with node_disconnected_exception.
+   */
+  async sendRequest(target: TransportNode, action: string, body: unknown, options: SendOptions = {}): Promise<unknown> {
+    if (this.local !== undefined && target.id === this.local.nodeId) return this.handleLocally(action, body, options);
+    let connection: Connection;
+    try {
+      connection = await this.nodeConnection(target);
+    } catch (err) {
+      const cause = toEsError(err);
+      if (cause.type === 'illegal_state_exception') throw cause;
+      throw new EsError('node_not_connected_exception', `[${target.name}][${target.address}] Node not connected`, { causedBy: cause });
+    }
+    try {
+      return await connection.request(action, body, options);
+    } catch (err) {
+      const error = toEsError(err);
+      if (error.type === 'node_disconnected_exception') throw new EsError('node_disconnected_exception', `[${target.name}][${target.address}][${action}] disconnected`);
+      throw error;
+    }
+  }
+
+  /** Whether a handshaken connection to the node is open (or being opened). */
+  isConnected(nodeId: string): boolean {
+    return this.nodeConnections.has(nodeId);
+  }
+
+  /** Closes the connection to a node that left the cluster; requests in flight fail as disconnected. */
+  disconnectFromNode(nodeId: string): void {
+    const entry = this.nodeConnections.get(nodeId);
+    if (entry === undefined) return;
+    this.nodeConnections.delete(nodeId);
+    void entry.connection.then((c) => c.close(new EsError('node_disconnected_exception', `[${nodeId}] disconnected`)), () => undefined);
+  }
+
+  private async handleLocally(action: string, body: unknown, options: SendOptions): Promise<unknown> {
+    const handler = this.handlers.get(action);
+    if (!handler) throw new EsError('action_not_found_transport_exception', `No handler for action [${action}]`);
+    this.localRequests++;
+    const work = handler(body, { parentTaskId: options.parentTaskId, remoteAddress: 'local', senderNodeId: this.local?.nodeId, term: options.term });
+    if (options.timeoutMillis === undefined || options.timeoutMillis < 0) return work;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new EsError('receive_timeout_transport_exception', `[local][${action}] timed out after [${options.timeoutMillis}ms]`)), options.timeoutMillis);
+    });
+    try {
+      return await Promise.race([work, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private nodeConnection(target: TransportNode): Promise<Connection> {
+    const existing = this.nodeConnections.get(target.id);
+    if (existing !== undefined && existing.address === target.address) return existing.connection;
+    if (existing !== undefined) this.disconnectFromNode(target.id);
+    const connecting = this.openNodeConnection(target);
+    const entry = { address: target.address, connection: connecting };
+    this.nodeConnections.set(target.id, entry);
+    connecting.catch(() => {
+      if (this.nodeConnections.get(target.id) === entry) this.nodeConnections.delete(target.id);
+    });
+    return connecting;
+  }
+
+  private async openNodeConnection(target: TransportNode): Promise<Connection> {
+    const local = this.local;
+    const [host, portText] = splitAddress(target.address);
+    const connection = await new Promise<Connection>((resolve, reject) => {
+      const socket = connect({ host, port: Number(portText) });
+      socket.once('connect', () => {
+        socket.removeAllListeners('error');
+        const opened = new Connection(socket, target.address, (c, frame) => this.handle(c, frame), (c) => {
+          const entry = this.nodeConnections.get(target.id);
+          if (entry !== undefined) void entry.connection.then((current) => current === c && this.nodeConnections.delete(target.id), () => undefined);
+        });
+        opened.senderId = local?.nodeId;
+        resolve(opened);
+      });
+      socket.once('error', (err) => reject(new EsError('connect_transport_exception', `[${target.address}] connect_exception: ${err.message}`)));
+    });
+    try {
+      const response = (await connection.request(HANDSHAKE_ACTION_NAME, local === undefined ? {} : { clusterName: local.clusterName, version: local.version, nodeId: local.nodeId }, { timeoutMillis: 30_000 })) as {
+        nodeId: string;
+        clusterName: string;
+        version: string;
+      };
+      if (local !== undefined && response.clusterName !== local.clusterName) {
+        throw new EsError('illegal_state_exception', `handshake with [${target.address}] failed: remote cluster name [${response.clusterName}] does not match local cluster name [${local.clusterName}]`);
+      }
+      if (response.nodeId !== target.id) {
+        throw new EsError('illegal_state_exception', `handshake with [${target.address}] failed: expected node [${target.id}] but found [${response.nodeId}]`);
+      }
+      if (local !== undefined && majorOf(response.version) !== majorOf(local.version)) {
+        throw new EsError('illegal_state_exception', `handshake with [${target.address}] failed: remote node version [${response.version}] is incompatible with local version [${local.version}]`);
+      }
+    } catch (err) {
+      connection.close(toEsError(err));
+      throw err;
+    }
+    return connection;
   }
 
   private connectionTo(address: string): Promise<Connection> {
@@ -184,11 +338,18 @@ export class TransportService {
       connection.send({ kind: FrameKind.Error, id: frame.id, error: toWireError(new EsError('action_not_found_transport_exception', `No handler for action [${frame.action}]`)) });
       return;
     }
-    handler(frame.body, { parentTaskId: frame.parentTaskId, remoteAddress: connection.address }).then(
+    handler(frame.body, { parentTaskId: frame.parentTaskId, remoteAddress: connection.address, senderNodeId: frame.sender, term: frame.term }).then(
       (body) => connection.send({ kind: FrameKind.Response, id: frame.id, body }),
       (err: unknown) => connection.send({ kind: FrameKind.Error, id: frame.id, error: toWireError(toEsError(err)) }),
     );
   }
+}
+
+/** The handshake's action name (handshake.ts registers its handler; kept here so the service has no import cycle). */
+const HANDSHAKE_ACTION_NAME = 'internal:tcp/handshake';
+
+function majorOf(version: string): string {
+  return version.split('.')[0] ?? version;
 }
 
 function splitAddress(address: string): [string, string] {

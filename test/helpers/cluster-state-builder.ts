@@ -139,6 +139,7 @@ export function clusterState(options: StateOptions = {}): ClusterState {
     clusterUuid: 'cluster-uuid',
     version: options.version ?? 1,
     stateUuid: `state-${options.version ?? 1}`,
+    term: 1,
     masterNodeId: nodes[0]?.id,
     nodes: new Map(nodes.map((n) => [n.id, n])),
     indices: new Map(indices.map((spec) => [spec.name, spec.metadata])),

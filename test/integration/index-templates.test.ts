@@ -164,7 +164,7 @@ test('component templates: CRUD, composition order, and in-use protection', asyn
   assert.equal(reasonOf(inUse.body), 'component templates [ct-settings] cannot be removed as they are still in use by index templates [composed]');
 
   // The request's own settings win; mappings merge deeply; the later component's shard count wins over the earlier.
-  await ok('PUT', '/composed-1', { settings: { number_of_replicas: 0, refresh_interval: '5s' }, mappings: { _doc: { properties: { b: { type: 'long' } } } } });
+  await ok('PUT', '/composed-1', { settings: { number_of_replicas: 0, refresh_interval: '5s' }, mappings: { properties: { b: { type: 'long' } } } });
   const settings = await ok('GET', '/composed-1/_settings?flat_settings=true');
   const indexSettings = settings.body['composed-1'].settings;
   assert.equal(indexSettings['index.number_of_shards'], '3');

@@ -16,8 +16,6 @@ const LAYERS = [
   'reindex',
   'cat',
   'cluster',
-  'tasks',
-  'transport',
   'indices',
   'search',
   'engine',
@@ -25,6 +23,9 @@ const LAYERS = [
   'analysis',
   'monitor',
   'script',
+  // Low, so that replication and recovery in indices/ can send requests and carry parent task ids.
+  'tasks',
+  'transport',
   'common',
 ];
 

@@ -16,6 +16,7 @@ import {
   type ScriptStats,
 } from '../../monitor/index.js';
 import type { NodeServices } from '../context.js';
+import { sendToNode } from '../remote-node.js';
 
 /** ES's NodeInfo fields that cat reads. */
 export interface NodeInfoSnapshot {
@@ -56,13 +57,26 @@ export async function collectNodeSnapshots(
   nodeIds: readonly string[],
 ): Promise<Map<string, NodeSnapshot>> {
   const snapshots = new Map<string, NodeSnapshot>();
-  if (nodeIds.includes(services.localNode.id)) {
-    snapshots.set(services.localNode.id, await localSnapshot(services, state));
-  }
-  return snapshots;
+  // Each node answers for itself; one that does not answer in time is left out (its cells print empty).
+  await Promise.all(
+    nodeIds.map(async (nodeId) => {
+      try {
+        if (nodeId === services.localNode.id) snapshots.set(nodeId, await localSnapshot(services, state));
+        else {
+          const node = state.nodes.get(nodeId);
+          if (node !== undefined && services.transport !== undefined) snapshots.set(nodeId, (await sendToNode(services, node, NODE_SNAPSHOT_ACTION, {}, undefined, 10_000)) as NodeSnapshot);
+        }
+      } catch {
+        // unreachable node: no figures
+      }
+    }),
+  );
+  return new Map(nodeIds.filter((id) => snapshots.has(id)).map((id) => [id, snapshots.get(id)!]));
 }
 
-async function localSnapshot(services: NodeServices, state: ClusterState): Promise<NodeSnapshot> {
+export const NODE_SNAPSHOT_ACTION = 'internal:monitor/cat/node_snapshot';
+
+export async function localSnapshot(services: NodeServices, state: ClusterState): Promise<NodeSnapshot> {
   const node = services.localNode;
   const figures = await services.monitor.figures();
   const indices: NodeIndicesStats = {

@@ -28,7 +28,9 @@ interface ClusterStatsNodePart {
   buildType: string;
 }
 
-async function localPart(services: NodeServices): Promise<ClusterStatsNodePart> {
+export const CLUSTER_STATS_NODE_ACTION = 'cluster:monitor/stats[n]';
+
+export async function localPart(services: NodeServices): Promise<ClusterStatsNodePart> {
   return {
     node: services.localNode,
     os: osInfo(),
@@ -182,7 +184,7 @@ function nodesSection(parts: readonly ClusterStatsNodePart[], human: boolean): J
 
 const clusterStatsHandler: Route['handler'] = async (request, { services }) => {
   const selectors = (request.pathParams['node_id'] ?? '').split(',').filter((token) => token.length > 0);
-  const outcome = await onSelectedNodes(services, selectors, () => localPart(services));
+  const outcome = await onSelectedNodes(services, selectors, () => localPart(services), { action: CLUSTER_STATS_NODE_ACTION, args: {} });
   const parts = [...outcome.answers.values()];
   const state = outcome.state;
   return json({

@@ -11,6 +11,8 @@ import type { IndicesOptions } from '../../cluster/indices-options.js';
 import type { GetResult, VersionType } from '../../engine/engine.js';
 import { readIndexSettings, shardIdFor, type IndexShard } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
+import type { DiscoveryNode } from '../../cluster/index.js';
+import { sendToNode } from '../remote-node.js';
 import { indicesOf } from '../indices-services.js';
 import { sourceForResponse, type FetchSource } from './fetch-source.js';
 
@@ -49,16 +51,35 @@ export function resolveSingleIndex(state: ClusterState, expression: string): str
   return names[0]!;
 }
 
-/** The local copy that serves reads of a shard, or ES's NoShardAvailableActionException. */
-function readableShard(state: ClusterState, context: ActionContext, index: string, shard: number, what: string): IndexShard {
+function noShardAvailable(state: ClusterState, index: string, shard: number, what: string): EsError {
+  return new EsError('no_shard_available_action_exception', `No shard available for [${what}]`, { metadata: { index_uuid: state.indices.get(index)?.uuid ?? '_na_', shard: String(shard), index } });
+}
+
+/**
+ * The copy that serves reads of a shard: the primary, since replicas are not kept in sync yet (issue 13 makes
+ * any started copy answer). Local: its IndexShard; on another node: that node; none active: ES's
+ * NoShardAvailableActionException.
+ */
+function readableShard(state: ClusterState, context: ActionContext, index: string, shard: number, what: string): IndexShard | DiscoveryNode {
   const { service } = indicesOf(context.services);
   const copies = state.routing.get(index)?.[shard] ?? [];
-  const active = copies.some((copy) => (copy.state === 'STARTED' || copy.state === 'RELOCATING') && copy.nodeId === context.services.localNode.id);
-  const local = service.shard(index, shard);
-  if (!active || local === undefined) {
-    throw new EsError('no_shard_available_action_exception', `No shard available for [${what}]`, { metadata: { index_uuid: state.indices.get(index)?.uuid ?? '_na_', shard: String(shard), index } });
+  const primary = copies.find((copy) => copy.primary && (copy.state === 'STARTED' || copy.state === 'RELOCATING'));
+  if (primary?.nodeId === undefined) throw noShardAvailable(state, index, shard, what);
+  if (primary.nodeId !== context.services.localNode.id) {
+    const node = state.nodes.get(primary.nodeId);
+    if (node === undefined || context.services.transport === undefined) throw noShardAvailable(state, index, shard, what);
+    return node;
   }
+  const local = service.shard(index, shard);
+  if (local === undefined) throw noShardAvailable(state, index, shard, what);
   return local;
+}
+
+export const GET_SHARD_ACTION = 'indices:data/read/get[s]';
+
+/** A realtime get on the node that holds the shard's copy (ES's TransportGetAction shard request). */
+export async function readDocumentOnShardNode(context: ActionContext, args: { index: string; id: string; options: ReadOptions }): Promise<DocumentRead> {
+  return readDocument(context, args.index, args.id, args.options);
 }
 
 export async function readDocument(context: ActionContext, expression: string, id: string, options: ReadOptions): Promise<DocumentRead> {
@@ -73,7 +94,12 @@ export async function readDocument(context: ActionContext, expression: string, i
   const routing = resolveIndexRouting(state, options.routing, expression);
   if (routing === undefined && mapping.routingRequired === true) throw indexErrors.routingMissing(index, id);
   const shardId = shardIdFor(current?.settings ?? readIndexSettings(metadata.settings), id, routing);
-  const shard = readableShard(state, context, index, shardId, `get [${index}][${id}]: routing [${routing ?? 'null'}]`);
+  const holder = readableShard(state, context, index, shardId, `get [${index}][${id}]: routing [${routing ?? 'null'}]`);
+  if (!('acquireSearcher' in holder)) {
+    // The index name (not the expression) goes on: the other node resolves it to the same concrete index.
+    return (await sendToNode(context.services, holder, GET_SHARD_ACTION, { index, id, options: { ...options, routing } }, context.task)) as DocumentRead;
+  }
+  const shard = holder;
   if (options.refresh) await shard.refresh('refresh_flag_get');
   const result = await shard.get(id, options.realtime);
   if (result.found && options.version !== undefined && !versionMatches(options.versionType, options.version, result.version!)) {

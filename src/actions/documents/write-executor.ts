@@ -6,12 +6,14 @@
  * (`refresh=wait_for`). Outcomes come back in the items' order; an item's failure never fails the others.
  */
 import { EsError, errors, indexErrors, toEsError } from '../../common/errors.js';
-import { isAlias, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
+import { isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
 import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { RoutingTableShape } from '../../indices/index.js';
 import { parseActiveShardCount, requiredCopies, activeCopies, shardHasEnoughActive, type ActiveShardCount } from '../../cluster/metadata/active-shard-count.js';
 import { readIndexSettings, shardIdFor, timeBasedUuid, type IndexShard } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
+import { sendToNode } from '../remote-node.js';
+import { fromWireError, toWireError, type WireError } from '../../transport/index.js';
 import { indicesOf } from '../indices-services.js';
 import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess } from './doc-write.js';
 import { executeOnPrimary, indexPrepared, prepareIndexIfMapped, prepareOnPrimary, type ShardIndexOperation } from './primary-executor.js';
@@ -46,20 +48,33 @@ function createsIndex(item: DocWriteItem): boolean {
   return item.op !== 'delete' || item.versionType !== 'internal';
 }
 
-export async function executeWrites(items: readonly DocWriteItem[], options: WriteOptions, context: ActionContext): Promise<DocWriteOutcome[]> {
+export async function executeWrites(requested: readonly DocWriteItem[], options: WriteOptions, context: ActionContext): Promise<DocWriteOutcome[]> {
   const { metadata } = indicesOf(context.services);
   const clusterService = context.services.clusterService;
-  const outcomes: DocWriteOutcome[] = new Array(items.length);
+  const outcomes: DocWriteOutcome[] = new Array(requested.length);
   const fail = (position: number, index: string | undefined, id: string | undefined, err: unknown): void => {
-    outcomes[position] = { kind: 'failure', op: items[position]!.op, index, id, error: toEsError(err) };
+    outcomes[position] = { kind: 'failure', op: requested[position]!.op, index, id, error: toEsError(err) };
   };
+
+  // 0. Date math names (`<logs-{now/d}>`) stand for their dated index, resolved with one "now" for the request.
+  const nameErrors = new Map<number, EsError>();
+  const now = Date.now();
+  const items = requested.map((item, position) => {
+    if (item.index === undefined || !isDateMathExpression(item.index)) return item;
+    try {
+      return { ...item, index: resolveDateMathExpression(item.index, now) };
+    } catch (err) {
+      nameErrors.set(position, toEsError(err));
+      return item;
+    }
+  });
 
   // 1. Missing indices are created first, each once, whatever the number of items naming it.
   const creationErrors = new Map<string, EsError>();
   const before = clusterService.state();
   const toCreate = new Set<string>();
-  for (const item of items) {
-    if (item.index === undefined || item.requireAlias || !createsIndex(item)) continue;
+  for (const [position, item] of items.entries()) {
+    if (item.index === undefined || item.requireAlias || !createsIndex(item) || nameErrors.has(position)) continue;
     if (!before.indices.has(item.index) && !isAlias(before, item.index)) toCreate.add(item.index);
   }
   await Promise.all(
@@ -89,6 +104,8 @@ export async function executeWrites(items: readonly DocWriteItem[], options: Wri
   const routed: DocWriteItem[] = [...items];
   items.forEach((item, position) => {
     const name = item.index!;
+    const nameError = nameErrors.get(position);
+    if (nameError !== undefined) return fail(position, name, item.id, nameError);
     const creationError = creationErrors.get(name);
     if (creationError !== undefined) return fail(position, name, item.id, creationError);
     try {
@@ -121,9 +138,80 @@ export async function executeWrites(items: readonly DocWriteItem[], options: Wri
     }
   });
 
-  // 3. Each shard's items run in order on its primary; shards run side by side.
-  await Promise.all([...groups.values()].map((group) => runShardGroup(group, routed, outcomes, options, context)));
+  // 3. Each shard's items run in order on its primary (on this node or sent to the primary's node); shards run
+  // side by side.
+  await Promise.all([...groups.values()].map((group) => runShardGroupOnPrimary(group, routed, outcomes, options, context)));
   return outcomes;
+}
+
+export const SHARD_BULK_ACTION = 'indices:data/write/bulk[s]';
+
+/** What a shard bulk request carries to the primary's node. */
+export interface ShardBulkRequest {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shard: number;
+  readonly items: DocWriteItem[];
+  readonly ids: string[];
+  readonly autoIds: number[];
+  readonly options: WriteOptions;
+}
+
+/**
+ * Runs a shard group where its primary is: here when the primary is local, else as a shard bulk request to
+ * the primary's node (ES's TransportShardBulkAction), a child task of this bulk. Its items' outcomes come back
+ * in order. (What makes an acknowledgement true is the primary's own translog sync, on that node.)
+ */
+async function runShardGroupOnPrimary(group: ShardGroup, items: readonly DocWriteItem[], outcomes: DocWriteOutcome[], options: WriteOptions, context: ActionContext): Promise<void> {
+  const services = context.services;
+  const state = services.clusterService.state();
+  const primary = state.routing.get(group.index.name)?.[group.shard]?.find((copy) => copy.primary);
+  const primaryNode = primary?.nodeId === undefined ? undefined : state.nodes.get(primary.nodeId);
+  if (primaryNode === undefined || primaryNode.id === services.localNode.id || services.transport === undefined) {
+    await runShardGroup(group, items, outcomes, options, context);
+    return;
+  }
+  const request: ShardBulkRequest = {
+    index: group.index.name,
+    indexUuid: group.index.uuid,
+    shard: group.shard,
+    items: group.positions.map((position) => items[position]!),
+    ids: group.ids,
+    autoIds: group.positions.flatMap((position, i) => (group.autoIds.has(position) ? [i] : [])),
+    options,
+  };
+  try {
+    const remote = (await sendToNode(services, primaryNode, SHARD_BULK_ACTION, request, context.task)) as WireOutcome[];
+    remote.forEach((outcome, i) => {
+      outcomes[group.positions[i]!] = outcomeFromWire(outcome);
+    });
+  } catch (err) {
+    const error = toEsError(err);
+    group.positions.forEach((position, i) => {
+      outcomes[position] = { kind: 'failure', op: items[position]!.op, index: group.index.name, id: group.ids[i], error };
+    });
+  }
+}
+
+/** The primary's side of a shard bulk request: the group's items, run here in order. */
+export async function executeShardBulk(request: ShardBulkRequest, context: ActionContext): Promise<WireOutcome[]> {
+  const index = context.services.clusterService.state().indices.get(request.index);
+  if (index === undefined || index.uuid !== request.indexUuid) throw errors.indexNotFound(request.index);
+  const positions = request.items.map((_, i) => i);
+  const group: ShardGroup = { index, shard: request.shard, positions, ids: request.ids, autoIds: new Set(request.autoIds) };
+  const outcomes: DocWriteOutcome[] = new Array(request.items.length);
+  await runShardGroup(group, request.items, outcomes, request.options, context);
+  return outcomes.map(outcomeToWire);
+}
+
+type WireOutcome = DocWriteSuccess | (Omit<DocWriteFailure, 'error'> & { readonly error: WireError });
+
+function outcomeToWire(outcome: DocWriteOutcome): WireOutcome {
+  return outcome.kind === 'success' ? outcome : { ...outcome, error: toWireError(outcome.error) };
+}
+
+function outcomeFromWire(outcome: WireOutcome): DocWriteOutcome {
+  return outcome.kind === 'success' ? outcome : { ...outcome, error: fromWireError(outcome.error) };
 }
 
 function resolveNameForFailure(state: ClusterState, name: string): string {
@@ -289,6 +377,7 @@ async function primaryWhenActive(group: ShardGroup, options: WriteOptions, conte
     const copies = state.routing.get(indexName)?.[group.shard];
     const primary = copies?.find((copy) => copy.primary);
     if (primary === undefined || primary.state !== 'STARTED' || primary.nodeId !== context.services.localNode.id) return false;
+    // (A primary elsewhere gets the group as a shard bulk request: runShardGroupOnPrimary.)
     return service.shard(indexName, group.shard) !== undefined && shardHasEnoughActive(state, indexName, group.shard, wanted);
   };
   const { state, timedOut } = await clusterService.waitFor(ready, options.timeoutMillis, context.task.signal);

@@ -1,14 +1,17 @@
 /**
  * `GET /_mapping`, `GET /{index}/_mapping` (RestGetMappingAction) and `PUT|POST /{index}/_mapping`
  * (RestPutMappingAction): the stored mapping of each index, and a mapping merged into the resolved indices
- * through the master with ES's parse and merge errors.
+ * through the master with ES's parse and merge errors. A mapping under a type is refused as ES 8 refuses it
+ * (typed-mappings.ts).
  */
 import { errors } from '../../common/errors.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN } from '../../cluster/indices-options.js';
 import { checkMetadataBlocks } from '../../cluster/metadata/index-updates.js';
 import { json, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
-import { resolveIndices } from './resolve-indices.js';
+import { warningHeaders } from '../deprecation-warnings.js';
+import { resolveIndices, STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY } from './resolve-indices.js';
+import { INCLUDE_TYPE_NAME, typelessPutMapping } from './typed-mappings.js';
 
 const getMapping: Route['handler'] = async (request, context) => {
   const state = context.services.clusterService.state();
@@ -20,12 +23,14 @@ const getMapping: Route['handler'] = async (request, context) => {
 
 const putMapping: Route['handler'] = async (request, context) => {
   if (!request.hasBody) throw errors.bodyRequired();
-  const mapping = request.json();
+  const warnings: string[] = [];
+  const mapping = typelessPutMapping(request.json(), request, warnings);
   const state = context.services.clusterService.state();
-  const names = resolveIndices(request, state, STRICT_EXPAND_OPEN);
+  // PutMappingRequest: open and closed indices, a pattern that matches nothing is a 404.
+  const names = resolveIndices(request, state, STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY);
   for (const name of names) checkMetadataBlocks(state.indices.get(name)!);
   if (names.length > 0) await indicesOf(context.services).metadata.putMapping(names, mapping);
-  return json({ acknowledged: true });
+  return json({ acknowledged: true }, 200, warningHeaders(context.services, warnings));
 };
 
 const GET_PARAMS = ['master_timeout', 'local', ...INDICES_OPTIONS_PARAMS];
@@ -34,5 +39,13 @@ const PUT_PARAMS = ['timeout', 'master_timeout', 'write_index_only', ...INDICES_
 export const mappingRoutes: Route[] = [
   { method: 'GET', path: '/_mapping', action: 'indices:admin/mappings/get', params: GET_PARAMS, handler: getMapping },
   { method: 'GET', path: '/{index}/_mapping', action: 'indices:admin/mappings/get', params: GET_PARAMS, handler: getMapping },
-  { method: ['PUT', 'POST'], path: '/{index}/_mapping', action: 'indices:admin/mapping/put', params: PUT_PARAMS, body: 'required', handler: putMapping },
+  {
+    method: ['PUT', 'POST'],
+    path: '/{index}/_mapping',
+    action: 'indices:admin/mapping/put',
+    params: PUT_PARAMS,
+    v7Params: [INCLUDE_TYPE_NAME],
+    body: 'required',
+    handler: putMapping,
+  },
 ];

@@ -37,5 +37,8 @@ export const DELETE_INDEX_OPTIONS: IndicesOptions = Object.freeze({
   ignoreAliases: true,
 });
 
-/** UpdateSettingsRequest: IndicesOptions.fromOptions(false, false, true, true): open and closed, nothing matched is a 404. */
-export const UPDATE_SETTINGS_OPTIONS: IndicesOptions = Object.freeze({ ...STRICT_EXPAND_OPEN_CLOSED_ALLOW_NO, allowNoIndices: false });
+/**
+ * IndicesOptions.fromOptions(false, false, true, true), the default of UpdateSettingsRequest and PutMappingRequest:
+ * open and closed indices, and a wildcard (or the whole request) that matches nothing is a 404.
+ */
+export const STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY: IndicesOptions = Object.freeze({ ...STRICT_EXPAND_OPEN_CLOSED_ALLOW_NO, allowNoIndices: false });

@@ -9,7 +9,7 @@ import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN, splitCommaLikeJava } from '
 import { defaultSettings, normalizeSettings, type FlatSettings } from '../../indices/index.js';
 import { json, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
-import { resolveIndices, UPDATE_SETTINGS_OPTIONS } from './resolve-indices.js';
+import { resolveIndices, STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY } from './resolve-indices.js';
 import { settingsXContent } from './settings-xcontent.js';
 
 const GET_OPTIONS = Object.freeze({ ...STRICT_EXPAND_OPEN, expandClosed: true });
@@ -59,7 +59,7 @@ const putSettings: Route['handler'] = async (request, context) => {
   const settings = normalizeSettings(body);
   if (Object.keys(settings).length === 0) throw errors.requestValidation(['no settings to update']);
   const state = context.services.clusterService.state();
-  const names = resolveIndices(request, state, UPDATE_SETTINGS_OPTIONS);
+  const names = resolveIndices(request, state, STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY);
   if (names.length > 0) await indicesOf(context.services).metadata.updateSettings(names, settings, request.paramBool('preserve_existing', false));
   return json({ acknowledged: true });
 };

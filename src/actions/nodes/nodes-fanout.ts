@@ -8,6 +8,8 @@
 import { errors, toEsError, type EsError } from '../../common/errors.js';
 import { resolveNodeSelectors, transportAddress, type ClusterState } from '../../cluster/index.js';
 import type { NodeServices } from '../context.js';
+import type { Task } from '../../tasks/index.js';
+import { sendToNode } from '../remote-node.js';
 import { errorJson } from '../tasks/task-json.js';
 import type { JsonObject } from './human-fields.js';
 
@@ -18,10 +20,15 @@ export interface NodesOutcome<T> {
   readonly failures: EsError[];
 }
 
+/**
+ * `remote` names the node-level action (registered in node-actions.ts) and its arguments; other nodes answer
+ * it over the transport. Without one only this node can answer.
+ */
 export async function onSelectedNodes<T>(
   services: NodeServices,
   selectors: readonly string[],
   localOperation: () => Promise<T> | T,
+  remote?: { readonly action: string; readonly args: unknown; readonly task?: Task },
 ): Promise<NodesOutcome<T>> {
   const state = services.clusterService.state();
   const localNodeId = services.localNode.id;
@@ -32,9 +39,9 @@ export async function onSelectedNodes<T>(
       try {
         const node = state.nodes.get(nodeId);
         if (!node) throw errors.noSuchNode(nodeId);
-        // Other nodes answer over the transport layer once nodes-level handlers are registered there.
-        if (nodeId !== localNodeId) throw errors.nodeNotConnected(node.name, transportAddress(node));
-        return [nodeId, await localOperation()];
+        if (nodeId === localNodeId) return [nodeId, await localOperation()];
+        if (remote === undefined) throw errors.nodeNotConnected(node.name, transportAddress(node));
+        return [nodeId, (await sendToNode(services, node, remote.action, remote.args, remote.task)) as T];
       } catch (err) {
         return [nodeId, errors.failedNode(nodeId, toEsError(err))];
       }

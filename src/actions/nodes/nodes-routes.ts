@@ -8,16 +8,27 @@ import { localNodeStats } from './node-stats.js';
 import { parseNodesInfoRequest, parseNodesStatsRequest } from './nodes-request.js';
 import { nodesResponseBody, onSelectedNodes } from './nodes-fanout.js';
 
-const nodesInfoHandler: Route['handler'] = async (request, { services }) => {
+export const NODES_INFO_NODE_ACTION = 'cluster:monitor/nodes/info[n]';
+export const NODES_STATS_NODE_ACTION = 'cluster:monitor/nodes/stats[n]';
+
+const nodesInfoHandler: Route['handler'] = async (request, { services, task }) => {
   const parsed = parseNodesInfoRequest(request);
   const options = { human: request.human, flatSettings: request.paramBool('flat_settings', false) };
-  const outcome = await onSelectedNodes(services, parsed.nodeSelectors, () => localNodeInfo(services, parsed.metrics, options));
+  const outcome = await onSelectedNodes(services, parsed.nodeSelectors, () => localNodeInfo(services, parsed.metrics, options), {
+    action: NODES_INFO_NODE_ACTION,
+    args: { metrics: [...parsed.metrics], options },
+    task,
+  });
   return json(nodesResponseBody(outcome));
 };
 
-const nodesStatsHandler: Route['handler'] = async (request, { services }) => {
+const nodesStatsHandler: Route['handler'] = async (request, { services, task }) => {
   const parsed = parseNodesStatsRequest(request);
-  const outcome = await onSelectedNodes(services, parsed.nodeSelectors, () => localNodeStats(services, parsed, request.human));
+  const outcome = await onSelectedNodes(services, parsed.nodeSelectors, () => localNodeStats(services, parsed, request.human), {
+    action: NODES_STATS_NODE_ACTION,
+    args: { request: { ...parsed, sections: [...parsed.sections], indexMetrics: [...parsed.indexMetrics] }, human: request.human },
+    task,
+  });
   return json(nodesResponseBody(outcome));
 };
 

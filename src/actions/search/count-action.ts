@@ -15,7 +15,7 @@ import { shardsHeader } from './search-errors.js';
 import { resolveSearchShards } from './search-shards.js';
 import { resolveSearchTargets } from '../../cluster/index.js';
 import { aliasFiltersOf } from './alias-filter.js';
-import { responseStatus } from './search-action.js';
+import { hasWriteBlock, responseStatus } from './search-action.js';
 
 const COUNT_PARAMS = [
   'q',
@@ -102,13 +102,15 @@ async function handleCount(request: RestRequest, context: ActionContext): Promis
       nowMillis: Date.now(),
       slots,
       mode: { kind: 'search' },
+      // _count is a size-0 search in ES: the can-match pre-filter applies to it too.
+      preFilter: { preFilterShardSize: undefined, readOnlyIndices: hasWriteBlock(slots, context) },
     },
     context,
   );
   const body = {
     ...(terminated && { terminated_early: outcome.reduced.terminatedEarly ?? false }),
     count: outcome.reduced.totalHits?.value ?? 0,
-    _shards: shardsHeader(outcome.totalShards, outcome.successfulShards, 0, outcome.failures),
+    _shards: shardsHeader(outcome.totalShards, outcome.successfulShards, outcome.skippedShards, outcome.failures),
   };
   return json(body, responseStatus(outcome.successfulShards, outcome.totalShards, outcome.failures));
 }

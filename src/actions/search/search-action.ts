@@ -58,6 +58,12 @@ function indexSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
   }));
 }
 
+/** TransportSearchAction.hasReadOnlyIndices: a searched index with a write block (`index.blocks.write`). */
+export function hasWriteBlock(slots: readonly ShardSlot[], context: ActionContext): boolean {
+  const state = context.services.clusterService.state();
+  return slots.some((slot) => state.indices.get(slot.index)?.settings['index.blocks.write'] === 'true');
+}
+
 /** RestStatus.status(successful, total, failures) for a response that has results. */
 export function responseStatus(successful: number, total: number, failures: readonly { cause: { status: number } }[]): number {
   if (failures.length === 0) return successful === 0 && total > 0 ? 503 : 200;
@@ -92,6 +98,8 @@ export async function runSearch(input: SearchInput, context: ActionContext): Pro
       slots,
       mode,
       ...(input.pit?.keepAliveMillis !== undefined && { contextKeepAliveMillis: input.pit.keepAliveMillis }),
+      batchedReduceSize: input.batchedReduceSize,
+      preFilter: { preFilterShardSize: input.preFilterShardSize, readOnlyIndices: hasWriteBlock(slots, context) },
     },
     context,
   );

@@ -2,8 +2,13 @@
  * Runs one search across its shards, as ES's TransportSearchAction with SearchQueryThenFetchAsyncAction
  * (and SearchDfsQueryThenFetchAsyncAction, SearchScrollQueryThenFetchAsyncAction):
  *
- *   open a searcher per shard (or reuse a scroll/PIT context) -> [dfs per shard -> aggregate statistics]
- *   -> query per shard -> reduce (merge top hits, totals, aggregations) -> fetch the page's hits per shard
+ *   open a searcher per shard (or reuse a scroll/PIT context) -> [can-match pre-filter] -> [dfs per shard ->
+ *   aggregate statistics] -> query per shard -> reduce in batches (merge top hits, totals, aggregations) -> fetch
+ *   the page's hits per shard
+ *
+ * The can-match pre-filter runs when ES's TransportSearchAction would run it (shouldPreFilterSearchShards): shards
+ * whose query rewrites to match_none are skipped (successful, counted in `_shards.skipped`), all but one when
+ * none can match, so the response still has a shard's (empty) result.
  *
  * Each shard phase runs as a cancellable child task of the search (`indices:data/read/search[phase/query]`
  * and friends), checking its cancellation every block of documents, and is counted in the shard's search
@@ -20,6 +25,7 @@ import { TRACK_TOTAL_HITS_ACCURATE } from '../../search/dsl/index.js';
 import type { StatisticsOverride } from '../../search/index.js';
 import {
   aggregateDfs,
+  canMatchShard,
   executeDfsPhase,
   executeFetchPhase,
   executeQueryPhase,
@@ -30,6 +36,7 @@ import {
   reduceQueryPhase,
   RELEVANCE,
   resolveSort,
+  shouldPreFilterSearchShards,
   sliceForShard,
   type AfterDoc,
   type DfsResult,
@@ -84,6 +91,10 @@ export interface SearchPlan {
   readonly mode: SearchMode;
   /** PIT keep-alive renewal for context slots. */
   readonly contextKeepAliveMillis?: number;
+  /** `batched_reduce_size` (512 when not given). */
+  readonly batchedReduceSize?: number;
+  /** What decides whether the can-match pre-filter runs; undefined: it never does (scroll pages, count). */
+  readonly preFilter?: { readonly preFilterShardSize: number | undefined; readonly readOnlyIndices: boolean };
 }
 
 export interface PageHit {
@@ -99,6 +110,8 @@ export interface SearchOutcome {
   readonly hits: readonly PageHit[];
   readonly totalShards: number;
   readonly successfulShards: number;
+  /** Shards the can-match phase skipped (they count as successful too). */
+  readonly skippedShards: number;
   readonly failures: readonly ShardFailure[];
   /** The scroll contexts of a scroll search, by slot (for the scroll id). */
   readonly scrollContexts: readonly { readonly context: ReaderContext; readonly nodeId: string }[];
@@ -111,6 +124,8 @@ interface Running {
   context: ReaderContext | undefined;
   release: () => void;
   failure: ShardFailure | undefined;
+  /** Skipped by the can-match phase: successful, but never queried. */
+  skipped: boolean;
   sort: ResolvedSort | undefined;
   query: QueryPhaseResult | undefined;
 }
@@ -122,7 +137,7 @@ function failureOf(slot: ShardSlot, err: unknown): ShardFailure {
 
 /** Opens the shard's searcher (or context); failures are recorded on the slot. */
 function open(slot: ShardSlot, plan: SearchPlan, context: ActionContext): Running {
-  const running: Running = { slot, target: undefined, stats: undefined, context: undefined, release: () => undefined, failure: undefined, sort: undefined, query: undefined };
+  const running: Running = { slot, target: undefined, stats: undefined, context: undefined, release: () => undefined, failure: undefined, skipped: false, sort: undefined, query: undefined };
   const services = context.services;
   const registry = readerContextsOf(services);
   try {
@@ -195,6 +210,36 @@ async function inChildTask<T>(context: ActionContext, running: Running, phase: s
 
 function live(runs: readonly Running[]): Running[] {
   return runs.filter((run) => run.failure === undefined);
+}
+
+/** The shards the query phase runs on: not failed, not skipped by can-match. */
+function queried(runs: readonly Running[]): Running[] {
+  return runs.filter((run) => run.failure === undefined && !run.skipped);
+}
+
+/**
+ * CanMatchPreFilterSearchPhase: marks the shards whose query (with their alias filter) rewrites to match_none as
+ * skipped, keeping the first shard when none can match (ES needs one real result to build the response).
+ */
+function preFilter(runs: readonly Running[], plan: SearchPlan): void {
+  if (plan.preFilter === undefined || plan.mode.kind !== 'search') return;
+  const request = plan.request;
+  const first = request.sort?.[0];
+  const decision = {
+    dfs: plan.dfs,
+    query: request.query,
+    aggregations: plan.aggregations,
+    primaryFieldSort: first !== undefined && first.kind === 'field' && first.field !== '_score',
+    preFilterShardSize: plan.preFilter.preFilterShardSize,
+    readOnlyIndices: plan.preFilter.readOnlyIndices,
+    numShards: runs.length,
+  };
+  if (!shouldPreFilterSearchShards(decision)) return;
+  const candidates = live(runs);
+  for (const run of candidates) {
+    run.skipped = !canMatchShard(run.target!, withAliasFilter(request, run.slot.aliasFilter).query, plan.nowMillis);
+  }
+  if (candidates.length > 0 && candidates.every((run) => run.skipped)) candidates[0]!.skipped = false;
 }
 
 async function dfsPhase(runs: readonly Running[], plan: SearchPlan, context: ActionContext): Promise<StatisticsOverride | undefined> {
@@ -331,10 +376,11 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
   let completed = false;
   const failures = (): ShardFailure[] => runs.flatMap((run) => (run.failure === undefined ? [] : [run.failure]));
   try {
+    preFilter(runs, plan);
     const statistics = await dfsPhase(runs, plan, context);
     if (plan.dfs && live(runs).length === 0 && runs.length > 0) throw searchPhaseExecutionError('dfs', 'all shards failed', failures());
     await Promise.all(
-      live(runs).map(async (run) => {
+      queried(runs).map(async (run) => {
         try {
           await queryOne(run, plan, statistics, context);
         } catch (err) {
@@ -342,7 +388,7 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
         }
       }),
     );
-    const succeeded = live(runs);
+    const succeeded = queried(runs);
     if (succeeded.length === 0 && runs.length > 0) throw searchPhaseExecutionError('query', 'all shards failed', failures());
     if (!plan.allowPartialResults && failures().length > 0) throw searchPhaseExecutionError('query', 'Partial shards failure', failures());
     context.task.ensureNotCancelled();
@@ -360,6 +406,8 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
         hasAggregations: plan.mode.kind !== 'scroll-next' && plan.aggregations !== undefined && plan.aggregations.length > 0,
         maxBuckets: succeeded[0]?.target?.settings.maxBuckets ?? 65_536,
         checkCancelled: () => context.task.ensureNotCancelled(),
+        ...(plan.batchedReduceSize !== undefined && { batchedReduceSize: plan.batchedReduceSize }),
+        expectedResults: runs.length,
       },
     );
     const byShard = new Map<number, Running>(succeeded.map((run) => [run.slot.shardIndex, run]));
@@ -381,7 +429,7 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
       }),
     );
     // Every shard that had hits to fetch failed, and no shard is left: the fetch phase failed as a whole.
-    if (live(runs).length === 0) throw searchPhaseExecutionError('fetch', 'all shards failed', failures());
+    if (queried(runs).length === 0) throw searchPhaseExecutionError('fetch', 'all shards failed', failures());
     const cursors = new Map<number, number>();
     const hits: PageHit[] = [];
     for (const hit of reduced.hits) {
@@ -401,6 +449,7 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
       hits,
       totalShards: runs.length,
       successfulShards: runs.length - finalFailures.length,
+      skippedShards: runs.filter((run) => run.skipped && run.failure === undefined).length,
       failures: finalFailures,
       scrollContexts: plan.mode.kind === 'search' ? [] : live(runs).flatMap((run) => (run.context === undefined ? [] : [{ context: run.context, nodeId: context.services.localNode.id }])),
     };

@@ -43,7 +43,14 @@ export interface SearchInput {
   readonly trackTotalHitsUpTo: number;
   readonly totalHitsAsInt: boolean;
   readonly typedKeys: boolean;
+  /** `batched_reduce_size`: shard results reduced together before the final reduce (512 when not given). */
+  readonly batchedReduceSize: number;
+  /** `pre_filter_shard_size`, when given (ES then decides by the indices and the sort). */
+  readonly preFilterShardSize: number | undefined;
 }
+
+/** SearchRequest.DEFAULT_BATCHED_REDUCE_SIZE. */
+export const DEFAULT_BATCHED_REDUCE_SIZE = 512;
 
 /** Parameters `_search` reads besides the body ones of the DSL. */
 export const SEARCH_PARAMS: readonly string[] = [
@@ -76,6 +83,31 @@ export function booleanParam(param: ParamReader, name: string, fallback: boolean
   if (value === '' || value === 'true') return true;
   if (value === 'false') return false;
   throw errors.illegalArgument(`Failed to parse value [${value}] as only [true] or [false] are allowed.`);
+}
+
+/** RestRequest.paramAsInt: Integer.parseInt's grammar and range, or ES's 400 with the NumberFormatException. */
+function intParam(param: ParamReader, name: string): number | undefined {
+  const value = param(name);
+  if (value === undefined) return undefined;
+  const parsed = /^[+-]?\d+$/.test(value) ? Number(value) : NaN;
+  if (!(parsed >= -2147483648 && parsed <= 2147483647)) {
+    throw errors.illegalArgument(`Failed to parse int parameter [${name}] with value [${value}]`, new EsError('number_format_exception', `For input string: "${value}"`));
+  }
+  return parsed;
+}
+
+/**
+ * The shard-fan-out parameters RestSearchAction.parseSearchRequest reads right after the body, checked by
+ * SearchRequest's setters before any index is resolved.
+ */
+function readFanOutParams(param: ParamReader): { batchedReduceSize: number; preFilterShardSize: number | undefined } {
+  const batchedReduceSize = intParam(param, 'batched_reduce_size') ?? DEFAULT_BATCHED_REDUCE_SIZE;
+  if (batchedReduceSize <= 1) throw errors.illegalArgument('batchedReduceSize must be >= 2');
+  const preFilterShardSize = intParam(param, 'pre_filter_shard_size');
+  if (preFilterShardSize !== undefined && preFilterShardSize < 1) throw errors.illegalArgument('preFilterShardSize must be >= 1');
+  const maxConcurrentShardRequests = intParam(param, 'max_concurrent_shard_requests');
+  if (maxConcurrentShardRequests !== undefined && maxConcurrentShardRequests < 1) throw errors.illegalArgument('maxConcurrentShardRequests must be >= 1');
+  return { batchedReduceSize, preFilterShardSize };
 }
 
 /** SearchType.fromString. */
@@ -174,6 +206,7 @@ export function readSearchInput(source: SearchInputSource): SearchInput {
   const rawBody = source.body ?? param('source');
   const { body, pit } = splitPit(rawBody);
   const request = parseSearchRequest({ ...(body !== undefined && { body }), params: { param } });
+  const fanOut = readFanOutParams(param);
   const scrollText = param('scroll');
   const scroll = scrollText === undefined ? undefined : parseTimeValueMillis(scrollText, 'scroll');
   const requestCache = param('request_cache') === undefined ? undefined : booleanParam(param, 'request_cache', false);
@@ -205,6 +238,7 @@ export function readSearchInput(source: SearchInputSource): SearchInput {
     trackTotalHitsUpTo,
     totalHitsAsInt,
     typedKeys: booleanParam(param, 'typed_keys', false),
+    ...fanOut,
   };
 }
 

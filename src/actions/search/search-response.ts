@@ -85,7 +85,9 @@ export function searchResponseXContent(outcome: SearchOutcome, tookMillis: numbe
   body['took'] = tookMillis;
   body['timed_out'] = reduced.timedOut;
   if (reduced.terminatedEarly !== undefined) body['terminated_early'] = reduced.terminatedEarly;
-  body['_shards'] = shardsHeader(outcome.totalShards, outcome.successfulShards, 0, outcome.failures);
+  // SearchResponse.headerToXContent prints num_reduce_phases only when the search reduced more than once.
+  if (reduced.numReducePhases !== 1) body['num_reduce_phases'] = reduced.numReducePhases;
+  body['_shards'] = shardsHeader(outcome.totalShards, outcome.successfulShards, outcome.skippedShards, outcome.failures);
   body['hits'] = {
     ...totalXContent(reduced.totalHits, options.totalHitsAsInt),
     max_score: floatOrNull(reduced.maxScore),

@@ -8,9 +8,9 @@
  */
 import { toEsError } from '../../common/errors.js';
 import { errors } from '../../common/errors.js';
-import { taskInfoOf, taskMatches, type Task, type TaskFilter, type TaskId, type TaskInfo } from '../../tasks/index.js';
+import { TaskId, taskInfoOf, taskMatches, type Task, type TaskFilter, type TaskInfo } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
-import { executeOnTaskNodes } from './node-fanout.js';
+import { executeOnTaskNodes, type NodeTasksResult } from './node-fanout.js';
 import type { TaskOperationFailure } from './task-json.js';
 import type { TasksResponse } from './tasks-response.js';
 
@@ -34,7 +34,22 @@ export function cancelTasks(services: NodeServices, cancelTask: Task, request: C
   }
   const filter: TaskFilter = { actions: request.actions, parentTaskId: request.parentTaskId, targetTaskId: request.targetTaskId };
   const target = { nodes: request.nodes, targetTaskId: request.targetTaskId };
-  return executeOnTaskNodes(services, cancelTask, CANCEL_TASKS_ACTION, target, async (nodeTask) => {
+  return executeOnTaskNodes(services, cancelTask, CANCEL_TASKS_ACTION, target, (nodeTask) => cancelTasksOnNode(services, nodeTask, request), cancelRequestToWire(request));
+}
+
+export function cancelRequestToWire(request: CancelTasksRequest): unknown {
+  return { ...request, targetTaskId: request.targetTaskId?.toString(), parentTaskId: request.parentTaskId?.toString() };
+}
+
+export function cancelRequestFromWire(raw: unknown): CancelTasksRequest {
+  const wire = raw as Omit<CancelTasksRequest, 'targetTaskId' | 'parentTaskId'> & { targetTaskId?: string; parentTaskId?: string };
+  return { ...wire, targetTaskId: TaskId.parse(wire.targetTaskId ?? undefined), parentTaskId: TaskId.parse(wire.parentTaskId ?? undefined) };
+}
+
+/** One node's part of a cancel: the matching tasks here, cancelled (and their children, bans included). */
+export async function cancelTasksOnNode(services: NodeServices, nodeTask: Task, request: CancelTasksRequest): Promise<NodeTasksResult> {
+  const filter: TaskFilter = { actions: request.actions, parentTaskId: request.parentTaskId, targetTaskId: request.targetTaskId };
+  {
     const targets = tasksToCancel(services, nodeTask, filter);
     const outcomes = await Promise.all(
       targets.map(async (task): Promise<TaskInfo | TaskOperationFailure> => {
@@ -53,7 +68,7 @@ export function cancelTasks(services: NodeServices, cancelTask: Task, request: C
       else tasks.push(outcome);
     }
     return { tasks, taskFailures };
-  });
+  }
 }
 
 /** ES's processTasks for cancel, on the node the operation runs on. */

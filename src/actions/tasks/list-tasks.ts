@@ -8,7 +8,7 @@ import { splitByComma } from '../../cat/index.js';
 import { TaskId, taskInfoOf, taskMatches, type Task, type TaskFilter } from '../../tasks/index.js';
 import type { RestRequest } from '../rest.js';
 import type { NodeServices } from '../context.js';
-import { executeOnTaskNodes } from './node-fanout.js';
+import { executeOnTaskNodes, type NodeTasksResult } from './node-fanout.js';
 import type { TasksResponse } from './tasks-response.js';
 import { waitForTasks } from './wait-for-tasks.js';
 
@@ -39,7 +39,22 @@ export function parseListTasksRequest(request: RestRequest): ListTasksRequest {
 }
 
 export function listTasks(services: NodeServices, listTask: Task, request: ListTasksRequest): Promise<TasksResponse> {
-  return executeOnTaskNodes(services, listTask, LIST_TASKS_ACTION, { nodes: request.nodes, targetTaskId: undefined }, async () => {
+  return executeOnTaskNodes(services, listTask, LIST_TASKS_ACTION, { nodes: request.nodes, targetTaskId: undefined }, () => listTasksOnNode(services, request), listRequestToWire(request));
+}
+
+/** The request as it travels to the other nodes (task ids as strings). */
+export function listRequestToWire(request: ListTasksRequest): unknown {
+  return { ...request, filter: { actions: request.filter.actions, parentTaskId: request.filter.parentTaskId?.toString() } };
+}
+
+export function listRequestFromWire(raw: unknown): ListTasksRequest {
+  const wire = raw as ListTasksRequest & { filter: { actions: string[]; parentTaskId?: string } };
+  return { ...wire, filter: { actions: wire.filter.actions, parentTaskId: TaskId.parse(wire.filter.parentTaskId ?? undefined) } };
+}
+
+/** One node's part of a list: its matching tasks (after waiting for them with wait_for_completion). */
+export async function listTasksOnNode(services: NodeServices, request: ListTasksRequest): Promise<NodeTasksResult> {
+  {
     const matched = services.taskManager.list().filter((task) => taskMatches(request.filter, task));
     const tasks = matched.map((task) => taskInfoOf(task, request.detailed));
     if (request.waitForCompletion) {
@@ -49,5 +64,5 @@ export function listTasks(services: NodeServices, listTask: Task, request: ListT
       );
     }
     return { tasks, taskFailures: [] };
-  });
+  }
 }

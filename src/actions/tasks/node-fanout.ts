@@ -5,14 +5,16 @@
  * headers), so it shows up under its parent in the task list. A node that is not in the cluster, or that
  * fails, becomes a `failed_node_exception` in `node_failures`; the other nodes still answer.
  *
- * Other nodes are reached over the transport layer once the node-level handlers are wired there; until
- * then a non-local node answers as an unreachable ES node does (`node_not_connected_exception`).
+ * Other nodes run the same operation from its serializable arguments (`remoteArgs`) as the node-level action
+ * `<action>[n]` over the transport (node-actions.ts registers it), as a child of the caller's task.
  */
 import { errors, toEsError, type EsError } from '../../common/errors.js';
 import { resolveTaskNodes } from '../../cluster/task-nodes.js';
 import { transportAddress } from '../../cluster/index.js';
 import type { Task, TaskId, TaskInfo } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
+import { sendToNode } from '../remote-node.js';
+import { tasksResultFromWire } from './task-wire.js';
 import type { TaskOperationFailure } from './task-json.js';
 import type { TasksResponse } from './tasks-response.js';
 
@@ -35,6 +37,7 @@ export async function executeOnTaskNodes(
   action: string,
   target: NodeTasksTarget,
   nodeOperation: NodeOperation,
+  remoteArgs?: unknown,
 ): Promise<TasksResponse> {
   const state = services.clusterService.state();
   const localNodeId = services.localNode.id;
@@ -44,7 +47,10 @@ export async function executeOnTaskNodes(
       try {
         const node = state.nodes.get(nodeId);
         if (!node) throw errors.noSuchNode(nodeId);
-        if (nodeId !== localNodeId) throw errors.nodeNotConnected(node.name, transportAddress(node));
+        if (nodeId !== localNodeId) {
+          if (remoteArgs === undefined) throw errors.nodeNotConnected(node.name, transportAddress(node));
+          return tasksResultFromWire(await sendToNode(services, node, `${action}[n]`, remoteArgs, parentTask));
+        }
         return await services.taskManager.run(
           {
             type: 'direct',

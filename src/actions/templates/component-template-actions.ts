@@ -34,9 +34,7 @@ export const componentTemplateRoutes: Route[] = [
       const template = parseComponentTemplate(requiredBody(request));
       const create = request.paramBool('create', false);
       const cause = request.param('cause') ?? 'api';
-      await templatesService(context.services).updateTemplates(`create-component-template [${name}], cause [${cause}]`, (templates) =>
-        putComponentTemplate(templates, name, template, create),
-      );
+      await templatesService(context.services).updateTemplates(`create-component-template [${name}], cause [${cause}]`, { kind: 'put-component', name, component: template, create });
       return acknowledged(context.services);
     },
   },
@@ -70,10 +68,7 @@ export const componentTemplateRoutes: Route[] = [
     params: ['master_timeout', 'timeout'],
     handler: async (request, context) => {
       const names = request.pathParams['name']!.split(',');
-      await templatesService(context.services).updateTemplates(`remove-component-template [${names.join(',')}]`, (templates) => ({
-        templates: removeComponentTemplates(templates, names),
-        warnings: [],
-      }));
+      await templatesService(context.services).updateTemplates(`remove-component-template [${names.join(',')}]`, { kind: 'remove-component', names });
       return acknowledged(context.services);
     },
   },

@@ -23,10 +23,7 @@ export const indexTemplateRoutes: Route[] = [
       const template = parseComposableTemplate(name, requiredBody(request));
       const create = request.paramBool('create', false);
       const cause = request.param('cause') ?? 'api';
-      const warnings = await templatesService(context.services).updateTemplates(`create-index-template-v2 [${name}], cause [${cause}]`, (templates) => {
-        validateComposableRequest(templates, name, template);
-        return putComposableTemplate(templates, name, template, create);
-      });
+      const warnings = await templatesService(context.services).updateTemplates(`create-index-template-v2 [${name}], cause [${cause}]`, { kind: 'put-composable', name, template, create });
       return acknowledged(context.services, warnings);
     },
   },
@@ -69,10 +66,7 @@ export const indexTemplateRoutes: Route[] = [
     params: ['master_timeout', 'timeout'],
     handler: async (request, context) => {
       const names = request.pathParams['name']!.split(',');
-      await templatesService(context.services).updateTemplates(`remove-index-template-v2 [${names.join(',')}]`, (templates) => ({
-        templates: removeComposableTemplates(templates, names),
-        warnings: [],
-      }));
+      await templatesService(context.services).updateTemplates(`remove-index-template-v2 [${names.join(',')}]`, { kind: 'remove-composable', names });
       return acknowledged(context.services);
     },
   },

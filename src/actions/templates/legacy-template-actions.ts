@@ -12,6 +12,7 @@ import type { NodeServices } from '../context.js';
 import { parseLegacyTemplate } from './template-body-parser.js';
 import { legacyXContent } from './template-xcontent.js';
 import { acknowledged, requiredBody, templatesService } from './template-request.js';
+import { INCLUDE_TYPE_NAME, PUT_TEMPLATE_TYPES_DEPRECATION, typelessCreateMappings } from '../indices/typed-mappings.js';
 
 /** RestPutIndexTemplateAction.DEPRECATION_WARNING. */
 const LEGACY_DEPRECATION = 'Legacy index templates are deprecated in favor of composable templates.';
@@ -24,6 +25,13 @@ function selectLegacy(services: NodeServices, names: readonly string[]): Array<[
     for (const [candidate, template] of Object.entries(legacy)) if (simpleMatch(name, candidate)) selected.set(candidate, template);
   }
   return [...selected];
+}
+
+/** RestPutIndexTemplateAction: the body's mappings go through RestCreateIndexAction.prepareMappings(V7). */
+function typelessLegacyBody(body: unknown, request: RestRequest, warnings: string[]): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body) || !('mappings' in body)) return body;
+  const source = body as Record<string, unknown>;
+  return { ...source, mappings: typelessCreateMappings(source['mappings'], request, PUT_TEMPLATE_TYPES_DEPRECATION, warnings) };
 }
 
 function namesOf(request: RestRequest): string[] {
@@ -48,16 +56,16 @@ export const legacyTemplateRoutes: Route[] = [
     path: '/_template/{name}',
     action: 'indices:admin/template/put',
     params: ['create', 'cause', 'order', 'master_timeout'],
+    v7Params: [INCLUDE_TYPE_NAME],
     body: 'required',
     handler: async (request, context) => {
       const name = request.pathParams['name']!;
-      const template = parseLegacyTemplate(requiredBody(request), request.paramInt('order', 0));
+      const typeWarnings: string[] = [];
+      const template = parseLegacyTemplate(typelessLegacyBody(requiredBody(request), request, typeWarnings), request.paramInt('order', 0));
       const create = request.paramBool('create', false);
       const cause = request.param('cause') ?? 'api';
-      const warnings = await templatesService(context.services).updateTemplates(`create-index-template [${name}], cause [${cause}]`, (templates) =>
-        putLegacyTemplate(templates, name, template, create),
-      );
-      return acknowledged(context.services, [LEGACY_DEPRECATION, ...warnings]);
+      const warnings = await templatesService(context.services).updateTemplates(`create-index-template [${name}], cause [${cause}]`, { kind: 'put-legacy', name, template, create });
+      return acknowledged(context.services, [LEGACY_DEPRECATION, ...typeWarnings, ...warnings]);
     },
   },
   {
@@ -84,10 +92,7 @@ export const legacyTemplateRoutes: Route[] = [
     params: ['master_timeout', 'timeout'],
     handler: async (request, context) => {
       const name = request.pathParams['name']!;
-      await templatesService(context.services).updateTemplates(`remove-index-template [${name}]`, (templates) => ({
-        templates: removeLegacyTemplates(templates, name),
-        warnings: [],
-      }));
+      await templatesService(context.services).updateTemplates(`remove-index-template [${name}]`, { kind: 'remove-legacy', name });
       return acknowledged(context.services);
     },
   },

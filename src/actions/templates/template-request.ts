@@ -4,16 +4,10 @@ import { simpleMatch } from '../../common/wildcards.js';
 import type { NodeServices } from '../context.js';
 import { indicesOf } from '../indices-services.js';
 import { json, type JsonResponse, type RestRequest } from '../rest.js';
+import { warningHeaders } from '../deprecation-warnings.js';
 
 export function templatesService(services: NodeServices) {
   return indicesOf(services).metadata;
-}
-
-/** ES's HeaderWarning: one `Warning` header value per message (joined here as a list, as HTTP allows). */
-export function warningHeaders(services: NodeServices, warnings: readonly string[]): Record<string, string> | undefined {
-  if (warnings.length === 0) return undefined;
-  const prefix = `299 Elasticsearch-${services.version.number}-${services.version.buildHash}`;
-  return { Warning: warnings.map((warning) => `${prefix} "${warning.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(', ') };
 }
 
 export function acknowledged(services: NodeServices, warnings: readonly string[] = []): JsonResponse {

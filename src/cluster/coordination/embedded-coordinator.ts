@@ -8,6 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../../common/atomic-file.js';
 import { randomBase64Uuid } from '../../common/uuid.js';
+import { errors } from '../../common/errors.js';
 import type { ClusterService } from '../cluster-service.js';
 import type { ClusterState, IndexMetadata } from '../cluster-state.js';
 import type { DiscoveryNode } from '../discovery-node.js';
@@ -32,6 +33,7 @@ export function initialClusterState(clusterName: string): ClusterState {
     clusterUuid: '_na_',
     version: 0,
     stateUuid: '_na_',
+    term: 0,
     masterNodeId: undefined,
     nodes: new Map(),
     indices: new Map(),
@@ -44,6 +46,8 @@ export function initialClusterState(clusterName: string): ClusterState {
 }
 
 export class EmbeddedCoordinator implements Coordinator {
+  readonly kind = 'embedded';
+  private started = false;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly stateFile: string;
 
@@ -65,6 +69,8 @@ export class EmbeddedCoordinator implements Coordinator {
       clusterUuid: persisted?.clusterUuid ?? randomBase64Uuid(),
       version: (persisted?.version ?? 0) + 1,
       stateUuid: randomBase64Uuid(),
+      // One node, one master for its whole life: a single term.
+      term: 1,
       masterNodeId: this.localNode.id,
       nodes: new Map([[this.localNode.id, this.localNode]]),
       indices: new Map((persisted?.indices ?? []).map((index) => [index.name, { ...index, aliases: readPersistedAliases(index.aliases) }])),
@@ -78,14 +84,25 @@ export class EmbeddedCoordinator implements Coordinator {
     const withRouting = this.restoreRouting(recovered);
     this.persist(withRouting);
     this.clusterService.apply(withRouting);
+    this.started = true;
   }
 
   async stop(): Promise<void> {
+    this.started = false;
     await this.queue.catch(() => undefined);
+  }
+
+  isMaster(): boolean {
+    return this.started;
+  }
+
+  term(): number {
+    return this.clusterService.state().term;
   }
 
   submitStateUpdate(_source: string, update: (state: ClusterState) => ClusterState): Promise<ClusterState> {
     const run = async (): Promise<ClusterState> => {
+      if (!this.started) throw errors.notMaster('the embedded coordinator is not running');
       const current = this.clusterService.state();
       const proposed = update(current);
       if (proposed === current) return current;

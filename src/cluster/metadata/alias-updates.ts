@@ -11,6 +11,7 @@ import { aliasErrors, errors, type EsError } from '../../common/errors.js';
 import { simpleMatch } from '../../common/wildcards.js';
 import { aliasOf, hasAlias, type AliasMetadata, type IndexAliases } from '../alias-metadata.js';
 import type { ClusterState, IndexMetadata } from '../cluster-state.js';
+import { resolveDateMathExpression } from '../date-math-index-name.js';
 import { resolveConcreteIndexNames } from '../index-name-resolver.js';
 import type { IndicesOptions } from '../indices-options.js';
 import { validateNewAlias } from './alias-definitions.js';
@@ -76,12 +77,14 @@ export function matchingAliases(metadata: IndexMetadata, patterns: readonly stri
 
 function resolveActions(state: ClusterState, request: AliasActionRequest): { concrete: ConcreteAction[]; outcome: AliasActionOutcome } {
   const indices = resolveConcreteIndexNames(state, ALIAS_ACTION_INDICES_OPTIONS, request.indices).sort();
+  const now = Date.now();
   const concrete: ConcreteAction[] = [];
   let removed = 0;
   for (const index of indices) {
     const metadata = state.indices.get(index)!;
     if (request.type === 'add') {
-      for (const alias of request.aliases) concrete.push({ kind: 'add', index, alias, definition: request.definition ?? {} });
+      // TransportIndicesAliasesAction: a date math alias name (`<alias-{now/M}>`) adds the dated alias.
+      for (const alias of request.aliases) concrete.push({ kind: 'add', index, alias: resolveDateMathExpression(alias, now), definition: request.definition ?? {} });
     } else if (request.type === 'remove') {
       let aliases = matchingAliases(metadata, request.aliases);
       // A required alias that matches nothing is kept by name so that its removal fails with ES's message.

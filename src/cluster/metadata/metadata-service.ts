@@ -1,8 +1,9 @@
 /**
- * The master-side index operations as async calls: each one is a cluster-state update submitted to the
- * coordinator (so it is ordered, persisted and published like any other), plus the waits ES's transport
- * actions do around them (create index waits for `wait_for_active_shards`). Every node's applier then acts on
- * the published state, so when a call resolves the local services already see the change.
+ * The master-side index operations as async calls: each one is a named request with serializable arguments
+ * (MasterRequests) that runs on the elected master as a cluster-state update submitted to the coordinator (so
+ * it is ordered, persisted and published like any other), plus the waits ES's transport actions do around them
+ * (create index waits for `wait_for_active_shards`). From any other node the request travels to the master;
+ * the call resolves once this node applied the published state, so the local services already see the change.
  */
 import { ownValue } from '../../common/own-keys.js';
 import { errors, indexErrors, templateErrors } from '../../common/errors.js';
@@ -11,6 +12,7 @@ import { simpleMatch } from '../../common/wildcards.js';
 import type { RootMapping } from '../../mapping/index.js';
 import type { ClusterService } from '../cluster-service.js';
 import type { ClusterState } from '../cluster-state.js';
+import { resolveDateMathExpression } from '../date-math-index-name.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { markShardFailed, markShardsStarted, type StartedShard } from '../routing/shard-allocation.js';
 import { addNewIndex, type CreateIndexRequest } from './create-index.js';
@@ -18,13 +20,20 @@ import { applyAliasActions, type AliasActionOutcome, type AliasActionRequest } f
 import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
 import { enoughShardsActive, parseActiveShardCount, type ActiveShardCount } from './active-shard-count.js';
 import { updateClusterSettings, type ClusterSettingsUpdate } from '../settings/settings-updater.js';
-import { findComposableTemplate, type IndexTemplates, type TemplatesUpdate } from './templates/index.js';
+import { applyTemplateChange, findComposableTemplate, type TemplateChange } from './templates/index.js';
+import type { MasterRequests } from '../master-requests.js';
 import { closeIndicesState, openIndicesState } from './index-state.js';
 
 export interface CreateIndexResult {
   readonly acknowledged: boolean;
   readonly shardsAcknowledged: boolean;
   readonly index: string;
+}
+
+export interface CreateIndexOptions {
+  readonly waitForActiveShards?: string;
+  readonly timeoutMillis?: number;
+  readonly cause?: string;
 }
 
 /** ES's default `master_timeout`/ack timeout and the create index wait. */
@@ -36,16 +45,42 @@ export class MetadataService {
     private readonly coordinator: Coordinator,
     private readonly nodeSettings: Settings,
     private readonly reportedVersion: string,
-  ) {}
+    private readonly master?: MasterRequests,
+  ) {
+    const register = (name: string, operation: (args: never) => Promise<unknown>) => master?.register(name, operation as (args: unknown) => Promise<unknown>);
+    register('create-index', (args: { request: CreateIndexRequest; options: CreateIndexOptions }) => this.createIndexOnMaster(args.request, args.options));
+    register('delete-index', (args: { names: string[] }) => this.deleteIndicesOnMaster(args.names));
+    register('update-aliases', (args: { actions: AliasActionRequest[] }) => this.updateAliasesOnMaster(args.actions));
+    register('put-mapping', (args: { names: string[]; mapping: unknown }) => this.putMappingOnMaster(args.names, args.mapping));
+    register('dynamic-mapping', (args: { index: string; uuid: string; update: RootMapping }) => this.addDynamicMappingOnMaster(args.index, args.uuid, args.update));
+    register('update-settings', (args: { names: string[]; settings: Record<string, string | null>; preserveExisting: boolean }) =>
+      this.updateSettingsOnMaster(args.names, args.settings, args.preserveExisting),
+    );
+    register('indices-state', (args: { names: string[]; target: 'open' | 'close' }) => this.setIndicesStateOnMaster(args.names, args.target));
+    register('cluster-settings', (args: { update: ClusterSettingsUpdate }) => this.updateClusterSettingsOnMaster(args.update));
+    register('templates', (args: { source: string; change: TemplateChange }) => this.updateTemplatesOnMaster(args.source, args.change));
+    register('shard-started', (args: { shard: StartedShard }) => this.shardStartedOnMaster(args.shard));
+    register('shard-failed', (args: { shard: StartedShard }) => this.shardFailedOnMaster(args.shard));
+  }
+
+  /** Runs a registered operation on the master (in-process when there is no transport: a single node). */
+  private onMaster<T>(name: string, args: unknown, local: () => Promise<T>, signal?: AbortSignal, masterTimeoutMillis?: number): Promise<T> {
+    if (this.master === undefined) return local();
+    return this.master.run<T>(name, args, masterTimeoutMillis, signal);
+  }
 
   state(): ClusterState {
     return this.clusterService.state();
   }
 
-  async createIndex(
-    request: CreateIndexRequest,
-    options: { waitForActiveShards?: string; timeoutMillis?: number; signal?: AbortSignal; cause?: string } = {},
-  ): Promise<CreateIndexResult> {
+  createIndex(request: CreateIndexRequest, options: CreateIndexOptions & { signal?: AbortSignal } = {}): Promise<CreateIndexResult> {
+    const { signal, ...wire } = options;
+    return this.onMaster('create-index', { request, options: wire }, () => this.createIndexOnMaster(request, options), signal);
+  }
+
+  private async createIndexOnMaster(requested: CreateIndexRequest, options: CreateIndexOptions & { signal?: AbortSignal }): Promise<CreateIndexResult> {
+    // TransportCreateIndexAction: a date math name (`<logs-{now/d}>`) creates the dated index.
+    const request = { ...requested, index: resolveDateMathExpression(requested.index) };
     let created: string | undefined;
     let wanted: ActiveShardCount | undefined;
     await this.coordinator.submitStateUpdate(`create-index [${request.index}], cause [${options.cause ?? 'api'}]`, (state) => {
@@ -74,12 +109,20 @@ export class MetadataService {
     return { acknowledged: true, shardsAcknowledged: !timedOut, index: request.index };
   }
 
-  async deleteIndices(names: readonly string[]): Promise<void> {
+  deleteIndices(names: readonly string[]): Promise<void> {
+    return this.onMaster('delete-index', { names }, () => this.deleteIndicesOnMaster(names));
+  }
+
+  private async deleteIndicesOnMaster(names: readonly string[]): Promise<void> {
     await this.coordinator.submitStateUpdate(`delete-index [${names.join(', ')}]`, (state) => removeIndices(state, names.filter((name) => state.indices.has(name))));
   }
 
   /** `POST /_aliases` and the single-alias APIs: all actions apply together or not at all. */
-  async updateAliases(actions: readonly AliasActionRequest[]): Promise<AliasActionOutcome[]> {
+  updateAliases(actions: readonly AliasActionRequest[]): Promise<AliasActionOutcome[]> {
+    return this.onMaster('update-aliases', { actions }, () => this.updateAliasesOnMaster(actions));
+  }
+
+  private async updateAliasesOnMaster(actions: readonly AliasActionRequest[]): Promise<AliasActionOutcome[]> {
     let outcomes: AliasActionOutcome[] = [];
     await this.coordinator.submitStateUpdate('index-aliases', (state) => {
       const result = applyAliasActions(state, actions);
@@ -89,12 +132,20 @@ export class MetadataService {
     return outcomes;
   }
 
-  async putMapping(names: readonly string[], mapping: unknown): Promise<void> {
+  putMapping(names: readonly string[], mapping: unknown): Promise<void> {
+    return this.onMaster('put-mapping', { names, mapping }, () => this.putMappingOnMaster(names, mapping));
+  }
+
+  private async putMappingOnMaster(names: readonly string[], mapping: unknown): Promise<void> {
     await this.coordinator.submitStateUpdate(`put-mapping [${names.join(', ')}]`, (state) => mergeMappingInto(state, names, mapping, false));
   }
 
   /** The fields a document introduced, merged on the master before the document is indexed. */
-  async addDynamicMapping(index: string, uuid: string, update: RootMapping): Promise<void> {
+  addDynamicMapping(index: string, uuid: string, update: RootMapping): Promise<void> {
+    return this.onMaster('dynamic-mapping', { index, uuid, update }, () => this.addDynamicMappingOnMaster(index, uuid, update));
+  }
+
+  private async addDynamicMappingOnMaster(index: string, uuid: string, update: RootMapping): Promise<void> {
     await this.coordinator.submitStateUpdate(`put-mapping [${index}] (dynamic)`, (state) => {
       const metadata = state.indices.get(index);
       if (metadata === undefined || metadata.uuid !== uuid) throw errors.indexNotFound(index);
@@ -102,7 +153,11 @@ export class MetadataService {
     });
   }
 
-  async updateSettings(names: readonly string[], settings: Record<string, string | null>, preserveExisting: boolean): Promise<void> {
+  updateSettings(names: readonly string[], settings: Record<string, string | null>, preserveExisting: boolean): Promise<void> {
+    return this.onMaster('update-settings', { names, settings, preserveExisting }, () => this.updateSettingsOnMaster(names, settings, preserveExisting));
+  }
+
+  private async updateSettingsOnMaster(names: readonly string[], settings: Record<string, string | null>, preserveExisting: boolean): Promise<void> {
     await this.coordinator.submitStateUpdate(`update-settings [${names.join(', ')}]`, (state) =>
       updateIndexSettings(state, names, settings, preserveExisting, Date.now()),
     );
@@ -112,7 +167,11 @@ export class MetadataService {
    * `_close` / `_open` (MetadataIndexStateService): changes the state of the named indices that are not in it
    * yet and returns those (the caller waits for their copies as ES's transport actions do).
    */
-  async setIndicesState(names: readonly string[], target: 'open' | 'close'): Promise<readonly string[]> {
+  setIndicesState(names: readonly string[], target: 'open' | 'close'): Promise<readonly string[]> {
+    return this.onMaster('indices-state', { names, target }, () => this.setIndicesStateOnMaster(names, target));
+  }
+
+  private async setIndicesStateOnMaster(names: readonly string[], target: 'open' | 'close'): Promise<readonly string[]> {
     let changed: readonly string[] = [];
     await this.coordinator.submitStateUpdate(`${target === 'close' ? 'close' : 'open'}-indices [${names.join(', ')}]`, (state) => {
       const result = target === 'close' ? closeIndicesState(state, names, Date.now()) : openIndicesState(state, names, Date.now());
@@ -123,7 +182,11 @@ export class MetadataService {
   }
 
   /** `PUT _cluster/settings`: returns the keys that were set, per scope, as ES's response lists them. */
-  async updateClusterSettings(update: ClusterSettingsUpdate): Promise<{ transient: Record<string, string>; persistent: Record<string, string> }> {
+  updateClusterSettings(update: ClusterSettingsUpdate): Promise<{ transient: Record<string, string>; persistent: Record<string, string> }> {
+    return this.onMaster('cluster-settings', { update }, () => this.updateClusterSettingsOnMaster(update));
+  }
+
+  private async updateClusterSettingsOnMaster(update: ClusterSettingsUpdate): Promise<{ transient: Record<string, string>; persistent: Record<string, string> }> {
     let updates: { transient: Record<string, string>; persistent: Record<string, string> } = { transient: {}, persistent: {} };
     await this.coordinator.submitStateUpdate('cluster_update_settings', (state) => {
       const result = updateClusterSettings(state, update);
@@ -134,21 +197,33 @@ export class MetadataService {
   }
 
   /** A change to the index templates (put or delete); resolves with the warnings ES would send as headers. */
-  async updateTemplates(source: string, update: (templates: IndexTemplates) => TemplatesUpdate): Promise<string[]> {
+  updateTemplates(source: string, change: TemplateChange): Promise<string[]> {
+    return this.onMaster('templates', { source, change }, () => this.updateTemplatesOnMaster(source, change));
+  }
+
+  private async updateTemplatesOnMaster(source: string, change: TemplateChange): Promise<string[]> {
     let warnings: string[] = [];
     await this.coordinator.submitStateUpdate(source, (state) => {
-      const result = update(state.templates);
+      const result = applyTemplateChange(state.templates, change);
       warnings = result.warnings;
       return result.templates === state.templates ? state : { ...state, templates: result.templates };
     });
     return warnings;
   }
 
-  async shardStarted(shard: StartedShard): Promise<void> {
+  shardStarted(shard: StartedShard): Promise<void> {
+    return this.onMaster('shard-started', { shard }, () => this.shardStartedOnMaster(shard));
+  }
+
+  private async shardStartedOnMaster(shard: StartedShard): Promise<void> {
     await this.coordinator.submitStateUpdate(`shard-started ${shard.index}[${shard.shard}]`, (state) => markShardsStarted(state, [shard]));
   }
 
-  async shardFailed(shard: StartedShard): Promise<void> {
+  shardFailed(shard: StartedShard): Promise<void> {
+    return this.onMaster('shard-failed', { shard }, () => this.shardFailedOnMaster(shard));
+  }
+
+  private async shardFailedOnMaster(shard: StartedShard): Promise<void> {
     await this.coordinator.submitStateUpdate(`shard-failed ${shard.index}[${shard.shard}]`, (state) => markShardFailed(state, shard, Date.now()));
   }
 

@@ -32,7 +32,9 @@ const DEFINITIONS: readonly ClusterSettingDefinition[] = [
   { key: 'action.auto_create_index', defaultValue: 'true', validate: autoCreateIndexValue, effect: 'live' },
   { key: 'action.destructive_requires_name', defaultValue: 'true', validate: booleanValue, effect: 'live' },
   { key: 'cluster.max_shards_per_node', defaultValue: '1000', validate: intValue(1), effect: 'stored' },
-  { key: 'cluster.routing.allocation.enable', defaultValue: 'all', validate: allocationEnumValue('allocation.enable', ALLOCATION_VALUES), effect: 'stored' },
+  // Read by the master's allocation (cluster/routing/allocation.ts) on every reroute.
+  { key: 'cluster.routing.allocation.enable', defaultValue: 'all', validate: allocationEnumValue('allocation.enable', ALLOCATION_VALUES), effect: 'live' },
+  { key: 'cluster.routing.allocation.node_concurrent_recoveries', defaultValue: '2', validate: intValue(0), effect: 'live' },
   { key: 'cluster.routing.rebalance.enable', defaultValue: 'all', validate: allocationEnumValue('rebalance.enable', REBALANCE_VALUES), effect: 'single-node' },
   { key: 'indices.recovery.max_bytes_per_sec', defaultValue: '40mb', validate: byteSizeValue, effect: 'single-node' },
   { key: 'search.default_keep_alive', defaultValue: '5m', validate: timeValue, effect: 'live' },

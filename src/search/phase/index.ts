@@ -3,7 +3,8 @@
  * tasks and cluster state. The caller (actions/search) picks the shards, hands each a ShardSearchTarget and a
  * PhaseControl (cancellation, timeout, yielding), runs the phases and renders the result:
  *
- *   dfs (dfs_query_then_fetch only) -> aggregateDfs -> query (per shard) -> reduceQueryPhase -> fetch (per shard, page only)
+ *   [can-match pre-filter] -> dfs (dfs_query_then_fetch only) -> aggregateDfs -> query (per shard) -> reduceQueryPhase
+ *   (in batches) -> fetch (per shard, page only)
  */
 export type { ShardSearchSettings, ShardSearchTarget } from './shard-target.js';
 export { PhaseControl, TimeExceeded } from './phase-control.js';
@@ -15,4 +16,5 @@ export { executeQueryPhase, shardSearcher, type QueryPhaseRequest, type QueryPha
 export { executeDfsPhase, aggregateDfs, type DfsResult, type DfsTermStatistics } from './dfs-phase.js';
 export { executeFetchPhase, type FetchDocRef, type FetchedSearchHit, type FetchPhaseRequest } from './fetch-phase.js';
 export { compareMergedHits, mergeShardHits, mergeTotalHits, reduceQueryPhase, type MergedHit, type ReduceOptions, type ReducedQueryPhase, type ShardQueryOutcome } from './reduce.js';
+export { canMatchShard, shouldPreFilterSearchShards, DEFAULT_PRE_FILTER_SHARD_SIZE, type PreFilterDecision } from './can-match.js';
 export { sliceFilter, sliceForShard, withSliceFilter, DEFAULT_MAX_SLICES_PER_SCROLL } from './slice-filter.js';

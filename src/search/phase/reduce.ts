@@ -4,8 +4,13 @@
  * descending, or by the sort values; ties go to the lower shard index, then the lower doc id), sums the
  * totals (a lower bound if any shard's is one, clamped to track_total_hits), takes the best max_score,
  * reduces aggregations, and ORs timed_out / terminated_early.
+ *
+ * Shard results are consumed in shard order in batches of `batched_reduce_size`, as ES's QueryPhaseResultConsumer
+ * does: whenever the buffer (plus the pending partial result) reaches the batch size, it is partially reduced
+ * (top hits cut to from + size, aggregations reduced without their final step) and counted as a reduce phase;
+ * the final reduce counts one more. A search reduced more than once reports `num_reduce_phases`.
  */
-import { finalReduceContext, reduceAggregations, type InternalAggregation } from '../aggregations/index.js';
+import { finalReduceContext, partialReduceContext, reduceAggregations, type InternalAggregation } from '../aggregations/index.js';
 import type { SortValue, TotalHits } from '../collect/top-docs.js';
 import { TRACK_TOTAL_HITS_ACCURATE, TRACK_TOTAL_HITS_DISABLED } from '../dsl/index.js';
 import type { QueryPhaseResult } from './query-phase.js';
@@ -35,6 +40,8 @@ export interface ReducedQueryPhase {
   readonly aggregations?: InternalAggregation[];
   readonly timedOut: boolean;
   readonly terminatedEarly?: boolean;
+  /** Partial reduces plus the final one (1 when everything was reduced at once). */
+  readonly numReducePhases: number;
 }
 
 export interface ReduceOptions {
@@ -46,6 +53,19 @@ export interface ReduceOptions {
   readonly hasAggregations: boolean;
   readonly maxBuckets: number;
   readonly checkCancelled?: () => void;
+  /** `batched_reduce_size` (SearchRequest's default 512 when not given). */
+  readonly batchedReduceSize?: number;
+  /** How many shard results the search expects (its shard count); the batch is never larger. */
+  readonly expectedResults?: number;
+}
+
+/** SearchRequest.DEFAULT_BATCHED_REDUCE_SIZE. */
+export const DEFAULT_BATCHED_REDUCE_SIZE = 512;
+
+/** What a partial reduce leaves: the best from + size hits so far and partially reduced aggregations. */
+interface PartialMerge {
+  readonly hits: MergedHit[];
+  readonly aggregations: InternalAggregation[] | undefined;
 }
 
 /** TopDocs.merge's order: the sort (or score descending), then shard index, then doc. */
@@ -81,8 +101,48 @@ export function mergeShardHits(outcomes: readonly ShardQueryOutcome[], sort: Res
   return all.sort((a, b) => compareMergedHits(a, b, sort));
 }
 
+function hitsOf(outcome: ShardQueryOutcome): MergedHit[] {
+  return outcome.result.hits.map((hit) => ({ shardIndex: outcome.shardIndex, doc: hit.doc, score: hit.score, ...(hit.sortValues !== undefined && { sortValues: hit.sortValues }) }));
+}
+
+function aggregationLists(outcomes: readonly ShardQueryOutcome[], previous: PartialMerge | undefined): InternalAggregation[][] {
+  const lists = outcomes.flatMap(({ result }) => (result.aggregations === undefined ? [] : [result.aggregations]));
+  return previous?.aggregations === undefined ? lists : [previous.aggregations, ...lists];
+}
+
+/** QueryPhaseResultConsumer.partialReduce: the buffer and the previous partial result into one. */
+function partialReduce(buffer: readonly ShardQueryOutcome[], previous: PartialMerge | undefined, options: ReduceOptions): PartialMerge {
+  const topN = options.from + options.size;
+  const hits = [...(previous?.hits ?? []), ...buffer.flatMap(hitsOf)].sort((a, b) => compareMergedHits(a, b, options.sort)).slice(0, topN);
+  const aggregations = options.hasAggregations ? reduceAggregations(aggregationLists(buffer, previous), partialReduceContext(options.checkCancelled)) : undefined;
+  return { hits, aggregations };
+}
+
+/**
+ * Feeds the shard results to the consumer in shard order (the order they would be consumed in when they all
+ * arrive together): returns what is left in the buffer, the partial result, and how many partial reduces ran.
+ */
+function consumeInBatches(outcomes: readonly ShardQueryOutcome[], options: ReduceOptions): { buffer: ShardQueryOutcome[]; partial: PartialMerge | undefined; partialReduces: number } {
+  const expected = options.expectedResults ?? outcomes.length;
+  const batched = options.size !== 0 || options.hasAggregations;
+  const batchSize = batched ? Math.min(options.batchedReduceSize ?? DEFAULT_BATCHED_REDUCE_SIZE, expected) : expected;
+  let buffer: ShardQueryOutcome[] = [];
+  let partial: PartialMerge | undefined;
+  let partialReduces = 0;
+  for (const outcome of [...outcomes].sort((a, b) => a.shardIndex - b.shardIndex)) {
+    if (buffer.length + (partial === undefined ? 0 : 1) >= batchSize) {
+      partial = partialReduce(buffer, partial, options);
+      partialReduces++;
+      buffer = [];
+    }
+    buffer.push(outcome);
+  }
+  return { buffer, partial, partialReduces };
+}
+
 export function reduceQueryPhase(outcomes: readonly ShardQueryOutcome[], options: ReduceOptions): ReducedQueryPhase {
-  const merged = mergeShardHits(outcomes, options.sort);
+  const { buffer, partial, partialReduces } = consumeInBatches(outcomes, options);
+  const merged = [...(partial?.hits ?? []), ...buffer.flatMap(hitsOf)].sort((a, b) => compareMergedHits(a, b, options.sort));
   const hits = options.size === 0 ? [] : merged.slice(options.from, options.from + options.size);
   let maxScore = NaN;
   let timedOut = false;
@@ -98,8 +158,7 @@ export function reduceQueryPhase(outcomes: readonly ShardQueryOutcome[], options
   );
   let aggregations: InternalAggregation[] | undefined;
   if (options.hasAggregations) {
-    const lists = outcomes.flatMap(({ result }) => (result.aggregations === undefined ? [] : [result.aggregations]));
-    aggregations = reduceAggregations(lists, finalReduceContext(options.maxBuckets, options.checkCancelled));
+    aggregations = reduceAggregations(aggregationLists(buffer, partial), finalReduceContext(options.maxBuckets, options.checkCancelled));
   }
   return {
     totalHits,
@@ -108,5 +167,6 @@ export function reduceQueryPhase(outcomes: readonly ShardQueryOutcome[], options
     ...(aggregations !== undefined && { aggregations }),
     timedOut,
     ...(terminatedEarly !== undefined && { terminatedEarly }),
+    numReducePhases: partialReduces + 1,
   };
 }

@@ -21,6 +21,8 @@ export {
   removeLegacyTemplates,
   validateComposableRequest,
   type TemplatesUpdate,
+  applyTemplateChange,
+  type TemplateChange,
 } from './template-updates.js';
 export { composeTemplateMappings, mergeTemplateMapping, mergeDefaults, unwrapDocType } from './mapping-composition.js';
 export { validateTemplateMapping } from './template-validation.js';

@@ -12,7 +12,7 @@ import { ownValue, setOwnValue } from '../../../common/own-keys.js';
 import { templateErrors } from '../../../common/errors.js';
 import { simpleMatch } from '../../../common/wildcards.js';
 import { normalizeSettings } from '../../../indices/index.js';
-import { composeTemplateMappings, mergeDefaults, mergeTemplateMapping, unwrapDocType } from './mapping-composition.js';
+import { composeTemplateMappings, mergeDefaults, mergeTemplateMapping } from './mapping-composition.js';
 import { isMatchAllPattern } from './pattern-overlap.js';
 import { priorityOf, type ComposableTemplate, type IndexTemplates, type LegacyTemplate } from './template-model.js';
 
@@ -130,8 +130,8 @@ export function applyTemplatesToRequest(
 ): TemplatedCreateRequest | undefined {
   const requestSettings = normalizeSettings(request.settings);
   const hidden = requestedHidden(requestSettings);
-  // A request mapping may be wrapped in `_doc`, as the mapping parser accepts; it merges unwrapped.
-  const requestMappings = request.mappings !== null && typeof request.mappings === 'object' && !Array.isArray(request.mappings) ? unwrapDocType(request.mappings as Json) : undefined;
+  // The REST layer has refused a mapping under `_doc` already (ES 8's RestCreateIndexAction.prepareMappings).
+  const requestMappings = request.mappings !== null && typeof request.mappings === 'object' && !Array.isArray(request.mappings) ? (request.mappings as Json) : undefined;
   if (request.mappings !== undefined && request.mappings !== null && requestMappings === undefined) return undefined;
   const composable = findComposableTemplate(templates, indexName, hidden === true);
   if (composable !== undefined) {

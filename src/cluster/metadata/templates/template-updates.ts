@@ -169,3 +169,30 @@ export function removeLegacyTemplates(templates: IndexTemplates, name: string): 
   for (const existing of removed) legacy = withEntry(legacy, existing, undefined);
   return { ...templates, legacy };
 }
+
+/** A template change as a request the master runs (serializable: no closures cross to the master). */
+export type TemplateChange =
+  | { readonly kind: 'put-composable'; readonly name: string; readonly template: ComposableTemplate; readonly create: boolean }
+  | { readonly kind: 'put-component'; readonly name: string; readonly component: ComponentTemplate; readonly create: boolean }
+  | { readonly kind: 'put-legacy'; readonly name: string; readonly template: LegacyTemplate; readonly create: boolean }
+  | { readonly kind: 'remove-composable'; readonly names: readonly string[] }
+  | { readonly kind: 'remove-component'; readonly names: readonly string[] }
+  | { readonly kind: 'remove-legacy'; readonly name: string };
+
+export function applyTemplateChange(templates: IndexTemplates, change: TemplateChange): TemplatesUpdate {
+  switch (change.kind) {
+    case 'put-composable':
+      validateComposableRequest(templates, change.name, change.template);
+      return putComposableTemplate(templates, change.name, change.template, change.create);
+    case 'put-component':
+      return putComponentTemplate(templates, change.name, change.component, change.create);
+    case 'put-legacy':
+      return putLegacyTemplate(templates, change.name, change.template, change.create);
+    case 'remove-composable':
+      return { templates: removeComposableTemplates(templates, change.names), warnings: [] };
+    case 'remove-component':
+      return { templates: removeComponentTemplates(templates, change.names), warnings: [] };
+    case 'remove-legacy':
+      return { templates: removeLegacyTemplates(templates, change.name), warnings: [] };
+  }
+}

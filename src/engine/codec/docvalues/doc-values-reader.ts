@@ -158,6 +158,11 @@ export class SortedNumericDocValues {
   get exactAsNumber(): boolean {
     return this.longs === null || this.longs.exactAsNumber;
   }
+  /** The smallest and largest long value in the segment (deleted docs included), undefined when none or doubles. */
+  longBounds(): { min: bigint; max: bigint } | undefined {
+    if (this.longs === null || this.longs.count === 0) return undefined;
+    return { min: this.longs.min, max: this.longs.max };
+  }
 }
 
 export type DocValues = NumericDocValues | SortedDocValues | SortedSetDocValues | SortedNumericDocValues;

@@ -4,6 +4,7 @@
  */
 import { ownValue } from '../../../common/own-keys.js';
 import { EsError } from '../../../common/errors.js';
+import { javaDoubleString } from '../../../common/json-float.js';
 import { aggErrors } from '../agg-errors.js';
 import type {
   DateBound,
@@ -117,6 +118,11 @@ function parseDoubleBounds(fields: ObjectFields, field: string): { min: number |
   return { min: bounds.double('min') ?? null, max: bounds.double('max') ?? null };
 }
 
+/** DoubleBounds.toString: `min--max`, Java doubles, a missing bound printed as nothing. */
+function doubleBounds(bounds: { readonly min: number | null; readonly max: number | null }): string {
+  return `${bounds.min === null ? '' : javaDoubleString(bounds.min)}--${bounds.max === null ? '' : javaDoubleString(bounds.max)}`;
+}
+
 export function parseHistogram(common: Common, body: JsonObject): Omit<HistogramSpec, 'subAggregations'> {
   const fields = new ObjectFields('histogram', body, [
     ...valuesSourceFieldNames({ formattable: true, timeZoneAware: false }),
@@ -142,7 +148,7 @@ export function parseHistogram(common: Common, body: JsonObject): Omit<Histogram
   const extendedBounds = parseDoubleBounds(fields, 'extended_bounds');
   const hardBounds = parseDoubleBounds(fields, 'hard_bounds');
   if (extendedBounds !== null && extendedBounds.min !== null && extendedBounds.max !== null && extendedBounds.min > extendedBounds.max) {
-    throw illegal(`[extended_bounds.min][${extendedBounds.min}] cannot be greater than [extended_bounds.max][${extendedBounds.max}] for histogram aggregation [${name}]`);
+    throw illegal(`[extended_bounds.min][${javaDoubleString(extendedBounds.min)}] cannot be greater than [extended_bounds.max][${javaDoubleString(extendedBounds.max)}] for histogram aggregation [${name}]`);
   }
   if (hardBounds !== null && extendedBounds !== null) {
     const outside =
@@ -150,7 +156,7 @@ export function parseHistogram(common: Common, body: JsonObject): Omit<Histogram
       (hardBounds.min !== null && extendedBounds.min !== null && hardBounds.min > extendedBounds.min);
     if (outside) {
       throw illegal(
-        `Extended bounds have to be inside hard bounds, hard bounds: [${hardBounds.min}--${hardBounds.max}], extended bounds: [${extendedBounds.min}--${extendedBounds.max}]`,
+        `Extended bounds have to be inside hard bounds, hard bounds: [${doubleBounds(hardBounds)}], extended bounds: [${doubleBounds(extendedBounds)}]`,
       );
     }
   }

@@ -20,7 +20,7 @@ export function parseExtendedStats(common: Common, body: JsonObject): Omit<Exten
   const fields = new ObjectFields('extended_stats', body, [...valuesSourceFieldNames({ formattable: true, timeZoneAware: false }), 'sigma']);
   const sigma = fields.double('sigma') ?? 2;
   if (sigma < 0) {
-    throw aggErrors.failedToParseField('extended_stats', 'sigma', aggErrors.illegalArgument(`[sigma] must be greater than or equal to 0. Found [${sigma}] in [${common.name}]`));
+    throw aggErrors.failedToParseField('extended_stats', 'sigma', aggErrors.illegalArgument(`[sigma] must be greater than or equal to 0. Found [${javaDoubleString(sigma)}] in [${common.name}]`));
   }
   return { ...common, type: 'extended_stats', source: parseValuesSource(fields, { formattable: true, timeZoneAware: false }), sigma };
 }
@@ -83,7 +83,7 @@ function parseTDigestCompression(fields: ObjectFields, what: string): number {
   const options = new ObjectFields('tdigest', tdigest, ['compression', 'execution_hint']);
   const compression = options.double('compression') ?? DEFAULT_COMPRESSION;
   if (compression < 0) {
-    throw aggErrors.failedToParseField('tdigest', 'compression', aggErrors.illegalArgument(`[compression] must be greater than or equal to 0. Found [${compression}]`));
+    throw aggErrors.failedToParseField('tdigest', 'compression', aggErrors.illegalArgument(`[compression] must be greater than or equal to 0. Found [${javaDoubleString(compression)}]`));
   }
   const hint = options.string('execution_hint');
   if (hint !== undefined && hint !== 'default' && hint !== 'high_accuracy' && hint !== '') {

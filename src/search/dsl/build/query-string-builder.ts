@@ -11,6 +11,7 @@ import type { MultiMatchType, QueryStringQuery, SimpleQueryStringQuery } from '.
 import { fuzzinessDistance, fuzzinessFromEdits, fuzzinessFromString } from '../parse/common-params.js';
 import { discardEscapeChar, parseQueryStringSyntax, QueryStringSyntaxError, type Conjunction, type Modifier, type QsClause, type QsQuery } from '../syntax/query-string-parser.js';
 import { queryShardError, type BuildContext } from './build-context.js';
+import { illegalArgument } from '../xcontent/xcontent-errors.js';
 import { fuzzyQuery, prefixQuery, rangeQuery, regexpQuery, wildcardQuery } from './field-queries.js';
 import { leniently, unmappedFieldsQuery } from './match-builder.js';
 import { applyMinimumShouldMatch } from './minimum-should-match.js';
@@ -340,6 +341,13 @@ class QueryStringBuilder {
   }
 
   private regexpQuery(explicitField: string | undefined, pattern: string): PlanQuery {
+    // QueryStringQueryParser.getRegexpQuery checks the length before it expands any field (no leniency).
+    if (pattern.length > this.context.maxRegexLength) {
+      throw illegalArgument(
+        `The length of regex [${pattern.length}] used in the [query_string] has exceeded the allowed maximum of [${this.context.maxRegexLength}]. ` +
+          'This maximum can be set by changing the [index.max_regex_length] index level setting.',
+      );
+    }
     return this.perField(explicitField, (name) => {
       const field = this.context.fields.get(name);
       if (field === undefined) return unmappedFieldsQuery([name]);

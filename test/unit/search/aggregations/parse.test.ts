@@ -90,7 +90,7 @@ test('ObjectParser errors inside aggregation bodies', () => {
   causedBy({ a: { terms: { field: 'cat', include: { partition: 3, num_partitions: 2 } } } }, '[terms] failed to parse field [include]', 'Partition must be >=0 and < numPartition which is 2');
   causedBy({ a: { terms: { field: 'cat', include: { partition: 0, num_partitions: 2 }, exclude: ['x'] } } }, '[terms] failed to parse field [exclude]', 'Cannot specify any excludes when using a partition-based include');
   causedBy({ a: { histogram: { field: 'n', interval: -1 } } }, '[histogram] failed to parse field [interval]', '[interval] must be >0 for histogram aggregation [a]');
-  causedBy({ a: { extended_stats: { field: 'n', sigma: -1 } } }, '[extended_stats] failed to parse field [sigma]', '[sigma] must be greater than or equal to 0. Found [-1] in [a]');
+  causedBy({ a: { extended_stats: { field: 'n', sigma: -1 } } }, '[extended_stats] failed to parse field [sigma]', '[sigma] must be greater than or equal to 0. Found [-1.0] in [a]');
   causedBy({ a: { cardinality: { field: 'n', precision_threshold: -5 } } }, '[cardinality] failed to parse field [precision_threshold]', '[precisionThreshold] must be greater than or equal to 0. Found [-5] in [a]');
   fails({ a: { range: { field: 'n' } } }, 'illegal_argument_exception', 'No [ranges] specified for the [a] aggregation');
   causedBy({ a: { percentiles: { field: 'n', percents: [101] } } }, 'Failed to build [percentiles] after last required field arrived', 'percent must be in [0,100], got [101.0]: [a]');

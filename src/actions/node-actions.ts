@@ -1,0 +1,82 @@
+/**
+ * The node-level actions other nodes call over the transport (ES's `<action>[n]` node requests): each rebuilds
+ * its request from serializable arguments and runs the same function the coordinating node runs for itself,
+ * as a child task of the caller's task. Also the ban messages of cross-node cancellation
+ * (ES's `internal:admin/tasks/ban`): cancelling a parent bans and cancels its children on every node.
+ */
+import { transportNode } from '../cluster/transport-nodes.js';
+import { TaskId, type Task } from '../tasks/index.js';
+import type { RequestContext, TransportService } from '../transport/index.js';
+import type { NodeServices } from './context.js';
+import { localNodeInfo } from './nodes/node-info.js';
+import { localNodeStats } from './nodes/node-stats.js';
+import { NODES_INFO_NODE_ACTION, NODES_STATS_NODE_ACTION } from './nodes/nodes-routes.js';
+import { CLUSTER_STATS_NODE_ACTION, localPart } from './cluster/cluster-stats.js';
+import { localSnapshot, NODE_SNAPSHOT_ACTION } from './cat/node-snapshot.js';
+import { LIST_TASKS_ACTION, listRequestFromWire, listTasksOnNode } from './tasks/list-tasks.js';
+import { CANCEL_TASKS_ACTION, cancelRequestFromWire, cancelTasksOnNode } from './tasks/cancel-tasks.js';
+import { tasksResultToWire } from './tasks/task-wire.js';
+import { executeShardBulk, SHARD_BULK_ACTION, type ShardBulkRequest } from './documents/write-executor.js';
+import { GET_SHARD_ACTION, readDocumentOnShardNode } from './documents/document-reader.js';
+
+export const BAN_ACTION = 'internal:admin/tasks/ban';
+
+type NodeAction = (services: NodeServices, args: never, task: Task) => Promise<unknown>;
+
+const NODE_ACTIONS: Record<string, NodeAction> = {
+  [NODES_INFO_NODE_ACTION]: (services, args: { metrics: string[]; options: { human: boolean; flatSettings: boolean } }) =>
+    Promise.resolve(localNodeInfo(services, new Set(args.metrics) as Parameters<typeof localNodeInfo>[1], args.options)),
+  [NODES_STATS_NODE_ACTION]: (services, args: { request: Record<string, unknown> & { sections: string[]; indexMetrics: string[] }; human: boolean }) =>
+    Promise.resolve(
+      localNodeStats(
+        services,
+        { ...args.request, sections: new Set(args.request.sections), indexMetrics: new Set(args.request.indexMetrics) } as unknown as Parameters<typeof localNodeStats>[1],
+        args.human,
+      ),
+    ),
+  [CLUSTER_STATS_NODE_ACTION]: (services) => localPart(services),
+  [NODE_SNAPSHOT_ACTION]: (services) => localSnapshot(services, services.clusterService.state()),
+  [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
+  [GET_SHARD_ACTION]: (services, args: Parameters<typeof readDocumentOnShardNode>[1], task) => readDocumentOnShardNode({ task, services }, args),
+  [`${LIST_TASKS_ACTION}[n]`]: async (services, args: unknown) => tasksResultToWire(await listTasksOnNode(services, listRequestFromWire(args))),
+  [`${CANCEL_TASKS_ACTION}[n]`]: async (services, args: unknown, task) => tasksResultToWire(await cancelTasksOnNode(services, task, cancelRequestFromWire(args))),
+};
+
+/** Registers every node action and the ban handler; wires this node's cancellations to ban children elsewhere. */
+export function registerNodeActions(services: NodeServices, transport: TransportService): void {
+  for (const [action, run] of Object.entries(NODE_ACTIONS)) {
+    transport.registerHandler(action, (body: unknown, context: RequestContext) =>
+      services.taskManager.run(
+        {
+          type: context.remoteAddress === 'local' ? 'direct' : 'transport',
+          action,
+          description: '',
+          parentTaskId: TaskId.parse(context.parentTaskId),
+          cancellable: true,
+          headers: {},
+        },
+        (task) => run(services, body as never, task),
+      ),
+    );
+  }
+  transport.registerHandler(BAN_ACTION, async (body: unknown) => {
+    const request = body as { parent: string; reason: string; ban: boolean };
+    const parent = TaskId.parse(request.parent)!;
+    services.taskManager.applyBan(parent, request.reason, request.ban);
+    if (request.ban) {
+      // Answer once the banned parent's children here have stopped, so a cancel that waits means it.
+      await Promise.all(services.taskManager.childrenOf(parent).map((child) => services.taskManager.waitForTaskAndDescendants(child)));
+    }
+    return {};
+  });
+  services.taskManager.banPropagator = async (parent, reason, ban) => {
+    const state = services.clusterService.state();
+    await Promise.all(
+      [...state.nodes.values()]
+        .filter((node) => node.id !== services.localNode.id)
+        .map((node) =>
+          transport.sendRequest(transportNode(node), BAN_ACTION, { parent: parent.toString(), reason, ban }, { timeoutMillis: 30_000 }).catch(() => undefined),
+        ),
+    );
+  };
+}

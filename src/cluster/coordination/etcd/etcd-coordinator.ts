@@ -1,0 +1,473 @@
+/**
+ * Coordination on etcd (docs/decisions/0006-coordination-on-etcd.md):
+ *
+ * - the node registers `nodes/<id>` on its lease (its liveness) and, if master-eligible, campaigns with a key
+ *   on the same lease under `election/`; the first-created campaign key wins and its create revision is the
+ *   master **term**;
+ * - every node follows the published state through EtcdStateStore and applies it in order, refusing a state
+ *   of a lower term than one it has seen;
+ * - the master runs updates in batches and writes each batch as one fenced transaction: it commits only if the
+ *   master's campaign key still has the create revision that is its term and the state header was not written
+ *   since the state the batch was computed on. A failed compare means another master took over: this node
+ *   steps down and its callers get not_master_exception (they retry with the next master);
+ * - a node that knows no master (no campaign key, its watch or lease lost) puts ES's no-master block on its
+ *   local view of the state: writes are refused, reads use the last state.
+ */
+import { createEtcdClient, type EtcdClient, type Lease, type Namespace, type Watcher } from './etcd-client.js';
+import { errors, toEsError } from '../../../common/errors.js';
+import { randomBase64Uuid } from '../../../common/uuid.js';
+import type { ClusterService } from '../../cluster-service.js';
+import { hasNoMasterBlock, NO_MASTER_BLOCK, type ClusterState } from '../../cluster-state.js';
+import { isMasterEligible, type DiscoveryNode } from '../../discovery-node.js';
+import type { Coordinator } from '../coordinator.js';
+import { campaignKey, clusterPrefix, ELECTION_PREFIX, NODES_PREFIX, nodeKey, indexKey, STATE_HEADER_KEY } from './etcd-keys.js';
+import { EtcdStateStore, type StoredState } from './etcd-state-store.js';
+import { encodeHeader, encodeIndices } from './state-codec.js';
+
+export interface EtcdCoordinatorOptions {
+  readonly endpoints: readonly string[];
+  /** Lease TTL in seconds: how long a silent node stays a member (and a silent master stays master). */
+  readonly leaseTtlSeconds: number;
+  /** How long `start()` waits for a master before it resolves with the no-master block in place. */
+  readonly joinTimeoutMillis: number;
+  /**
+   * The master's allocation round, run on every batch it publishes: `next` is the batch's result, `previous`
+   * the state it started from (cluster/routing decides where copies go; departed nodes are told by the diff).
+   */
+  readonly reroute: (previous: ClusterState, next: ClusterState, now: number) => ClusterState;
+  readonly log: (level: 'info' | 'warn' | 'debug', message: string, err?: unknown) => void;
+}
+
+interface PendingUpdate {
+  readonly source: string;
+  readonly update: (state: ClusterState) => ClusterState;
+  readonly resolve: (state: ClusterState) => void;
+  readonly reject: (err: unknown) => void;
+}
+
+interface Mastership {
+  readonly term: number;
+  readonly key: string;
+  /** The last state this master wrote (or read when it took over), with its revision and index values. */
+  base: StoredState;
+}
+
+export class EtcdCoordinator implements Coordinator {
+  readonly kind = 'etcd';
+  private client: EtcdClient | undefined;
+  private namespace: Namespace | undefined;
+  private lease: Lease | undefined;
+  private leaseId = '';
+  private store: EtcdStateStore | undefined;
+  private electionWatcher: Watcher | undefined;
+  private nodesWatcher: Watcher | undefined;
+  private stopped = false;
+  private highestTerm = 0;
+  private mastership: Mastership | undefined;
+  private campaigning: Promise<void> | undefined;
+  private readonly pending: PendingUpdate[] = [];
+  private draining = false;
+  /** The last state published by a master and applied here (the local view may add the no-master block). */
+  private published: StoredState | undefined;
+  private watchConnected = true;
+  private leaseValid = false;
+  private electionLeader: { nodeId: string; term: number } | undefined;
+  private readonly registrations = new Map<string, DiscoveryNode>();
+
+  constructor(
+    private readonly clusterService: ClusterService,
+    private readonly localNode: DiscoveryNode,
+    private readonly options: EtcdCoordinatorOptions,
+  ) {}
+
+  isMaster(): boolean {
+    return this.mastership !== undefined;
+  }
+
+  term(): number {
+    return this.highestTerm;
+  }
+
+  /** The revision of the state this node applied last (tests and stats). */
+  get appliedRevision(): number {
+    return this.published?.revision ?? 0;
+  }
+
+  get resyncCount(): number {
+    return this.store?.resyncs ?? 0;
+  }
+
+  /** Test hooks: lose the state watch for a while (as a network blip or a slow node does), then follow again. */
+  pauseStateWatchForTest(): Promise<void> {
+    return this.store!.pauseWatch();
+  }
+
+  resumeStateWatchForTest(): Promise<void> {
+    return this.store!.resumeWatch();
+  }
+
+  async start(): Promise<void> {
+    const clusterName = this.clusterService.state().clusterName;
+    this.client = await createEtcdClient({ endpoints: this.options.endpoints });
+    this.namespace = this.client.namespace(clusterPrefix(clusterName));
+    this.applyLocalView();
+    this.store = new EtcdStateStore(this.namespace, {
+      onState: (stored) => this.onStoredState(stored),
+      onConnection: (connected) => {
+        this.watchConnected = connected;
+        if (connected) void this.refreshElectionLeader();
+        this.applyLocalView();
+      },
+    }, (message, err) => this.options.log('warn', message, err));
+    await this.register();
+    await this.store.start();
+    await this.watchElection();
+    if (isMasterEligible(this.localNode)) this.campaigning = this.campaignLoop();
+    await this.clusterService.waitFor((state) => state.masterNodeId !== undefined && !hasNoMasterBlock(state), this.options.joinTimeoutMillis);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.stepDown('node stopping');
+    await this.electionWatcher?.cancel().catch(() => undefined);
+    await this.nodesWatcher?.cancel().catch(() => undefined);
+    await this.store?.stop();
+    // Revoking the lease deletes the registration and the campaign key at once: the others see this node leave now.
+    await this.lease?.revoke().catch(() => undefined);
+    this.client?.close();
+    await this.campaigning?.catch(() => undefined);
+  }
+
+  submitStateUpdate(source: string, update: (state: ClusterState) => ClusterState): Promise<ClusterState> {
+    return new Promise((resolve, reject) => {
+      if (this.mastership === undefined) {
+        reject(errors.notMaster(`node [${this.localNode.name}] is not the elected master`));
+        return;
+      }
+      this.pending.push({ source, update, resolve, reject });
+      this.clusterService.pendingTaskCount++;
+      void this.drain();
+    });
+  }
+
+  // ---- membership -------------------------------------------------------------------------------------------
+
+  private async register(): Promise<void> {
+    const lease = this.client!.lease(this.options.leaseTtlSeconds);
+    this.lease = lease;
+    this.leaseId = await lease.grant();
+    this.leaseValid = true;
+    lease.on('lost', (err) => {
+      if (this.lease !== lease || this.stopped) return;
+      this.options.log('warn', 'lost the etcd lease; stepping down and registering again', err);
+      this.leaseValid = false;
+      this.stepDown('lease lost');
+      this.applyLocalView();
+      void this.reRegister();
+    });
+    await this.namespace!.put(nodeKey(this.localNode.id)).value(JSON.stringify(this.localNode)).lease(this.leaseId);
+  }
+
+  private async reRegister(): Promise<void> {
+    for (let attempt = 0; !this.stopped; attempt++) {
+      try {
+        this.lease?.release();
+        await this.register();
+        this.applyLocalView();
+        if (isMasterEligible(this.localNode)) this.campaigning = this.campaignLoop();
+        return;
+      } catch (err) {
+        this.options.log('warn', 'registering with etcd failed; retrying', err);
+        await sleep(Math.min(2000, 100 * 2 ** attempt));
+      }
+    }
+  }
+
+  // ---- election ---------------------------------------------------------------------------------------------
+
+  private async watchElection(): Promise<void> {
+    this.electionWatcher = await this.namespace!.watch().prefix(ELECTION_PREFIX).create();
+    this.electionWatcher.on('data', () => void this.refreshElectionLeader());
+    this.electionWatcher.on('connected', () => void this.refreshElectionLeader());
+    await this.refreshElectionLeader();
+  }
+
+  private async refreshElectionLeader(): Promise<void> {
+    try {
+      const response = await this.namespace!.getAll().prefix(ELECTION_PREFIX).sort('Create', 'Ascend').limit(1).exec();
+      const first = response.kvs[0];
+      this.electionLeader = first === undefined ? undefined : { nodeId: first.value.toString(), term: Number(first.create_revision) };
+      if (this.electionLeader !== undefined) this.highestTerm = Math.max(this.highestTerm, this.electionLeader.term);
+    } catch (err) {
+      this.options.log('debug', 'reading the election failed', err);
+    }
+    this.applyLocalView();
+  }
+
+  /** Campaigns until elected (or stopped, or the lease is lost), then takes over as master. */
+  private async campaignLoop(): Promise<void> {
+    const leaseId = this.leaseId;
+    const key = campaignKey(leaseId);
+    while (!this.stopped && this.leaseId === leaseId && this.leaseValid) {
+      try {
+        const result = await this.namespace!.if(key, 'Create', '==', 0)
+          .then(this.namespace!.put(key).value(this.localNode.id).lease(leaseId))
+          .else(this.namespace!.get(key))
+          .commit();
+        const term = result.succeeded ? Number(result.header.revision) : Number(result.responses[0]!.response_range!.kvs[0]!.create_revision);
+        await this.waitForOlderCampaigns(term, leaseId);
+        if (this.stopped || this.leaseId !== leaseId) return;
+        await this.takeOver(term, key);
+        return;
+      } catch (err) {
+        if (this.stopped) return;
+        this.options.log('warn', 'campaign failed; retrying', err);
+        await sleep(500);
+      }
+    }
+  }
+
+  /** etcd's waitDeletes: elected once no campaign key created before ours is left. */
+  private async waitForOlderCampaigns(term: number, leaseId: string): Promise<void> {
+    while (!this.stopped && this.leaseId === leaseId) {
+      const older = await this.namespace!.getAll().prefix(ELECTION_PREFIX).maxCreateRevision(String(term - 1)).sort('Create', 'Descend').limit(1).exec();
+      const blocker = older.kvs[0];
+      if (blocker === undefined) return;
+      const watcher = await this.namespace!.watch().key(blocker.key.toString()).startRevision(String(Number(older.header.revision) + 1)).create();
+      try {
+        await new Promise<void>((resolve) => {
+          watcher.on('delete', () => resolve());
+          watcher.on('error', () => resolve());
+          // Re-check now and then: a lease lost meanwhile must end this wait too.
+          const timer = setInterval(() => {
+            if (this.stopped || this.leaseId !== leaseId) resolve();
+          }, 500);
+          watcher.on('end', () => clearInterval(timer));
+          watcher.on('delete', () => clearInterval(timer));
+        });
+      } finally {
+        await watcher.cancel().catch(() => undefined);
+      }
+    }
+  }
+
+  /** Elected: read the state as it is in etcd and publish it under the new term, with this node as master. */
+  private async takeOver(term: number, key: string): Promise<void> {
+    this.highestTerm = Math.max(this.highestTerm, term);
+    const base = await this.readBase();
+    this.mastership = { term, key, base };
+    this.options.log('info', `elected as master, term [${term}]`);
+    await this.watchNodes();
+    try {
+      await this.submitStateUpdate('elected-as-master', (state) => {
+        const formed = state.clusterUuid === '_na_' ? { ...state, clusterUuid: randomBase64Uuid() } : state;
+        return { ...formed, masterNodeId: this.localNode.id, nodes: this.memberNodes(), globalBlocks: [] };
+      });
+    } catch (err) {
+      this.options.log('warn', 'publishing the first state as master failed', err);
+    }
+  }
+
+  /** The state in etcd right now (linearizable), or an empty one for a new cluster. */
+  private async readBase(): Promise<StoredState> {
+    const stored = this.published;
+    const response = await this.namespace!.get(STATE_HEADER_KEY).exec();
+    const revision = Number(response.kvs[0]?.mod_revision ?? 0);
+    if (stored !== undefined && stored.revision === revision) return stored;
+    // Our view is behind the store: wait for the watch to deliver it (bounded), else fail the takeover loudly.
+    const caughtUp = await this.clusterService.waitFor(() => (this.published?.revision ?? 0) >= revision, 10_000);
+    if (revision === 0) return { state: { ...this.clusterService.state(), masterNodeId: undefined }, revision: 0, indexValues: new Map() };
+    if (caughtUp.timedOut || this.published === undefined) throw new Error(`could not read the cluster state at revision [${revision}]`);
+    return this.published;
+  }
+
+  private async watchNodes(): Promise<void> {
+    await this.nodesWatcher?.cancel().catch(() => undefined);
+    const response = await this.namespace!.getAll().prefix(NODES_PREFIX).exec();
+    this.registrations.clear();
+    for (const kv of response.kvs) this.recordRegistration(kv.key.toString(), kv.value.toString());
+    const watcher = await this.namespace!.watch().prefix(NODES_PREFIX).startRevision(String(Number(response.header.revision) + 1)).create();
+    this.nodesWatcher = watcher;
+    watcher.on('put', (kv) => {
+      this.recordRegistration(kv.key.toString(), kv.value.toString());
+      this.publishMembership();
+    });
+    watcher.on('delete', (kv) => {
+      this.registrations.delete(kv.key.toString().slice(NODES_PREFIX.length));
+      this.publishMembership();
+    });
+    watcher.on('error', () => void (this.mastership !== undefined && this.watchNodes().then(() => this.publishMembership())));
+  }
+
+  private recordRegistration(key: string, value: string): void {
+    try {
+      const node = JSON.parse(value) as DiscoveryNode;
+      this.registrations.set(key.slice(NODES_PREFIX.length), node);
+    } catch (err) {
+      this.options.log('warn', `ignoring an unreadable node registration [${key}]`, err);
+    }
+  }
+
+  private memberNodes(): Map<string, DiscoveryNode> {
+    const nodes = new Map<string, DiscoveryNode>();
+    for (const id of [...this.registrations.keys()].sort()) nodes.set(id, this.registrations.get(id)!);
+    // The master is a member even before its own registration event arrives.
+    if (!nodes.has(this.localNode.id)) nodes.set(this.localNode.id, this.localNode);
+    return nodes;
+  }
+
+  private publishMembership(): void {
+    if (this.mastership === undefined) return;
+    this.submitStateUpdate('node-join/left', (state) => {
+      const nodes = this.memberNodes();
+      if (sameMembers(nodes, state.nodes)) return state;
+      return { ...state, nodes };
+    }).catch((err) => this.options.log('debug', 'membership update failed', err));
+  }
+
+  private stepDown(reason: string): void {
+    const mastership = this.mastership;
+    if (mastership === undefined) return;
+    this.mastership = undefined;
+    this.options.log('info', `stepping down as master (term [${mastership.term}]): ${reason}`);
+    void this.nodesWatcher?.cancel().catch(() => undefined);
+    this.nodesWatcher = undefined;
+    const failed = this.pending.splice(0);
+    for (const task of failed) {
+      this.clusterService.pendingTaskCount--;
+      task.reject(errors.notMaster(`node [${this.localNode.name}] stopped being master: ${reason}`));
+    }
+  }
+
+  // ---- publication ------------------------------------------------------------------------------------------
+
+  /** Runs every queued update on one working state, then writes the batch as one fenced transaction. */
+  private async drain(): Promise<void> {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.pending.length > 0 && this.mastership !== undefined) {
+        const mastership = this.mastership;
+        const batch = this.pending.splice(0);
+        const base = mastership.base.state;
+        let working = base;
+        const accepted: PendingUpdate[] = [];
+        for (const task of batch) {
+          try {
+            working = task.update(working);
+            accepted.push(task);
+          } catch (err) {
+            this.clusterService.pendingTaskCount--;
+            task.reject(err);
+          }
+        }
+        if (working !== base) working = this.options.reroute(base, working, Date.now());
+        if (working === base) {
+          for (const task of accepted) {
+            this.clusterService.pendingTaskCount--;
+            task.resolve(this.clusterService.state().version >= base.version ? this.clusterService.state() : base);
+          }
+          continue;
+        }
+        const next: ClusterState = { ...working, version: base.version + 1, stateUuid: randomBase64Uuid(), term: mastership.term, masterNodeId: this.localNode.id };
+        try {
+          const committed = await this.commit(mastership, next);
+          mastership.base = committed;
+          this.store!.recordOwnWrite(committed.state, committed.revision, committed.indexValues);
+          for (const task of accepted) {
+            this.clusterService.pendingTaskCount--;
+            task.resolve(committed.state);
+          }
+        } catch (err) {
+          for (const task of accepted) {
+            this.clusterService.pendingTaskCount--;
+            task.reject(toEsError(err));
+          }
+        }
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** The fenced write: header plus changed index keys, only if this term still holds and nobody wrote since. */
+  private async commit(mastership: Mastership, next: ClusterState): Promise<StoredState> {
+    const namespace = this.namespace!;
+    const values = encodeIndices(next);
+    const operations = [namespace.put(STATE_HEADER_KEY).value(encodeHeader(next))];
+    for (const [name, value] of values) {
+      if (mastership.base.indexValues.get(name) !== value) operations.push(namespace.put(indexKey(name)).value(value));
+    }
+    const deletes = [...mastership.base.indexValues.keys()].filter((name) => !values.has(name)).map((name) => namespace.delete().key(indexKey(name)));
+    let result;
+    try {
+      result = await namespace
+        .if(mastership.key, 'Create', '==', mastership.term)
+        .and(STATE_HEADER_KEY, 'Mod', '==', mastership.base.revision)
+        .then(...operations, ...deletes)
+        .commit();
+    } catch (err) {
+      // Unknown outcome (etcd unreachable mid-write): the next master reads whatever committed; we step down.
+      this.stepDown('state write failed');
+      throw errors.failedToCommitState(`publishing cluster state version [${next.version}] failed: ${(err as Error).message}`);
+    }
+    if (!result.succeeded) {
+      this.stepDown('fenced state write rejected');
+      throw errors.notMaster(`cluster state version [${next.version}] of term [${mastership.term}] was not committed: another master took over or the state moved`);
+    }
+    return { state: next, revision: Number(result.header.revision), indexValues: values };
+  }
+
+  private onStoredState(stored: StoredState): void {
+    if (stored.state.term < this.highestTerm && stored.state.term < (this.published?.state.term ?? 0)) {
+      this.options.log('warn', `ignoring cluster state of stale term [${stored.state.term}] (seen [${this.highestTerm}])`);
+      return;
+    }
+    this.highestTerm = Math.max(this.highestTerm, stored.state.term);
+    if (this.published !== undefined && stored.state.version <= this.published.state.version && stored.revision <= this.published.revision) return;
+    this.published = stored;
+    const mastership = this.mastership;
+    // Another master published: we are not master any more (our fenced writes would fail anyway).
+    if (mastership !== undefined && stored.state.term > mastership.term) this.stepDown(`a master of term [${stored.state.term}] published`);
+    this.applyLocalView();
+  }
+
+  /** The published state, plus the no-master block while this node knows no master. */
+  private applyLocalView(): void {
+    const current = this.clusterService.state();
+    const base = this.published?.state;
+    // A master elected but not published yet is no master either (ES: between an election and the first state).
+    const noMaster =
+      !this.watchConnected ||
+      !this.leaseValid ||
+      this.electionLeader === undefined ||
+      base === undefined ||
+      base.masterNodeId === undefined ||
+      base.term < this.electionLeader.term;
+    if (base === undefined) {
+      if (!current.globalBlocks.some((block) => block.id === NO_MASTER_BLOCK.id)) {
+        this.clusterService.applyLocal({ ...current, masterNodeId: undefined, globalBlocks: [...current.globalBlocks, NO_MASTER_BLOCK] });
+      }
+      return;
+    }
+    const view: ClusterState = noMaster
+      ? { ...base, masterNodeId: undefined, globalBlocks: [...base.globalBlocks.filter((block) => block.id !== NO_MASTER_BLOCK.id), NO_MASTER_BLOCK] }
+      : base;
+    if (view.version > current.version) {
+      this.clusterService.apply(view);
+      return;
+    }
+    const currentBlocked = current.globalBlocks.some((block) => block.id === NO_MASTER_BLOCK.id);
+    if (view.version === current.version && (currentBlocked !== noMaster || current.stateUuid !== view.stateUuid)) this.clusterService.applyLocal(view);
+  }
+}
+
+function sameMembers(a: ReadonlyMap<string, DiscoveryNode>, b: ReadonlyMap<string, DiscoveryNode>): boolean {
+  if (a.size !== b.size) return false;
+  for (const [id, node] of a) if (b.get(id)?.ephemeralId !== node.ephemeralId) return false;
+  return true;
+}
+
+function sleep(millis: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, millis));
+}

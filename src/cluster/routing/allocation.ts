@@ -1,0 +1,212 @@
+/**
+ * The master's allocation round for a cluster of several nodes (ES's AllocationService.reroute with the
+ * BalancedShardsAllocator's weight function and the deciders that matter here), run on every state the etcd
+ * master publishes:
+ *
+ * 1. copies on nodes that left (or came back as a new process: another ephemeral id) become UNASSIGNED with
+ *    reason NODE_LEFT; a primary remembers its node, since only that node has its data until replication
+ *    (issue 13) keeps other copies in sync, and no replica is promoted before that;
+ * 2. unassigned primaries go to a data node: a new index's to the node of lowest weight, a known one's back
+ *    to the node that holds its files; each allocation raises the shard's primary term;
+ * 3. unassigned replicas of a started primary go to the data node of lowest weight that holds no copy of the
+ *    shard (same_shard), at most `cluster.routing.allocation.node_concurrent_recoveries` (2) recoveries in and
+ *    out per node (throttling);
+ * 4. `cluster.routing.allocation.enable` (all, primaries, new_primaries, none) gates 2 and 3, and a copy that
+ *    failed `index.allocation.max_retries` (5) times waits (max_retry decider).
+ *
+ * Weight of a node for an index (BalancedShardsAllocator): 0.45 x (copies on the node - mean copies per node)
+ * + 0.55 x (the index's copies on the node - the index's mean per node); ties go to the node id order.
+ */
+import { randomBase64Uuid } from '../../common/uuid.js';
+import type { ClusterState, IndexMetadata, ShardRouting } from '../cluster-state.js';
+import { isDataNode, type DiscoveryNode } from '../discovery-node.js';
+
+const SHARD_BALANCE = 0.45;
+const INDEX_BALANCE = 0.55;
+
+type EnableMode = 'all' | 'primaries' | 'new_primaries' | 'none';
+
+function clusterSetting(state: ClusterState, key: string): string | undefined {
+  return state.transientSettings[key] ?? state.persistentSettings[key];
+}
+
+function enableMode(state: ClusterState): EnableMode {
+  const value = (clusterSetting(state, 'cluster.routing.allocation.enable') ?? 'all').toLowerCase();
+  return value === 'primaries' || value === 'new_primaries' || value === 'none' ? value : 'all';
+}
+
+function concurrentRecoveries(state: ClusterState): number {
+  const value = Number(clusterSetting(state, 'cluster.routing.allocation.node_concurrent_recoveries') ?? '2');
+  return Number.isFinite(value) && value >= 0 ? value : 2;
+}
+
+function maxRetries(metadata: IndexMetadata): number {
+  const value = Number(metadata.settings['index.allocation.max_retries'] ?? '5');
+  return Number.isFinite(value) ? value : 5;
+}
+
+/** Allocation round: departed nodes' copies unassigned, then unassigned copies placed. */
+export function reroute(previous: ClusterState, next: ClusterState, now: number): ClusterState {
+  const departed = departedNodes(previous, next);
+  let state = departed.size > 0 || hasCopiesOnUnknownNodes(next) ? unassignCopiesOf(next, departed, now) : next;
+  state = allocateUnassigned(state);
+  return state;
+}
+
+function departedNodes(previous: ClusterState, next: ClusterState): Set<string> {
+  const departed = new Set<string>();
+  for (const [id, node] of previous.nodes) {
+    const now = next.nodes.get(id);
+    if (now === undefined || now.ephemeralId !== node.ephemeralId) departed.add(id);
+  }
+  return departed;
+}
+
+function hasCopiesOnUnknownNodes(state: ClusterState): boolean {
+  for (const shards of state.routing.values()) for (const copies of shards) for (const copy of copies) if (copy.nodeId !== undefined && !state.nodes.has(copy.nodeId)) return true;
+  return false;
+}
+
+function unassignCopiesOf(state: ClusterState, departed: ReadonlySet<string>, now: number): ClusterState {
+  const routing = new Map(state.routing);
+  for (const [index, shards] of state.routing) {
+    let changed = false;
+    const nextShards = shards.map((copies) =>
+      copies.map((copy): ShardRouting => {
+        if (copy.nodeId === undefined || (!departed.has(copy.nodeId) && state.nodes.has(copy.nodeId))) return copy;
+        changed = true;
+        return {
+          ...copy,
+          state: 'UNASSIGNED',
+          nodeId: undefined,
+          relocatingNodeId: undefined,
+          allocationId: undefined,
+          recoverySource: copy.primary ? 'EXISTING_STORE' : 'PEER',
+          unassignedInfo: { reason: 'NODE_LEFT', atMillis: now, delayed: false, failedAllocations: 0, lastAllocationStatus: 'NO_ATTEMPT', lastNodeId: copy.nodeId },
+        };
+      }),
+    );
+    if (changed) routing.set(index, nextShards);
+  }
+  return { ...state, routing };
+}
+
+interface Loads {
+  readonly perNode: Map<string, number>;
+  readonly perIndexNode: Map<string, Map<string, number>>;
+  readonly incoming: Map<string, number>;
+  readonly outgoing: Map<string, number>;
+}
+
+function loadsOf(state: ClusterState, dataNodes: readonly DiscoveryNode[]): Loads {
+  const perNode = new Map<string, number>(dataNodes.map((node) => [node.id, 0]));
+  const perIndexNode = new Map<string, Map<string, number>>();
+  const incoming = new Map<string, number>();
+  const outgoing = new Map<string, number>();
+  for (const [index, shards] of state.routing) {
+    const byNode = new Map<string, number>();
+    perIndexNode.set(index, byNode);
+    for (const copies of shards) {
+      const primaryNode = copies.find((copy) => copy.primary && copy.state === 'STARTED')?.nodeId;
+      for (const copy of copies) {
+        if (copy.nodeId === undefined) continue;
+        perNode.set(copy.nodeId, (perNode.get(copy.nodeId) ?? 0) + 1);
+        byNode.set(copy.nodeId, (byNode.get(copy.nodeId) ?? 0) + 1);
+        if (copy.state === 'INITIALIZING' && copy.recoverySource === 'PEER') {
+          incoming.set(copy.nodeId, (incoming.get(copy.nodeId) ?? 0) + 1);
+          if (primaryNode !== undefined) outgoing.set(primaryNode, (outgoing.get(primaryNode) ?? 0) + 1);
+        }
+      }
+    }
+  }
+  return { perNode, perIndexNode, incoming, outgoing };
+}
+
+function weight(loads: Loads, nodeCount: number, index: string, indexCopies: number, nodeId: string): number {
+  let total = 0;
+  for (const count of loads.perNode.values()) total += count;
+  const nodeMean = total / nodeCount;
+  const indexMean = indexCopies / nodeCount;
+  const onNode = loads.perNode.get(nodeId) ?? 0;
+  const indexOnNode = loads.perIndexNode.get(index)?.get(nodeId) ?? 0;
+  return SHARD_BALANCE * (onNode - nodeMean) + INDEX_BALANCE * (indexOnNode - indexMean);
+}
+
+function add(map: Map<string, number>, key: string): void {
+  map.set(key, (map.get(key) ?? 0) + 1);
+}
+
+function allocateUnassigned(state: ClusterState): ClusterState {
+  const dataNodes = [...state.nodes.values()].filter(isDataNode).sort((a, b) => a.id.localeCompare(b.id));
+  if (dataNodes.length === 0) return state;
+  const mode = enableMode(state);
+  if (mode === 'none') return state;
+  const limit = concurrentRecoveries(state);
+  const loads = loadsOf(state, dataNodes);
+  const routing = new Map(state.routing);
+  const indices = new Map(state.indices);
+  let changed = false;
+  for (const index of [...state.routing.keys()].sort()) {
+    const metadata = state.indices.get(index);
+    if (metadata === undefined) continue;
+    const shards = state.routing.get(index)!;
+    const indexCopies = metadata.numberOfShards * (metadata.numberOfReplicas + 1);
+    const primaryTerms = [...metadata.primaryTerms];
+    let indexChanged = false;
+    const best = (shard: number, holders: ReadonlySet<string>, accept: (node: DiscoveryNode) => boolean): string | undefined => {
+      let chosen: string | undefined;
+      let chosenWeight = Infinity;
+      for (const node of dataNodes) {
+        if (holders.has(node.id) || !accept(node)) continue;
+        const w = weight(loads, dataNodes.length, index, indexCopies, node.id);
+        if (w < chosenWeight) {
+          chosen = node.id;
+          chosenWeight = w;
+        }
+      }
+      void shard;
+      return chosen;
+    };
+    const nextShards = shards.map((copies, shard) => {
+      const holders = new Set(copies.flatMap((copy) => (copy.nodeId === undefined ? [] : [copy.nodeId])));
+      return copies.map((copy): ShardRouting => {
+        if (copy.state !== 'UNASSIGNED' || metadata.state === 'close') return copy;
+        // max_retry decider: a copy that failed this often waits for `_cluster/reroute?retry_failed`.
+        if ((copy.unassignedInfo?.failedAllocations ?? 0) >= maxRetries(metadata)) return copy;
+        if (copy.primary) {
+          const isNew = copy.recoverySource === 'EMPTY_STORE';
+          if (mode === 'new_primaries' && !isNew) return copy;
+          const lastNode = copy.unassignedInfo?.lastNodeId;
+          // A known primary's files are on the node that had it: it goes back there (or waits for it).
+          const nodeId = isNew ? best(shard, holders, () => true) : lastNode !== undefined && state.nodes.has(lastNode) && !holders.has(lastNode) ? lastNode : undefined;
+          if (nodeId === undefined) return copy;
+          holders.add(nodeId);
+          add(loads.perNode, nodeId);
+          add(loads.perIndexNode.get(index) ?? loads.perIndexNode.set(index, new Map()).get(index)!, nodeId);
+          primaryTerms[shard] = (primaryTerms[shard] ?? 0) + 1;
+          indexChanged = true;
+          return { ...copy, state: 'INITIALIZING', nodeId, allocationId: randomBase64Uuid() };
+        }
+        if (mode !== 'all') return copy;
+        const primary = copies.find((candidate) => candidate.primary);
+        if (primary?.state !== 'STARTED' || primary.nodeId === undefined) return copy;
+        if ((loads.outgoing.get(primary.nodeId) ?? 0) >= limit) return copy;
+        const nodeId = best(shard, holders, (node) => (loads.incoming.get(node.id) ?? 0) < limit);
+        if (nodeId === undefined) return copy;
+        holders.add(nodeId);
+        add(loads.perNode, nodeId);
+        add(loads.perIndexNode.get(index) ?? loads.perIndexNode.set(index, new Map()).get(index)!, nodeId);
+        add(loads.incoming, nodeId);
+        add(loads.outgoing, primary.nodeId);
+        indexChanged = true;
+        return { ...copy, state: 'INITIALIZING', nodeId, allocationId: randomBase64Uuid(), recoverySource: 'PEER' };
+      });
+    });
+    if (indexChanged) {
+      changed = true;
+      routing.set(index, nextShards);
+      indices.set(index, { ...metadata, primaryTerms } satisfies IndexMetadata);
+    }
+  }
+  return changed ? { ...state, routing, indices } : state;
+}
