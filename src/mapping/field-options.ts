@@ -144,7 +144,7 @@ function computeOptions(field: FieldMapping, settings: MappingSettings): FieldOp
       };
     case 'date': {
       const format = str('format');
-      const formatter = dateFormatter(format);
+      const formatter = dateFormatter(format, str('locale'));
       const nullValue = ctx.value('null_value');
       return {
         type: 'date',

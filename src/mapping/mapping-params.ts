@@ -5,6 +5,7 @@
  */
 import { EsError } from '../common/errors.js';
 import { dateFormatter, DEFAULT_DATE_FORMAT } from './date/date-formatter.js';
+import { dateLocale } from './date/date-locale.js';
 import { DateFormatError, DateParseError, DateTimeError } from './date/date-errors.js';
 import { JavaNumberError, javaFloatString, javaStringToLong, parseJavaDouble, parseJavaFloat } from './java-numbers.js';
 import { javaDoubleString } from '../common/json-float.js';
@@ -360,7 +361,21 @@ const dateParams: ParamSpec[] = [
       }
     },
   },
-  { name: 'locale', updateable: false, defaultValue: () => '', read: (raw) => nodeStringValue(raw) },
+  {
+    name: 'locale',
+    updateable: false,
+    defaultValue: () => '',
+    read: (raw) => nodeStringValue(raw),
+    // LocaleUtils.parse: at most language, country and variant.
+    validate: (value) => {
+      try {
+        dateLocale(value as string);
+      } catch (err) {
+        if (err instanceof DateFormatError) throw mappingErrors.illegalArgument(err.message);
+        throw err;
+      }
+    },
+  },
   {
     name: 'null_value',
     updateable: false,
@@ -370,7 +385,7 @@ const dateParams: ParamSpec[] = [
     validate: (value, ctx) => {
       if (value === null) return;
       try {
-        dateFormatter(ctx.value('format') as string).parseMillis(value as string);
+        dateFormatter(ctx.value('format') as string, ctx.value('locale') as string).parseMillis(value as string);
       } catch (err) {
         if (err instanceof DateParseError || err instanceof DateTimeError || err instanceof DateFormatError) {
           throw mappingErrors.mapperParsing(`Error parsing [null_value] on field [${ctx.fieldName}]: ${err.message}`);

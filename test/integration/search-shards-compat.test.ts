@@ -160,3 +160,35 @@ test('doubles in error messages print as Java prints them (Found [-1.0], not [-1
   // The same value again is no conflict (the stored mapping's doubles read back as numbers).
   await ok('PUT', '/scaled/_mapping', { properties: { p: { type: 'scaled_float', scaling_factor: 10 } } });
 });
+
+test('a date mapping\'s locale parses and prints month and day names as Java\'s CLDR data has them', async () => {
+  const format = 'E, d MMM yyyy HH:mm:ss Z';
+  await ok('PUT', '/dates_fr', { mappings: { properties: { date_field: { type: 'date', format, locale: 'fr' } } } });
+  await ok('PUT', '/dates_fr/_doc/1', { date_field: 'mer., 6 déc. 2000 02:55:00 -0800' });
+  await ok('PUT', '/dates_fr/_doc/2?refresh=true', { date_field: 'jeu., 7 déc. 2000 02:55:00 -0800' });
+  const count = async (index: string, gte: string, lte: string): Promise<number> => (await ok('POST', `/${index}/_count`, { query: { range: { date_field: { gte, lte } } } })).count;
+  assert.equal(await count('dates_fr', 'mar., 5 déc. 2000 02:55:00 -0800', 'jeu., 7 déc. 2000 00:00:00 -0800'), 1);
+  assert.equal(await count('dates_fr', 'mar., 5 déc. 2000 02:55:00 -0800', 'ven., 8 déc. 2000 00:00:00 -0800'), 2);
+  // German CLDR abbreviations carry a dot (ES 7's JDK COMPAT data had "Di, 05 Dez 2000"); de_DE reads as de.
+  await ok('PUT', '/dates_de', { mappings: { properties: { date_field: { type: 'date', format: 'EEE, dd MMM yyyy', locale: 'de_DE' } } } });
+  await ok('PUT', '/dates_de/_doc/1?refresh=true', { date_field: 'Di., 05 Dez. 2000' });
+  const compat = await node.request('PUT', '/dates_de/_doc/2', { body: { date_field: 'Di, 05 Dez 2000' } });
+  assert.equal(compat.status, 400, compat.text);
+  assert.equal(compat.body.error.caused_by.reason, 'failed to parse date field [Di, 05 Dez 2000] with format [EEE, dd MMM yyyy]');
+  // Printing uses the locale too, also for a format the request asks for.
+  const hit = await ok('POST', '/dates_de/_search', { docvalue_fields: ['date_field', { field: 'date_field', format: 'EEEE d MMMM yyyy' }] });
+  assert.deepEqual(hit.hits.hits[0].fields.date_field, ['Di., 05 Dez. 2000', 'Dienstag 5 Dezember 2000']);
+  const mapping = await ok('GET', '/dates_de/_mapping');
+  assert.equal(mapping.dates_de.mappings.properties.date_field.locale, 'de_DE');
+  for (const [locale, text] of [['es', 'mar, 5 dic 2000'], ['it', 'mar, 5 dic 2000'], ['nl', 'di, 5 dec. 2000'], ['pt', 'ter., 5 dez. 2000'], ['ROOT', 'Tue, 5 Dec 2000']]) {
+    const index = `dates_${locale.toLowerCase()}`;
+    await ok('PUT', `/${index}`, { mappings: { properties: { d: { type: 'date', format: 'EEE, d MMM yyyy', locale } } } });
+    const res = await node.request('PUT', `/${index}/_doc/1?refresh=true`, { body: { d: text } });
+    assert.equal(res.status, 201, `${locale}: ${res.text}`);
+    const back = await ok('POST', `/${index}/_search`, { docvalue_fields: ['d'] });
+    assert.deepEqual(back.hits.hits[0].fields.d, [text], locale);
+  }
+  const bad = await node.request('PUT', '/dates_bad', { body: { mappings: { properties: { d: { type: 'date', locale: 'a_b_c_d' } } } } });
+  assert.equal(bad.status, 400, bad.text);
+  assert.equal(bad.body.error.caused_by.reason, 'Locales can have at most 3 parts but got 4: [a, b, c, d]');
+});

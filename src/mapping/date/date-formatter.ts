@@ -8,6 +8,7 @@ import { ownValue } from '../../common/own-keys.js';
 import { DateFormatError, DateParseError, DateTimeError } from './date-errors.js';
 import { civilFromEpochMillis, resolveEpochMillis, type ParsedDateFields } from './date-fields.js';
 import { parseDateOptionalTime, parseStrictDateOptionalTime } from './date-iso.js';
+import { dateLocale, type DateLocale } from './date-locale.js';
 import { DatePattern } from './date-pattern.js';
 
 export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';
@@ -55,8 +56,8 @@ function isoPrint(epochMillis: number, fractionDigits: number): string {
   return `${year}-${two(c.month)}-${two(c.day)}T${two(c.hour)}:${two(c.minute)}:${two(c.second)}.${fraction}Z`;
 }
 
-function patternElement(name: string, pattern: string): DateParserElement {
-  const compiled = DatePattern.compile(pattern);
+function patternElement(name: string, pattern: string, locale?: DateLocale): DateParserElement {
+  const compiled = DatePattern.compile(pattern, locale);
   return { name, parse: (text) => compiled.parse(text), format: (millis) => compiled.format(millis) };
 }
 
@@ -149,10 +150,16 @@ export class DateFormatter {
     /** The format string exactly as given (what GET _mapping prints and error messages quote). */
     readonly pattern: string,
     private readonly elements: readonly DateParserElement[],
+    /** The mapping's `locale` ('' for Locale.ROOT): what pattern text fields (MMM, EEE) read and print. */
+    readonly locale: string,
   ) {}
 
-  /** DateFormatter.forPattern; throws DateFormatError with ES's message for an invalid format. */
-  static forPattern(format: string): DateFormatter {
+  /**
+   * DateFormatter.forPattern(format).withLocale(locale); throws DateFormatError with ES's message for an invalid
+   * format. The locale only changes the names of custom patterns (named formats are numeric).
+   */
+  static forPattern(format: string, localeTag = ''): DateFormatter {
+    const locale = dateLocale(localeTag);
     if (format.trim().length === 0) throw new DateFormatError('No date pattern provided');
     const parts = format.split('||');
     const elements: DateParserElement[] = [];
@@ -164,13 +171,13 @@ export class DateFormatter {
         continue;
       }
       try {
-        elements.push(patternElement(part, part));
+        elements.push(patternElement(part, part, locale));
       } catch (err) {
         if (err instanceof DateFormatError) throw new DateFormatError(`Invalid format: [${part}]: ${err.message}`);
         throw err;
       }
     }
-    return new DateFormatter(format, elements);
+    return new DateFormatter(format, elements, localeTag);
   }
 
   /** Parses to epoch milliseconds; throws DateParseError or DateTimeError. */
@@ -228,12 +235,13 @@ export class DateFormatter {
 
 const formatterCache = new Map<string, DateFormatter>();
 
-/** Cached DateFormatter.forPattern (formatters are immutable). */
-export function dateFormatter(format: string): DateFormatter {
-  let formatter = formatterCache.get(format);
+/** Cached DateFormatter.forPattern(format).withLocale(locale) (formatters are immutable). */
+export function dateFormatter(format: string, locale = ''): DateFormatter {
+  const key = locale === '' ? format : `${locale}\u0000${format}`;
+  let formatter = formatterCache.get(key);
   if (formatter === undefined) {
-    formatter = DateFormatter.forPattern(format);
-    if (formatterCache.size < 1000) formatterCache.set(format, formatter);
+    formatter = DateFormatter.forPattern(format, locale);
+    if (formatterCache.size < 1000) formatterCache.set(key, formatter);
   }
   return formatter;
 }

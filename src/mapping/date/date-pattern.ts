@@ -1,12 +1,14 @@
 /**
  * java.time DateTimeFormatter patterns ("yyyy-MM-dd HH:mm:ss.SSSXXX", "dd/MMM/yyyy[ HH:mm]") compiled to a
  * small parser/printer with Java's rules for the common letters: widths per letter count, adjacent value
- * parsing (yyyyMMdd), optional sections, quoted literals, offsets and English month/day names (Locale.ROOT).
+ * parsing (yyyyMMdd), optional sections, quoted literals, offsets and month/day names in the mapping's locale
+ * (date-locale.ts; English for Locale.ROOT).
  * Letters java.time knows but Gannet does not implement are rejected at mapping time with a clear message.
  */
 import { DateFormatError } from './date-errors.js';
 import type { ParsedDateFields } from './date-fields.js';
 import { civilFromEpochMillis } from './date-fields.js';
+import { ROOT_LOCALE, type DateLocale } from './date-locale.js';
 import { parseZoneId, type ZoneRef } from './zones.js';
 
 type NumberField = 'year' | 'yearOfCentury' | 'month' | 'day' | 'dayOfYear' | 'hour' | 'hour12' | 'clockHour24' | 'hour0to11' | 'minute' | 'second';
@@ -20,8 +22,6 @@ type PatternToken =
   | { kind: 'zoneId' }
   | { kind: 'optional'; tokens: PatternToken[] };
 
-const MONTHS_FULL = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
-const DAYS_FULL = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 const KNOWN_UNSUPPORTED = new Set(['G', 'Q', 'q', 'Y', 'w', 'W', 'e', 'c', 'F', 'A', 'n', 'N', 'O', 'p', 'B', 'g']);
 
@@ -29,11 +29,12 @@ export class DatePattern {
   private constructor(
     readonly pattern: string,
     private readonly tokens: PatternToken[],
+    private readonly locale: DateLocale,
   ) {}
 
   /** Compiles a pattern; throws DateFormatError with java.time's message ("Unknown pattern letter: t"). */
-  static compile(pattern: string): DatePattern {
-    return new DatePattern(pattern, compileTokens(pattern));
+  static compile(pattern: string, locale: DateLocale = ROOT_LOCALE): DatePattern {
+    return new DatePattern(pattern, compileTokens(pattern), locale);
   }
 
   /**
@@ -41,7 +42,7 @@ export class DatePattern {
    * DateTimeParseException would word it.
    */
   parse(text: string): { fields: ParsedDateFields } | { errorIndex: number; unparsed: boolean; reason?: string } {
-    const state: ParseState = { text, fields: {}, ampm: undefined, hour12: undefined };
+    const state: ParseState = { text, locale: this.locale, fields: {}, ampm: undefined, hour12: undefined };
     const end = parseTokens(this.tokens, state, 0);
     if (end < 0) return { errorIndex: ~end, unparsed: false };
     if (end < text.length) return { errorIndex: end, unparsed: true };
@@ -63,13 +64,14 @@ export class DatePattern {
   /** Prints an instant in UTC with this pattern (optional sections are printed when they have data). */
   format(epochMillis: number): string {
     const civil = civilFromEpochMillis(epochMillis);
-    const print = (tokens: PatternToken[]): string => tokens.map((token) => printToken(token, civil, print)).join('');
+    const print = (tokens: PatternToken[]): string => tokens.map((token) => printToken(token, civil, print, this.locale)).join('');
     return print(this.tokens);
   }
 }
 
 interface ParseState {
   text: string;
+  locale: DateLocale;
   fields: ParsedDateFields;
   ampm: 'AM' | 'PM' | undefined;
   hour12: number | undefined;
@@ -79,6 +81,7 @@ function printToken(
   token: PatternToken,
   civil: ReturnType<typeof civilFromEpochMillis>,
   printNested: (tokens: PatternToken[]) => string,
+  locale: DateLocale,
 ): string {
   switch (token.kind) {
     case 'literal':
@@ -92,15 +95,8 @@ function printToken(
     case 'zoneId':
       return 'Z';
     case 'text':
-      if (token.field === 'ampm') return civil.hour < 12 ? 'AM' : 'PM';
-      if (token.field === 'month') {
-        const name = MONTHS_FULL[civil.month - 1]!;
-        return token.style === 'full' ? name : token.style === 'short' ? name.slice(0, 3) : name[0]!;
-      }
-      {
-        const name = DAYS_FULL[civil.dayOfWeek - 1]!;
-        return token.style === 'full' ? name : token.style === 'short' ? name.slice(0, 3) : name[0]!;
-      }
+      if (token.field === 'ampm') return locale.ampm[civil.hour < 12 ? 0 : 1];
+      return textNames(token, locale)[token.field === 'month' ? civil.month - 1 : civil.dayOfWeek - 1]!;
     case 'number': {
       const value = numberFieldValue(token.field, civil);
       const text = String(Math.abs(value)).padStart(token.min, '0');
@@ -193,7 +189,7 @@ function parseTokens(tokens: PatternToken[], state: ParseState, start: number): 
         break;
       }
       case 'text': {
-        const matched = matchText(token, text, pos);
+        const matched = matchText(token, text, pos, state.locale);
         if (matched === undefined) return ~pos;
         if (token.field === 'month') state.fields.month = matched.value;
         else if (token.field === 'ampm') state.ampm = matched.value === 0 ? 'AM' : 'PM';
@@ -268,16 +264,22 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
+/** The names a text token prints and parses in a locale (TextStyle FULL, SHORT or NARROW). */
+function textNames(token: Extract<PatternToken, { kind: 'text' }>, locale: DateLocale): readonly string[] {
+  if (token.field === 'ampm') return locale.ampm;
+  if (token.field === 'month') return token.style === 'full' ? locale.monthsFull : token.style === 'short' ? locale.monthsShort : locale.monthsNarrow;
+  return token.style === 'full' ? locale.daysFull : token.style === 'short' ? locale.daysShort : locale.daysNarrow;
+}
+
 function matchText(
   token: Extract<PatternToken, { kind: 'text' }>,
   text: string,
   pos: number,
+  locale: DateLocale,
 ): { value: number; length: number } | undefined {
-  const names =
-    token.field === 'ampm' ? ['AM', 'PM'] : token.field === 'month' ? MONTHS_FULL : DAYS_FULL;
-  const styled = names.map((n) => (token.field === 'ampm' || token.style === 'full' ? n : token.style === 'short' ? n.slice(0, 3) : n[0]!));
   let best: { value: number; length: number } | undefined;
-  styled.forEach((name, index) => {
+  // The longest name that matches wins, as java.time's text parser picks it.
+  textNames(token, locale).forEach((name, index) => {
     if (text.startsWith(name, pos) && (best === undefined || name.length > best.length)) {
       best = { value: token.field === 'month' ? index + 1 : index, length: name.length };
     }

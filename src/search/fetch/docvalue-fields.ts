@@ -60,9 +60,10 @@ function failIfNoDocValues(field: MappedField): void {
   }
 }
 
-function compileDate(format: string): DateFormatter {
+/** DateFieldType.docValueFormat: a requested format keeps the field's locale. */
+function compileDate(format: string, locale: string): DateFormatter {
   try {
-    return dateFormatter(format);
+    return dateFormatter(format, locale);
   } catch (err) {
     throw illegalArgument(err instanceof Error ? err.message : String(err));
   }
@@ -80,7 +81,7 @@ function formatterFor(field: MappedField, format: string | undefined): Formatter
       noFormat(field, format);
       return (list) => (list.kind === 'long' ? list.values.map((value) => asNumber(value) !== 0) : []);
     case 'date': {
-      const printer = format === undefined ? options.formatter : compileDate(format);
+      const printer = format === undefined ? options.formatter : compileDate(format, options.locale);
       return (list) => (list.kind === 'long' ? list.values.map((value) => printer.format(asNumber(value))) : []);
     }
     case 'text':

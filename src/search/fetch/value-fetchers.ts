@@ -184,7 +184,7 @@ function parserFor(field: MappedField, format: string | undefined, analysis: Ana
       if (format !== undefined) throw unsupportedFormat(field);
       return parseBoolean;
     case 'date': {
-      const printer = format === undefined ? options.formatter : compileDateFormat(format);
+      const printer = format === undefined ? options.formatter : compileDateFormat(format, options.locale);
       return (value) => {
         let millis: number;
         try {
@@ -237,9 +237,10 @@ function javaRound(value: number): number {
   return Math.floor(value + 0.5);
 }
 
-function compileDateFormat(format: string): DateFormatter {
+/** DateFieldType.valueFetcher: a requested format keeps the field's locale. */
+function compileDateFormat(format: string, locale: string): DateFormatter {
   try {
-    return dateFormatter(format);
+    return dateFormatter(format, locale);
   } catch (err) {
     throw illegalArgument(err instanceof Error ? err.message : String(err));
   }
