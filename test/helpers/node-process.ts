@@ -107,7 +107,8 @@ export class NodeProcess {
     });
     const port = Number(started.address.split(':').pop());
     const node = new NodeProcess(child, `http://${started.address}`, port, started.nodeId, dataPath, options.keepData ?? false, exited);
-    node.logs.push(...logs);
+    // Share the array the output readers fill, so lines logged after start show up too.
+    (node as { logs: string[] }).logs = logs;
     return node;
   }
 

@@ -1,0 +1,113 @@
+/**
+ * Three node processes on etcd form one cluster (issue 12): one master that all agree on, a health wait that
+ * resolves when the third node joins, an index of 3 shards x 1 replica placed two copies per node, writes and
+ * realtime gets through any node, tasks listed across nodes, node figures from every node, and an etcd
+ * restart under the running cluster.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ClusterProcesses } from '../helpers/cluster-processes.js';
+
+describe('three nodes on etcd', () => {
+  let cluster: ClusterProcesses;
+  before(async () => {
+    cluster = await ClusterProcesses.start(2);
+  });
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  test('a health wait for three nodes resolves when the third joins; all three agree on one master', async () => {
+    const [a, b] = cluster.nodes;
+    await cluster.waitFor(a!, '/_cluster/health', (r) => r.body?.number_of_nodes === 2);
+    const waiting = b!.request('GET', '/_cluster/health?wait_for_nodes=3&timeout=60s');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const third = await cluster.addNode();
+    const health = await waiting;
+    assert.equal(health.status, 200, health.text);
+    assert.equal(health.body.timed_out, false);
+    assert.equal(health.body.number_of_nodes, 3);
+    const masters = new Set<string>();
+    for (const node of [a!, b!, third]) {
+      const state = await cluster.waitFor(node, '/_cluster/state/master_node,nodes', (r) => Object.keys(r.body?.nodes ?? {}).length === 3);
+      masters.add(state.body.master_node);
+      const cat = await node.request('GET', '/_cat/master?h=id');
+      assert.equal(cat.text.trim(), state.body.master_node);
+    }
+    assert.equal(masters.size, 1, `one master: ${[...masters].join(', ')}`);
+    const nodesCat = await a!.request('GET', '/_cat/nodes?h=name,master&s=name');
+    assert.equal(nodesCat.text.split('\n').filter((line) => line.includes('*')).length, 1, nodesCat.text);
+    assert.equal(nodesCat.text.trim().split('\n').length, 3);
+  });
+
+  test('an index of 3 shards x 1 replica is placed two copies per node and goes green', async () => {
+    const [a, b, c] = cluster.nodes;
+    const created = await b!.request('PUT', '/placed', { body: { settings: { number_of_shards: 3, number_of_replicas: 1 } } });
+    assert.equal(created.status, 200, created.text);
+    assert.equal(created.body.acknowledged, true);
+    const health = await c!.request('GET', '/_cluster/health/placed?wait_for_status=green&timeout=30s');
+    assert.equal(health.body.status, 'green', health.text);
+    const state = await a!.request('GET', '/_cluster/state/routing_table/placed');
+    const perNode = new Map<string, number>();
+    for (const copies of Object.values(state.body.routing_table.indices.placed.shards) as Array<Array<{ node: string; shard: number }>>) {
+      assert.equal(new Set(copies.map((copy) => copy.node)).size, copies.length, 'never two copies of a shard on one node');
+      for (const copy of copies) perNode.set(copy.node, (perNode.get(copy.node) ?? 0) + 1);
+    }
+    assert.deepEqual([...perNode.values()].sort(), [2, 2, 2]);
+  });
+
+  test('writes through any node land on the primaries; gets through any node find them', async () => {
+    const created = await cluster.nodes[0]!.request('PUT', '/docs', { body: { settings: { number_of_shards: 3, number_of_replicas: 0 } } });
+    assert.equal(created.status, 200, created.text);
+    for (let i = 0; i < 12; i++) {
+      const node = cluster.nodes[i % 3]!;
+      const put = await node.request('PUT', `/docs/_doc/${i}`, { body: { n: i, text: `document ${i}` } });
+      assert.equal(put.status, 201, put.text);
+    }
+    const bulk = await cluster.nodes[1]!.request('POST', '/_bulk', {
+      raw: Array.from({ length: 9 }, (_, i) => `{"index":{"_index":"docs","_id":"b${i}"}}\n{"n":${100 + i}}\n`).join(''),
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    assert.equal(bulk.status, 200, bulk.text);
+    assert.equal(bulk.body.errors, false, bulk.text);
+    for (const node of cluster.nodes) {
+      for (const id of ['0', '5', '11', 'b3']) {
+        const got = await node.request('GET', `/docs/_doc/${id}`);
+        assert.equal(got.status, 200, got.text);
+        assert.equal(got.body.found, true);
+      }
+      const missing = await node.request('GET', '/docs/_doc/nope');
+      assert.equal(missing.status, 404);
+    }
+    const mapping = await cluster.nodes[2]!.request('GET', '/docs/_mapping');
+    assert.deepEqual(Object.keys(mapping.body.docs.mappings.properties).sort(), ['n', 'text'], 'dynamic mappings from every node reached the master');
+  });
+
+  test('tasks and node figures come from every node', async () => {
+    const tasks = await cluster.nodes[0]!.request('GET', '/_tasks');
+    assert.equal(Object.keys(tasks.body.nodes).length, 3, tasks.text);
+    for (const node of Object.values(tasks.body.nodes) as Array<{ tasks: Record<string, { action: string }> }>) {
+      assert.ok(Object.values(node.tasks).some((task) => task.action.startsWith('cluster:monitor/tasks/lists')));
+    }
+    const stats = await cluster.nodes[1]!.request('GET', '/_nodes/stats/jvm');
+    assert.equal(stats.body._nodes.successful, 3, stats.text);
+    const cat = await cluster.nodes[2]!.request('GET', '/_cat/nodes?h=name,heap.percent&format=json');
+    assert.equal(cat.body.length, 3);
+    for (const row of cat.body as Array<{ 'heap.percent': string }>) assert.match(row['heap.percent'], /^\d+$/);
+  });
+
+  test('etcd restarted under the running cluster: nodes keep serving and the cluster resumes', async () => {
+    await cluster.etcd.restart('SIGKILL', 500);
+    const after = await cluster.waitFor(cluster.nodes[1]!, '/_cluster/health', (r) => r.status === 200 && r.body?.number_of_nodes === 3, 45_000);
+    assert.equal(after.body.number_of_nodes, 3);
+    const deadline = Date.now() + 30_000;
+    let created;
+    do {
+      created = await cluster.nodes[2]!.request('PUT', '/after-etcd-restart');
+      if (created.status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } while (Date.now() < deadline);
+    assert.equal(created.status, 200, created.text);
+    for (const node of cluster.nodes) await cluster.waitFor(node, '/_cat/indices/after-etcd-restart?h=index', (r) => r.text.trim() === 'after-etcd-restart');
+  });
+});
