@@ -72,3 +72,50 @@ test('no type: sentence passages per value of a multi-valued field, order by sco
   const noMatch = await node.request('POST', '/books/_search', { body: { query: { match: { title: 'darkness' } }, highlight: { fields: { notes: { no_match_size: 8 } } } } });
   assert.deepEqual(noMatch.body.hits.hits[0].highlight, { notes: ['A planet'] });
 });
+
+test('index.highlight.max_analyzed_offset bounds only text the highlighter analyses, not a field indexed with offsets', async () => {
+  const text = 'The quick brown fox went to the forest and saw another fox.';
+  const created = await node.request('PUT', '/offsets', {
+    body: {
+      settings: { number_of_shards: 1, 'index.highlight.max_analyzed_offset': 30 },
+      mappings: { properties: { field1: { type: 'text' }, field2: { type: 'text', index_options: 'offsets' }, field3: { type: 'text', term_vector: 'with_positions_offsets' } } },
+    },
+  });
+  assert.equal(created.status, 200, created.text);
+  const indexed = await node.request('PUT', '/offsets/_doc/1?refresh=true', { body: { field1: text, field2: text, field3: text } });
+  assert.equal(indexed.status, 201, indexed.text);
+  const search = (field: string, highlight: Record<string, unknown>) =>
+    node.request('POST', '/offsets/_search', { body: { query: { match: { [field]: 'fox' } }, highlight: { fields: { [field]: {} }, ...highlight } } });
+  const both = 'The quick brown <em>fox</em> went to the forest and saw another <em>fox</em>.';
+  const first = 'The quick brown <em>fox</em> went to the forest and saw another fox.';
+  // Re-analysed text longer than the limit fails; max_analyzed_offset truncates instead.
+  for (const type of ['unified', 'plain']) {
+    const failed = await search('field1', { type });
+    assert.equal(failed.status, 400, failed.text);
+    assert.equal(failed.body.error.root_cause[0].type, 'illegal_argument_exception');
+    assert.match(failed.body.error.root_cause[0].reason, /^The length \[59\] of field \[field1\] in doc\[1\]\/index\[offsets\] exceeds the \[index.highlight.max_analyzed_offset\] limit \[30\]/);
+    const truncated = await search('field1', { type, max_analyzed_offset: 20 });
+    assert.equal(truncated.status, 200, truncated.text);
+    assert.deepEqual(truncated.body.hits.hits[0].highlight.field1, [first]);
+  }
+  // The unified highlighter reads offsets from the index: no limit applies (postings and term vectors alike).
+  for (const field of ['field2', 'field3']) {
+    const res = await search(field, { type: 'unified' });
+    assert.equal(res.status, 200, `${field}: ${res.text}`);
+    assert.deepEqual(res.body.hits.hits[0].highlight[field], [both], field);
+  }
+  // The request's max_analyzed_offset still stops the matches there (LimitedOffsetsEnum).
+  const limited = await search('field2', { type: 'unified', max_analyzed_offset: 20 });
+  assert.deepEqual(limited.body.hits.hits[0].highlight.field2, [first]);
+  // The plain highlighter always analyses.
+  const plain = await search('field2', { type: 'plain' });
+  assert.equal(plain.status, 400, plain.text);
+  const plainDefault = await search('field2', { type: 'plain', max_analyzed_offset: -1 });
+  assert.deepEqual(plainDefault.body.hits.hits[0].highlight.field2, [first]);
+  const zero = await search('field2', { type: 'plain', max_analyzed_offset: 0 });
+  // Parsed with the request, as ES's SearchSourceBuilder parses the highlight builder: one 400, no shard failures.
+  assert.equal(zero.status, 400, zero.text);
+  assert.equal(zero.body.error.root_cause[0].type, 'x_content_parse_exception');
+  assert.equal(zero.body.error.caused_by.type, 'illegal_argument_exception');
+  assert.equal(zero.body.error.caused_by.reason, '[max_analyzed_offset] must be a positive integer, or -1');
+});

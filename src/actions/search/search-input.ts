@@ -10,6 +10,7 @@ import { EsError, errors } from '../../common/errors.js';
 import { parseTimeValueMillis } from '../../common/time-value.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams, splitCommaLikeJava, type IndicesOptions } from '../../cluster/indices-options.js';
 import { parseAggregations, type AggregationSpec } from '../../search/aggregations/index.js';
+import { parseHighlight } from '../../search/highlight/index.js';
 import {
   parseQuery,
   parseSearchRequest,
@@ -207,6 +208,9 @@ export function readSearchInput(source: SearchInputSource): SearchInput {
   const { body, pit } = splitPit(rawBody);
   const request = parseSearchRequest({ ...(body !== undefined && { body }), params: { param } });
   const fanOut = readFanOutParams(param);
+  // SearchSourceBuilder parses the highlight builder with the request: a bad option is the request's 400, not a
+  // failure of every shard that has a hit to highlight.
+  if (request.highlight !== undefined) parseHighlight(request.highlight);
   const scrollText = param('scroll');
   const scroll = scrollText === undefined ? undefined : parseTimeValueMillis(scrollText, 'scroll');
   const requestCache = param('request_cache') === undefined ? undefined : booleanParam(param, 'request_cache', false);

@@ -110,6 +110,7 @@ export class HighlightPhase {
           ? unifiedHighlight({
               ...common,
               tokenized: fieldOptions.type === 'text',
+              offsetsIndexed: fieldOptions.type === 'text' && (fieldOptions.indexOptions === 'offsets' || hasTermVectorOffsets(highlighter.field)),
               positionIncrementGap: fieldOptions.type === 'text' ? fieldOptions.positionIncrementGap : 0,
               weightMatchesEnabled: this.context.weightMatchesEnabled ?? true,
             })

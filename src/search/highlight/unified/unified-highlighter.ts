@@ -34,6 +34,11 @@ export interface UnifiedFieldInput {
   readonly tokenized: boolean;
   readonly positionIncrementGap: number;
   readonly indexMaxAnalyzedOffset: number;
+  /**
+   * The field is indexed with offsets (index_options: offsets, or term vectors with offsets): Lucene reads its
+   * offsets from the index (OffsetSource POSTINGS / TERM_VECTORS), not by analysing the text again.
+   */
+  readonly offsetsIndexed: boolean;
   /** index.highlight.weight_matches_mode.enabled */
   readonly weightMatchesEnabled: boolean;
   readonly hitId: string;
@@ -96,7 +101,8 @@ export function unifiedHighlight(input: UnifiedFieldInput): string[] | undefined
   const indexMax = input.indexMaxAnalyzedOffset;
   // QueryMaxAnalyzedOffset.create: -1 means the index setting.
   const queryMax = options.maxAnalyzedOffset === undefined ? undefined : options.maxAnalyzedOffset < 0 ? indexMax : options.maxAnalyzedOffset;
-  if ((queryMax === undefined || queryMax > indexMax) && content.length > indexMax) {
+  // CustomUnifiedHighlighter checks the length only when it must analyse the text (OffsetSource.ANALYSIS).
+  if (!input.offsetsIndexed && (queryMax === undefined || queryMax > indexMax) && content.length > indexMax) {
     throw illegalArgument(
       `The length [${content.length}] of field [${input.fieldName}] in doc[${input.hitId}]/index[${input.index}] exceeds the ` +
         `[index.highlight.max_analyzed_offset] limit [${indexMax}]. To avoid this error, set the query parameter ` +
@@ -106,7 +112,9 @@ export function unifiedHighlight(input: UnifiedFieldInput): string[] | undefined
   if (content.length === 0) return undefined;
   const breakIterator = breakIteratorFor(input);
   breakIterator.setText(content);
-  const index = new ContentIndex(analyzeContent(input, queryMax));
+  // Offsets from the index are not cut by an analyzer (LimitTokenOffsetAnalyzer wraps analysis only); the query's
+  // max_analyzed_offset still ends the match enumeration below (LimitedOffsetsEnum, whatever the offset source).
+  const index = new ContentIndex(analyzeContent(input, input.offsetsIndexed ? undefined : queryMax));
   const weightMatches = input.weightMatchesEnabled && options.requireFieldMatch;
   let matches = weightMatches
     ? new WeightMatcher(input.fieldName, index).matches(input.query)
