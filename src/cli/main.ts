@@ -7,6 +7,7 @@ const USAGE = `usage: gannet <command> [options]
 
 commands:
   start         run a node in the foreground (-E key=value, --config DIR)
+  cluster       start|status|stop a local cluster on etcd (--nodes N, --dir DIR)
 
 operator commands (talk to a running node over HTTP; --url URL or $GANNET_URL, default http://127.0.0.1:9200):
 ${OPERATOR_COMMANDS.map((command) => `  ${command.name.padEnd(12)}  ${command.summary}`).join('\n')}
@@ -26,6 +27,10 @@ export async function main(args: string[]): Promise<number> {
       // Loaded on demand: the operator commands are pure HTTP clients and should not pay for (or depend on) the server code.
       const { startCommand } = await import('./start-command.js');
       return startCommand(rest);
+    }
+    case 'cluster': {
+      const { clusterCommand } = await import('./cluster-command.js');
+      return clusterCommand(rest);
     }
     case 'help': {
       const topic = findOperatorCommand(rest[0]);
