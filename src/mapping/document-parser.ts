@@ -11,8 +11,11 @@
 import { EsError } from '../common/errors.js';
 import { ownValue } from '../common/own-keys.js';
 import { javaDoubleString } from '../common/json-float.js';
+import { Base64DecodeError, decodeBase64Value } from './base64-value.js';
 import { DateParseError, DateTimeError } from './date/date-errors.js';
 import { dateFormatter, DEFAULT_DATE_FORMAT, type DateFormatter } from './date/date-formatter.js';
+import { checkNanosRange, DateNanosRangeError } from './date/date-nanos.js';
+import { IpFormatError, parseIp } from './ip-address.js';
 import { defaultMappingType, findTemplate, templateMappingForName, templateMappingType } from './dynamic-templates.js';
 import { fieldOptions } from './field-options.js';
 import { acquireParser, releaseParser, type JsonPullParser, type JsonToken, type TokenLocation } from './json-pull-parser.js';
@@ -728,6 +731,53 @@ class DocumentParserRun {
         this.fields.push({ kind: 'date', field: path, epochMillis: millis, indexed: options.index, docValues: options.docValues, stored: options.store });
         return;
       }
+      case 'date_nanos': {
+        const text = textOrNull(value);
+        let nanos: bigint | undefined;
+        if (text === null) nanos = options.nullValueNanos;
+        else {
+          try {
+            nanos = parseDateNanos(options.formatter, text);
+          } catch (err) {
+            if (err instanceof ValueError && options.ignoreMalformed) {
+              this.ignored.add(path);
+              return;
+            }
+            throw err;
+          }
+        }
+        if (nanos === undefined) return;
+        this.fields.push({ kind: 'date_nanos', field: path, epochNanos: nanos, indexed: options.index, docValues: options.docValues, stored: options.store });
+        return;
+      }
+      case 'ip': {
+        const text = textOrNull(value);
+        let address: Uint8Array | null;
+        if (text === null) address = options.nullValue;
+        else {
+          try {
+            address = parseIp(text);
+          } catch (err) {
+            if (!(err instanceof IpFormatError)) throw err;
+            if (options.ignoreMalformed) {
+              this.ignored.add(path);
+              return;
+            }
+            throw new ValueError(mappingErrors.illegalArgument(err.message), true);
+          }
+        }
+        if (address === null) return;
+        this.fields.push({ kind: 'ip', field: path, value: address, indexed: options.index, docValues: options.docValues, stored: options.store });
+        return;
+      }
+      case 'binary': {
+        // BinaryFieldMapper reads nothing (not even to check it) when the bytes go nowhere.
+        if (!options.store && !options.docValues) return;
+        if (value.token === 'VALUE_NULL') return;
+        const bytes = binaryValue(value);
+        this.fields.push({ kind: 'binary', field: path, value: bytes, indexed: false, docValues: options.docValues, stored: options.store });
+        return;
+      }
       default: {
         let number;
         try {
@@ -847,6 +897,37 @@ function parseDate(formatter: DateFormatter, text: string): number {
       throw new ValueError(mappingErrors.illegalArgument(err.message, new EsError('date_time_parse_exception', err.parseReason)), true);
     }
     if (err instanceof DateTimeError) throw new ValueError(new EsError('date_time_exception', err.message), true);
+    throw err;
+  }
+}
+
+/** DateFieldType.parse at nanosecond resolution: the date's errors, then DateUtils.toLong's range check. */
+function parseDateNanos(formatter: DateFormatter, text: string): bigint {
+  if (text.length === 0) throw new ValueError(mappingErrors.illegalArgument('cannot parse empty datetime'), true);
+  try {
+    return checkNanosRange(formatter.parseNanos(text));
+  } catch (err) {
+    if (err instanceof DateParseError) {
+      throw new ValueError(mappingErrors.illegalArgument(err.message, new EsError('date_time_parse_exception', err.parseReason)), true);
+    }
+    if (err instanceof DateTimeError) throw new ValueError(new EsError('date_time_exception', err.message), true);
+    if (err instanceof DateNanosRangeError) throw new ValueError(mappingErrors.illegalArgument(err.message), true);
+    throw err;
+  }
+}
+
+/** XContentParser.binaryValue on a JSON value: base64 text decoded as Jackson does, any other token refused. */
+function binaryValue(value: CurrentValue): Uint8Array {
+  const where = `[${value.location.line}:${value.location.column}]`;
+  if (value.token !== 'VALUE_STRING') {
+    const tokenName =
+      value.token === 'VALUE_NUMBER' ? (value.isInteger ? 'VALUE_NUMBER_INT' : 'VALUE_NUMBER_FLOAT') : value.token === 'VALUE_BOOLEAN' ? (value.text === 'true' ? 'VALUE_TRUE' : 'VALUE_FALSE') : value.token;
+    throw new ValueError(new EsError('x_content_parse_exception', `${where} Current token (${tokenName}) not VALUE_STRING or VALUE_EMBEDDED_OBJECT, can not access as binary`), false);
+  }
+  try {
+    return decodeBase64Value(value.text);
+  } catch (err) {
+    if (err instanceof Base64DecodeError) throw new ValueError(new EsError('x_content_parse_exception', `${where} ${err.message}`), false);
     throw err;
   }
 }

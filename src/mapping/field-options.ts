@@ -3,6 +3,8 @@
  * document parser and the layers above (indexer, query parsing). Computed once per field and cached.
  */
 import { dateFormatter, type DateFormatter } from './date/date-formatter.js';
+import { checkNanosRange } from './date/date-nanos.js';
+import { parseIp, type IpBytes } from './ip-address.js';
 import type { FieldMapping, MappingSettings, NumericFieldType, ParamValue } from './mapping-model.js';
 import { paramContext, type ParamContext } from './mapping-params.js';
 import type { NumericValue } from './numeric-values.js';
@@ -65,7 +67,29 @@ export interface DateOptions extends CommonOptions {
   readonly ignoreMalformed: boolean;
 }
 
-export type FieldOptions = TextOptions | KeywordOptions | NumberOptions | BooleanOptions | DateOptions;
+/** date_nanos: a date field at nanosecond resolution (values are epoch nanoseconds, bigints). */
+export interface DateNanosOptions extends CommonOptions {
+  readonly type: 'date_nanos';
+  readonly format: string;
+  readonly formatter: DateFormatter;
+  readonly locale: string;
+  readonly nullValueNanos: bigint | undefined;
+  readonly ignoreMalformed: boolean;
+}
+
+export interface IpOptions extends CommonOptions {
+  readonly type: 'ip';
+  /** The encoded null_value (16 bytes), or null. */
+  readonly nullValue: IpBytes | null;
+  readonly ignoreMalformed: boolean;
+}
+
+/** binary: never indexed (`index` is always false). */
+export interface BinaryOptions extends CommonOptions {
+  readonly type: 'binary';
+}
+
+export type FieldOptions = TextOptions | KeywordOptions | NumberOptions | BooleanOptions | DateOptions | DateNanosOptions | IpOptions | BinaryOptions;
 
 const ALWAYS = (): boolean => true;
 
@@ -158,6 +182,35 @@ function computeOptions(field: FieldMapping, settings: MappingSettings): FieldOp
         ignoreMalformed: bool('ignore_malformed'),
       };
     }
+    case 'date_nanos': {
+      const format = str('format');
+      const formatter = dateFormatter(format, str('locale'));
+      const nullValue = ctx.value('null_value');
+      return {
+        type: 'date_nanos',
+        index: bool('index'),
+        docValues: bool('doc_values'),
+        store: bool('store'),
+        format,
+        formatter,
+        locale: str('locale'),
+        nullValueNanos: nullValue === null ? undefined : checkNanosRange(formatter.parseNanos(String(nullValue))),
+        ignoreMalformed: bool('ignore_malformed'),
+      };
+    }
+    case 'ip': {
+      const nullValue = ctx.value('null_value');
+      return {
+        type: 'ip',
+        index: bool('index'),
+        docValues: bool('doc_values'),
+        store: bool('store'),
+        nullValue: nullValue === null ? null : parseIp(String(nullValue)),
+        ignoreMalformed: bool('ignore_malformed'),
+      };
+    }
+    case 'binary':
+      return { type: 'binary', index: false, docValues: bool('doc_values'), store: bool('store') };
     default: {
       const type = field.type;
       return {

@@ -25,8 +25,11 @@ export { mergeMappings, lookupPath } from './mapping-merge.js';
 export { checkMappingLimits, countMappedFields } from './mapping-limits.js';
 export { parseDocument, type ParseDocumentRequest } from './document-parser.js';
 export type {
+  BinaryField,
   BooleanField,
   DateField,
+  DateNanosField,
+  IpField,
   DoubleField,
   IndexableField,
   KeywordField,
@@ -36,14 +39,36 @@ export type {
 } from './parsed-document.js';
 export {
   fieldOptions,
+  type BinaryOptions,
   type BooleanOptions,
+  type DateNanosOptions,
   type DateOptions,
+  type IpOptions,
   type FieldOptions,
   type KeywordOptions,
   type NumberOptions,
   type TextOptions,
 } from './field-options.js';
-export { DateFormatter, dateFormatter, DEFAULT_DATE_FORMAT } from './date/date-formatter.js';
+export { DateFormatter, dateFormatter, DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT } from './date/date-formatter.js';
+export { checkNanosRange, DateNanosRangeError, instantString, millisToNanos, nanosToMillis, MAX_EPOCH_NANOS } from './date/date-nanos.js';
+export {
+  compareIp,
+  formatIp,
+  hexToIp,
+  ipToHex,
+  IpFormatError,
+  MAX_IP,
+  MIN_IP,
+  nextDown as nextIpDown,
+  nextUp as nextIpUp,
+  parseCidr,
+  parseIp,
+  prefixRange,
+  tryParseIp,
+  type IpBytes,
+  type IpRange,
+} from './ip-address.js';
+export { Base64DecodeError, decodeBase64Value, encodeBase64 } from './base64-value.js';
 export { DateFormatError, DateParseError, DateTimeError } from './date/date-errors.js';
 export { parseDateMath, type DateMathOptions } from './date/date-math.js';
 export { parseZoneId, zoneOffsetAtInstant, type ZoneRef } from './date/zones.js';

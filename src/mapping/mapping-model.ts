@@ -16,16 +16,22 @@ export type LeafFieldType =
   | 'half_float'
   | 'scaled_float'
   | 'boolean'
-  | 'date';
+  | 'date'
+  | 'date_nanos'
+  | 'ip'
+  | 'binary';
 
 export const LEAF_FIELD_TYPES: readonly LeafFieldType[] = [
   'text', 'keyword', 'long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'boolean', 'date',
+  'date_nanos', 'ip', 'binary',
 ];
 
 export type NumericFieldType = 'long' | 'integer' | 'short' | 'byte' | 'double' | 'float' | 'half_float' | 'scaled_float';
 
+const NUMERIC_TYPES: ReadonlySet<string> = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float']);
+
 export function isNumericType(type: LeafFieldType): type is NumericFieldType {
-  return type !== 'text' && type !== 'keyword' && type !== 'boolean' && type !== 'date';
+  return NUMERIC_TYPES.has(type);
 }
 
 /** A parameter value as it appears in mapping JSON once normalised (booleans, numbers, strings, lists, maps). */

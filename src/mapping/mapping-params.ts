@@ -4,9 +4,11 @@
  * reproduce XContentMapValues (nodeBooleanValue, nodeIntegerValue, nodeStringValue) and its error messages.
  */
 import { EsError } from '../common/errors.js';
-import { dateFormatter, DEFAULT_DATE_FORMAT } from './date/date-formatter.js';
+import { dateFormatter, DEFAULT_DATE_FORMAT, DEFAULT_DATE_NANOS_FORMAT } from './date/date-formatter.js';
 import { dateLocale } from './date/date-locale.js';
 import { DateFormatError, DateParseError, DateTimeError } from './date/date-errors.js';
+import { checkNanosRange, DateNanosRangeError } from './date/date-nanos.js';
+import { IpFormatError, parseIp } from './ip-address.js';
 import { JavaNumberError, javaFloatString, javaStringToLong, parseJavaDouble, parseJavaFloat } from './java-numbers.js';
 import { javaDoubleString } from '../common/json-float.js';
 import { javaToString, mappingErrors } from './mapping-errors.js';
@@ -341,6 +343,7 @@ const booleanParams: ParamSpec[] = [
   ignoreMalformed,
 ];
 
+/** date and date_nanos: the same parameters; the format's default and null_value's range follow the resolution. */
 const dateParams: ParamSpec[] = [
   bool('index', true),
   bool('doc_values', true),
@@ -348,7 +351,7 @@ const dateParams: ParamSpec[] = [
   {
     name: 'format',
     updateable: false,
-    defaultValue: () => DEFAULT_DATE_FORMAT,
+    defaultValue: (ctx) => (ctx.type === 'date_nanos' ? DEFAULT_DATE_NANOS_FORMAT : DEFAULT_DATE_FORMAT),
     read: (raw) => nodeStringValue(raw),
     validate: (value, ctx) => {
       try {
@@ -385,9 +388,11 @@ const dateParams: ParamSpec[] = [
     validate: (value, ctx) => {
       if (value === null) return;
       try {
-        dateFormatter(ctx.value('format') as string, ctx.value('locale') as string).parseMillis(value as string);
+        const formatter = dateFormatter(ctx.value('format') as string, ctx.value('locale') as string);
+        if (ctx.type === 'date_nanos') checkNanosRange(formatter.parseNanos(value as string));
+        else formatter.parseMillis(value as string);
       } catch (err) {
-        if (err instanceof DateParseError || err instanceof DateTimeError || err instanceof DateFormatError) {
+        if (err instanceof DateParseError || err instanceof DateTimeError || err instanceof DateFormatError || err instanceof DateNanosRangeError) {
           throw mappingErrors.mapperParsing(`Error parsing [null_value] on field [${ctx.fieldName}]: ${err.message}`);
         }
         throw err;
@@ -397,6 +402,34 @@ const dateParams: ParamSpec[] = [
   ignoreMalformed,
   meta,
 ];
+
+/** IpFieldMapper's parameters (script, on_script_error and time_series_dimension are refused as unsupported). */
+const ipParams: ParamSpec[] = [
+  bool('index', true),
+  bool('doc_values', true),
+  bool('store', false),
+  ignoreMalformed,
+  {
+    name: 'null_value',
+    updateable: false,
+    acceptsNull: true,
+    defaultValue: () => null,
+    read: (raw) => (raw === null ? null : nodeStringValue(raw)),
+    validate: (value, ctx) => {
+      if (value === null) return;
+      try {
+        parseIp(value as string);
+      } catch (err) {
+        if (err instanceof IpFormatError) throw mappingErrors.mapperParsing(`Error parsing [null_value] on field [${ctx.fieldName}]: ${err.message}`);
+        throw err;
+      }
+    },
+  },
+  meta,
+];
+
+/** BinaryFieldMapper: never indexed; doc values are off unless asked for. */
+const binaryParams: ParamSpec[] = [meta, bool('store', false), bool('doc_values', false)];
 
 const PARAMS: Record<LeafFieldType, readonly ParamSpec[]> = {
   text: textParams,
@@ -411,6 +444,9 @@ const PARAMS: Record<LeafFieldType, readonly ParamSpec[]> = {
   scaled_float: scaledFloatParams,
   boolean: booleanParams,
   date: dateParams,
+  date_nanos: dateParams,
+  ip: ipParams,
+  binary: binaryParams,
 };
 
 export function paramSpecs(type: LeafFieldType): readonly ParamSpec[] {

@@ -63,8 +63,8 @@ export function parserContext(options: MappingParseOptions = {}): ParserContext 
 
 /** Field types ES has that Gannet does not implement: named in a clear error rather than "No handler". */
 const KNOWN_UNSUPPORTED_TYPES = new Set([
-  'nested', 'flattened', 'ip', 'binary', 'geo_point', 'geo_shape', 'shape', 'point', 'completion', 'search_as_you_type',
-  'token_count', 'match_only_text', 'wildcard', 'constant_keyword', 'unsigned_long', 'date_nanos', 'integer_range',
+  'nested', 'flattened', 'geo_point', 'geo_shape', 'shape', 'point', 'completion', 'search_as_you_type',
+  'token_count', 'match_only_text', 'wildcard', 'constant_keyword', 'unsigned_long', 'integer_range',
   'float_range', 'long_range', 'double_range', 'date_range', 'ip_range', 'alias', 'join', 'percolator', 'rank_feature',
   'rank_features', 'dense_vector', 'sparse_vector', 'semantic_text', 'histogram', 'aggregate_metric_double',
   'version', 'annotated_text', 'murmur3', 'counted_keyword', 'passthrough',
@@ -311,7 +311,7 @@ export function parseLeaf(name: string, type: LeafFieldType, node: Record<string
     // A mapping Gannet serialized itself (an existing mapping merged with an update) holds doubles as JsonFloat.
     read[prop] = spec.read(value instanceof JsonFloat ? value.value : value, paramContext(name, type, read, ctx));
   }
-  if (type === 'date' && read['format'] === undefined && ctx.dateFormat !== undefined) read['format'] = ctx.dateFormat;
+  if ((type === 'date' || type === 'date_nanos') && read['format'] === undefined && ctx.dateFormat !== undefined) read['format'] = ctx.dateFormat;
   const pctx = paramContext(name, type, read, ctx);
   for (const spec of specs) spec.validate?.(pctx.value(spec.name), pctx);
   validateBuild(name, type, pctx);

@@ -62,7 +62,25 @@ export interface BooleanField extends FieldFlags {
   readonly value: boolean;
 }
 
-export type IndexableField = TextField | KeywordField | LongField | DoubleField | DateField | BooleanField;
+/** A date_nanos value: nanoseconds since the epoch, within [0, Long.MAX_VALUE]. */
+export interface DateNanosField extends FieldFlags {
+  readonly kind: 'date_nanos';
+  readonly epochNanos: bigint;
+}
+
+/** An ip value: 16 bytes (IPv4 as IPv4-mapped IPv6), sorting in unsigned byte order. */
+export interface IpField extends FieldFlags {
+  readonly kind: 'ip';
+  readonly value: Uint8Array;
+}
+
+/** A binary value: the decoded bytes (never indexed; doc values and stored copy when the mapping asks). */
+export interface BinaryField extends FieldFlags {
+  readonly kind: 'binary';
+  readonly value: Uint8Array;
+}
+
+export type IndexableField = TextField | KeywordField | LongField | DoubleField | DateField | BooleanField | DateNanosField | IpField | BinaryField;
 
 export interface ParsedDocument {
   readonly id: string | undefined;

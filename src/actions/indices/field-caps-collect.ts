@@ -48,6 +48,8 @@ function leafCapabilities(type: string, node: MappingNode): { searchable: boolea
   // Since 8.1 a field with doc values but no index can still be searched (doc-values queries).
   if (POINT_TYPES.has(type)) return { searchable: indexed || docValues, aggregatable: docValues };
   if (type === 'constant_keyword') return { searchable: true, aggregatable: true };
+  // BinaryFieldType: never indexed; aggregatable when it has doc values (off by default).
+  if (type === 'binary') return { searchable: false, aggregatable: node['doc_values'] === true };
   return { searchable: indexed, aggregatable: false };
 }
 

@@ -11,6 +11,8 @@ export interface BufferedField {
   readonly hasNorms: boolean;
   /** Term id -> term. */
   readonly terms: string[];
+  /** How terms become bytes: UTF-8, or latin1 for raw byte terms (ip, binary doc values). */
+  readonly termBytes: 'utf8' | 'latin1';
   readonly needsByteOrderSort: boolean;
   readonly postings: { streamStart: Int32Array; writePos: Int32Array; started: Uint8Array } | null;
   readonly norms: Uint8Array | null;
@@ -58,6 +60,7 @@ export function snapshotBuffer(buffer: IndexingBuffer): { segment: BufferedSegme
       indexLevel: postings?.indexLevel ?? 0,
       hasNorms: field.norms !== null,
       terms: field.dictionary.terms,
+      termBytes: field.termBytes,
       needsByteOrderSort: field.dictionary.needsByteOrderSort,
       postings:
         postings === null

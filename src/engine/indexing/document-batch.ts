@@ -12,6 +12,8 @@
  *     double       ints    NumericType Scaled(0 none, 1 numbers, 2 strings)   numbers Value [Scaled]
  *     date         numbers EpochMillis
  *     boolean      ints    Value(0/1)
+ *     date_nanos   strings EpochNanos (decimal)
+ *     ip, binary   strings Bytes (latin1: one character per byte)
  * Names (fields, analyzers, normalizers) are interned per batch. The engine fills in seqNo, primary term
  * and version after a document is added (setMeta), before the batch is sent.
  */
@@ -25,6 +27,9 @@ const KIND_LONG = 3;
 const KIND_DOUBLE = 4;
 const KIND_DATE = 5;
 const KIND_BOOLEAN = 6;
+const KIND_DATE_NANOS = 7;
+const KIND_IP = 8;
+const KIND_BINARY = 9;
 
 const FLAG_INDEXED = 1;
 const FLAG_DOC_VALUES = 2;
@@ -188,6 +193,19 @@ export class BatchEncoder {
           ints[n++] = flags;
           ints[n++] = field.value ? 1 : 0;
           break;
+        case 'date_nanos':
+          ints[n++] = KIND_DATE_NANOS;
+          ints[n++] = this.nameRef(field.field);
+          ints[n++] = flags;
+          strings.push(field.epochNanos.toString());
+          break;
+        case 'ip':
+        case 'binary':
+          ints[n++] = field.kind === 'ip' ? KIND_IP : KIND_BINARY;
+          ints[n++] = this.nameRef(field.field);
+          ints[n++] = flags;
+          strings.push(Buffer.from(field.value.buffer, field.value.byteOffset, field.value.byteLength).toString('latin1'));
+          break;
       }
     }
     this.ints.length = n;
@@ -312,6 +330,13 @@ export function* decodeBatch(batch: DocumentBatch): Generator<{ id: string; docu
           break;
         case KIND_BOOLEAN:
           fields[f] = { kind: 'boolean', field, indexed, docValues, stored, value: ints[i++]! === 1 };
+          break;
+        case KIND_DATE_NANOS:
+          fields[f] = { kind: 'date_nanos', field, indexed, docValues, stored, epochNanos: BigInt(strings[s++]!) };
+          break;
+        case KIND_IP:
+        case KIND_BINARY:
+          fields[f] = { kind: kind === KIND_IP ? 'ip' : 'binary', field, indexed, docValues, stored, value: new Uint8Array(Buffer.from(strings[s++]!, 'latin1')) };
           break;
         default:
           throw new Error(`unknown field kind ${kind} in a document batch`);

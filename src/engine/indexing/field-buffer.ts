@@ -31,6 +31,11 @@ export class FieldBuffer {
   norms: ByteList | null = null;
   sortedSet: SortedSetValuesBuffer | null = null;
   sortedNumeric: SortedNumericValuesBuffer | null = null;
+  /**
+   * How the dictionary's strings map to term bytes: UTF-8 (text, keyword), or one byte per character for fields
+   * whose terms are raw bytes (ip, binary doc values), keyed by their latin1 string.
+   */
+  termBytes: 'utf8' | 'latin1' = 'utf8';
 
   // inversion state of the current document
   invertDoc = -1;
@@ -55,6 +60,12 @@ export class FieldBuffer {
 
   enableSortedSet(): SortedSetValuesBuffer {
     return (this.sortedSet ??= new SortedSetValuesBuffer());
+  }
+
+  /** A sorted set of raw byte terms (ip addresses, binary values), keyed in the dictionary by latin1 strings. */
+  enableBytesSortedSet(): SortedSetValuesBuffer {
+    this.termBytes = 'latin1';
+    return this.enableSortedSet();
   }
 
   enableSortedNumeric(kind: 'long' | 'double'): SortedNumericValuesBuffer {

@@ -204,7 +204,37 @@ export class IndexingBuffer implements BufferSink {
         if (field.docValues) buffer.enableSortedNumeric('long').addLong(doc, field.value ? 1 : 0);
         return;
       }
+      case 'date_nanos':
+        // Nanoseconds past 1970-04-15 exceed 2^53: the column keeps them exactly as 64-bit longs.
+        if (field.docValues || field.indexed) this.field(field.field).enableSortedNumeric('long').addLong(doc, field.epochNanos);
+        return;
+      case 'ip':
+        // Like numbers, an indexed ip is searched through its doc values: a sorted set of 16-byte terms.
+        if (field.docValues || field.indexed) this.addBytesValue(field.field, field.value, doc);
+        else if (field.stored) this.addExistenceMarker(field.field, doc);
+        return;
+      case 'binary':
+        if (field.docValues) this.addBytesValue(field.field, field.value, doc);
+        else if (field.stored) this.addExistenceMarker(field.field, doc);
+        return;
     }
+  }
+
+  /** A raw byte value in the field's sorted set doc values (the dictionary keys it by its latin1 string). */
+  private addBytesValue(name: string, bytes: Uint8Array, doc: number): void {
+    const buffer = this.field(name);
+    const key = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+    buffer.enableBytesSortedSet().add(doc, buffer.termId(key));
+  }
+
+  /**
+   * A field with neither index nor doc values but a stored copy still answers `exists` (ES records it in
+   * _field_names): one empty term per document, docs only. Nothing else searches these fields.
+   */
+  private addExistenceMarker(name: string, doc: number): void {
+    const buffer = this.field(name);
+    buffer.enableIndexing(INDEX_DOCS, false);
+    this.addTerm(buffer, '', doc);
   }
 
   private addKeywordTerm(name: string, value: string, doc: number, level: number, norms: boolean): void {
@@ -311,6 +341,11 @@ function storedValue(field: IndexableField): StoredField['value'] {
       return field.epochMillis;
     case 'boolean':
       return field.value ? 'T' : 'F';
+    case 'date_nanos':
+      return field.epochNanos;
+    case 'ip':
+    case 'binary':
+      return field.value;
   }
 }
 

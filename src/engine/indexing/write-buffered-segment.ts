@@ -49,12 +49,14 @@ export async function writeBufferedSegment(
   for (const field of segment.fields) {
     if (field.sortedSet !== null) {
       const { docs, counts, ords } = field.sortedSet;
-      const values: string[][] = new Array(docs.length);
+      const terms: readonly (string | Uint8Array)[] =
+        field.termBytes === 'latin1' ? field.terms.map((term) => Buffer.from(term, 'latin1')) : field.terms;
+      const values: (string | Uint8Array)[][] = new Array(docs.length);
       let offset = 0;
       for (let i = 0; i < docs.length; i++) {
         const count = counts[i]!;
-        const set: string[] = new Array(count);
-        for (let j = 0; j < count; j++) set[j] = field.terms[ords[offset + j]!]!;
+        const set: (string | Uint8Array)[] = new Array(count);
+        for (let j = 0; j < count; j++) set[j] = terms[ords[offset + j]!]!;
         values[i] = set;
         offset += count;
       }

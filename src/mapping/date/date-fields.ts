@@ -19,6 +19,8 @@ export interface ParsedDateFields {
   zone?: ZoneRef;
   /** Set by the epoch formats: the instant is already known. */
   epochMillis?: number;
+  /** With epochMillis: the nanoseconds past that millisecond (0-999,999), from a fraction of epoch_millis. */
+  epochNanoOfMilli?: number;
 }
 
 const MONTH_NAMES = [
@@ -122,4 +124,14 @@ export function resolveEpochMillis(fields: ParsedDateFields): number {
     Math.floor((fields.nano ?? 0) / 1_000_000);
   if (fields.zone === undefined) return localMillis;
   return localMillis - zoneOffsetMillis(fields.zone, localMillis);
+}
+
+/**
+ * The same resolution to epoch nanoseconds (exact, as a bigint): what a date_nanos field stores before its
+ * range check. The millisecond is resolved as above; the nanoseconds past it come from the fraction.
+ */
+export function resolveEpochNanos(fields: ParsedDateFields): bigint {
+  const millis = resolveEpochMillis(fields);
+  const nanoOfMilli = fields.epochMillis !== undefined ? (fields.epochNanoOfMilli ?? 0) : (fields.nano ?? 0) % 1_000_000;
+  return BigInt(millis) * 1_000_000n + BigInt(nanoOfMilli);
 }

@@ -2,22 +2,27 @@
  * Elasticsearch's DateFormatter: a `format` string of one or more named formats or java.time patterns joined
  * by `||`, tried in order. Parsing yields epoch milliseconds or fails as ES does: "failed to parse date field
  * [v] with format [f]" caused by java.time's reason, or java.time's DateTimeException for impossible dates.
- * Printing uses the first format (strict_date_optional_time prints 2015-01-01T12:10:30.000Z).
+ * Printing uses the first format (strict_date_optional_time prints 2015-01-01T12:10:30.000Z). Dates parse and
+ * print at millisecond resolution (`date`) or, through parseNanos/formatNanos, at nanosecond resolution
+ * (`date_nanos`, epoch nanoseconds as bigints).
  */
 import { ownValue } from '../../common/own-keys.js';
 import { DateFormatError, DateParseError, DateTimeError } from './date-errors.js';
-import { civilFromEpochMillis, resolveEpochMillis, type ParsedDateFields } from './date-fields.js';
+import { civilFromEpochMillis, resolveEpochMillis, resolveEpochNanos, type ParsedDateFields } from './date-fields.js';
 import { parseDateOptionalTime, parseStrictDateOptionalTime } from './date-iso.js';
 import { dateLocale, type DateLocale } from './date-locale.js';
 import { DatePattern } from './date-pattern.js';
 
 export const DEFAULT_DATE_FORMAT = 'strict_date_optional_time||epoch_millis';
+/** A date_nanos field's default format (DateFieldMapper.DEFAULT_DATE_TIME_NANOS_FORMATTER). */
+export const DEFAULT_DATE_NANOS_FORMAT = 'strict_date_optional_time_nanos||epoch_millis';
 
-/** One `||` element: parses text into fields (or says where it failed) and prints millis. */
+/** One `||` element: parses text into fields (or says where it failed) and prints an instant. */
 interface DateParserElement {
   readonly name: string;
   parse(text: string): { fields: ParsedDateFields } | { errorIndex: number; unparsed?: boolean; reason?: string };
-  format(epochMillis: number): string;
+  /** Prints the instant `epochMillis` + `nanoOfMilli` nanoseconds (0-999,999; 0 at millisecond resolution). */
+  format(epochMillis: number, nanoOfMilli: number): string;
 }
 
 const EPOCH_MILLIS = /^(-)?(\d{1,19})(?:\.(\d{1,6}))?$/;
@@ -37,28 +42,45 @@ function epochElement(name: string, unitMillis: number, grammar: RegExp): DatePa
       if (m[1] === '-') nanos = -nanos;
       let millis = nanos / 1_000_000n;
       if (nanos < 0n && nanos % 1_000_000n !== 0n) millis -= 1n;
-      return { fields: { epochMillis: Number(millis) } };
+      return { fields: { epochMillis: Number(millis), epochNanoOfMilli: Number(nanos - millis * 1_000_000n) } };
     },
-    format(epochMillis) {
-      return unitMillis === 1 ? String(epochMillis) : String(epochMillis / 1000);
+    format(epochMillis, nanoOfMilli) {
+      if (nanoOfMilli === 0) return unitMillis === 1 ? String(epochMillis) : String(epochMillis / 1000);
+      // ES's EpochTime printers: the fraction of the unit, trailing zeros dropped.
+      if (unitMillis === 1) return `${epochMillis}.${trimFraction(nanoOfMilli, 6, 1)}`;
+      const nanos = BigInt(epochMillis) * 1_000_000n + BigInt(nanoOfMilli);
+      let seconds = nanos / 1_000_000_000n;
+      if (nanos < 0n && nanos % 1_000_000_000n !== 0n) seconds -= 1n;
+      return `${seconds}.${trimFraction(Number(nanos - seconds * 1_000_000_000n), 9, 1)}`;
     },
   };
 }
 
-function isoPrint(epochMillis: number, fractionDigits: number): string {
+/** java.time's appendFraction(field, min, max, true) for a value of `digits` digits: trailing zeros dropped down to `min`. */
+function trimFraction(value: number, digits: number, min: number): string {
+  let text = String(value).padStart(digits, '0');
+  while (text.length > min && text.endsWith('0')) text = text.slice(0, -1);
+  return text;
+}
+
+/**
+ * strict_date_optional_time's printer: 3 fraction digits. The _nanos printer takes 3 to 9 (java.time's
+ * appendFraction(NANO_OF_SECOND, 3, 9, true)): nanoseconds show, trailing zeros beyond the third digit do not.
+ */
+function isoPrint(epochMillis: number, nanoOfMilli: number, nanosPrinter: boolean): string {
   const c = civilFromEpochMillis(epochMillis);
   const absYear = Math.abs(c.year);
   let year = String(absYear).padStart(4, '0');
   if (c.year < 0) year = '-' + year;
   else if (absYear > 9999) year = '+' + year;
   const two = (n: number): string => String(n).padStart(2, '0');
-  const fraction = String(c.millis).padStart(3, '0').padEnd(fractionDigits, '0');
+  const fraction = nanosPrinter ? trimFraction(c.millis * 1_000_000 + nanoOfMilli, 9, 3) : String(c.millis).padStart(3, '0');
   return `${year}-${two(c.month)}-${two(c.day)}T${two(c.hour)}:${two(c.minute)}:${two(c.second)}.${fraction}Z`;
 }
 
 function patternElement(name: string, pattern: string, locale?: DateLocale): DateParserElement {
   const compiled = DatePattern.compile(pattern, locale);
-  return { name, parse: (text) => compiled.parse(text), format: (millis) => compiled.format(millis) };
+  return { name, parse: (text) => compiled.parse(text), format: (millis, nanoOfMilli) => compiled.format(millis, nanoOfMilli) };
 }
 
 /** The named formats Gannet implements: strict_ forms are exact widths, the others accept fewer digits. */
@@ -119,13 +141,13 @@ function namedElement(name: string): DateParserElement | undefined {
   switch (name) {
     case 'strict_date_optional_time':
     case 'strictDateOptionalTime':
-      return { name, parse: parseStrictDateOptionalTime, format: (m) => isoPrint(m, 3) };
+      return { name, parse: parseStrictDateOptionalTime, format: (m, n) => isoPrint(m, n, false) };
     case 'strict_date_optional_time_nanos':
-      return { name, parse: parseStrictDateOptionalTime, format: (m) => isoPrint(m, 9) };
+      return { name, parse: parseStrictDateOptionalTime, format: (m, n) => isoPrint(m, n, true) };
     case 'date_optional_time':
     case 'dateOptionalTime':
     case 'iso8601':
-      return { name, parse: parseDateOptionalTime, format: (m) => isoPrint(m, 3) };
+      return { name, parse: parseDateOptionalTime, format: (m, n) => isoPrint(m, n, false) };
     case 'epoch_millis':
       return epochElement(name, 1, EPOCH_MILLIS);
     case 'epoch_second':
@@ -186,6 +208,12 @@ export class DateFormatter {
     return resolveEpochMillis(this.parseFields(text));
   }
 
+  /** Parses to epoch nanoseconds, exactly (no range check: see date-nanos.ts); throws as parseMillis. */
+  parseNanos(text: string): bigint {
+    if (text.length === 0) throw new DateParseError('cannot parse empty datetime', 'cannot parse empty datetime');
+    return resolveEpochNanos(this.parseFields(text));
+  }
+
   /**
    * Whether the text has one of the formats' shapes. ES's dynamic date detection only parses, it does not
    * resolve, so "2015-02-30" is detected as a date (and then fails as one).
@@ -208,8 +236,9 @@ export class DateFormatter {
 
   private parseFields(text: string): ParsedDateFields {
     const failMessage = `failed to parse date field [${text}] with format [${this.pattern}]`;
-    // ES's built-in strict_date_optional_time is itself two parsers, so it reports like a multi-format.
-    const multiple = this.elements.length > 1 || this.elements[0]!.name === 'strict_date_optional_time';
+    // ES's built-in strict_date_optional_time(_nanos) is itself two parsers, so it reports like a multi-format.
+    const first = this.elements[0]!.name;
+    const multiple = this.elements.length > 1 || first === 'strict_date_optional_time' || first === 'strict_date_optional_time_nanos';
     if (!multiple) {
       const result = this.elements[0]!.parse(text);
       if ('fields' in result) return result.fields;
@@ -224,7 +253,14 @@ export class DateFormatter {
 
   /** Prints epoch milliseconds with the first format, as ES's DateFormatter.format does. */
   format(epochMillis: number): string {
-    return this.elements[0]!.format(epochMillis);
+    return this.elements[0]!.format(epochMillis, 0);
+  }
+
+  /** Prints epoch nanoseconds with the first format (DocValueFormat.DateTime at nanosecond resolution). */
+  formatNanos(epochNanos: bigint): string {
+    let millis = epochNanos / 1_000_000n;
+    if (epochNanos < 0n && epochNanos % 1_000_000n !== 0n) millis -= 1n;
+    return this.elements[0]!.format(Number(millis), Number(epochNanos - millis * 1_000_000n));
   }
 
   /** Whether this is ES's default date format. */

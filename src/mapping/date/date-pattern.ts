@@ -62,9 +62,10 @@ export class DatePattern {
   }
 
   /** Prints an instant in UTC with this pattern (optional sections are printed when they have data). */
-  format(epochMillis: number): string {
+  format(epochMillis: number, nanoOfMilli = 0): string {
     const civil = civilFromEpochMillis(epochMillis);
-    const print = (tokens: PatternToken[]): string => tokens.map((token) => printToken(token, civil, print, this.locale)).join('');
+    const nanoOfSecond = civil.millis * 1_000_000 + nanoOfMilli;
+    const print = (tokens: PatternToken[]): string => tokens.map((token) => printToken(token, civil, nanoOfSecond, print, this.locale)).join('');
     return print(this.tokens);
   }
 }
@@ -80,6 +81,7 @@ interface ParseState {
 function printToken(
   token: PatternToken,
   civil: ReturnType<typeof civilFromEpochMillis>,
+  nanoOfSecond: number,
   printNested: (tokens: PatternToken[]) => string,
   locale: DateLocale,
 ): string {
@@ -89,7 +91,7 @@ function printToken(
     case 'optional':
       return printNested(token.tokens);
     case 'fraction':
-      return String(civil.millis).padStart(3, '0').padEnd(token.width, '0').slice(0, token.width);
+      return String(nanoOfSecond).padStart(9, '0').padEnd(token.width, '0').slice(0, token.width);
     case 'offset':
       return token.zeroText;
     case 'zoneId':

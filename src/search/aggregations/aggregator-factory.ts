@@ -6,6 +6,7 @@
 import { resolveSortValueGetter, type Aggregator, type AggregatorEnv } from './aggregator.js';
 import { DateHistogramAggregator, HistogramAggregator } from './bucket/histogram-aggregator.js';
 import { FilterAggregator, FiltersAggregator, MissingAggregator } from './bucket/filter-aggregators.js';
+import { IpRangeAggregator } from './bucket/ip-range-aggregator.js';
 import { RangeAggregator } from './bucket/range-aggregator.js';
 import { TermsAggregator } from './bucket/terms-aggregator.js';
 import { NumericMetricsAggregator } from './metrics/numeric-metrics.js';
@@ -26,6 +27,8 @@ function createOne(spec: AggregationSpec, env: AggregatorEnv): Aggregator {
       return new RangeAggregator(spec, env, resolve(NUMERIC_KINDS, 'double'));
     case 'date_range':
       return new RangeAggregator(spec, env, resolve(NUMERIC_KINDS, 'date'));
+    case 'ip_range':
+      return new IpRangeAggregator(spec, env, resolve(['bytes'], 'bytes'));
     case 'histogram':
       return new HistogramAggregator(spec, env, resolve(['long', 'double', 'boolean'], 'double'));
     case 'date_histogram':

@@ -58,6 +58,21 @@ export interface InternalRange extends Base {
   readonly buckets: RangeBucket[];
 }
 
+/** An ip_range bucket (ES's InternalBinaryRange.Bucket): bounds as hex of the addresses, null when open. */
+export interface IpRangeBucket {
+  readonly key: string | null;
+  readonly from: string | null;
+  readonly to: string | null;
+  readonly docCount: number;
+  readonly aggs: InternalAggregation[];
+}
+
+export interface InternalIpRange extends Base {
+  readonly type: 'ip_range';
+  readonly keyed: boolean;
+  readonly buckets: IpRangeBucket[];
+}
+
 export interface KeyedBucket {
   readonly key: number;
   readonly docCount: number;
@@ -202,6 +217,7 @@ export interface InternalTopHits extends Base {
 export type InternalAggregation =
   | InternalTerms
   | InternalRange
+  | InternalIpRange
   | InternalHistogram
   | InternalDateHistogram
   | InternalSingleBucket

@@ -10,7 +10,8 @@ import type { InternalAggregation, InternalTerms } from './internal.js';
 import { extendedStatsValue } from './metrics/stats-values.js';
 import { HyperLogLogPlusPlus } from './metrics/hyperloglog.js';
 import { percentileRankOfState, quantileOfState, stateSize, type TDigestStateData } from './metrics/tdigest.js';
-import { formatDouble, formatLong, isRaw, type FormatSpec } from './support/doc-value-format.js';
+import { formatBytesKey, formatDouble, formatLong, isRaw, type FormatSpec } from './support/doc-value-format.js';
+import { formatIp, hexToIp } from '../../mapping/ip-address.js';
 
 export interface RenderOptions {
   /** `typed_keys`: prefix each name with its type (`sterms#tags`). */
@@ -50,6 +51,8 @@ function withSubs(body: Json, aggs: readonly InternalAggregation[], options: Ren
 }
 
 function termsKey(agg: InternalTerms, key: string | number): Json {
+  // StringTerms print DocValueFormat.format(termBytes): an ip or binary key is its address or base64.
+  if (agg.valueType === 'string' && (agg.format.kind === 'ip' || agg.format.kind === 'binary')) return { key: formatBytesKey(agg.format, key as string) };
   if (agg.valueType === 'string' || agg.valueType === 'unmapped') return { key };
   const out: Json = { key: agg.valueType === 'double' ? double(key as number) : key };
   if (!isRaw(agg.format)) out['key_as_string'] = agg.valueType === 'double' ? formatDouble(agg.format, key as number) : formatLong(agg.format, key as number);
@@ -69,6 +72,21 @@ function renderOne(agg: InternalAggregation, options: RenderOptions): Json {
         if (agg.showTermDocCountError) body['doc_count_error_upper_bound'] = bucket.docCountError;
         return withSubs(body, bucket.aggs, options);
       });
+      return out;
+    }
+    case 'ip_range': {
+      // InternalBinaryRange.Bucket.toXContent: the key, then from/to as addresses when bounded.
+      const buckets = agg.buckets.map((bucket) => {
+        const from = bucket.from === null ? null : formatIp(hexToIp(bucket.from));
+        const to = bucket.to === null ? null : formatIp(hexToIp(bucket.to));
+        const key = bucket.key ?? `${from ?? '*'}-${to ?? '*'}`;
+        const body: Json = agg.keyed ? {} : { key };
+        if (from !== null) body['from'] = from;
+        if (to !== null) body['to'] = to;
+        body['doc_count'] = bucket.docCount;
+        return [key, withSubs(body, bucket.aggs, options)] as const;
+      });
+      out['buckets'] = agg.keyed ? Object.fromEntries(buckets) : buckets.map(([, body]) => body);
       return out;
     }
     case 'range':

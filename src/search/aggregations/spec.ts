@@ -65,6 +65,24 @@ export interface RangeSpec extends Common {
   readonly keyed: boolean;
 }
 
+/**
+ * One range of ip_range, with its bounds already read as ES's IpRangeAggregationBuilder.Range reads them: hex of
+ * the 16-byte addresses, `from` inclusive and `to` exclusive, null when open (a mask gives both, minus the ends
+ * of the address space). `key` is the given key, the mask itself for a mask range, or null (printed "from-to").
+ */
+export interface IpRangeEntry {
+  readonly key: string | null;
+  readonly from: string | null;
+  readonly to: string | null;
+}
+
+export interface IpRangeSpec extends Common {
+  readonly type: 'ip_range';
+  readonly source: ValuesSourceSpec;
+  readonly ranges: readonly IpRangeEntry[];
+  readonly keyed: boolean;
+}
+
 export interface HistogramSpec extends Common {
   readonly type: 'histogram';
   readonly source: ValuesSourceSpec;
@@ -175,6 +193,7 @@ export interface TopHitsSpec extends Common {
 export type AggregationSpec =
   | TermsSpec
   | RangeSpec
+  | IpRangeSpec
   | HistogramSpec
   | DateHistogramSpec
   | FilterSpec

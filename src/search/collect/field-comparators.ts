@@ -8,7 +8,7 @@
  * does.
  */
 import type { LeafContext } from '../core/leaf-context.js';
-import { numericValues, ordValues, type NumericValues, type OrdValues } from '../fetch/doc-value-reader.js';
+import { exactLongValues, numericValues, ordValues, type ExactLongValues, type NumericValues, type OrdValues } from '../fetch/doc-value-reader.js';
 import { modeOf, orderOf, type SortField } from './sort.js';
 import type { SortValue } from './top-docs.js';
 
@@ -106,7 +106,7 @@ class NumericComparator extends NumberKeyComparator {
   }
 
   setLeaf(leaf: LeafContext): void {
-    this.values = numericValues(leaf.readers, this.field.field, modeOf(this.field));
+    this.values = numericValues(leaf.readers, this.field.field, modeOf(this.field), this.field.convert === 'nanos_to_millis');
     if (this.values !== null) this.kind = this.values.kind;
   }
 
@@ -121,6 +121,61 @@ class NumericComparator extends NumberKeyComparator {
     if (key === Infinity) return LONG_MAX;
     if (key === -Infinity) return LONG_MIN;
     return Number.isSafeInteger(key) ? key : BigInt(Math.trunc(key));
+  }
+}
+
+/** Numeric sort over exact 64-bit longs (date_nanos): BigInt keys, so nanoseconds never round. */
+class ExactLongComparator implements FieldComparator {
+  readonly needsScores = false;
+  private readonly keys: BigInt64Array;
+  private bottomKey = 0n;
+  private values: ExactLongValues | null = null;
+  private readonly sign: number;
+  private readonly missingKey: bigint;
+
+  constructor(
+    slots: number,
+    private readonly field: SortField & { kind: 'numeric' },
+  ) {
+    this.keys = new BigInt64Array(slots);
+    const ascending = orderOf(field) === 'asc';
+    this.sign = ascending ? 1 : -1;
+    const missing = field.missing ?? 'last';
+    // ES sorts a doc without value as Long.MAX_VALUE / MIN_VALUE, or as the given value.
+    this.missingKey = typeof missing === 'number' ? BigInt(Math.trunc(missing)) : (missing === 'last') === ascending ? LONG_MAX : LONG_MIN;
+  }
+
+  setLeaf(leaf: LeafContext): void {
+    this.values = exactLongValues(leaf.readers, this.field.field, modeOf(this.field), this.field.convert === 'millis_to_nanos');
+  }
+
+  private key(doc: number): bigint {
+    return this.values?.value(doc) ?? this.missingKey;
+  }
+
+  private compare(a: bigint, b: bigint): number {
+    return this.sign * (a < b ? -1 : a > b ? 1 : 0);
+  }
+
+  compareBottom(doc: number): number {
+    return this.compare(this.key(doc), this.bottomKey);
+  }
+
+  copy(slot: number, doc: number): void {
+    this.keys[slot] = this.key(doc);
+  }
+
+  compareSlots(a: number, b: number): number {
+    return this.compare(this.keys[a]!, this.keys[b]!);
+  }
+
+  setBottom(slot: number): void {
+    this.bottomKey = this.keys[slot]!;
+  }
+
+  sortValue(slot: number): SortValue {
+    const key = this.keys[slot]!;
+    return Number.isSafeInteger(Number(key)) ? Number(key) : key;
   }
 }
 
@@ -205,7 +260,9 @@ class KeywordComparator implements FieldComparator {
 
   sortValue(slot: number): SortValue {
     const term = this.terms[slot];
-    return term === null || term === undefined ? null : term.toString('utf8');
+    if (term === null || term === undefined) return null;
+    // ip terms travel as the hex of their bytes: it compares as the bytes do; the hit prints the address.
+    return term.toString(this.field.termsAs === 'hex' ? 'hex' : 'utf8');
   }
 }
 
@@ -216,7 +273,7 @@ export function createComparator(field: SortField, slots: number): FieldComparat
     case 'doc':
       return new DocComparator(slots, orderOf(field) === 'asc');
     case 'numeric':
-      return new NumericComparator(slots, field);
+      return field.exact === true ? new ExactLongComparator(slots, field) : new NumericComparator(slots, field);
     case 'keyword':
       return new KeywordComparator(slots, field);
   }

@@ -22,6 +22,13 @@ export type SortField =
       readonly missing?: 'first' | 'last' | number;
       /** Default: min for asc, max for desc (ES). */
       readonly mode?: NumericSortMode;
+      /**
+       * Compare exact 64-bit longs (BigInts) instead of doubles: date_nanos and dates sorted at nanosecond
+       * resolution, whose values exceed 2^53.
+       */
+      readonly exact?: boolean;
+      /** A resolution change on the way (ES's numeric_type between date and date_nanos). */
+      readonly convert?: 'millis_to_nanos' | 'nanos_to_millis';
     }
   | {
       readonly kind: 'keyword';
@@ -29,6 +36,8 @@ export type SortField =
       readonly order?: SortOrder;
       readonly missing?: 'first' | 'last' | string;
       readonly mode?: 'min' | 'max';
+      /** How a term becomes its sort value: a UTF-8 string (keyword), or hex of raw bytes (ip). */
+      readonly termsAs?: 'utf8' | 'hex';
     };
 
 export type SortSpec = readonly SortField[];

@@ -55,7 +55,11 @@ function reduce(mode: NumericSortMode, isLong: boolean, start: number, end: numb
   }
 }
 
-export function numericValues(readers: SegmentReaders, field: string, mode: NumericSortMode): NumericValues | null {
+/**
+ * A numeric field's values reduced to one per doc, as doubles. `nanosToMillis` reads date_nanos doc values as
+ * milliseconds (a date_nanos field sorted with numeric_type `date`).
+ */
+export function numericValues(readers: SegmentReaders, field: string, mode: NumericSortMode, nanosToMillis = false): NumericValues | null {
   const single = readers.docValues.numeric(field);
   if (single !== undefined) {
     return { kind: single.kind, value: (doc) => (single.has(doc) ? single.get(doc) : undefined) };
@@ -63,13 +67,64 @@ export function numericValues(readers: SegmentReaders, field: string, mode: Nume
   const multi = readers.docValues.sortedNumeric(field);
   if (multi === undefined) return null;
   const isLong = multi.kind === 'long';
-  const valueAt = (index: number): number => multi.valueAt(index);
+  const valueAt = nanosToMillis && isLong ? (index: number): number => Number(multi.bigIntAt(index) / 1_000_000n) : (index: number): number => multi.valueAt(index);
   return {
     kind: multi.kind,
     value(doc) {
       const start = multi.docStart(doc);
       const end = multi.docEnd(doc);
       return start === end ? undefined : reduce(mode, isLong, start, end, valueAt);
+    },
+  };
+}
+
+export interface ExactLongValues {
+  /** The doc's reduced value, exactly, or undefined when it has none. */
+  value(doc: number): bigint | undefined;
+}
+
+/** MultiValueMode over exact longs (ES's long arithmetic, its double division for avg). */
+function reduceExact(mode: NumericSortMode, start: number, end: number, valueAt: (index: number) => bigint): bigint {
+  const count = end - start;
+  switch (mode) {
+    case 'min':
+      return valueAt(start);
+    case 'max':
+      return valueAt(end - 1);
+    case 'sum':
+    case 'avg': {
+      let total = 0n;
+      for (let i = start; i < end; i++) total += valueAt(i);
+      total = BigInt.asIntN(64, total);
+      return mode === 'sum' || count === 1 ? total : BigInt(javaRound(Number(total) / count));
+    }
+    case 'median': {
+      if (count % 2 === 1) return valueAt(start + (count - 1) / 2);
+      const sum = valueAt(start + count / 2 - 1) + valueAt(start + count / 2);
+      return (sum >> 1n) + (sum & 1n);
+    }
+  }
+}
+
+/**
+ * A long field's values reduced to one per doc, exactly (date_nanos: nanoseconds beyond 2^53). `millisToNanos`
+ * reads a date field's milliseconds at nanosecond resolution (numeric_type `date_nanos`).
+ */
+export function exactLongValues(readers: SegmentReaders, field: string, mode: NumericSortMode, millisToNanos = false): ExactLongValues | null {
+  const scale = millisToNanos ? 1_000_000n : 1n;
+  const single = readers.docValues.numeric(field);
+  if (single !== undefined) {
+    if (single.kind !== 'long') return { value: (doc) => (single.has(doc) ? BigInt(Math.trunc(single.get(doc))) : undefined) };
+    return { value: (doc) => (single.has(doc) ? single.getBigInt(doc) * scale : undefined) };
+  }
+  const multi = readers.docValues.sortedNumeric(field);
+  if (multi === undefined) return null;
+  const valueAt = multi.kind === 'long' ? (index: number): bigint => multi.bigIntAt(index) * scale : (index: number): bigint => BigInt(Math.trunc(multi.valueAt(index)));
+  return {
+    value(doc) {
+      const start = multi.docStart(doc);
+      const end = multi.docEnd(doc);
+      return start === end ? undefined : reduceExact(mode, start, end, valueAt);
     },
   };
 }

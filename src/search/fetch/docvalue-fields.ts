@@ -2,14 +2,15 @@
  * `docvalue_fields` (ES's FetchDocValuesPhase): values come from doc values, not `_source`, so they are
  * the indexed values in doc-values order (numbers ascending, keywords sorted and distinct), printed through
  * the field type's DocValueFormat: raw numbers (a float field shows its float widened to double, e.g.
- * 3.140000104904175), a date format (the mapping's or the requested one, in UTC), a java.text.DecimalFormat
- * pattern for numbers, true/false for booleans. Text fields have no doc values and fail as ES does.
+ * 3.140000104904175), a date format (the mapping's or the requested one, in UTC; date_nanos at nanosecond
+ * resolution), a java.text.DecimalFormat pattern for numbers, true/false for booleans, ip addresses as ES
+ * prints them, binary values in base64. Text fields have no doc values and fail as ES does.
  *
  * The engine's codec readers are plugged in through DocValuesSource, one per hit.
  */
 import { RawJson } from '../../common/raw-json.js';
 import { javaDoubleString } from '../../common/json-float.js';
-import { dateFormatter, type DateFormatter } from '../../mapping/index.js';
+import { dateFormatter, encodeBase64, formatIp, type DateFormatter } from '../../mapping/index.js';
 import { formatDecimal, parseDecimalPattern } from '../aggregations/support/decimal-format.js';
 import { illegalArgument } from '../dsl/xcontent/xcontent-errors.js';
 import { FieldCatalog, type MappedField } from './field-catalog.js';
@@ -22,8 +23,8 @@ export type DocValueList =
   | { readonly kind: 'long'; readonly values: readonly (bigint | number)[] }
   /** double/float/half_float, already at the type's precision. */
   | { readonly kind: 'double'; readonly values: readonly number[] }
-  /** keyword: the doc's distinct terms in sorted order. */
-  | { readonly kind: 'bytes'; readonly values: readonly string[] };
+  /** keyword, ip, binary: the doc's distinct terms in byte order (raw bytes; keyword terms may come as strings). */
+  | { readonly kind: 'bytes'; readonly values: readonly (string | Uint8Array)[] };
 
 /** What the search API provides per hit: the doc values of a field, or undefined when it has none. */
 export interface DocValuesSource {
@@ -37,6 +38,14 @@ type Formatter = (list: DocValueList, field: MappedField) => FieldValue[];
 
 function noFormat(field: MappedField, format: string | undefined): void {
   if (format !== undefined) throw illegalArgument(`Field [${field.name}] of type [${field.mapping.type}] does not support custom formats`);
+}
+
+function utf8(value: string | Uint8Array): string {
+  return typeof value === 'string' ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('utf8');
+}
+
+function rawBytes(value: string | Uint8Array): Uint8Array {
+  return typeof value === 'string' ? Buffer.from(value, 'utf8') : value;
 }
 
 function asNumber(value: bigint | number): number {
@@ -76,7 +85,18 @@ function formatterFor(field: MappedField, format: string | undefined): Formatter
   switch (options.type) {
     case 'keyword':
       noFormat(field, format);
-      return (list) => (list.kind === 'bytes' ? [...list.values] : []);
+      return (list) => (list.kind === 'bytes' ? list.values.map(utf8) : []);
+    case 'ip':
+      noFormat(field, format);
+      return (list) => (list.kind === 'bytes' ? list.values.map((value) => formatIp(rawBytes(value))) : []);
+    case 'binary':
+      // BinaryFieldType.docValueFormat takes no notice of a format.
+      return (list) => (list.kind === 'bytes' ? list.values.map((value) => encodeBase64(rawBytes(value))) : []);
+    case 'date_nanos': {
+      // DocValueFormat.withNanosecondResolution: the doc values are nanoseconds, printed as such.
+      const printer = format === undefined ? options.formatter : compileDate(format, options.locale);
+      return (list) => (list.kind === 'long' ? list.values.map((value) => printer.formatNanos(BigInt(value))) : []);
+    }
     case 'boolean':
       noFormat(field, format);
       return (list) => (list.kind === 'long' ? list.values.map((value) => asNumber(value) !== 0) : []);

@@ -9,7 +9,7 @@
 import { RawJson } from '../../common/raw-json.js';
 import { javaDoubleString } from '../../common/json-float.js';
 import type { AnalysisRegistry } from '../../analysis/index.js';
-import { dateFormatter, type DateFormatter } from '../../mapping/index.js';
+import { checkNanosRange, dateFormatter, formatIp, tryParseIp, type DateFormatter } from '../../mapping/index.js';
 import { halfFloatRound } from '../../mapping/numeric-values.js';
 import { javaFloatString, javaStringToLong, parseJavaDouble, parseJavaFloat } from '../../mapping/java-numbers.js';
 import { illegalArgument } from '../dsl/xcontent/xcontent-errors.js';
@@ -147,11 +147,14 @@ function nullValueOf(field: MappedField): SourceValue | undefined {
       return options.nullValue ?? undefined;
     case 'boolean':
       return options.nullValue ?? undefined;
-    case 'date': {
+    case 'date':
+    case 'date_nanos':
+    case 'ip': {
       const raw = field.mapping.params['null_value'];
       return raw === null || raw === undefined ? undefined : String(raw);
     }
     case 'text':
+    case 'binary':
     case 'scaled_float':
       // ScaledFloatFieldMapper's fetcher substitutes null_value only for "", not for a source null.
       return undefined;
@@ -188,13 +191,36 @@ function parserFor(field: MappedField, format: string | undefined, analysis: Ana
       return (value) => {
         let millis: number;
         try {
-          millis = options.formatter.parseMillis(javaToString(value));
+          millis = options.formatter.parseMillis(dateSourceText(value));
         } catch {
           throw new Unparseable();
         }
         return printer.format(millis);
       };
     }
+    case 'date_nanos': {
+      const printer = format === undefined ? options.formatter : compileDateFormat(format, options.locale);
+      return (value) => {
+        let nanos: bigint;
+        try {
+          nanos = checkNanosRange(options.formatter.parseNanos(dateSourceText(value)));
+        } catch {
+          throw new Unparseable();
+        }
+        return printer.formatNanos(nanos);
+      };
+    }
+    case 'ip':
+      if (format !== undefined) throw unsupportedFormat(field);
+      return (value) => {
+        const bytes = tryParseIp(javaToString(value));
+        if (bytes === null) throw new Unparseable();
+        return formatIp(bytes);
+      };
+    case 'binary':
+      // SourceValueFetcher.identity: the source value as it is.
+      if (format !== undefined) throw unsupportedFormat(field);
+      return rawFieldValue;
     case 'scaled_float': {
       if (format !== undefined) throw unsupportedFormat(field);
       const factor = options.scalingFactor ?? 1;
@@ -230,6 +256,49 @@ function parserFor(field: MappedField, format: string | undefined, analysis: Ana
       };
     }
   }
+}
+
+/**
+ * DateFieldType's NUMBER_FORMAT (java.text.NumberFormat, no grouping, at most 6 fraction digits) for a number in
+ * the source, its toString otherwise. A float is first the double Jackson read, printed with its shortest digits.
+ */
+function dateSourceText(value: SourceValue): string {
+  if (!(value instanceof SourceNumber)) return javaToString(value);
+  if (value.isInteger) return BigInt(value.text).toString();
+  return numberFormatSixDigits(Number(value.text));
+}
+
+function numberFormatSixDigits(double: number): string {
+  if (!Number.isFinite(double)) return double > 0 ? '\u221e' : double < 0 ? '-\u221e' : '\ufffd';
+  const negative = double < 0 || Object.is(double, -0);
+  // The shortest digits of the double, as a plain decimal.
+  let [mantissa, exponentText] = Math.abs(double).toString().split('e') as [string, string | undefined];
+  let [intPart, fracPart = ''] = mantissa.split('.') as [string, string | undefined];
+  const exponent = exponentText === undefined ? 0 : Number(exponentText);
+  let digits = intPart + fracPart;
+  let point = intPart.length + exponent;
+  if (point < 0) {
+    digits = '0'.repeat(-point) + digits;
+    point = 0;
+  }
+  if (point > digits.length) digits = digits.padEnd(point, '0');
+  intPart = digits.slice(0, point) || '0';
+  fracPart = digits.slice(point);
+  if (fracPart.length > 6) {
+    // HALF_EVEN on the decimal digits.
+    const kept = fracPart.slice(0, 6);
+    const rest = fracPart.slice(6);
+    const last = Number(kept[5]!);
+    const roundUp = rest[0]! > '5' || (rest[0] === '5' && (/[1-9]/.test(rest.slice(1)) || last % 2 === 1));
+    let scaled = BigInt(intPart + kept);
+    if (roundUp) scaled += 1n;
+    const text = scaled.toString().padStart(7, '0');
+    intPart = text.slice(0, -6);
+    fracPart = text.slice(-6);
+  }
+  fracPart = fracPart.replace(/0+$/, '');
+  const body = fracPart.length > 0 ? `${intPart.replace(/^0+(?=\d)/, '')}.${fracPart}` : intPart.replace(/^0+(?=\d)/, '');
+  return negative && body !== '0' ? `-${body}` : body;
 }
 
 /** Math.round for doubles: floor(x + 0.5), as a long. */

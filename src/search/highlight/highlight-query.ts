@@ -68,6 +68,7 @@ export type HighlightQuery =
         | 'double_range'
         | 'long_set'
         | 'double_set'
+        | 'bytes_range'
         | 'field_exists';
     };
 

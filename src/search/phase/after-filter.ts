@@ -6,7 +6,7 @@
  */
 import type { LeafContext } from '../core/leaf-context.js';
 import type { SortValue } from '../collect/top-docs.js';
-import { numericValues, ordValues } from '../fetch/doc-value-reader.js';
+import { exactLongValues, numericValues, ordValues } from '../fetch/doc-value-reader.js';
 import type { ResolvedSort, ResolvedSortField } from './sort.js';
 import { compareCodePoints, LONG_MAX, LONG_MIN, shardDocValue } from './sort-values.js';
 
@@ -41,8 +41,8 @@ function missingNumericKey(field: ResolvedSortField): number {
 }
 
 /** The position of `term` among a segment's ords: an ord, or halfway between the two it falls between. */
-function ordPosition(lookupTerm: (term: Uint8Array) => number, term: string): number {
-  const found = lookupTerm(Buffer.from(term, 'utf8'));
+function ordPosition(lookupTerm: (term: Uint8Array) => number, term: string, encoding: 'utf8' | 'hex'): number {
+  const found = lookupTerm(Buffer.from(term, encoding));
   return found >= 0 ? found : -found - 1 - 0.5;
 }
 
@@ -62,8 +62,10 @@ function keywordComparison(field: ResolvedSortField, leaf: LeafContext, after: S
     const cmp = afterIsMissing ? 0 : missingFirst ? -1 : 1;
     return () => cmp;
   }
-  const afterPos = afterIsMissing ? NaN : ordPosition((term) => values.lookupTerm(term), String(after));
-  const missingPos = customMissing === undefined ? NaN : ordPosition((term) => values.lookupTerm(term), customMissing);
+  // ip sort values are the hex of the address bytes; a custom missing value is a string's UTF-8 bytes, as in ES.
+  const encoding = field.kind === 'ip' ? 'hex' : 'utf8';
+  const afterPos = afterIsMissing ? NaN : ordPosition((term) => values.lookupTerm(term), String(after), encoding);
+  const missingPos = customMissing === undefined ? NaN : ordPosition((term) => values.lookupTerm(term), customMissing, 'utf8');
   return (doc) => {
     let ord = values.ord(doc);
     if (ord < 0 && customMissing !== undefined) ord = missingPos;
@@ -89,15 +91,37 @@ function fieldComparison(field: ResolvedSortField, leaf: LeafContext, shardIndex
     case 'shard_doc':
       return (doc) => compare(shardDocValue(shardIndex, leaf.docBase + doc), afterKey);
     case 'keyword':
+    case 'ip':
       return keywordComparison(field, leaf, after);
     default: {
+      if (field.exact === true) return exactComparison(field, leaf, after);
       const mode = field.mode ?? (field.order === 'asc' ? 'min' : 'max');
-      const values = numericValues(leaf.readers, field.field!, mode);
+      const values = numericValues(leaf.readers, field.field!, mode, field.convert === 'nanos_to_millis');
       const missing = missingNumericKey(field);
       if (values === null) return () => compare(missing, afterKey);
       return (doc) => compare(values.value(doc) ?? missing, afterKey);
     }
   }
+}
+
+/** A date_nanos sort (or a date sorted as date_nanos): the doc's exact long against the after value. */
+function exactComparison(field: ResolvedSortField, leaf: LeafContext, after: SortValue): FieldComparison {
+  const sign = field.order === 'asc' ? 1 : -1;
+  const mode = field.mode ?? (field.order === 'asc' ? 'min' : 'max');
+  const values = exactLongValues(leaf.readers, field.field!, mode, field.convert === 'millis_to_nanos');
+  const missingKey = numericKey(typeof field.missing === 'number' ? field.missing : missingNumericKey(field));
+  // Long.MAX/MIN_VALUE are how a missing value prints: they stand for +/-Infinity, as for other longs.
+  const toExact = (value: SortValue): bigint | number => (typeof value === 'bigint' && value !== LONG_MAX && value !== LONG_MIN ? value : numericKey(value));
+  const afterKey = toExact(after);
+  const compare = (key: bigint | number): number => {
+    // Infinity stands for a missing value ordered last or first: it compares as a number.
+    if (typeof key === 'bigint' && typeof afterKey === 'bigint') return sign * (key < afterKey ? -1 : key > afterKey ? 1 : 0);
+    const a = Number(key);
+    const b = Number(afterKey);
+    return sign * (a < b ? -1 : a > b ? 1 : 0);
+  };
+  if (values === null) return () => compare(missingKey);
+  return (doc) => compare(values.value(doc) ?? missingKey);
 }
 
 /** The filter for one segment of a shard searcher. */

@@ -18,6 +18,7 @@ import { HitFetcher, type FetchRequest } from '../fetch/hit-fetcher.js';
 import type { DocValueList, DocValuesSource } from '../fetch/docvalue-fields.js';
 import type { FieldValue } from '../fetch/value-fetchers.js';
 import { floatToJsonNumber } from '../float32.js';
+import { encodeBase64, formatIp } from '../../mapping/index.js';
 import type { StatisticsOverride } from '../searcher/index-searcher.js';
 import type { PhaseControl } from './phase-control.js';
 import { shardSearcher } from './query-phase.js';
@@ -104,14 +105,14 @@ function docValuesOf(readers: SegmentReaders, doc: number): DocValuesSource {
         const start = sortedSet.docStart(doc);
         const end = sortedSet.docEnd(doc);
         if (start === end) return undefined;
-        const values: string[] = [];
-        for (let i = start; i < end; i++) values.push(sortedSet.lookupOrdString(sortedSet.ordAt(i)));
+        const values: Uint8Array[] = [];
+        for (let i = start; i < end; i++) values.push(sortedSet.lookupOrd(sortedSet.ordAt(i)));
         return { kind: 'bytes', values };
       }
       const sorted = docValues.sorted(field);
       if (sorted !== undefined) {
         const ord = sorted.ord(doc);
-        return ord < 0 ? undefined : { kind: 'bytes', values: [sorted.lookupOrdString(ord)] };
+        return ord < 0 ? undefined : { kind: 'bytes', values: [sorted.lookupOrd(ord)] };
       }
       const numeric = docValues.numeric(field);
       if (numeric !== undefined && numeric.has(doc)) {
@@ -150,6 +151,14 @@ function displayStoredValue(target: ShardSearchTarget, name: string, value: unkn
       return value === 'T';
     case 'date':
       return options.formatter.format(Number(value));
+    case 'date_nanos':
+      return options.formatter.formatNanos(BigInt(value as bigint | number));
+    case 'ip':
+      // The stored copy is the 16-byte encoding (IpFieldMapper stores InetAddressPoint.encode).
+      return value instanceof Uint8Array ? formatIp(value) : String(value);
+    case 'binary':
+      // BinaryFieldType.valueForDisplay: the bytes, which the response prints in base64.
+      return value instanceof Uint8Array ? encodeBase64(value) : String(value);
     case 'double':
       return new RawJson(javaDoubleString(Number(value)));
     case 'float':

@@ -23,7 +23,7 @@ import type { ShardSearchTarget } from './shard-target.js';
 export const DEFAULT_MAX_SLICES_PER_SCROLL = 1024;
 
 /** Field types whose doc values ES reads as IndexNumericFieldData. */
-const NUMERIC_DOC_VALUE_TYPES = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'date', 'boolean']);
+const NUMERIC_DOC_VALUE_TYPES = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'date', 'date_nanos', 'boolean']);
 
 /** A copy of the request's slice for one shard of a request over `count` shards (ShardSearchRequest). */
 export function sliceForShard(slice: SliceSpec, shardIndex: number, count: number, scroll: boolean): SliceSpec {

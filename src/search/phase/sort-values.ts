@@ -11,6 +11,7 @@ import type { SortValue } from '../collect/top-docs.js';
 import type { QueryValue } from '../dsl/index.js';
 import { illegalArgument } from '../dsl/xcontent/xcontent-errors.js';
 import { floatToJsonNumber } from '../float32.js';
+import { formatIp, hexToIp, ipToHex, IpFormatError, parseIp } from '../../mapping/ip-address.js';
 import type { ResolvedSortField } from './sort.js';
 
 export const LONG_MAX = 9223372036854775807n;
@@ -49,7 +50,7 @@ export function compareCodePoints(a: string, b: string): number {
 /** Negative when `a` sorts before `b` for this sort field. */
 export function compareSortValue(a: SortValue, b: SortValue, field: ResolvedSortField): number {
   const sign = field.order === 'asc' ? 1 : -1;
-  if (field.kind === 'keyword') {
+  if (field.kind === 'keyword' || field.kind === 'ip') {
     if (a === null || b === null) {
       if (a === b) return 0;
       // A doc without value goes where `missing` says, whatever the order.
@@ -108,6 +109,15 @@ export function formatSortValue(value: SortValue, field: ResolvedSortField): unk
       if (field.dateFormat === undefined || typeof long === 'bigint') return long;
       return field.dateFormat.format(long);
     }
+    case 'date_nanos': {
+      // Nanoseconds, exactly (most exceed 2^53), or formatted at nanosecond resolution.
+      const long = javaLongValue(value);
+      if (field.dateFormat === undefined) return long;
+      return field.dateFormat.formatNanos(BigInt(long));
+    }
+    case 'ip':
+      // DocValueFormat.IP.formatSortValue: the address.
+      return value === null ? null : formatIp(hexToIp(String(value)));
     case 'long':
     case 'boolean':
       return javaLongValue(value);
@@ -148,6 +158,16 @@ function afterValue(raw: QueryValue | null, field: ResolvedSortField): SortValue
     switch (field.kind) {
       case 'keyword':
         return raw === null ? null : String(raw);
+      case 'ip':
+        // DocValueFormat.IP.parseBytesRef.
+        return raw === null ? null : ipToHex(parseIp(String(raw)));
+      case 'date_nanos':
+        if (raw === null) return numericMissingKey(field);
+        if (typeof raw === 'bigint') return raw;
+        if (typeof raw === 'number') return Number.isSafeInteger(raw) ? raw : BigInt(Math.trunc(raw));
+        if (field.dateFormat !== undefined) return field.dateFormat.parseNanos(String(raw));
+        if (!/^[+-]?\d+$/.test(String(raw))) throw numberFormat(String(raw));
+        return BigInt(String(raw));
       case 'score':
       case 'float':
       case 'double':
@@ -172,11 +192,13 @@ function afterValue(raw: QueryValue | null, field: ResolvedSortField): SortValue
       case 'shard_doc':
       case 'long':
         if (raw === null) return numericMissingKey(field);
-        if (typeof raw === 'bigint') return Number(raw);
+        if (typeof raw === 'bigint') return field.exact === true ? raw : Number(raw);
+        if (field.exact === true && typeof raw === 'string' && /^[+-]?\d+$/.test(raw)) return BigInt(raw);
         if (typeof raw === 'number') return Math.trunc(raw);
         return parseLongText(String(raw));
     }
   } catch (err) {
+    if (err instanceof IpFormatError) throw failedToParse(field, new EsError('illegal_argument_exception', err.message));
     throw failedToParse(field, err instanceof EsError ? err : new EsError('illegal_argument_exception', err instanceof Error ? err.message : String(err)));
   }
 }

@@ -15,7 +15,19 @@ import { illegalArgument } from '../dsl/xcontent/xcontent-errors.js';
 import { fieldLookupFor } from './shard-query.js';
 import type { ShardSearchTarget } from './shard-target.js';
 
-export type SortFieldKind = 'score' | 'doc' | 'shard_doc' | 'long' | 'double' | 'float' | 'scaled_float' | 'date' | 'boolean' | 'keyword';
+export type SortFieldKind =
+  | 'score'
+  | 'doc'
+  | 'shard_doc'
+  | 'long'
+  | 'double'
+  | 'float'
+  | 'scaled_float'
+  | 'date'
+  | 'date_nanos'
+  | 'boolean'
+  | 'keyword'
+  | 'ip';
 
 export interface ResolvedSortField {
   readonly kind: SortFieldKind;
@@ -29,6 +41,10 @@ export interface ResolvedSortField {
   readonly scalingFactor?: number;
   /** A date sort with an explicit `format`: sort values print as formatted dates. */
   readonly dateFormat?: DateFormatter;
+  /** numeric_type between date and date_nanos: the doc values change resolution before they compare. */
+  readonly convert?: 'millis_to_nanos' | 'nanos_to_millis';
+  /** Values compare as exact 64-bit longs (nanoseconds exceed 2^53). */
+  readonly exact?: boolean;
 }
 
 export interface ResolvedSort {
@@ -52,14 +68,18 @@ const NUMERIC_KINDS: Readonly<Record<string, SortFieldKind>> = {
   half_float: 'float',
   scaled_float: 'scaled_float',
   date: 'date',
-  date_nanos: 'date',
+  date_nanos: 'date_nanos',
   boolean: 'boolean',
 };
 
 function kindOfType(type: string): SortFieldKind | undefined {
   if (type === 'keyword') return 'keyword';
+  if (type === 'ip') return 'ip';
   return ownValue(NUMERIC_KINDS, type);
 }
+
+/** ES's IndexNumericFieldData types: what numeric_type may be set on. */
+const NUMERIC_FIELD_DATA = new Set(['long', 'integer', 'short', 'byte', 'double', 'float', 'half_float', 'scaled_float', 'date', 'date_nanos', 'boolean']);
 
 function fielddataDisabled(field: string): EsError {
   return illegalArgument(
@@ -78,7 +98,7 @@ function queryShardError(target: ShardSearchTarget, reason: string): EsError {
 function resolveMissing(raw: unknown, kind: SortFieldKind, field: string, options: FieldOptions | undefined): ResolvedSortField['missing'] {
   if (raw === undefined || raw === null || raw === '_last') return 'last';
   if (raw === '_first') return 'first';
-  if (kind === 'keyword') return String(raw);
+  if (kind === 'keyword' || kind === 'ip') return String(raw);
   if (kind === 'boolean') {
     if (raw === true || raw === 'true') return 1;
     if (raw === false || raw === 'false') return 0;
@@ -86,6 +106,9 @@ function resolveMissing(raw: unknown, kind: SortFieldKind, field: string, option
   }
   if (kind === 'date' && typeof raw === 'string' && options?.type === 'date' && !/^-?\d+$/.test(raw)) {
     return options.formatter.parseMillis(raw);
+  }
+  if (kind === 'date_nanos' && typeof raw === 'string' && options?.type === 'date_nanos' && !/^-?\d+$/.test(raw)) {
+    return Number(options.formatter.parseNanos(raw));
   }
   const value = typeof raw === 'number' ? raw : Number(String(raw));
   if (!Number.isFinite(value)) throw new EsError('number_format_exception', `For input string: "${String(raw)}"`);
@@ -119,6 +142,13 @@ function resolveField(target: ShardSearchTarget, spec: Extract<RequestSort, { ki
       if (!options.fielddata) throw fielddataDisabled(name);
       throw illegalArgument(`sorting on text fields with fielddata is not supported by this node: [${name}]`);
     }
+    if (options.type === 'binary') {
+      // BytesBinaryIndexFieldData.sortField.
+      if (!options.docValues) {
+        throw illegalArgument(`Can't load fielddata on [${name}] because fielddata is unsupported on fields of type [binary]. Use doc values instead.`);
+      }
+      throw illegalArgument("can't sort on binary field");
+    }
     kind = kindOfType(options.type);
     if (kind === undefined) throw illegalArgument(`sorting on fields of type [${options.type}] is not supported by this node: [${name}]`);
     if (!options.docValues) {
@@ -126,12 +156,25 @@ function resolveField(target: ShardSearchTarget, spec: Extract<RequestSort, { ki
     }
   }
   const mode = spec.mode;
-  if (kind === 'keyword' && mode !== undefined && mode !== 'min' && mode !== 'max') {
+  if ((kind === 'keyword' || kind === 'ip') && mode !== undefined && mode !== 'min' && mode !== 'max') {
     throw queryShardError(target, 'we only support AVG, MEDIAN and SUM on number based fields');
   }
+  // numeric_type: the sort's own numeric type, converting between date resolutions (FieldSortBuilder).
+  let convert: ResolvedSortField['convert'];
+  const fieldType = options?.type ?? spec.unmappedType;
+  if (spec.numericType !== undefined) {
+    if (fieldType === undefined || !NUMERIC_FIELD_DATA.has(fieldType)) {
+      throw queryShardError(target, `[numeric_type] option cannot be set on a non-numeric field, got ${fieldType}`);
+    }
+    const target2 = spec.numericType;
+    if (target2 === 'date_nanos' && kind === 'date') convert = 'millis_to_nanos';
+    if (target2 === 'date' && kind === 'date_nanos') convert = 'nanos_to_millis';
+    kind = target2 === 'long' ? 'long' : target2 === 'double' ? 'double' : target2 === 'date' ? 'date' : 'date_nanos';
+  }
+  const exact = convert === 'millis_to_nanos' || (fieldType === 'date_nanos' && convert === undefined && kind !== 'double');
   let dateFormat: DateFormatter | undefined;
   if (spec.format !== undefined) {
-    if (kind !== 'date') throw illegalArgument(`Field [${name}] of type [${options?.type ?? spec.unmappedType}] does not support custom formats`);
+    if (kind !== 'date' && kind !== 'date_nanos') throw illegalArgument(`Field [${name}] of type [${options?.type ?? spec.unmappedType}] does not support custom formats`);
     dateFormat = dateFormatter(spec.format);
   }
   return {
@@ -142,6 +185,8 @@ function resolveField(target: ShardSearchTarget, spec: Extract<RequestSort, { ki
     ...(mode !== undefined && { mode }),
     ...(kind === 'scaled_float' && options?.type === 'scaled_float' && { scalingFactor: options.scalingFactor ?? 1 }),
     ...(dateFormat !== undefined && { dateFormat }),
+    ...(convert !== undefined && { convert }),
+    ...(exact && { exact }),
   };
 }
 
@@ -153,12 +198,14 @@ function toCore(field: ResolvedSortField): CoreSortField {
     case 'shard_doc':
       return { kind: 'doc', order: field.order };
     case 'keyword':
+    case 'ip':
       return {
         kind: 'keyword',
         field: field.field!,
         order: field.order,
         missing: field.missing as 'first' | 'last' | string,
         ...(field.mode !== undefined && { mode: field.mode as 'min' | 'max' }),
+        ...(field.kind === 'ip' && { termsAs: 'hex' as const }),
       };
     default:
       return {
@@ -167,6 +214,8 @@ function toCore(field: ResolvedSortField): CoreSortField {
         order: field.order,
         missing: typeof field.missing === 'string' && field.missing !== 'first' && field.missing !== 'last' ? Number(field.missing) : (field.missing as 'first' | 'last' | number),
         ...(field.mode !== undefined && { mode: field.mode }),
+        ...(field.exact === true && { exact: true }),
+        ...(field.convert !== undefined && { convert: field.convert }),
       };
   }
 }

@@ -38,6 +38,8 @@ function fieldValue(f: IndexableField): unknown {
   switch (f.kind) {
     case 'date':
       return f.epochMillis;
+    case 'date_nanos':
+      return f.epochNanos;
     case 'long':
       return f.value;
     default:

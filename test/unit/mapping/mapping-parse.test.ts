@@ -217,7 +217,7 @@ test('multi-fields: ES rules', () => {
 });
 
 test('features gannet does not implement are refused clearly', () => {
-  assert.throws(() => parseMapping({ properties: { f: { type: 'ip' } } }), /field type \[ip\] declared on field \[f\] is not supported by gannet/);
+  assert.throws(() => parseMapping({ properties: { f: { type: 'geo_point' } } }), /field type \[geo_point\] declared on field \[f\] is not supported by gannet/);
   assert.throws(() => parseMapping({ dynamic: 'runtime' }), /dynamic: runtime\] is not supported/);
   assert.throws(() => parseMapping({ runtime: {} }), /runtime fields are not supported/);
   assert.throws(() => parseMapping({ properties: { f: { type: 'long', script: 'emit(1)' } } }), /parameter \[script\] on mapper \[f\] of type \[long\] is not supported/);

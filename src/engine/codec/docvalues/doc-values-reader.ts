@@ -163,6 +163,19 @@ export class SortedNumericDocValues {
     if (this.longs === null || this.longs.count === 0) return undefined;
     return { min: this.longs.min, max: this.longs.max };
   }
+  /** Long kind: whether deltaAt is exact for every value (see LongValuesReader.deltaAt). */
+  get deltasExact(): boolean {
+    return this.longs !== null && this.longs.deltasExact;
+  }
+  /** Long kind: the value's position in the column's own order, as a number (exact when deltasExact). */
+  deltaAt(index: number): number {
+    return this.longs!.deltaAt(index);
+  }
+  /** Long kind: the deltas of values in [lower, upper]; low > high when none. */
+  deltaRange(lower: bigint, upper: bigint): { low: number; high: number } {
+    if (this.longs === null) throw new TypeError('deltaRange() on double doc values');
+    return this.longs.deltaRange(lower, upper);
+  }
 }
 
 export type DocValues = NumericDocValues | SortedDocValues | SortedSetDocValues | SortedNumericDocValues;

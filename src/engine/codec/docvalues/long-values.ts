@@ -173,6 +173,28 @@ export class LongValuesReader {
     return this.minNumber + delta * this.gcdNumber;
   }
 
+  /** True when deltaAt is exact: every (value - min) / gcd is within 2^53. */
+  get deltasExact(): boolean {
+    return (this.max - this.min) / this.gcd <= MAX_SAFE;
+  }
+
+  /**
+   * (value - min) / gcd at `index`, as a number: values of one column compare as their deltas do, without
+   * BigInts (nanosecond timestamps exceed 2^53, but a segment's spread rarely does).
+   */
+  deltaAt(index: number): number {
+    const high = this.high;
+    return high === null ? this.low.get(index) : this.low.get(index) + high.get(index) * TWO_32;
+  }
+
+  /** The deltas of the values in [lower, upper] (inclusive): an empty interval (low > high) when none can be. */
+  deltaRange(lower: bigint, upper: bigint): { low: number; high: number } {
+    if (upper < this.min || lower > this.max || lower > upper) return { low: 1, high: 0 };
+    const from = lower <= this.min ? 0n : (lower - this.min + this.gcd - 1n) / this.gcd;
+    const to = upper >= this.max ? (this.max - this.min) / this.gcd : (upper - this.min) / this.gcd;
+    return { low: Number(from), high: Number(to) };
+  }
+
   getBigInt(index: number): bigint {
     const high = this.high;
     let delta = BigInt(this.low.get(index));

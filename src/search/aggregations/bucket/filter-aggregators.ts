@@ -7,7 +7,7 @@ import { BucketsAggregator, SingleBucketAggregator, type AggregatorEnv, type Lea
 import type { CompiledFilter, ScoreSource } from '../context.js';
 import type { FiltersBucket, InternalAggregation, InternalFilters, InternalSingleBucket } from '../internal.js';
 import type { FilterSpec, FiltersSpec, MissingSpec } from '../spec.js';
-import type { ValuesSourceConfig } from '../support/values-source-config.js';
+import { usesOrds, type ValuesSourceConfig } from '../support/values-source-config.js';
 import type { AggregationSegment } from '../support/values.js';
 
 abstract class SingleBucket extends SingleBucketAggregator {
@@ -60,7 +60,7 @@ export class MissingAggregator extends SingleBucket {
     const subs = this.subLeafCollectors(segment, scores);
     const config = this.config;
     if (config.kind === null) return { collect: (doc, owner) => this.collectBucket(subs, doc, owner) };
-    const values = config.kind === 'keyword' ? config.ords(segment) : config.numbers(segment);
+    const values = usesOrds(config.kind) ? config.ords(segment) : config.numbers(segment);
     return {
       collect: (doc, owner) => {
         if (values.read(doc) === 0) this.collectBucket(subs, doc, owner);

@@ -18,7 +18,7 @@ import { KeyedBucketOrds } from '../support/arrays.js';
 import { floorMod64, hashDouble, hashLong, murmur3x86, newHash64 } from '../support/hash64.js';
 import { luceneRegExp } from '../support/lucene-regexp.js';
 import { compareDoubles, compareTerms, parseOrderPath } from '../support/order-path.js';
-import type { ValuesSourceConfig } from '../support/values-source-config.js';
+import { parseBytesKey, usesOrds, type ValuesSourceConfig } from '../support/values-source-config.js';
 import { MISSING_ORD, type AggregationSegment } from '../support/values.js';
 
 const PARTITION_SEED = 31;
@@ -35,7 +35,9 @@ type Accept = (key: string | number) => boolean;
 
 function acceptFilter(includeExclude: IncludeExclude | null, config: ValuesSourceConfig, name: string): Accept | null {
   if (includeExclude === null) return null;
-  const keyword = config.kind === 'keyword';
+  // ip and binary terms are keyed by the hex of their bytes; listed values are parsed by the field's format.
+  const bytes = config.kind === 'bytes';
+  const keyword = usesOrds(config.kind);
   if (includeExclude.kind === 'regex') {
     if (!keyword) {
       throw aggErrors.illegalArgument(
@@ -47,7 +49,7 @@ function acceptFilter(includeExclude: IncludeExclude | null, config: ValuesSourc
     return (key) => (include === null || include.test(key as string)) && (exclude === null || !exclude.test(key as string));
   }
   if (includeExclude.kind === 'set') {
-    const convert = (v: string | number): string | number => (keyword ? String(v) : Number(v));
+    const convert = (v: string | number): string | number => (bytes ? parseBytesKey(config.format, String(v)) : keyword ? String(v) : Number(v));
     const include = includeExclude.include === null ? null : new Set(includeExclude.include.map(convert));
     const exclude = includeExclude.exclude === null ? null : new Set(includeExclude.exclude.map(convert));
     return (key) => (include === null || include.has(key)) && (exclude === null || !exclude.has(key));
@@ -55,7 +57,7 @@ function acceptFilter(includeExclude: IncludeExclude | null, config: ValuesSourc
   const { partition, numPartitions } = includeExclude;
   if (keyword) {
     return (key) => {
-      const hash = murmur3x86(Buffer.from(key as string, 'utf8'), PARTITION_SEED);
+      const hash = murmur3x86(Buffer.from(key as string, bytes ? 'hex' : 'utf8'), PARTITION_SEED);
       return ((hash % numPartitions) + numPartitions) % numPartitions === partition;
     };
   }
@@ -112,7 +114,7 @@ export class TermsAggregator extends BucketsAggregator {
     if (this.spec.minDocCount === 0 && this.env.ctx.segments === undefined) this.segments.push(segment);
     const subs = this.subLeafCollectors(segment, scores);
     const accept = this.accept;
-    if (config.kind === 'keyword') {
+    if (usesOrds(config.kind)) {
       const ords = config.ords(segment);
       // Segment ordinal -> shard-wide term id (-1 unknown, -2 rejected by include/exclude); last slot is `missing`.
       const ids = new Int32Array(ords.valueCount + 1).fill(-1);
@@ -154,7 +156,7 @@ export class TermsAggregator extends BucketsAggregator {
   private addZeroDocEntries(owner: number): void {
     const config = this.config;
     for (const segment of this.env.ctx.segments ?? this.segments) {
-      if (config.kind === 'keyword') {
+      if (usesOrds(config.kind)) {
         const ords = config.ords(segment);
         for (let ord = 0; ord < ords.valueCount; ord++) {
           const term = ords.lookup(ord);
@@ -177,11 +179,11 @@ export class TermsAggregator extends BucketsAggregator {
 
   private keyOf(ord: number): string | number {
     const key = this.bucketOrds.keyOf(ord);
-    return this.config.kind === 'keyword' ? this.terms[key]! : key;
+    return usesOrds(this.config.kind) ? this.terms[key]! : key;
   }
 
   private compareKeys(a: number, b: number): number {
-    if (this.config.kind === 'keyword') return compareTerms(this.terms[this.bucketOrds.keyOf(a)]!, this.terms[this.bucketOrds.keyOf(b)]!);
+    if (usesOrds(this.config.kind)) return compareTerms(this.terms[this.bucketOrds.keyOf(a)]!, this.terms[this.bucketOrds.keyOf(b)]!);
     return compareDoubles(this.bucketOrds.keyOf(a), this.bucketOrds.keyOf(b));
   }
 
@@ -204,6 +206,7 @@ export class TermsAggregator extends BucketsAggregator {
       case null:
         return 'unmapped';
       case 'keyword':
+      case 'bytes':
         return 'string';
       case 'double':
         return 'double';

@@ -9,7 +9,7 @@ import type { InternalAggregation } from '../internal.js';
 import type { ExtendedStatsSpec, SimpleMetricSpec } from '../spec.js';
 import { CompensatedSums, DoubleArray } from '../support/arrays.js';
 import { EXTENDED_STATS_METRICS, pathToString, STATS_METRICS, type PathElement } from '../support/order-path.js';
-import type { ValuesSourceConfig } from '../support/values-source-config.js';
+import { usesOrds, type ValuesSourceConfig } from '../support/values-source-config.js';
 import type { AggregationSegment } from '../support/values.js';
 import { extendedStatsValue, statsValue } from './stats-values.js';
 
@@ -35,7 +35,7 @@ export class NumericMetricsAggregator extends Aggregator {
     if (config.kind === null) return { collect() {} };
     const type = this.spec.type;
     if (type === 'value_count') {
-      const values = config.kind === 'keyword' ? config.ords(segment) : config.numbers(segment);
+      const values = usesOrds(config.kind) ? config.ords(segment) : config.numbers(segment);
       return { collect: (doc, bucket) => this.counts.increment(bucket, values.read(doc)) };
     }
     const values = config.numbers(segment);

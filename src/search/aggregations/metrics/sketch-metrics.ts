@@ -10,7 +10,7 @@ import type { InternalAggregation } from '../internal.js';
 import type { CardinalitySpec } from '../spec.js';
 import { hashDouble, hashLong, murmur3x64h1, newHash64 } from '../support/hash64.js';
 import type { PathElement } from '../support/order-path.js';
-import type { ValuesSourceConfig } from '../support/values-source-config.js';
+import { usesOrds, type ValuesSourceConfig } from '../support/values-source-config.js';
 import { MISSING_ORD, type AggregationSegment } from '../support/values.js';
 import { DEFAULT_PRECISION, HyperLogLogPlusPlus, precisionFromThreshold } from './hyperloglog.js';
 import { singleValueKeyError } from './numeric-metrics.js';
@@ -41,7 +41,7 @@ export class CardinalityAggregator extends Aggregator {
     const config = this.config;
     if (config.kind === null) return { collect() {} };
     const hash = newHash64();
-    if (config.kind === 'keyword') {
+    if (usesOrds(config.kind)) {
       const ords = config.ords(segment);
       // Hashes of the segment's terms, computed on first use: [hi, lo] per ordinal, plus one for `missing`.
       const his = new Uint32Array(ords.valueCount + 1);

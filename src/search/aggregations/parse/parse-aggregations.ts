@@ -6,7 +6,18 @@
 import { aggErrors } from '../agg-errors.js';
 import { METRIC_TYPES, type AggregationSpec, type AggregationType } from '../spec.js';
 import { isObject, tokenName, type JsonObject } from './object-fields.js';
-import { parseDateHistogram, parseFilter, parseFilters, parseHistogram, parseMissing, parseRange, parseTerms, type Common, type QueryParser } from './parse-bucket-aggs.js';
+import {
+  parseDateHistogram,
+  parseFilter,
+  parseFilters,
+  parseHistogram,
+  parseIpRange,
+  parseMissing,
+  parseRange,
+  parseTerms,
+  type Common,
+  type QueryParser,
+} from './parse-bucket-aggs.js';
 import { parseCardinality, parseExtendedStats, parsePercentileRanks, parsePercentiles, parseSimpleMetric, parseTopHits } from './parse-metric-aggs.js';
 
 export interface ParseAggregationsOptions {
@@ -32,7 +43,7 @@ const ES_AGGREGATION_TYPES = [
 ];
 
 const SUPPORTED: ReadonlySet<string> = new Set<AggregationType>([
-  'terms', 'range', 'date_range', 'histogram', 'date_histogram', 'filter', 'filters', 'missing',
+  'terms', 'range', 'date_range', 'ip_range', 'histogram', 'date_histogram', 'filter', 'filters', 'missing',
   'min', 'max', 'avg', 'sum', 'value_count', 'stats', 'extended_stats', 'cardinality', 'percentiles', 'percentile_ranks',
   'top_hits',
 ]);
@@ -44,6 +55,8 @@ function parseBody(type: AggregationType, common: Common, body: JsonObject, pars
     case 'range':
     case 'date_range':
       return parseRange(common, body, type);
+    case 'ip_range':
+      return parseIpRange(common, body);
     case 'histogram':
       return parseHistogram(common, body);
     case 'date_histogram':

@@ -12,6 +12,8 @@ import type {
   FilterSpec,
   FiltersSpec,
   HistogramSpec,
+  IpRangeEntry,
+  IpRangeSpec,
   MissingSpec,
   RangeEntry,
   RangeSpec,
@@ -19,6 +21,7 @@ import type {
 } from '../spec.js';
 import type { CalendarUnit } from '../support/rounding.js';
 import { isObject, ObjectFields, tokenName, type JsonObject } from './object-fields.js';
+import { IpFormatError, ipToHex, MAX_IP, MIN_IP, nextUp, parseCidr, parseIp, compareIp } from '../../../mapping/ip-address.js';
 import { COUNT_DESC_ORDER, KEY_ASC_ORDER, parseIncludeExclude, parseOrder, parseValuesSource, valuesSourceFieldNames } from './parse-common.js';
 
 export interface Common {
@@ -109,6 +112,63 @@ export function parseRange(common: Common, body: JsonObject, type: 'range' | 'da
   const source = parseValuesSource(fields, { formattable: true, timeZoneAware });
   if (ranges.length === 0) throw illegal(`No [ranges] specified for the [${common.name}] aggregation`);
   return { ...common, type, source, ranges, keyed: fields.boolean('keyed') ?? false };
+}
+
+/** XContentParser.textOrNull of a range bound. */
+function boundText(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  throw aggErrors.failedToParseField('ip_range', 'ranges', aggErrors.parsing(`Can't get text on a ${tokenName(value)}`));
+}
+
+/** IpRangeAggregationBuilder.parseRange and its Range constructors: bounds checked, a mask turned into bounds. */
+function parseIpRangeEntry(value: unknown): IpRangeEntry {
+  if (!isObject(value)) {
+    throw aggErrors.failedToParseField('ip_range', 'ranges', aggErrors.parsing(`[ranges] must contain objects, but hit a ${tokenName(value)}`));
+  }
+  let key: string | null = null;
+  let from: string | null = null;
+  let to: string | null = null;
+  let mask: string | null = null;
+  for (const [name, raw] of Object.entries(value)) {
+    if (name === 'key') key = boundText(raw);
+    else if (name === 'from') from = boundText(raw);
+    else if (name === 'to') to = boundText(raw);
+    else if (name === 'mask') mask = boundText(raw);
+    else throw aggErrors.failedToParseField('ip_range', 'ranges', aggErrors.parsing(`Unexpected ip range parameter: [${name}]`));
+  }
+  try {
+    if (mask !== null) {
+      // The lowest address of the mask is `from` and the one after its highest is `to`, each dropped at the
+      // ends of the whole address space (InetAddressPoint.MIN_VALUE / MAX_VALUE).
+      const range = parseCidr(mask);
+      const upper = nextUp(range.upper);
+      return {
+        key: key ?? mask,
+        from: compareIp(range.lower, MIN_IP) === 0 ? null : ipToHex(range.lower),
+        to: upper === null || compareIp(range.upper, MAX_IP) === 0 ? null : ipToHex(upper),
+      };
+    }
+    return { key, from: from === null ? null : ipToHex(parseIp(from)), to: to === null ? null : ipToHex(parseIp(to)) };
+  } catch (err) {
+    if (!(err instanceof IpFormatError)) throw err;
+    const cause = err.numberFormat ? new EsError('number_format_exception', err.message) : aggErrors.illegalArgument(err.message);
+    throw aggErrors.failedToParseField('ip_range', 'ranges', cause);
+  }
+}
+
+export function parseIpRange(common: Common, body: JsonObject): Omit<IpRangeSpec, 'subAggregations'> {
+  const fields = new ObjectFields('ip_range', body, [...valuesSourceFieldNames({ formattable: false, timeZoneAware: false }), 'ranges', 'keyed']);
+  const rawRanges = fields.raw('ranges');
+  let ranges: IpRangeEntry[] = [];
+  if (rawRanges !== undefined && rawRanges !== null) {
+    if (!Array.isArray(rawRanges)) throw aggErrors.unsupportedValueType('ip_range', 'ranges', tokenName(rawRanges));
+    ranges = rawRanges.map(parseIpRangeEntry);
+  }
+  const source = parseValuesSource(fields, { formattable: false, timeZoneAware: false });
+  if (ranges.length === 0) throw illegal(`No [ranges] specified for the [${common.name}] aggregation`);
+  return { ...common, type: 'ip_range', source, ranges, keyed: fields.boolean('keyed') ?? false };
 }
 
 function parseDoubleBounds(fields: ObjectFields, field: string): { min: number | null; max: number | null } | null {

@@ -12,6 +12,7 @@ import type {
   InternalMinMax,
   InternalPercentileRanks,
   InternalPercentiles,
+  InternalIpRange,
   InternalRange,
   InternalSingleBucket,
   InternalStats,
@@ -57,6 +58,8 @@ function reduceOne(group: InternalAggregation[], ctx: ReduceContext): InternalAg
     case 'range':
     case 'date_range':
       return reduceRange(group as InternalRange[], ctx);
+    case 'ip_range':
+      return reduceIpRange(group as InternalIpRange[], ctx);
     case 'filter':
     case 'missing':
       return reduceSingleBucket(group as InternalSingleBucket[], ctx);
@@ -109,6 +112,20 @@ function reduceStats<T extends InternalStats | InternalExtendedStats>(group: T[]
 }
 
 function reduceRange(group: InternalRange[], ctx: ReduceContext): InternalRange {
+  const first = group[0]!;
+  consumeBuckets(ctx, first.buckets.length);
+  return {
+    ...first,
+    buckets: first.buckets.map((bucket, i) => ({
+      ...bucket,
+      docCount: group.reduce((n, g) => n + g.buckets[i]!.docCount, 0),
+      aggs: reduceAggregations(group.map((g) => g.buckets[i]!.aggs), ctx),
+    })),
+  };
+}
+
+/** InternalBinaryRange.reduce: every shard has the same ranges in the same order. */
+function reduceIpRange(group: InternalIpRange[], ctx: ReduceContext): InternalIpRange {
   const first = group[0]!;
   consumeBuckets(ctx, first.buckets.length);
   return {

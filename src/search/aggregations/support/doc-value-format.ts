@@ -6,11 +6,14 @@
  *   no `*_as_string` at all;
  * - date: the field's (or the aggregation's) date format, printed in the request's time zone;
  * - boolean: 0 -> "false", anything else -> "true";
- * - decimal: a java.text.DecimalFormat pattern (the `format` of a numeric field aggregation).
+ * - decimal: a java.text.DecimalFormat pattern (the `format` of a numeric field aggregation);
+ * - ip / binary: raw byte terms (carried as hex) printed as an address or in base64.
  */
 import { javaDoubleString } from '../../../common/json-float.js';
 import { civilFromEpochMillis } from '../../../mapping/date/date-fields.js';
 import { dateFormatter } from '../../../mapping/date/date-formatter.js';
+import { encodeBase64 } from '../../../mapping/base64-value.js';
+import { formatIp, hexToIp } from '../../../mapping/ip-address.js';
 import type { ZoneRef } from '../../../mapping/date/zones.js';
 import { formatDecimal, parseDecimalPattern } from './decimal-format.js';
 import { zoneRules } from './zone-rules.js';
@@ -19,10 +22,21 @@ export type FormatSpec =
   | { readonly kind: 'raw' }
   | { readonly kind: 'date'; readonly pattern: string; readonly zone: ZoneRef }
   | { readonly kind: 'boolean' }
-  | { readonly kind: 'decimal'; readonly pattern: string };
+  | { readonly kind: 'decimal'; readonly pattern: string }
+  | { readonly kind: 'ip' }
+  | { readonly kind: 'binary' };
 
 export const RAW_FORMAT: FormatSpec = { kind: 'raw' };
 export const BOOLEAN_FORMAT: FormatSpec = { kind: 'boolean' };
+export const IP_FORMAT: FormatSpec = { kind: 'ip' };
+export const BINARY_FORMAT: FormatSpec = { kind: 'binary' };
+
+/** DocValueFormat.format(BytesRef) of a raw byte term carried as hex; other formats print the key as it is. */
+export function formatBytesKey(format: FormatSpec, hex: string): string {
+  if (format.kind === 'ip') return formatIp(hexToIp(hex));
+  if (format.kind === 'binary') return encodeBase64(Buffer.from(hex, 'hex'));
+  return hex;
+}
 
 export function isRaw(format: FormatSpec): boolean {
   return format.kind === 'raw';
@@ -59,8 +73,8 @@ function isoPrintInZone(epochMillis: number, zone: ZoneRef, fractionDigits: numb
 /** Prints epoch millis with a date format in a zone. */
 export function formatDate(pattern: string, zone: ZoneRef, epochMillis: number): string {
   const first = pattern.split('||')[0]!;
-  if (ISO_NAMES.has(first)) return isoPrintInZone(epochMillis, zone, 3);
-  if (first === 'strict_date_optional_time_nanos') return isoPrintInZone(epochMillis, zone, 9);
+  // The _nanos printer shows 3 to 9 fraction digits: a millisecond value shows 3.
+  if (ISO_NAMES.has(first) || first === 'strict_date_optional_time_nanos') return isoPrintInZone(epochMillis, zone, 3);
   const formatter = dateFormatter(pattern);
   if (first === 'epoch_millis' || first === 'epoch_second') return formatter.format(epochMillis);
   // Other patterns print the local date-time; offset letters in them would print UTC (see the decisions log).
@@ -79,6 +93,10 @@ export function formatLong(format: FormatSpec, value: number): string {
       return formatDate(format.pattern, format.zone, value);
     case 'decimal':
       return formatDecimal(parseDecimalPattern(format.pattern), value);
+    case 'ip':
+    case 'binary':
+      // DocValueFormat.IP/BINARY have no numeric form; ES throws UnsupportedOperationException here.
+      return String(value);
   }
 }
 
@@ -93,5 +111,8 @@ export function formatDouble(format: FormatSpec, value: number): string {
       return formatDate(format.pattern, format.zone, Math.trunc(value));
     case 'decimal':
       return formatDecimal(parseDecimalPattern(format.pattern), value);
+    case 'ip':
+    case 'binary':
+      return javaDoubleString(value);
   }
 }

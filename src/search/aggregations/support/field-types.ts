@@ -17,8 +17,16 @@ export type AggFieldType =
   | { readonly family: 'long'; readonly typeName: string }
   /** Floating point numbers; scaled_float stores the scaled long and divides by the factor. */
   | { readonly family: 'double'; readonly typeName: string; readonly scalingFactor: number | null }
-  /** Epoch milliseconds stored as longs, printed with the field's format. */
-  | { readonly family: 'date'; readonly typeName: string; readonly format: string }
+  /**
+   * Epoch milliseconds stored as longs, printed with the field's format. date_nanos fields store nanoseconds,
+   * which aggregations read as the millisecond they fall in (ES's NanoSecondFieldData.getLongValues).
+   */
+  | { readonly family: 'date'; readonly typeName: string; readonly format: string; readonly nanos?: boolean }
+  /**
+   * Raw byte terms in sorted(-set) doc values, compared in byte order and printed by their format: ip addresses
+   * (16 bytes) or binary values (base64).
+   */
+  | { readonly family: 'bytes'; readonly typeName: string; readonly display: 'ip' | 'binary' }
   /** 0/1 longs printed as false/true. */
   | { readonly family: 'boolean'; readonly typeName: string }
   /** Fields without doc values aggregations can read (text without fielddata, ...). */
@@ -36,7 +44,13 @@ export function aggFieldType(mapping: FieldMapping, settings: MappingSettings = 
     case 'boolean':
       return options.docValues ? { family: 'boolean', typeName: 'boolean' } : { family: 'none', typeName: 'boolean', isText: false };
     case 'date':
-      return options.docValues ? { family: 'date', typeName: 'date', format: options.format || DEFAULT_DATE_FORMAT } : { family: 'none', typeName: 'date', isText: false };
+      return options.docValues ? { family: 'date', typeName: 'date', format: options.format || DEFAULT_DATE_FORMAT, nanos: false } : { family: 'none', typeName: 'date', isText: false };
+    case 'date_nanos':
+      return options.docValues ? { family: 'date', typeName: 'date_nanos', format: options.format, nanos: true } : { family: 'none', typeName: 'date_nanos', isText: false };
+    case 'ip':
+      return options.docValues ? { family: 'bytes', typeName: 'ip', display: 'ip' } : { family: 'none', typeName: 'ip', isText: false };
+    case 'binary':
+      return options.docValues ? { family: 'bytes', typeName: 'binary', display: 'binary' } : { family: 'none', typeName: 'binary', isText: false };
     case 'long':
     case 'integer':
     case 'short':

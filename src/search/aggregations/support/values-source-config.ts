@@ -7,14 +7,25 @@ import { ownValue } from '../../../common/own-keys.js';
 import { dateFormatter } from '../../../mapping/date/date-formatter.js';
 import { parseDateMath } from '../../../mapping/date/date-math.js';
 import { UTC_ZONE, type ZoneRef } from '../../../mapping/date/zones.js';
+import { Base64DecodeError, decodeBase64Value } from '../../../mapping/base64-value.js';
+import { IpFormatError, ipToHex, parseIp } from '../../../mapping/ip-address.js';
 import { aggErrors } from '../agg-errors.js';
 import type { AggregationContext } from '../context.js';
 import type { ValuesSourceSpec } from '../spec.js';
-import { BOOLEAN_FORMAT, RAW_FORMAT, type FormatSpec } from './doc-value-format.js';
+import { BINARY_FORMAT, BOOLEAN_FORMAT, IP_FORMAT, RAW_FORMAT, type FormatSpec } from './doc-value-format.js';
 import type { AggFieldType } from './field-types.js';
-import { keywordValues, numericValues, type AggregationSegment, type DocNumbers, type DocOrds } from './values.js';
+import { bytesValues, keywordValues, numericValues, type AggregationSegment, type DocNumbers, type DocOrds } from './values.js';
 
-export type ValuesKind = 'keyword' | 'long' | 'double' | 'date' | 'boolean';
+/**
+ * `bytes`: raw byte terms (ip, binary) read through ordinals like keywords; their keys are the bytes in hex
+ * (which sorts as the bytes do) and the format prints them.
+ */
+export type ValuesKind = 'keyword' | 'long' | 'double' | 'date' | 'boolean' | 'bytes';
+
+/** Kinds read as ordinals into sorted terms rather than as numbers. */
+export function usesOrds(kind: ValuesKind | null): boolean {
+  return kind === 'keyword' || kind === 'bytes';
+}
 
 export interface ValuesSourceConfig {
   /** null when the field is unmapped and no `missing` makes up values. */
@@ -22,6 +33,8 @@ export interface ValuesSourceConfig {
   readonly field: string | null;
   readonly format: FormatSpec;
   readonly zone: ZoneRef;
+  /** The `missing` value of an ordinals kind (a keyword, or the hex of an ip/binary value), or null. */
+  readonly missingTerm: string | null;
   numbers(segment: AggregationSegment): DocNumbers;
   ords(segment: AggregationSegment): DocOrds;
 }
@@ -39,6 +52,7 @@ const VALUE_TYPE_HINTS: Record<string, ValuesKind> = {
   float: 'double',
   date: 'date',
   boolean: 'boolean',
+  ip: 'bytes',
 };
 
 function kindOf(type: AggFieldType): ValuesKind | null {
@@ -53,8 +67,21 @@ function kindOf(type: AggFieldType): ValuesKind | null {
       return 'date';
     case 'boolean':
       return 'boolean';
+    case 'bytes':
+      return 'bytes';
     case 'none':
       return null;
+  }
+}
+
+/** DocValueFormat.parseBytesRef of the IP and BINARY formats: a value given for a bytes field, as its hex key. */
+export function parseBytesKey(format: FormatSpec, value: string): string {
+  try {
+    if (format.kind === 'ip') return ipToHex(parseIp(value));
+    return Buffer.from(decodeBase64Value(value)).toString('hex');
+  } catch (err) {
+    if (err instanceof IpFormatError || err instanceof Base64DecodeError) throw aggErrors.illegalArgument(err.message);
+    throw err;
   }
 }
 
@@ -90,6 +117,8 @@ export function resolveValuesSource(source: ValuesSourceSpec, ctx: AggregationCo
   let divisor = 1;
   let dateFormat = source.format ?? 'strict_date_optional_time||epoch_millis';
   let mapped = true;
+  let nanos = false;
+  let bytesDisplay: 'ip' | 'binary' = 'ip';
   if (fieldType === undefined) {
     mapped = false;
     kind = source.missing === undefined ? null : (ownValue(VALUE_TYPE_HINTS, source.valueType ?? '') ?? options.defaultKind);
@@ -101,11 +130,16 @@ export function resolveValuesSource(source: ValuesSourceSpec, ctx: AggregationCo
     }
     if (!options.allowed.includes(kind)) throw aggErrors.unsupportedFieldType(field, fieldType.typeName, options.aggregation);
     if (fieldType.family === 'double' && fieldType.scalingFactor !== null) divisor = fieldType.scalingFactor;
-    if (fieldType.family === 'date') dateFormat = source.format ?? fieldType.format;
+    if (fieldType.family === 'date') {
+      dateFormat = source.format ?? fieldType.format;
+      nanos = fieldType.nanos === true;
+    }
+    if (fieldType.family === 'bytes') bytesDisplay = fieldType.display;
   }
   let format: FormatSpec = RAW_FORMAT;
   if (kind === 'date') format = { kind: 'date', pattern: dateFormat, zone };
   else if (kind === 'boolean') format = BOOLEAN_FORMAT;
+  else if (kind === 'bytes') format = bytesDisplay === 'ip' ? IP_FORMAT : BINARY_FORMAT;
   else if ((kind === 'long' || kind === 'double') && source.format !== null) format = { kind: 'decimal', pattern: source.format };
 
   const missing = source.missing;
@@ -113,6 +147,7 @@ export function resolveValuesSource(source: ValuesSourceSpec, ctx: AggregationCo
   let missingString: string | null = null;
   if (missing !== undefined && kind !== null) {
     if (kind === 'keyword') missingString = String(missing);
+    else if (kind === 'bytes') missingString = parseBytesKey(format, String(missing));
     else missingNumber = parseMissingNumber(missing, kind, dateFormat, zone, ctx);
   }
   const valuesField = mapped ? field : null;
@@ -121,10 +156,14 @@ export function resolveValuesSource(source: ValuesSourceSpec, ctx: AggregationCo
     field: valuesField,
     format,
     zone,
-    numbers: (segment) => numericValues(valuesField === null ? null : segment, valuesField, divisor, missingNumber),
-    ords: (segment) => keywordValues(valuesField === null ? null : segment, valuesField, missingString),
+    missingTerm: missingString,
+    numbers: (segment) => numericValues(valuesField === null ? null : segment, valuesField, divisor, missingNumber, nanos),
+    ords: (segment) =>
+      kind === 'bytes'
+        ? bytesValues(valuesField === null ? null : segment, valuesField, missingString)
+        : keywordValues(valuesField === null ? null : segment, valuesField, missingString),
   };
 }
 
 export const NUMERIC_KINDS: readonly ValuesKind[] = ['long', 'double', 'date', 'boolean'];
-export const ALL_KINDS: readonly ValuesKind[] = ['keyword', 'long', 'double', 'date', 'boolean'];
+export const ALL_KINDS: readonly ValuesKind[] = ['keyword', 'long', 'double', 'date', 'boolean', 'bytes'];

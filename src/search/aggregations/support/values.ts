@@ -1,7 +1,8 @@
 /**
  * A field's values in one segment, as aggregations read them (ES's ValuesSource per leaf): numbers ascending
  * per document (longs, doubles, dates as millis, booleans as 0/1, scaled floats unscaled), or keyword
- * ordinals ascending per document. A document without values gets the aggregation's `missing` value, and
+ * ordinals ascending per document (raw byte terms too: ip, binary, keyed by their hex). date_nanos values read
+ * as the millisecond they fall in, as ES's aggregations see them. A document without values gets the aggregation's `missing` value, and
  * an unmapped field with `missing` behaves as if every document had that value, as in ES.
  */
 import type { LiveDocs, SegmentReaders, SortedDocValues, SortedNumericDocValues, SortedSetDocValues, NumericDocValues } from '../../../engine/codec/index.js';
@@ -46,6 +47,28 @@ class SortedNumberValues implements DocNumbers {
   }
 }
 
+/** date_nanos doc values (exact 64-bit nanoseconds) read as milliseconds (DateUtils.toMilliSeconds). */
+class NanosAsMillisValues implements DocNumbers {
+  private start = 0;
+  constructor(
+    private readonly values: SortedNumericDocValues,
+    private readonly missing: number | null,
+  ) {}
+  read(doc: number): number {
+    this.start = this.values.docStart(doc);
+    const count = this.values.docEnd(doc) - this.start;
+    if (count === 0 && this.missing !== null) {
+      this.start = -1;
+      return 1;
+    }
+    return count;
+  }
+  at(index: number): number {
+    if (this.start < 0) return this.missing!;
+    return Number(this.values.bigIntAt(this.start + index) / 1_000_000n);
+  }
+}
+
 class SingleNumberValues implements DocNumbers {
   private current = 0;
   constructor(
@@ -78,11 +101,15 @@ class ConstantNumbers implements DocNumbers {
   }
 }
 
-/** Numbers of `field` in a segment; `divisor` unscales scaled floats; `missing` fills documents without values. */
-export function numericValues(segment: AggregationSegment | null, field: string | null, divisor: number, missing: number | null): DocNumbers {
+/**
+ * Numbers of `field` in a segment; `divisor` unscales scaled floats; `missing` fills documents without values;
+ * `nanosToMillis` reads a date_nanos field's nanoseconds as milliseconds.
+ */
+export function numericValues(segment: AggregationSegment | null, field: string | null, divisor: number, missing: number | null, nanosToMillis = false): DocNumbers {
   if (segment === null || field === null) return missing === null ? NO_NUMBERS : new ConstantNumbers(missing);
   const docValues = segment.readers.docValues;
   const sortedNumeric = docValues.sortedNumeric(field);
+  if (sortedNumeric !== undefined && nanosToMillis && sortedNumeric.kind === 'long') return new NanosAsMillisValues(sortedNumeric, missing);
   if (sortedNumeric !== undefined) return new SortedNumberValues(sortedNumeric, divisor, missing);
   const numeric = docValues.numeric(field);
   if (numeric !== undefined) return new SingleNumberValues(numeric, divisor, missing);
@@ -183,4 +210,36 @@ export function keywordValues(segment: AggregationSegment | null, field: string 
   const sorted = docValues.sorted(field);
   if (sorted !== undefined) return new SortedOrds(sorted, missing);
   return new ConstantOrds(missing);
+}
+
+/** Ordinals over raw byte terms; lookup gives the term's hex (the key that sorts as the bytes). `missing` is hex. */
+class SortedSetBytesOrds extends SortedSetOrds {
+  constructor(
+    values: SortedSetDocValues,
+    private readonly missingHex: string | null,
+  ) {
+    super(values, missingHex);
+  }
+  override lookup(ord: number): string {
+    return ord === MISSING_ORD ? this.missingHex! : Buffer.from(this.lookupBytes(ord)).toString('hex');
+  }
+  override lookupBytes(ord: number): Uint8Array {
+    return ord === MISSING_ORD ? Buffer.from(this.missingHex!, 'hex') : super.lookupBytes(ord);
+  }
+}
+
+class ConstantBytesOrds extends ConstantOrds {
+  constructor(private readonly missingHex: string | null) {
+    super(missingHex);
+  }
+  override lookupBytes(): Uint8Array {
+    return Buffer.from(this.missingHex ?? '', 'hex');
+  }
+}
+
+/** The ords of an ip or binary field (sorted set doc values of raw bytes); `missingHex` fills documents without values. */
+export function bytesValues(segment: AggregationSegment | null, field: string | null, missingHex: string | null): DocOrds {
+  if (segment === null || field === null) return new ConstantBytesOrds(missingHex);
+  const sortedSet = segment.readers.docValues.sortedSet(field);
+  return sortedSet === undefined ? new ConstantBytesOrds(missingHex) : new SortedSetBytesOrds(sortedSet, missingHex);
 }

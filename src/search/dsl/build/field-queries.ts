@@ -8,6 +8,8 @@ import { EsError } from '../../../common/errors.js';
 import { DateFormatError } from '../../../mapping/date/date-errors.js';
 import { dateFormatter, type DateFormatter } from '../../../mapping/date/date-formatter.js';
 import { parseZoneId, type ZoneRef } from '../../../mapping/date/zones.js';
+import { DateNanosRangeError } from '../../../mapping/date/date-nanos.js';
+import { compareIp, ipToHex, IpFormatError, MAX_IP, MIN_IP, nextDown as nextIpDown, nextUp as nextIpUp, parseCidr, parseIp, type IpRange } from '../../../mapping/ip-address.js';
 import type { Fuzziness, QueryValue } from '../ast/query-ast.js';
 import { fuzzinessDistance } from '../parse/common-params.js';
 import { illegalArgument } from '../xcontent/xcontent-errors.js';
@@ -27,6 +29,7 @@ import {
   nextUpHalf,
   objectToDouble,
   parseDateBound,
+  parseDateNanosBound,
   parseFloating,
   parseInteger,
   signum,
@@ -67,6 +70,33 @@ function checkSearchable(field: MappedField): void {
   if (!options.docValues) throw illegalArgument(`Cannot search on field [${field.name}] since it is not indexed nor has doc values.`);
 }
 
+/** BinaryFieldType.termQuery: binary values are never searchable. */
+function refuseBinary(field: MappedField): void {
+  if (field.kind === 'mapped' && field.options.type === 'binary') throw illegalArgument('Binary fields do not support searching');
+}
+
+/** ES's IllegalArgumentException (or NumberFormatException) for an address or CIDR mask that does not parse. */
+function ipError(err: unknown): unknown {
+  if (err instanceof IpFormatError) return err.numberFormat ? new EsError('number_format_exception', err.message) : illegalArgument(err.message);
+  return err;
+}
+
+/** IpFieldType.termQuery's value: an address, or a CIDR mask (InetAddressPoint.newPrefixQuery's bounds). */
+function ipTermRange(value: QueryValue): IpRange {
+  const text = javaString(value);
+  try {
+    if (text.includes('/')) return parseCidr(text);
+    const address = parseIp(text);
+    return { lower: address, upper: address };
+  } catch (err) {
+    throw ipError(err);
+  }
+}
+
+function ipRangesQuery(field: string, ranges: readonly IpRange[]): PlanQuery {
+  return { type: 'bytes_range', field, ranges: ranges.map((range) => ({ lower: ipToHex(range.lower), upper: ipToHex(range.upper) })) };
+}
+
 /** The term a string-like field is searched with: normalized for keywords, verbatim otherwise. */
 export function indexedTerm(context: BuildContext, field: MappedField, value: QueryValue): string {
   return normalizeKeyword(context, field, javaString(value));
@@ -74,6 +104,7 @@ export function indexedTerm(context: BuildContext, field: MappedField, value: Qu
 
 /** MappedFieldType.termQuery. */
 export function termQuery(context: BuildContext, field: MappedField, value: QueryValue, caseInsensitive = false): PlanQuery {
+  refuseBinary(field);
   checkSearchable(field);
   if (field.kind === 'metadata' && field.name === '_index') {
     return javaString(value) === context.indexName ? MATCH_ALL : matchNone('User requested "match_none" query.', true);
@@ -89,7 +120,10 @@ export function termQuery(context: BuildContext, field: MappedField, value: Quer
       if (!options.index) return longExact(field.name, booleanTerm(value) === 'T' ? 1n : 0n);
       return { type: 'term', field: field.name, term: booleanTerm(value) };
     case 'date':
+    case 'date_nanos':
       return rangeQuery(context, field, value, value, true, true, undefined, undefined);
+    case 'ip':
+      return ipRangesQuery(field.name, [ipTermRange(value)]);
     case 'long':
     case 'integer':
     case 'short':
@@ -119,6 +153,7 @@ function escapeWildcard(term: string): string {
 
 /** MappedFieldType.termsQuery. */
 export function termsQuery(context: BuildContext, field: MappedField, values: readonly QueryValue[]): PlanQuery {
+  refuseBinary(field);
   checkSearchable(field);
   if (field.kind === 'metadata' && field.name === '_index') {
     return values.some((value) => javaString(value) === context.indexName) ? MATCH_ALL : matchNone('The "terms" query was rewritten to a "match_none" query.', true);
@@ -149,8 +184,13 @@ export function termsQuery(context: BuildContext, field: MappedField, values: re
       return { type: 'long_set', field: field.name, values: values.map((value) => BigInt(Math.round(objectToDouble(value) * factor))) };
     }
     case 'date':
+    case 'date_nanos':
       // MappedFieldType's default: a constant-scored disjunction of term queries.
       return { type: 'constant_score', query: bool(values.map((value) => ({ occur: 'should' as const, query: termQuery(context, field, value) }))) };
+    case 'ip':
+      // InetAddressPoint.newSetQuery, or a disjunction of term queries when a value is a CIDR mask: either way
+      // a constant-scored match of any of the addresses or masks.
+      return ipRangesQuery(field.name, values.map(ipTermRange));
   }
   throw illegalArgument(`Field [${field.name}] of type [${typeName(field)}] does not support terms queries`);
 }
@@ -206,6 +246,10 @@ export function rangeQuery(
       return scaledFloatRange(field.name, options.scalingFactor!, from, to, includeLower, includeUpper);
     case 'date':
       return dateRange(context, field.name, options.formatter, from, to, includeLower, includeUpper, format, timeZone);
+    case 'date_nanos':
+      return dateNanosRange(context, field.name, options.formatter, from, to, includeLower, includeUpper, format, timeZone);
+    case 'ip':
+      return ipRange(field.name, from, to, includeLower, includeUpper);
   }
   throw illegalArgument(`Field [${field.name}] of type [${typeName(field)}] does not support range queries`);
 }
@@ -317,6 +361,66 @@ function dateRange(
     if (!includeUpper) upper--;
   }
   return { type: 'long_range', field, lower, upper };
+}
+
+/** DateFieldType.rangeQuery at nanosecond resolution: the same rounding, bounds exact to the nanosecond. */
+function dateNanosRange(
+  context: BuildContext,
+  field: string,
+  fieldFormatter: DateFormatter,
+  from: QueryValue | undefined,
+  to: QueryValue | undefined,
+  includeLower: boolean,
+  includeUpper: boolean,
+  format: string | undefined,
+  timeZone: string | undefined,
+): PlanQuery {
+  const formatter = format === undefined ? fieldFormatter : formatterFor(format);
+  const zone: ZoneRef | undefined = timeZone === undefined ? undefined : parseZoneId(timeZone);
+  let lower = LONG_MIN_VALUE;
+  let upper = LONG_MAX_VALUE;
+  try {
+    if (from !== undefined) {
+      lower = parseDateNanosBound(from, { formatter, zone, roundUp: !includeLower, now: context.now });
+      if (!includeLower) lower++;
+    }
+    if (to !== undefined) {
+      upper = parseDateNanosBound(to, { formatter, zone, roundUp: includeUpper, now: context.now });
+      if (!includeUpper) upper--;
+    }
+  } catch (err) {
+    if (err instanceof DateNanosRangeError) throw illegalArgument(err.message);
+    throw err;
+  }
+  return { type: 'long_range', field, lower, upper };
+}
+
+/** IpFieldType.rangeQuery: addresses only (no masks); exclusive bounds step to the next address. */
+function ipRange(field: string, from: QueryValue | undefined, to: QueryValue | undefined, includeLower: boolean, includeUpper: boolean): PlanQuery {
+  let lower = MIN_IP;
+  let upper = MAX_IP;
+  try {
+    if (from !== undefined) {
+      lower = parseIp(javaString(from));
+      if (!includeLower) {
+        const next = nextIpUp(lower);
+        if (next === null) return matchNone('');
+        lower = next;
+      }
+    }
+    if (to !== undefined) {
+      upper = parseIp(javaString(to));
+      if (!includeUpper) {
+        const previous = nextIpDown(upper);
+        if (previous === null) return matchNone('');
+        upper = previous;
+      }
+    }
+  } catch (err) {
+    throw ipError(err);
+  }
+  if (compareIp(lower, upper) > 0) return matchNone('');
+  return ipRangesQuery(field, [{ lower, upper }]);
 }
 
 function formatterFor(format: string): DateFormatter {

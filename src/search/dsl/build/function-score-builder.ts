@@ -62,8 +62,9 @@ function buildDecay(fn: Extract<ScoreFunction, { type: 'decay' }>, context: Buil
   const field = context.fields.get(fn.field);
   if (field === undefined) throw parsingError(undefined, `unknown field [${fn.field}]`);
   const type = field.kind === 'mapped' ? field.options.type : undefined;
-  const isNumeric = type !== undefined && type !== 'text' && type !== 'keyword' && type !== 'boolean' && type !== 'date';
-  if (type !== 'date' && !isNumeric) {
+  const isDate = type === 'date' || type === 'date_nanos';
+  const isNumeric = type !== undefined && !isDate && type !== 'text' && type !== 'keyword' && type !== 'boolean' && type !== 'ip' && type !== 'binary';
+  if (!isDate && !isNumeric) {
     throw parsingError(undefined, `field [${fn.field}] is of type [${typeName(field)}], but only numeric types are supported.`);
   }
   for (const name of Object.keys(fn.params)) {
@@ -73,17 +74,19 @@ function buildDecay(fn: Extract<ScoreFunction, { type: 'decay' }>, context: Buil
   }
   const { origin, scale, offset, decay } = fn.params;
   const decayValue = decay === undefined ? 0.5 : scalarDouble(decay);
-  if (field.kind === 'mapped' && field.options.type === 'date') {
+  if (field.kind === 'mapped' && (field.options.type === 'date' || field.options.type === 'date_nanos')) {
     const formatter = field.options.formatter;
     const originMillis = origin === undefined ? context.now() : parseDateBound(scalarText(origin), { formatter, zone: undefined, roundUp: false, now: context.now });
     if (scale === undefined) throw elasticsearchParseError('[scale] must be set for date fields.');
+    // date_nanos doc values are nanoseconds: the origin and the time values are converted to the same unit.
+    const unit = field.options.type === 'date_nanos' ? 1_000_000 : 1;
     return {
       kind: 'decay',
       shape: fn.shape,
       field: fn.field,
-      origin: originMillis,
-      scale: parseTimeValueMillis(scalarText(scale), 'DecayFunctionParser.scale'),
-      offset: parseTimeValueMillis(offset === undefined ? '0d' : scalarText(offset), 'DecayFunctionParser.offset'),
+      origin: originMillis * unit,
+      scale: parseTimeValueMillis(scalarText(scale), 'DecayFunctionParser.scale') * unit,
+      offset: parseTimeValueMillis(offset === undefined ? '0d' : scalarText(offset), 'DecayFunctionParser.offset') * unit,
       decay: decayValue,
       multiValueMode: fn.multiValueMode,
     };

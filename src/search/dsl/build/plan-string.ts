@@ -3,6 +3,7 @@
  * profile output and test failure messages. Floats print as Java prints them.
  */
 import { javaFloatString } from '../../../mapping/java-numbers.js';
+import { formatIp, hexToIp } from '../../../mapping/ip-address.js';
 import type { PlanQuery } from './query-plan.js';
 
 const OCCUR_PREFIX = { must: '+', filter: '#', should: '', must_not: '-' } as const;
@@ -57,6 +58,12 @@ export function planToString(query: PlanQuery): string {
     case 'long_range':
     case 'double_range':
       return `${query.field}:[${String(query.lower)} TO ${String(query.upper)}]`;
+    case 'bytes_range': {
+      // InetAddressPoint's toString: an exact address alone, a range in brackets.
+      const one = (range: { lower: string; upper: string }): string =>
+        range.lower === range.upper ? `${query.field}:${formatIp(hexToIp(range.lower))}` : `${query.field}:[${formatIp(hexToIp(range.lower))} TO ${formatIp(hexToIp(range.upper))}]`;
+      return query.ranges.length === 1 ? one(query.ranges[0]!) : `(${query.ranges.map(one).join(' ')})`;
+    }
     case 'long_set':
     case 'double_set':
       return `${query.field}:{${query.values.map(String).join(' ')}}`;

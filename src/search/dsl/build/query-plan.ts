@@ -107,6 +107,11 @@ export type PlanQuery =
     }
   /** An inclusive range over long doc values (long/integer/short/byte, date millis, scaled_float, boolean 0/1). */
   | { readonly type: 'long_range'; readonly field: string; readonly lower: bigint; readonly upper: bigint }
+  /**
+   * Inclusive ranges over sorted set doc values of raw byte terms (an ip field's exact, CIDR and range
+   * queries): bounds are the hex of the 16-byte addresses; a doc matches when a value is in any range.
+   */
+  | { readonly type: 'bytes_range'; readonly field: string; readonly ranges: readonly { readonly lower: string; readonly upper: string }[] }
   /** An inclusive range over double doc values (double/float/half_float, already at the field's precision). */
   | { readonly type: 'double_range'; readonly field: string; readonly lower: number; readonly upper: number }
   /** Documents whose numeric doc values contain one of the values (LongPoint/DoublePoint.newSetQuery). */

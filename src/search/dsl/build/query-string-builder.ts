@@ -239,7 +239,7 @@ class QueryStringBuilder {
         return this.rangeQuery(field, null, text.slice(1), true, false);
       }
       const mapped = this.context.fields.get(field);
-      if (mapped?.kind === 'mapped' && mapped.options.type === 'date' && this.ast.timeZone !== undefined) {
+      if (mapped?.kind === 'mapped' && (mapped.options.type === 'date' || mapped.options.type === 'date_nanos') && this.ast.timeZone !== undefined) {
         return this.rangeQuery(field, text, text, true, true);
       }
     }

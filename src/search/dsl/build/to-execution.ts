@@ -10,6 +10,9 @@ import { ConstantScoreQuery } from '../../query/constant-score-query.js';
 import type { Query } from '../../core/query.js';
 import { DisjunctionMaxQuery } from '../../query/dismax-query.js';
 import { DocValuesRangeQuery } from '../../query/doc-values-range-query.js';
+import { ExactLongRangeQuery } from '../../query/exact-long-range-query.js';
+import { SortedSetRangesQuery } from '../../query/sorted-set-ranges-query.js';
+import { formatIp, hexToIp } from '../../../mapping/ip-address.js';
 import { ExistsQuery } from '../../query/exists-query.js';
 import { MatchAllDocsQuery } from '../../query/match-all-docs-query.js';
 import { MatchNoDocsQuery } from '../../query/match-no-docs-query.js';
@@ -40,6 +43,19 @@ function rewriteMethod(rewrite: string | undefined): RewriteMethod | undefined {
 function longBound(value: bigint, open: number): number {
   if (value <= -(2n ** 63n) || value >= 2n ** 63n - 1n) return open;
   return Number(value);
+}
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A bound a JS number holds exactly (or an open end, which longBound maps to +/-Infinity). */
+function numberExact(value: bigint): boolean {
+  return (value >= -MAX_SAFE && value <= MAX_SAFE) || value <= -(2n ** 63n) || value >= 2n ** 63n - 1n;
+}
+
+/** A long range: doc values compared as numbers when the bounds allow it, exactly (BigInt bounds) when not. */
+function longRangeQuery(field: string, lower: bigint, upper: bigint): Query {
+  if (numberExact(lower) && numberExact(upper)) return new DocValuesRangeQuery(field, longBound(lower, -Infinity), longBound(upper, Infinity));
+  return new ExactLongRangeQuery(field, lower, upper);
 }
 
 /** ScoreFunctionBuilder.toFunction: the function, wrapped in a WeightFactorFunction when a weight is set. */
@@ -138,14 +154,22 @@ export function toExecutionQuery(plan: PlanQuery): Query {
       });
     }
     case 'long_range':
-      return new DocValuesRangeQuery(plan.field, longBound(plan.lower, -Infinity), longBound(plan.upper, Infinity));
+      return longRangeQuery(plan.field, plan.lower, plan.upper);
+    case 'bytes_range':
+      return new SortedSetRangesQuery(
+        plan.field,
+        plan.ranges.map((range) => ({ lower: hexToIp(range.lower), upper: hexToIp(range.upper) })),
+        formatIp,
+      );
     case 'double_range':
       return new DocValuesRangeQuery(plan.field, plan.lower, plan.upper);
-    case 'long_set':
-    case 'double_set': {
+    case 'long_set': {
       // A point set query: one exact doc-values range per value, constant scoring as LongPoint.newSetQuery.
-      const values = plan.type === 'long_set' ? plan.values.map((value) => Number(value)) : plan.values;
-      const exact = [...new Set(values)].map((value) => ({ occur: 'should' as const, query: new DocValuesRangeQuery(plan.field, value, value) as Query }));
+      const exact = [...new Set(plan.values)].map((value) => ({ occur: 'should' as const, query: longRangeQuery(plan.field, value, value) }));
+      return new ConstantScoreQuery(new BooleanQuery(exact));
+    }
+    case 'double_set': {
+      const exact = [...new Set(plan.values)].map((value) => ({ occur: 'should' as const, query: new DocValuesRangeQuery(plan.field, value, value) as Query }));
       return new ConstantScoreQuery(new BooleanQuery(exact));
     }
     case 'term_set':

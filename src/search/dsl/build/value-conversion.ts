@@ -8,6 +8,8 @@ import { javaDoubleString } from '../../../common/json-float.js';
 import { parseDateMath } from '../../../mapping/date/date-math.js';
 import { dateFormatter, type DateFormatter } from '../../../mapping/date/date-formatter.js';
 import { zoneOffsetMillis, type ZoneRef } from '../../../mapping/date/zones.js';
+import { DateParseError, DateTimeError } from '../../../mapping/date/date-errors.js';
+import { checkNanosRange } from '../../../mapping/date/date-nanos.js';
 import { halfFloatRound } from '../../../mapping/numeric-values.js';
 import { JavaNumberError, javaStringToLong, LONG_MAX, LONG_MIN, parseJavaDouble } from '../../../mapping/java-numbers.js';
 import type { QueryValue } from '../ast/query-ast.js';
@@ -184,6 +186,54 @@ export function parseDateBound(value: QueryValue, options: DateParseOptions): nu
   if (mathIndex < 0) return millis;
   const math = text.slice(mathIndex + 2);
   return parseDateMath(`${millis}||${math}`, EPOCH_MILLIS, { now: options.now, roundUp: options.roundUp, ...(options.zone && { zone: options.zone }) });
+}
+
+/**
+ * parseDateBound at nanosecond resolution (date_nanos): the date part keeps its nanoseconds (and rounding up fills
+ * missing fields to the last nanosecond); `now` and date math work in milliseconds as ES's JavaDateMathParser
+ * does, so a rounded bound ends at .999 milliseconds, and an unrounded one keeps the date's nanoseconds. The
+ * result is checked against the nanosecond range (DateUtils.toLong): DateNanosRangeError outside it.
+ */
+export function parseDateNanosBound(value: QueryValue, options: DateParseOptions): bigint {
+  const text = javaString(value);
+  if (text.startsWith('now')) return checkNanosRange(BigInt(parseDateBound(value, options)) * 1_000_000n);
+  const mathIndex = text.indexOf('||');
+  const datePart = mathIndex < 0 ? text : text.slice(0, mathIndex);
+  let nanos: bigint;
+  try {
+    nanos = options.formatter.parseNanos(datePart);
+  } catch (err) {
+    if (err instanceof DateParseError || err instanceof DateTimeError) {
+      throw new EsError('parse_exception', `failed to parse date field [${datePart}] with format [${options.formatter.pattern}]: [${err.message}]`);
+    }
+    throw err;
+  }
+  if (options.zone !== undefined && !hasExplicitZone(datePart)) {
+    nanos -= BigInt(zoneOffsetMillis(options.zone, Number(floorDiv(nanos, 1_000_000n)))) * 1_000_000n;
+  }
+  if (options.roundUp && mathIndex < 0) nanos = roundUpMissingNanos(datePart, nanos);
+  if (mathIndex < 0) return checkNanosRange(nanos);
+  const millis = floorDiv(nanos, 1_000_000n);
+  const subMillis = nanos - millis * 1_000_000n;
+  const math = text.slice(mathIndex + 2);
+  const result = parseDateMath(`${millis}||${math}`, EPOCH_MILLIS, { now: options.now, roundUp: options.roundUp, ...(options.zone && { zone: options.zone }) });
+  // Rounding (`/d`) clears everything below the second; adding units keeps the date's nanoseconds.
+  return checkNanosRange(BigInt(result) * 1_000_000n + (math.includes('/') ? 0n : subMillis));
+}
+
+function floorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n ? q - 1n : q;
+}
+
+/** roundUpMissingFields at nanosecond resolution: a fraction of n digits is filled with nines to 9 digits. */
+function roundUpMissingNanos(text: string, nanos: bigint): bigint {
+  const match = ISO_PARTS.exec(text);
+  if (match === null) return nanos;
+  const fraction = match[7];
+  if (fraction !== undefined) return fraction.length >= 9 ? nanos : nanos + 10n ** BigInt(9 - fraction.length) - 1n;
+  const millis = floorDiv(nanos, 1_000_000n);
+  return BigInt(roundUpMissingFields(text, Number(millis))) * 1_000_000n + 999_999n;
 }
 
 /** Epoch numbers and dates with Z or ±hh:mm carry their own instant; the query's time zone does not apply. */

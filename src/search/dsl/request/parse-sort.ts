@@ -43,7 +43,12 @@ const FIELD_SORT_PARSER = new ObjectParser<FieldSortState>('field_sort')
     state.mode = readSortMode(parser.text());
   })
   .declare('numeric_type', 'STRING', (parser, state) => {
-    state.numericType = parser.text();
+    // FieldSortBuilder.setNumericType.
+    const numericType = parser.text().toLowerCase();
+    if (numericType !== 'long' && numericType !== 'double' && numericType !== 'date' && numericType !== 'date_nanos') {
+      throw illegalArgument(`invalid value for [numeric_type], must be [long, double, date, date_nanos], got ${numericType}`);
+    }
+    state.numericType = numericType;
   })
   .declare('format', 'STRING', (parser, state) => {
     state.format = parser.text();

@@ -249,3 +249,30 @@ test('long doc values whose delta gcd exceeds 2^63 round-trip (values 2^53 and -
   assert.equal(column.getBigInt(0), 2n ** 53n);
   assert.equal(column.getBigInt(1), -(2n ** 63n));
 });
+
+test('long deltas: deltaAt orders values as they compare, deltaRange holds exactly the values in [lower, upper]', () => {
+  // Nanosecond timestamps (all beyond 2^53), and arbitrary longs.
+  const nanos = fc.bigInt({ min: 1_500_000_000_000_000_000n, max: 1_500_000_100_000_000_000n });
+  const column = fc.oneof(fc.array(nanos, { minLength: 1, maxLength: 60 }), longColumn(30));
+  fc.assert(
+    fc.property(column, anyLong, anyLong, fc.nat(59), (values, a, b, pick) => {
+      const maxDoc = values.length;
+      const writer = new DocValuesWriter(SEGMENT_ID, maxDoc);
+      writer.addSortedNumeric('l', { kind: 'long', docs: Int32Array.from(values, (_, i) => i), counts: new Int32Array(maxDoc).fill(1), values: BigInt64Array.from(values) });
+      const l = open(writer, maxDoc).sortedNumeric('l')!;
+      // Bounds around a real value half of the time, so equality at both ends is exercised.
+      const around = values[pick % values.length]!;
+      const [lower, upper] = pick % 2 === 0 ? [a < b ? a : b, a < b ? b : a] : [around, around + (b & 3n)];
+      const { low, high } = l.deltaRange(lower, upper);
+      for (let i = 0; i < maxDoc; i++) {
+        const value = l.bigIntAt(i);
+        assert.equal(value, values[i]);
+        if (!l.deltasExact) continue;
+        const delta = l.deltaAt(i);
+        assert.equal(delta >= low && delta <= high, value >= lower && value <= upper, `value ${value} in [${lower}, ${upper}]`);
+        for (let j = 0; j < maxDoc; j++) assert.equal(Math.sign(delta - l.deltaAt(j)), value < l.bigIntAt(j) ? -1 : value > l.bigIntAt(j) ? 1 : 0);
+      }
+    }),
+    { numRuns: 300 },
+  );
+});
