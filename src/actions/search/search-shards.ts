@@ -116,7 +116,8 @@ export function resolveSearchShards(
     const service = localService?.uuid === metadata.uuid ? localService : undefined;
     for (const shard of routedShards(service, state, index, typeof routing === 'function' ? routing(index) : routing)) {
       const copies = state.routing.get(index)?.[shard] ?? [];
-      const active = copies.filter((copy) => copy.state === 'STARTED' || copy.state === 'RELOCATING');
+      // Only the primary answers while replicas are not kept in sync (issue 13 lets any started copy answer).
+      const active = copies.filter((copy) => copy.primary && (copy.state === 'STARTED' || copy.state === 'RELOCATING'));
       const localCopy = active.find((copy) => copy.nodeId === localId);
       const localShard = localCopy === undefined ? undefined : service?.shards.get(shard);
       if (localShard !== undefined && service !== undefined && localShard.state !== 'closed') {
