@@ -18,6 +18,7 @@ import { CANCEL_TASKS_ACTION, cancelRequestFromWire, cancelTasksOnNode } from '.
 import { tasksResultToWire } from './tasks/task-wire.js';
 import { executeShardBulk, SHARD_BULK_ACTION, type ShardBulkRequest } from './documents/write-executor.js';
 import { GET_SHARD_ACTION, readDocumentOnShardNode } from './documents/document-reader.js';
+import { executeRemoteShardSearch, QUERY_FETCH_ACTION, type RemoteShardSearchRequest } from './search/remote-shard-search.js';
 
 export const BAN_ACTION = 'internal:admin/tasks/ban';
 
@@ -37,6 +38,7 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [CLUSTER_STATS_NODE_ACTION]: (services) => localPart(services),
   [NODE_SNAPSHOT_ACTION]: (services) => localSnapshot(services, services.clusterService.state()),
   [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
+  [QUERY_FETCH_ACTION]: (services, args: RemoteShardSearchRequest, task) => executeRemoteShardSearch(services, args, task),
   [GET_SHARD_ACTION]: (services, args: Parameters<typeof readDocumentOnShardNode>[1], task) => readDocumentOnShardNode({ task, services }, args),
   [`${LIST_TASKS_ACTION}[n]`]: async (services, args: unknown) => tasksResultToWire(await listTasksOnNode(services, listRequestFromWire(args))),
   [`${CANCEL_TASKS_ACTION}[n]`]: async (services, args: unknown, task) => tasksResultToWire(await cancelTasksOnNode(services, task, cancelRequestFromWire(args))),

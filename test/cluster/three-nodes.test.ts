@@ -7,6 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClusterProcesses } from '../helpers/cluster-processes.js';
+import { NodeProcess } from '../helpers/node-process.js';
 
 describe('three nodes on etcd', () => {
   let cluster: ClusterProcesses;
@@ -81,6 +82,35 @@ describe('three nodes on etcd', () => {
     }
     const mapping = await cluster.nodes[2]!.request('GET', '/docs/_mapping');
     assert.deepEqual(Object.keys(mapping.body.docs.mappings.properties).sort(), ['n', 'text'], 'dynamic mappings from every node reached the master');
+  });
+
+  test('search, count and aggregations answer the same from each node as one node holding the same data', async () => {
+    const settings = { settings: { number_of_shards: 3, number_of_replicas: 1 } };
+    const single = await NodeProcess.start({ settings: { 'node.name': 'single' } });
+    try {
+      const bulk = Array.from({ length: 40 }, (_, i) => `{"index":{"_index":"searched","_id":"${i}"}}\n{"n":${i},"text":"quick brown fox number ${i % 7} jumps ${i % 3 === 0 ? 'high' : 'low'}","tag":"t${i % 4}"}\n`).join('');
+      for (const node of [cluster.nodes[0]!, single]) {
+        assert.equal((await node.request('PUT', '/searched', { body: settings })).status, 200);
+        const loaded = await node.request('POST', '/_bulk?refresh=true', { raw: bulk, headers: { 'content-type': 'application/x-ndjson' } });
+        assert.equal(loaded.body.errors, false, loaded.text);
+      }
+      const query = {
+        query: { bool: { must: [{ match: { text: 'fox high 3' } }], filter: [{ range: { n: { gte: 2 } } }] } },
+        size: 7,
+        aggs: { tags: { terms: { field: 'tag.keyword' }, aggs: { top: { max: { field: 'n' } } } }, spread: { stats: { field: 'n' } } },
+      };
+      const strip = (body: { took?: number }) => ({ ...body, took: 0 });
+      const expected = strip((await single.request('POST', '/searched/_search', { body: query })).body);
+      const expectedCount = (await single.request('POST', '/searched/_count', { body: { query: query.query } })).body;
+      for (const node of cluster.nodes) {
+        const answer = await node.request('POST', '/searched/_search', { body: query });
+        assert.equal(answer.status, 200, answer.text);
+        assert.deepEqual(strip(answer.body), expected, `search through ${node.url}`);
+        assert.deepEqual((await node.request('POST', '/searched/_count', { body: { query: query.query } })).body, expectedCount);
+      }
+    } finally {
+      await single.stop();
+    }
   });
 
   test('tasks and node figures come from every node', async () => {

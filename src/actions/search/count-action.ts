@@ -85,7 +85,12 @@ async function handleCount(request: RestRequest, context: ActionContext): Promis
     shard: ref.shard,
     shardIndex: ref.shardIndex,
     nodeId: ref.nodeId,
-    source: ref.local !== undefined ? ({ kind: 'shard', service: ref.local.service, shard: ref.local.shard } as const) : ({ kind: 'failed', error: ref.unavailable! } as const),
+    source:
+      ref.local !== undefined
+        ? ({ kind: 'shard', service: ref.local.service, shard: ref.local.shard } as const)
+        : ref.remoteNode !== undefined
+          ? ({ kind: 'remote', node: ref.remoteNode } as const)
+          : ({ kind: 'failed', error: ref.unavailable! } as const),
     ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }),
   }));
   const terminated = searchRequest.terminateAfter !== undefined;

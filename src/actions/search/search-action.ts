@@ -53,7 +53,12 @@ function indexSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
     shard: ref.shard,
     shardIndex: ref.shardIndex,
     nodeId: ref.nodeId,
-    source: ref.local !== undefined ? { kind: 'shard', service: ref.local.service, shard: ref.local.shard } : { kind: 'failed', error: ref.unavailable! },
+    source:
+      ref.local !== undefined
+        ? { kind: 'shard', service: ref.local.service, shard: ref.local.shard }
+        : ref.remoteNode !== undefined
+          ? { kind: 'remote', node: ref.remoteNode }
+          : { kind: 'failed', error: ref.unavailable! },
     ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }),
   }));
 }

@@ -52,6 +52,9 @@ import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
 import { searchPhaseExecutionError, type ShardFailure } from './search-errors.js';
 import { withAliasFilter } from './alias-filter.js';
 import { targetFor } from './search-shards.js';
+import type { DiscoveryNode } from '../../cluster/index.js';
+import { sendToNode } from '../remote-node.js';
+import { decodeRemoteShardSearch, QUERY_FETCH_ACTION, resolveSortForIndex, type RemoteShardSearchRequest } from './remote-shard-search.js';
 
 export const SEARCH_ACTION = 'indices:data/read/search';
 
@@ -59,6 +62,8 @@ export const SEARCH_ACTION = 'indices:data/read/search';
 export type ShardSource =
   | { readonly kind: 'shard'; readonly service: IndexService; readonly shard: IndexShard }
   | { readonly kind: 'context'; readonly context: ReaderContext }
+  /** The shard's copy is on another node: searched there (remote-shard-search.ts). */
+  | { readonly kind: 'remote'; readonly node: DiscoveryNode }
   | { readonly kind: 'failed'; readonly error: EsError };
 
 export interface ShardSlot {
@@ -128,6 +133,9 @@ interface Running {
   skipped: boolean;
   sort: ResolvedSort | undefined;
   query: QueryPhaseResult | undefined;
+  /** A remote shard's node, and the hits it fetched with its query phase (in query order). */
+  remote: DiscoveryNode | undefined;
+  prefetched: FetchedSearchHit[] | undefined;
 }
 
 function failureOf(slot: ShardSlot, err: unknown): ShardFailure {
@@ -137,12 +145,19 @@ function failureOf(slot: ShardSlot, err: unknown): ShardFailure {
 
 /** Opens the shard's searcher (or context); failures are recorded on the slot. */
 function open(slot: ShardSlot, plan: SearchPlan, context: ActionContext): Running {
-  const running: Running = { slot, target: undefined, stats: undefined, context: undefined, release: () => undefined, failure: undefined, skipped: false, sort: undefined, query: undefined };
+  const running: Running = { slot, target: undefined, stats: undefined, context: undefined, release: () => undefined, failure: undefined, skipped: false, sort: undefined, query: undefined, remote: undefined, prefetched: undefined };
   const services = context.services;
   const registry = readerContextsOf(services);
   try {
     const source = slot.source;
     if (source.kind === 'failed') throw source.error;
+    if (source.kind === 'remote') {
+      if (plan.mode.kind !== 'search' || plan.dfs) {
+        throw new EsError('unsupported_operation_exception', 'scroll, point in time and dfs searches of shards on other nodes are not supported yet');
+      }
+      running.remote = source.node;
+      return running;
+    }
     let searcher: Searcher;
     let service: IndexService;
     if (source.kind === 'shard') {
@@ -237,7 +252,8 @@ function preFilter(runs: readonly Running[], plan: SearchPlan): void {
   if (!shouldPreFilterSearchShards(decision)) return;
   const candidates = live(runs);
   for (const run of candidates) {
-    run.skipped = !canMatchShard(run.target!, withAliasFilter(request, run.slot.aliasFilter).query, plan.nowMillis);
+    // A remote shard is not pre-filtered (its can-match would be another round trip): its query phase decides.
+    run.skipped = run.target !== undefined && !canMatchShard(run.target, withAliasFilter(request, run.slot.aliasFilter).query, plan.nowMillis);
   }
   if (candidates.length > 0 && candidates.every((run) => run.skipped)) candidates[0]!.skipped = false;
 }
@@ -267,7 +283,35 @@ function searchAfterOf(request: SearchRequest, sort: ResolvedSort): AfterDoc | u
   return { kind: 'fields', values: parseSearchAfter(request.searchAfter, sort.fields), doc: EXCLUDE_TIES };
 }
 
+/** A remote shard's query (and fetch of its own top hits) on its node. */
+async function queryRemote(run: Running, plan: SearchPlan, context: ActionContext): Promise<void> {
+  const request = withAliasFilter(
+    plan.request.slice === undefined ? plan.request : { ...plan.request, slice: sliceForShard(plan.request.slice, run.slot.shardIndex, plan.slots.length, false) },
+    run.slot.aliasFilter,
+  );
+  const sort = resolveSortForIndex(context.services, run.slot.index, request, run.slot);
+  run.sort = sort;
+  const from = request.from ?? 0;
+  const size = request.size ?? 10;
+  const remoteRequest: RemoteShardSearchRequest = {
+    index: run.slot.index,
+    indexUuid: run.slot.indexUuid,
+    shard: run.slot.shard,
+    shardIndex: run.slot.shardIndex,
+    request,
+    aggregations: plan.aggregations,
+    numHits: size === 0 ? 0 : from + size,
+    trackTotalHitsUpTo: plan.trackTotalHitsUpTo,
+    after: searchAfterOf(request, sort),
+    nowMillis: plan.nowMillis,
+  };
+  const result = decodeRemoteShardSearch(await sendToNode(context.services, run.remote!, QUERY_FETCH_ACTION, remoteRequest, context.task));
+  run.query = result.query;
+  run.prefetched = result.hits;
+}
+
 async function queryOne(run: Running, plan: SearchPlan, statistics: StatisticsOverride | undefined, context: ActionContext): Promise<void> {
+  if (run.remote !== undefined) return queryRemote(run, plan, context);
   const target = run.target!;
   const scroll = plan.mode.kind === 'scroll-next' ? run.context?.scroll : undefined;
   if (plan.mode.kind === 'scroll-next' && scroll === undefined) throw new EsError('illegal_argument_exception', 'the search context is not a scroll context');
@@ -338,6 +382,11 @@ async function queryOne(run: Running, plan: SearchPlan, statistics: StatisticsOv
 }
 
 async function fetchOne(run: Running, docs: ReducedQueryPhase['hits'], plan: SearchPlan, statistics: StatisticsOverride | undefined, context: ActionContext): Promise<FetchedSearchHit[]> {
+  if (run.prefetched !== undefined) {
+    // The remote shard fetched its top hits with its query phase: keep the winners, in the page's order.
+    const byDoc = new Map(run.prefetched.map((hit) => [hit.doc, hit]));
+    return docs.map((doc) => byDoc.get(doc.doc)!);
+  }
   const stats = run.stats;
   if (stats !== undefined) stats.fetchCurrent++;
   const started = performance.now();

@@ -6,7 +6,7 @@
  * cannot reach yet, becomes a shard failure instead.
  */
 import { EsError, errors } from '../../common/errors.js';
-import { transportAddress, type ClusterState } from '../../cluster/index.js';
+import { transportAddress, type ClusterState, type DiscoveryNode } from '../../cluster/index.js';
 import { checkReadBlocks } from '../../cluster/metadata/index-updates.js';
 import type { Searcher } from '../../engine/searcher.js';
 import { shardIdFor, type IndexService, type IndexShard } from '../../indices/index.js';
@@ -24,6 +24,8 @@ export interface SearchShardRef {
   readonly local: { readonly service: IndexService; readonly shard: IndexShard } | undefined;
   /** Why the shard cannot be searched from here. */
   readonly unavailable: EsError | undefined;
+  /** The node holding the copy to search when it is another node (reached over the transport). */
+  readonly remoteNode?: DiscoveryNode;
 }
 
 /** The limit on boolean clauses: ES 8 derives it from the heap (at least 1024); 4096 matches a 1-4 GB node. */
@@ -127,7 +129,7 @@ export function resolveSearchShards(
       const remote = active.find((copy) => copy.nodeId !== undefined && copy.nodeId !== localId);
       const node = remote?.nodeId === undefined ? undefined : state.nodes.get(remote.nodeId);
       const unavailable = node !== undefined ? errors.nodeNotConnected(node.name, transportAddress(node)) : unavailableShard(index, metadata.uuid, shard);
-      refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: remote?.nodeId, local: undefined, unavailable });
+      refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: remote?.nodeId, local: undefined, unavailable, ...(node !== undefined && services.transport !== undefined && { remoteNode: node }) });
     }
   }
   return refs.sort(compareShardIds).map((ref, shardIndex) => ({ ...ref, shardIndex }));

@@ -153,18 +153,27 @@ function allocateUnassigned(state: ClusterState): ClusterState {
     const indexCopies = metadata.numberOfShards * (metadata.numberOfReplicas + 1);
     const primaryTerms = [...metadata.primaryTerms];
     let indexChanged = false;
+    const futureExclusions = (nodeId: string, shard: number): number => {
+      let count = 0;
+      shards.forEach((copies, other) => {
+        if (other === shard) return;
+        if (copies.some((copy) => !copy.primary && copy.state === 'UNASSIGNED') && copies.some((copy) => copy.nodeId === nodeId)) count++;
+      });
+      return count;
+    };
     const best = (shard: number, holders: ReadonlySet<string>, accept: (node: DiscoveryNode) => boolean): string | undefined => {
       let chosen: string | undefined;
       let chosenWeight = Infinity;
       for (const node of dataNodes) {
         if (holders.has(node.id) || !accept(node)) continue;
-        const w = weight(loads, dataNodes.length, index, indexCopies, node.id);
+        // Ties go to the node that other shards' unassigned replicas cannot use anyway (it holds their copy):
+        // otherwise the last replica of an index may find only the fullest node left.
+        const w = weight(loads, dataNodes.length, index, indexCopies, node.id) - 1e-6 * futureExclusions(node.id, shard);
         if (w < chosenWeight) {
           chosen = node.id;
           chosenWeight = w;
         }
       }
-      void shard;
       return chosen;
     };
     const nextShards = shards.map((copies, shard) => {

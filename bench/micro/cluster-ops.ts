@@ -1,0 +1,111 @@
+/**
+ * Cluster figures of issue 12 that need no corpus:
+ *  1. cluster-state publication latency with 100 indices x 3 shards: three etcd coordinators in this process
+ *     (the state store and the watch are the real ones); from the master's commit to the last node applying;
+ *  2. p50/p99 of `_cat/nodes`, `_cluster/health` and `_tasks` under 50 concurrent clients on a three-node
+ *     cluster of real processes on etcd (each request fans out to all three nodes where ES's does).
+ *
+ * Usage: node dist/bench/micro/cluster-ops.js [--seconds 10] [--updates 50]
+ */
+import autocannon from 'autocannon';
+import type { ClusterState, IndexMetadata, ShardRouting } from '../../src/cluster/index.js';
+import { TestEtcd } from '../../test/helpers/etcd.js';
+import { ClusterProcesses } from '../../test/helpers/cluster-processes.js';
+import { etcdKind } from '../../test/cluster/coordinator-harness.js';
+import { summarize } from '../lib/stats.js';
+
+function arg(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+function indexMetadata(name: string): IndexMetadata {
+  return {
+    name,
+    uuid: `uuid-${name}`,
+    state: 'open',
+    numberOfShards: 3,
+    numberOfReplicas: 0,
+    creationDateMillis: Date.now(),
+    settings: { 'index.number_of_shards': '3', 'index.number_of_replicas': '0', 'index.uuid': `uuid-${name}` },
+    mappings: { properties: { title: { type: 'text' }, tag: { type: 'keyword' } } },
+    aliases: {},
+    primaryTerms: [1, 1, 1],
+    inSyncAllocationIds: [[`${name}-0`], [`${name}-1`], [`${name}-2`]],
+  };
+}
+
+function shards(name: string, nodes: string[]): ShardRouting[][] {
+  return [0, 1, 2].map((shard) => [
+    { index: name, shard, primary: true, state: 'STARTED', nodeId: nodes[shard % nodes.length], relocatingNodeId: undefined, allocationId: `${name}-${shard}`, recoverySource: undefined, unassignedInfo: undefined },
+  ]);
+}
+
+async function publicationLatency(updates: number): Promise<number[]> {
+  const etcd = await TestEtcd.start();
+  const kind = etcdKind(() => etcd, 5);
+  const nodes = [await kind.startNode('p1'), await kind.startNode('p2', ['data']), await kind.startNode('p3', ['data'])];
+  try {
+    const master = nodes[0]!;
+    await master.coordinator.submitStateUpdate('100 indices x 3 shards', (state) => {
+      const indices = new Map(state.indices);
+      const routing = new Map(state.routing);
+      for (let i = 0; i < 100; i++) {
+        const name = `index-${i}`;
+        indices.set(name, indexMetadata(name));
+        routing.set(name, shards(name, ['p1', 'p2', 'p3']));
+      }
+      return { ...state, indices, routing };
+    });
+    const latencies: number[] = [];
+    for (let i = 0; i < updates; i++) {
+      const applied = nodes.map(
+        (node) =>
+          new Promise<number>((resolve) => {
+            const off = node.clusterService.onChange((state: ClusterState) => {
+              if (state.persistentSettings['bench.step'] === String(i)) {
+                off();
+                resolve(performance.now());
+              }
+            });
+          }),
+      );
+      // A routing change of one index and a setting: what a shard-started update publishes.
+      const committed = master.coordinator.submitStateUpdate(`step ${i}`, (state) => ({ ...state, persistentSettings: { ...state.persistentSettings, 'bench.step': String(i) } }));
+      const start = performance.now();
+      await committed;
+      const commitAt = performance.now();
+      const last = Math.max(...(await Promise.all(applied)));
+      latencies.push(Math.max(0, last - Math.min(commitAt, start)));
+    }
+    return latencies;
+  } finally {
+    for (const node of nodes) await node.coordinator.stop();
+    await etcd.stop();
+  }
+}
+
+async function opsUnderLoad(seconds: number): Promise<Array<{ path: string; p50: number; p99: number; rps: number; errors: number }>> {
+  const cluster = await ClusterProcesses.start(3);
+  try {
+    await cluster.waitFor(cluster.nodes[0]!, '/_cluster/health', (r) => r.body?.number_of_nodes === 3);
+    const out = [];
+    for (const path of ['/_cat/nodes', '/_cluster/health', '/_tasks']) {
+      const result = await autocannon({ url: `${cluster.nodes[0]!.url}${path}`, connections: 50, duration: seconds });
+      out.push({ path, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx });
+    }
+    return out;
+  } finally {
+    await cluster.stop();
+  }
+}
+
+const latencies = await publicationLatency(arg('updates', 50));
+const summary = summarize(latencies);
+const sorted = [...latencies].sort((a, b) => a - b);
+console.log(
+  `publication, 100 indices x 3 shards, 3 nodes: median ${summary.median.toFixed(1)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms over ${latencies.length} updates`,
+);
+for (const row of await opsUnderLoad(arg('seconds', 10))) {
+  console.log(`${row.path.padEnd(18)} 50 clients: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}`);
+}

@@ -1,0 +1,63 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { reroute } from '../../../../src/cluster/routing/allocation.js';
+import { markShardsStarted } from '../../../../src/cluster/routing/shard-allocation.js';
+import { addNewIndex } from '../../../../src/cluster/metadata/create-index.js';
+import type { ClusterState } from '../../../../src/cluster/index.js';
+import { clusterState, node } from '../../../helpers/cluster-state-builder.js';
+
+/** Starts every INITIALIZING copy, in the order `pick` chooses, rerouting after each (as the master does). */
+function startAll(initial: ClusterState, pick: (count: number) => number): ClusterState {
+  let state = initial;
+  for (let round = 0; round < 100; round++) {
+    const initializing = [...state.routing.values()].flatMap((shards) => shards.flatMap((copies) => copies.filter((copy) => copy.state === 'INITIALIZING')));
+    if (initializing.length === 0) return state;
+    const copy = initializing[pick(initializing.length) % initializing.length]!;
+    const next = markShardsStarted(state, [{ index: copy.index, shard: copy.shard, allocationId: copy.allocationId! }]);
+    state = reroute(state, next, 0);
+  }
+  throw new Error('allocation did not settle');
+}
+
+function copiesPerNode(state: ClusterState): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const shards of state.routing.values()) for (const copies of shards) for (const copy of copies) if (copy.nodeId) counts.set(copy.nodeId, (counts.get(copy.nodeId) ?? 0) + 1);
+  return counts;
+}
+
+test('3 shards x 1 replica on 3 nodes: two copies per node, never two copies of a shard on one node, whatever order shards start in', () => {
+  fc.assert(
+    fc.property(fc.array(fc.nat(), { minLength: 12, maxLength: 12 }), (choices) => {
+      let i = 0;
+      const base = clusterState({ nodes: [node('a'), node('b'), node('c')] });
+      const created = addNewIndex(base, { index: 'idx', settings: { 'index.number_of_shards': '3', 'index.number_of_replicas': '1' } } as never, '8.19.2', 0).state;
+      const settled = startAll(reroute(base, created, 0), () => choices[i++ % choices.length]!);
+      assert.deepEqual([...copiesPerNode(settled).values()].sort(), [2, 2, 2]);
+      for (const copies of settled.routing.get('idx')!) {
+        assert.equal(copies.every((copy) => copy.state === 'STARTED'), true);
+        assert.equal(new Set(copies.map((copy) => copy.nodeId)).size, copies.length);
+      }
+    }),
+    { numRuns: 50 },
+  );
+});
+
+test('allocation.enable none places nothing; a departed node unassigns its copies and its primaries wait for it', () => {
+  const base = clusterState({ nodes: [node('a'), node('b')] });
+  const created = addNewIndex(base, { index: 'idx', settings: { 'index.number_of_shards': '2', 'index.number_of_replicas': '0' } } as never, '8.19.2', 0).state;
+  const settled = startAll(reroute(base, created, 0), () => 0);
+  const gone = { ...settled, nodes: new Map([...settled.nodes].filter(([id]) => id !== 'b')) };
+  const after = reroute(settled, gone, 5);
+  const copies = after.routing.get('idx')!.flat();
+  const orphan = copies.find((copy) => copy.state === 'UNASSIGNED')!;
+  assert.equal(orphan.unassignedInfo?.reason, 'NODE_LEFT');
+  assert.equal(orphan.unassignedInfo?.lastNodeId, 'b');
+  const back = reroute(after, { ...after, nodes: settled.nodes }, 6);
+  const returned = back.routing.get('idx')![orphan.shard]![0]!;
+  assert.equal(returned.state, 'INITIALIZING');
+  assert.equal(returned.nodeId, 'b', 'back to the node that has its files');
+  const disabled = { ...base, persistentSettings: { 'cluster.routing.allocation.enable': 'none' } };
+  const none = reroute(disabled, { ...disabled, indices: new Map(), routing: new Map([['x', [[{ ...orphan, index: 'x', shard: 0, recoverySource: 'EMPTY_STORE' as const }]]]]) }, 0);
+  assert.equal(none.routing.get('x')![0]![0]!.state, 'UNASSIGNED');
+});
