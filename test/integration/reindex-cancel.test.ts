@@ -31,7 +31,9 @@ async function countOf(index: string): Promise<number> {
   if (refreshed.status === 404) return 0; // nothing was written before the cancel: the index was never created
   // A cancel during the destination's auto-creation returns before its shard has started (creating an index is not
   // part of the task, as on ES); a count then would be ES's 503 no_shard_available, so wait for the shard first.
-  const health = await node.request('GET', `/_cluster/health/${index}?wait_for_status=yellow&timeout=30s`);
+  // Yellow alone is not enough: as ES's ClusterShardHealth, a new index's initializing primary already counts as
+  // yellow, so wait for the primary to be active too.
+  const health = await node.request('GET', `/_cluster/health/${index}?wait_for_status=yellow&wait_for_active_shards=1&timeout=30s`);
   assert.equal(health.status, 200, health.text);
   const res = await node.request('GET', `/${index}/_count`);
   assert.equal(res.status, 200, res.text);
