@@ -141,3 +141,35 @@ describe('three nodes on etcd', () => {
     for (const node of cluster.nodes) await cluster.waitFor(node, '/_cat/indices/after-etcd-restart?h=index', (r) => r.text.trim() === 'after-etcd-restart');
   });
 });
+
+describe('a node that dies under a search', () => {
+  test('the search answers with the other shards and reports the lost one in _shards', async () => {
+    const cluster = await ClusterProcesses.start(3, { 'cluster.etcd.lease_ttl': '10s' });
+    try {
+      const [a] = cluster.nodes;
+      assert.equal((await a!.request('PUT', '/partial', { body: { settings: { number_of_shards: 3, number_of_replicas: 0 } } })).status, 200);
+      const bulk = Array.from({ length: 30 }, (_, i) => `{"index":{"_index":"partial","_id":"${i}"}}\n{"n":${i}}\n`).join('');
+      const loaded = await a!.request('POST', '/_bulk?refresh=true', { raw: bulk, headers: { 'content-type': 'application/x-ndjson' } });
+      assert.equal(loaded.body.errors, false, loaded.text);
+      const full = await a!.request('GET', '/partial/_search?size=0');
+      assert.equal(full.body.hits.total.value, 30);
+      const state = await a!.request('GET', '/_cluster/state/master_node,routing_table/partial');
+      const holders = new Set((Object.values(state.body.routing_table.indices.partial.shards) as Array<Array<{ node: string }>>).map((copies) => copies[0]!.node));
+      // Kill a data node that is neither the master nor the node we ask (its lease keeps it in the state for now).
+      const victim = cluster.nodes.find((node) => node !== a && node.nodeId !== state.body.master_node && holders.has(node.nodeId))!;
+      assert.ok(victim, 'a shard holder other than the master and the coordinating node');
+      await victim.kill9();
+      const partial = await a!.request('GET', '/partial/_search?size=0');
+      assert.equal(partial.status, 200, partial.text);
+      assert.equal(partial.body._shards.total, 3);
+      assert.equal(partial.body._shards.failed, 1, partial.text);
+      assert.equal(partial.body._shards.successful, 2);
+      assert.equal(partial.body._shards.failures[0].node, victim.nodeId);
+      assert.ok(partial.body.hits.total.value < 30 && partial.body.hits.total.value > 0);
+      const strict = await a!.request('GET', '/partial/_search?size=0&allow_partial_search_results=false');
+      assert.equal(strict.body.error?.type, 'search_phase_execution_exception', strict.text);
+    } finally {
+      await cluster.stop();
+    }
+  });
+});
