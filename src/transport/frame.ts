@@ -52,10 +52,14 @@ export interface WireError {
 
 export type Frame = RequestFrame | ResponseFrame | ErrorFrame;
 
-const packer = new Packr({ useRecords: false, int64AsType: 'number' });
+/** msgpackr's int64AsType 'auto' (numbers when exact, BigInts otherwise): in its code, missing from its typings. */
+const INT64_AUTO = 'auto' as unknown as 'number';
+const packer = new Packr({ useRecords: false, int64AsType: INT64_AUTO });
 // Decode maps as Map and rebuild plain objects ourselves: msgpackr's object decoding renames a "__proto__"
 // key to "__proto_" (a prototype-pollution guard), which would silently alter a legal document field.
-const unpacker = new Packr({ useRecords: false, mapsAsObjects: false, int64AsType: 'number' });
+// 64-bit integers come back as numbers when a number holds them exactly and as BigInts otherwise, so a BigInt
+// sent (a date_nanos sort value, Long.MAX_VALUE for a missing one, a long query value) arrives unchanged.
+const unpacker = new Packr({ useRecords: false, mapsAsObjects: false, int64AsType: INT64_AUTO });
 
 /** Turns decoded Maps into plain objects; a "__proto__" key becomes an own property, never the prototype. */
 function toPlain(value: unknown): unknown {

@@ -43,6 +43,12 @@ test('a "__proto__" key crosses the wire as a plain key, never as a prototype', 
   assert.equal(({} as Record<string, unknown>)['polluted'], undefined);
 });
 
+test('64-bit integers cross the wire exactly: BigInts beyond 2^53 stay BigInts, small ones become numbers', () => {
+  const body = { nanos: 1540815132123456789n, max: 9223372036854775807n, min: -9223372036854775808n, small: 5n, safe: 2 ** 40, float: 1e20 };
+  const [frame] = new FrameDecoder().push(encodeFrame({ kind: FrameKind.Response, id: 1, body }));
+  assert.deepEqual((frame as { body: unknown }).body, { nanos: 1540815132123456789n, max: 9223372036854775807n, min: -9223372036854775808n, small: 5, safe: 2 ** 40, float: 1e20 });
+});
+
 test('requests get responses; parent task ids travel with them', async () => {
   const { a, b, bAddress, close } = await pair();
   try {
