@@ -7,6 +7,7 @@
  * located once per segment (and per bottom change) among the segment's ords, as Lucene's TermOrdValComparator
  * does.
  */
+import type { SortedNumericDocValues } from '../../engine/codec/index.js';
 import type { LeafContext } from '../core/leaf-context.js';
 import { exactLongValues, numericValues, ordValues, type ExactLongValues, type NumericValues, type OrdValues } from '../fetch/doc-value-reader.js';
 import { modeOf, orderOf, type SortField } from './sort.js';
@@ -124,14 +125,24 @@ class NumericComparator extends NumberKeyComparator {
   }
 }
 
-/** Numeric sort over exact 64-bit longs (date_nanos): BigInt keys, so nanoseconds never round. */
+/**
+ * Numeric sort over exact 64-bit longs (date_nanos): BigInt keys, so nanoseconds never round. Within a segment
+ * whose values spread less than 2^53 (nearly always), a candidate compares by its column delta against the
+ * bottom's place among the deltas, found once per segment and per bottom (as TermOrdValComparator places the
+ * bottom term among a segment's ords): no BigInt per document.
+ */
 class ExactLongComparator implements FieldComparator {
   readonly needsScores = false;
   private readonly keys: BigInt64Array;
   private bottomKey = 0n;
+  private hasBottom = false;
   private values: ExactLongValues | null = null;
   private readonly sign: number;
   private readonly missingKey: bigint;
+  /** The delta fast path of the current segment, or null. */
+  private fast: { values: SortedNumericDocValues; min: bigint; gcd: bigint; maxDelta: number; useMax: boolean } | null = null;
+  /** The bottom's place among the current segment's deltas (x.5 between two). */
+  private bottomPosition = 0;
 
   constructor(
     slots: number,
@@ -146,7 +157,26 @@ class ExactLongComparator implements FieldComparator {
   }
 
   setLeaf(leaf: LeafContext): void {
-    this.values = exactLongValues(leaf.readers, this.field.field, modeOf(this.field), this.field.convert === 'millis_to_nanos');
+    const mode = modeOf(this.field);
+    this.values = exactLongValues(leaf.readers, this.field.field, mode, this.field.convert === 'millis_to_nanos');
+    this.fast = null;
+    const multi = leaf.readers.docValues.sortedNumeric(this.field.field);
+    if (multi !== undefined && multi.kind === 'long' && multi.deltasExact && this.field.convert === undefined && (mode === 'min' || mode === 'max')) {
+      const bounds = multi.longBounds();
+      const { min, gcd } = multi.deltaScale();
+      if (bounds !== undefined) this.fast = { values: multi, min, gcd, maxDelta: Number((bounds.max - min) / gcd), useMax: mode === 'max' };
+    }
+    if (this.hasBottom && this.fast !== null) this.bottomPosition = this.positionOf(this.bottomKey);
+  }
+
+  /** Where `value` falls among the segment's deltas: a delta, x.5 between two, or beyond either end. */
+  private positionOf(value: bigint): number {
+    const fast = this.fast!;
+    const offset = value - fast.min;
+    if (offset < 0n) return -1;
+    const delta = offset / fast.gcd;
+    if (delta > BigInt(fast.maxDelta)) return fast.maxDelta + 1;
+    return Number(delta) + (offset % fast.gcd === 0n ? 0 : 0.5);
   }
 
   private key(doc: number): bigint {
@@ -158,6 +188,15 @@ class ExactLongComparator implements FieldComparator {
   }
 
   compareBottom(doc: number): number {
+    const fast = this.fast;
+    if (fast !== null) {
+      const start = fast.values.docStart(doc);
+      const end = fast.values.docEnd(doc);
+      if (start === end) return this.compare(this.missingKey, this.bottomKey);
+      const delta = fast.values.deltaAt(fast.useMax ? end - 1 : start);
+      const position = this.bottomPosition;
+      return this.sign * (delta < position ? -1 : delta > position ? 1 : 0);
+    }
     return this.compare(this.key(doc), this.bottomKey);
   }
 
@@ -171,6 +210,8 @@ class ExactLongComparator implements FieldComparator {
 
   setBottom(slot: number): void {
     this.bottomKey = this.keys[slot]!;
+    this.hasBottom = true;
+    if (this.fast !== null) this.bottomPosition = this.positionOf(this.bottomKey);
   }
 
   sortValue(slot: number): SortValue {

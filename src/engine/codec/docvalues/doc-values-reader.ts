@@ -171,6 +171,11 @@ export class SortedNumericDocValues {
   deltaAt(index: number): number {
     return this.longs!.deltaAt(index);
   }
+  /** Long kind: every value is min + deltaAt(i) * gcd. */
+  deltaScale(): { min: bigint; gcd: bigint } {
+    if (this.longs === null) throw new TypeError('deltaScale() on double doc values');
+    return { min: this.longs.min, gcd: this.longs.gcd };
+  }
   /** Long kind: the deltas of values in [lower, upper]; low > high when none. */
   deltaRange(lower: bigint, upper: bigint): { low: number; high: number } {
     if (this.longs === null) throw new TypeError('deltaRange() on double doc values');

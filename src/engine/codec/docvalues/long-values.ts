@@ -151,7 +151,8 @@ export class LongValuesReader {
   private readonly high: PackedArrayReader | null;
   private readonly minNumber: number;
   private readonly gcdNumber: number;
-  private readonly gcd: bigint;
+  /** Every value is min + delta * gcd. */
+  readonly gcd: bigint;
 
   constructor(bytes: Buffer, meta: LongValuesMeta, body: ByteReader) {
     this.count = meta.count;

@@ -47,13 +47,28 @@ class SortedNumberValues implements DocNumbers {
   }
 }
 
-/** date_nanos doc values (exact 64-bit nanoseconds) read as milliseconds (DateUtils.toMilliSeconds). */
+/**
+ * date_nanos doc values (exact 64-bit nanoseconds) read as milliseconds (DateUtils.toMilliSeconds). When the
+ * segment's values spread less than 2^53 nanoseconds (104 days), each value is the segment's minimum plus a
+ * delta that a double holds exactly, so the millisecond comes from number arithmetic; otherwise from a BigInt.
+ */
 class NanosAsMillisValues implements DocNumbers {
   private start = 0;
+  /** The segment's minimum as whole milliseconds and the nanoseconds past them; gcd as a number. */
+  private readonly fast: { minMillis: number; minRemainder: number; gcd: number } | null;
+
   constructor(
     private readonly values: SortedNumericDocValues,
     private readonly missing: number | null,
-  ) {}
+  ) {
+    const bounds = values.longBounds();
+    const { min, gcd } = values.deltaScale();
+    this.fast =
+      bounds !== undefined && values.deltasExact && bounds.max - min <= BigInt(Number.MAX_SAFE_INTEGER - 1_000_000) && min >= 0n
+        ? { minMillis: Number(min / 1_000_000n), minRemainder: Number(min % 1_000_000n), gcd: Number(gcd) }
+        : null;
+  }
+
   read(doc: number): number {
     this.start = this.values.docStart(doc);
     const count = this.values.docEnd(doc) - this.start;
@@ -63,9 +78,17 @@ class NanosAsMillisValues implements DocNumbers {
     }
     return count;
   }
+
   at(index: number): number {
     if (this.start < 0) return this.missing!;
-    return Number(this.values.bigIntAt(this.start + index) / 1_000_000n);
+    const fast = this.fast;
+    if (fast === null) return Number(this.values.bigIntAt(this.start + index) / 1_000_000n);
+    // Nanoseconds past the segment's minimum millisecond: below 2^53, so exact.
+    const past = this.values.deltaAt(this.start + index) * fast.gcd + fast.minRemainder;
+    let millis = Math.floor(past / 1_000_000);
+    if (millis * 1_000_000 > past) millis--;
+    else if ((millis + 1) * 1_000_000 <= past) millis++;
+    return fast.minMillis + millis;
   }
 }
 

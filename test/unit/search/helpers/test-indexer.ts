@@ -21,7 +21,9 @@ export type FieldMapping =
   | { readonly type: 'keyword' }
   | { readonly type: 'long' }
   | { readonly type: 'double' }
-  | { readonly type: 'date' };
+  | { readonly type: 'date' }
+  /** Exact 64-bit longs (bigint values in the source), as date_nanos stores nanoseconds. */
+  | { readonly type: 'date_nanos' };
 
 export type Mappings = Readonly<Record<string, FieldMapping>>;
 
@@ -132,6 +134,18 @@ export async function buildSegment(
         }
       });
       writer.docValues.addSortedSet(field, { docs: Int32Array.from(dvDocs), values: dvValues });
+    } else if (mapping.type === 'date_nanos') {
+      const dvDocs: number[] = [];
+      const counts: number[] = [];
+      const values: bigint[] = [];
+      docs.forEach((doc, docId) => {
+        const longs = valuesOf(doc.source[field]).map((value) => BigInt(value as bigint));
+        if (longs.length === 0) return;
+        dvDocs.push(docId);
+        counts.push(longs.length);
+        values.push(...longs);
+      });
+      writer.docValues.addSortedNumeric(field, { kind: 'long', docs: Int32Array.from(dvDocs), counts: Int32Array.from(counts), values: BigInt64Array.from(values) });
     } else {
       const dvDocs: number[] = [];
       const counts: number[] = [];
@@ -153,7 +167,9 @@ export async function buildSegment(
   }
   for (const doc of docs) {
     writer.stored.addDocument(
-      storeSource ? [{ name: '_id', value: doc.id }, { name: '_source', value: Buffer.from(JSON.stringify(doc.source)) }] : [{ name: '_id', value: doc.id }],
+      storeSource
+        ? [{ name: '_id', value: doc.id }, { name: '_source', value: Buffer.from(JSON.stringify(doc.source, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) }]
+        : [{ name: '_id', value: doc.id }],
     );
   }
   const directory = new MemoryDirectory();
