@@ -3,6 +3,7 @@
  * status and the wording live in one place. `type` is what Elasticsearch puts on the wire (the Java
  * exception class in snake_case); `status` is the HTTP status ES answers with for that exception.
  */
+import { didYouMean } from './did-you-mean.js';
 
 /** ES exception type -> HTTP status, as Elasticsearch maps them. */
 export const ERROR_STATUS = {
@@ -576,7 +577,9 @@ export const templateErrors = {
   /** Fields of templates Gannet does not implement (lifecycle, data_stream_options, ...). */
   unsupportedField: (parser: string, field: string) =>
     new EsError('illegal_argument_exception', `[${parser}] field [${field}] is not supported by this cluster`),
-  unknownField: (parser: string, field: string) => new EsError('x_content_parse_exception', `[${parser}] unknown field [${field}]`),
+  /** ObjectParser's unknown field, with SuggestingErrorOnUnknown's "did you mean" over the parser's fields. */
+  unknownField: (parser: string, field: string, candidates: Iterable<string> = []) =>
+    new EsError('x_content_parse_exception', `[${parser}] unknown field [${field}]${didYouMean(field, candidates)}`),
   fieldType: (parser: string, field: string, expected: string) => new EsError('x_content_parse_exception', `[${parser}] failed to parse field [${field}]: expected ${expected}`),
   /** ConstructingObjectParser's missing constructor argument: a bare IllegalArgumentException. */
   requiredField: (field: string) => new EsError('illegal_argument_exception', `Required [${field}]`),

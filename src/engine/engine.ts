@@ -19,7 +19,7 @@ import type { EsError } from '../common/errors.js';
 import type { ParsedDocument } from '../mapping/index.js';
 import type { Searcher } from './searcher.js';
 import type { AnalysisRegistry } from '../analysis/index.js';
-import type { StoredCompression } from './codec/index.js';
+import type { StoredCompression, StoredValue } from './codec/index.js';
 import type { TieredMergePolicyOptions } from './merge/tiered-merge-policy.js';
 
 export type VersionType = 'internal' | 'external' | 'external_gte';
@@ -76,6 +76,8 @@ export interface WriteResult {
 export interface GetOptions {
   /** true (default): see unrefreshed operations. */
   readonly realtime?: boolean;
+  /** Mapped `store: true` fields whose stored values the result should carry (GET's `stored_fields`). */
+  readonly storedFields?: readonly string[];
 }
 
 export interface GetResult {
@@ -86,6 +88,8 @@ export interface GetResult {
   readonly source?: Uint8Array;
   readonly routing?: string;
   readonly ignored?: readonly string[];
+  /** The values of the `storedFields` asked for that the document has, as stored (see storedValue). */
+  readonly storedFields?: ReadonlyMap<string, readonly StoredValue[]>;
 }
 
 export interface SegmentStats {

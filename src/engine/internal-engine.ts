@@ -25,7 +25,7 @@
 import { EsError, errors, indexErrors, toEsError, type ShardLabel } from '../common/errors.js';
 import type { ParsedDocument } from '../mapping/index.js';
 import { ID_FIELD, IGNORED_FIELD, PRIMARY_TERM_FIELD, ROUTING_FIELD, SEQ_NO_FIELD, SOURCE_FIELD, VERSION_FIELD } from './searcher.js';
-import { NO_MORE_DOCS, POSTINGS_DOCS, type LiveDocs, type SegmentReaders } from './codec/index.js';
+import { NO_MORE_DOCS, POSTINGS_DOCS, type LiveDocs, type SegmentReaders, type StoredValue } from './codec/index.js';
 import type { IdFilter } from './segments/id-filter.js';
 import type {
   DeleteOperation,
@@ -46,7 +46,7 @@ import {
   type IndexingCounters,
   type MergeStatsCounters,
 } from './engine-stats.js';
-import type { AnalyzerLookup, BufferSink } from './indexing/indexing-buffer.js';
+import { storedValue, type AnalyzerLookup, type BufferSink } from './indexing/indexing-buffer.js';
 import { MergeScheduler } from './merge/merge-scheduler.js';
 import { DEFAULT_MERGE_POLICY, TieredMergePolicy } from './merge/tiered-merge-policy.js';
 import type { Searcher } from './searcher.js';
@@ -593,10 +593,11 @@ export class InternalEngine implements Engine {
           source: entry.source,
           routing: entry.routing,
           ignored: entry.ignored ?? [],
+          ...(options.storedFields !== undefined && { storedFields: this.storedFieldsFromSource(id, entry.source, entry.routing, options.storedFields) }),
         };
       }
       const found = this.segments.lookup(Buffer.from(id, 'utf8'));
-      return found === null ? { found: false } : readStoredDocument(found.segment.readers, found.doc);
+      return found === null ? { found: false } : readStoredDocument(found.segment.readers, found.doc, options.storedFields);
     }
     const searcher = this.segments.acquireSearcher();
     try {
@@ -604,12 +605,36 @@ export class InternalEngine implements Engine {
       for (const view of searcher.segments) {
         const filter = this.segments.list.find((loaded) => loaded.readers === view.readers)?.idFilter ?? null;
         const doc = findInView(view.readers, view.liveDocs, idBytes, filter);
-        if (doc >= 0) return readStoredDocument(view.readers, doc);
+        if (doc >= 0) return readStoredDocument(view.readers, doc, options.storedFields);
       }
       return { found: false };
     } finally {
       searcher.release();
     }
+  }
+
+  /**
+   * A not yet refreshed document's stored fields, from its source parsed again with the mapping (as ES's realtime
+   * get reads a translog operation): what the segment will store once written.
+   */
+  private storedFieldsFromSource(id: string, source: Uint8Array | undefined, routing: string | undefined, names: readonly string[]): Map<string, StoredValue[]> {
+    const values = new Map<string, StoredValue[]>();
+    if (source === undefined || names.length === 0) return values;
+    const wanted = new Set(names);
+    let document: ParsedDocument;
+    try {
+      document = this.config.parseDocument({ id, source, routing });
+    } catch {
+      // The stored source no longer parses under the current mapping: there is nothing to show.
+      return values;
+    }
+    for (const field of document.fields) {
+      if (!field.stored || !wanted.has(field.field)) continue;
+      const list = values.get(field.field) ?? [];
+      list.push(storedValue(field));
+      values.set(field.field, list);
+    }
+    return values;
   }
 
   acquireSearcher(): Searcher {
@@ -899,14 +924,21 @@ function requireSeqNo(seqNo: number | undefined): number {
 }
 
 /** A document's stored metadata and source as a GetResult. */
-function readStoredDocument(readers: SegmentReaders, doc: number): GetResult {
+function readStoredDocument(readers: SegmentReaders, doc: number, storedFields?: readonly string[]): GetResult {
   let source: Uint8Array | undefined;
   let routing: string | undefined;
   const ignored: string[] = [];
+  const wanted = storedFields === undefined ? undefined : new Set(storedFields);
+  const stored = new Map<string, StoredValue[]>();
   for (const { name, value } of readers.stored.document(doc)) {
     if (name === SOURCE_FIELD && value instanceof Uint8Array) source = value;
     else if (name === ROUTING_FIELD && typeof value === 'string') routing = value;
     else if (name === IGNORED_FIELD && typeof value === 'string') ignored.push(value);
+    else if (wanted?.has(name) === true) {
+      const list = stored.get(name) ?? [];
+      list.push(value);
+      stored.set(name, list);
+    }
   }
   const values = readers.docValues;
   return {
@@ -917,6 +949,7 @@ function readStoredDocument(readers: SegmentReaders, doc: number): GetResult {
     source,
     routing,
     ignored,
+    ...(wanted !== undefined && { storedFields: stored }),
   };
 }
 

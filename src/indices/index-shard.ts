@@ -139,12 +139,12 @@ export class IndexShard {
     return result;
   }
 
-  async get(id: string, realtime: boolean): Promise<GetResult> {
+  async get(id: string, realtime: boolean, storedFields?: readonly string[]): Promise<GetResult> {
     this.ensureOpen();
     const started = performance.now();
     this.getStats.current++;
     try {
-      const result = await this.engine.get(id, { realtime });
+      const result = await this.engine.get(id, { realtime, ...(storedFields !== undefined && { storedFields }) });
       this.getStats.record(result.found, Math.round(performance.now() - started));
       return result;
     } finally {

@@ -8,6 +8,7 @@
  * writes are JavaNumbers (a RawJson subclass), so `stringifyWithRaw` prints the changed source as Java would.
  * What is supported and refused is listed in README.md beside this file.
  */
+import { didYouMean } from '../common/did-you-mean.js';
 import { EsError, errors, scriptErrors } from '../common/errors.js';
 import { RawJson, expandRawJson } from '../common/raw-json.js';
 import type { Program } from './ast.js';
@@ -69,7 +70,7 @@ export function parseScript(value: unknown): Script {
   if (typeof tree === 'string') return { source: tree, lang: DEFAULT_LANG, params: {} };
   if (!isMap(tree)) throw errors.illegalArgument(`[script] expected a string or an object, got [${tree === null ? 'null' : Array.isArray(tree) ? 'array' : typeof tree}]`);
   for (const key of Object.keys(tree)) {
-    if (!SCRIPT_FIELDS.has(key)) throw scriptFieldError(`unknown field [${key}]`);
+    if (!SCRIPT_FIELDS.has(key)) throw scriptFieldError(`unknown field [${key}]${didYouMean(key, SCRIPT_FIELDS)}`);
   }
   const { source, id, lang, params, options } = tree;
   if (source !== undefined && id !== undefined) throw errors.illegalArgument('must only use one of [source, id] when specifying a script');

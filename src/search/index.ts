@@ -67,4 +67,5 @@ export type { NumericSortMode, SortField, SortOrder, SortSpec } from './collect/
 
 // fetching
 export { loadStoredHits, type StoredHit, type StoredHitOptions } from './fetch/stored-hits.js';
+export { displayStoredValue, storedFieldsOfMapping } from './fetch/stored-field-values.js';
 export { numericValues, ordValues, type NumericValues, type OrdValues } from './fetch/doc-value-reader.js';

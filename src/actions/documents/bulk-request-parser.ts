@@ -243,7 +243,9 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
       if (parsedSource === undefined) throw new EsError('x_content_parse_exception', `[${line}:1] Unexpected end-of-input: expected an update body on line [${line}]`);
       const update = parseUpdateBody(Buffer.from(source).toString('utf8'), meta.retryOnConflict);
       // The action line's (or the request's) `_source` wins over the body's, as in ES.
-      items.push(itemOf(meta, 'update', undefined, meta.fetchSource === undefined ? update : { ...update, fetchSource: meta.fetchSource }));
+      // The body's if_seq_no/if_primary_term win over the action line's (UpdateRequest.fromXContent runs last).
+      const concurrency = { ifSeqNo: update.ifSeqNo ?? meta.ifSeqNo, ifPrimaryTerm: update.ifPrimaryTerm ?? meta.ifPrimaryTerm };
+      items.push(itemOf({ ...meta, ...concurrency }, 'update', undefined, meta.fetchSource === undefined ? update : { ...update, fetchSource: meta.fetchSource }));
       continue;
     }
     let op: OpType = action;

@@ -9,6 +9,10 @@ import { resolveConcreteIndexNames, resolveIndexRouting, type ClusterState } fro
 import { checkReadBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { IndicesOptions } from '../../cluster/indices-options.js';
 import type { GetResult, VersionType } from '../../engine/engine.js';
+import { displayStoredValue, storedFieldsOfMapping } from '../../search/index.js';
+import type { FieldLookup } from '../../search/dsl/index.js';
+import type { FieldValue } from '../../search/fetch/index.js';
+import { fieldLookupFor } from '../../search/phase/index.js';
 import { readIndexSettings, shardIdFor, type IndexShard } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
 import type { DiscoveryNode } from '../../cluster/index.js';
@@ -36,6 +40,8 @@ export interface ReadOptions {
   readonly version: number | undefined;
   readonly versionType: VersionType;
   readonly fetchSource: FetchSource;
+  /** `stored_fields` as asked (`_source` among them is the source's business, see storedFieldsFetchSource). */
+  readonly storedFields?: readonly string[];
 }
 
 export interface DocumentRead {
@@ -43,6 +49,8 @@ export interface DocumentRead {
   readonly id: string;
   readonly result: GetResult;
   readonly routing: string | undefined;
+  /** The asked stored fields the document has, as ES prints them under `fields`. */
+  readonly fields?: ReadonlyMap<string, readonly FieldValue[]>;
 }
 
 export function resolveSingleIndex(state: ClusterState, expression: string): string {
@@ -101,24 +109,25 @@ export async function readDocument(context: ActionContext, expression: string, i
   }
   const shard = holder;
   if (options.refresh) await shard.refresh('refresh_flag_get');
-  const result = await shard.get(id, options.realtime);
-  if (result.found && options.version !== undefined && !versionMatches(options.versionType, options.version, result.version!)) {
-    throw new EsError(
-      'version_conflict_engine_exception',
-      options.versionType === 'internal'
-        ? `[${id}]: version conflict, current version [${result.version}] is different than the one provided [${options.version}]`
-        : `[${id}]: version conflict, current version [${result.version}] is higher than the one provided [${options.version}]`,
-      { metadata: { index_uuid: metadata.uuid, shard: String(shardId), index } },
-    );
+  // Only mapped `store: true` fields have stored values (ShardGetService reads no others).
+  const lookup = current === undefined ? undefined : fieldLookupFor(current.mapping, current.settings.mapping);
+  const storedNames = lookup === undefined || options.storedFields === undefined ? undefined : storedFieldsOfMapping(lookup, options.storedFields);
+  const result = await shard.get(id, options.realtime, storedNames);
+  // VersionType.isVersionConflictForReads: for every version type a read wants exactly the version it names.
+  if (result.found && options.version !== undefined && options.version !== result.version) {
+    throw new EsError('version_conflict_engine_exception', `[${id}]: version conflict, current version [${result.version}] is different than the one provided [${options.version}]`, {
+      metadata: { index_uuid: metadata.uuid, shard: String(shardId), index },
+    });
   }
-  return { index, id, result, routing: result.routing ?? routing };
+  const fields = lookup !== undefined && result.storedFields !== undefined ? displayFields(lookup, result.storedFields) : undefined;
+  return { index, id, result, routing: result.routing ?? routing, ...(fields !== undefined && { fields }) };
 }
 
-/** VersionType.isVersionConflictForReads, negated. */
-function versionMatches(versionType: VersionType, requested: number, current: number): boolean {
-  if (versionType === 'internal') return requested === current;
-  if (versionType === 'external') return current <= requested;
-  return current <= requested;
+function displayFields(lookup: FieldLookup, stored: ReadonlyMap<string, readonly unknown[]>): Map<string, FieldValue[]> | undefined {
+  if (stored.size === 0) return undefined;
+  const fields = new Map<string, FieldValue[]>();
+  for (const [name, values] of stored) fields.set(name, values.map((value) => displayStoredValue(lookup, name, value)));
+  return fields;
 }
 
 /** GetResult.toXContent: the body of a GET (and of a found or missing mget entry). */
@@ -139,5 +148,6 @@ export function getResultBody(read: DocumentRead, fetchSource: FetchSource): Rec
   body['found'] = true;
   const source = sourceForResponse(result.source, fetchSource);
   if (source !== undefined) body['_source'] = source;
+  if (read.fields !== undefined) body['fields'] = Object.fromEntries(read.fields);
   return body;
 }

@@ -5,9 +5,12 @@
  */
 import { EsError, errors, toEsError } from '../../common/errors.js';
 import type { VersionType } from '../../engine/engine.js';
-import { json, type Route } from '../rest.js';
+import { json, type RestRequest, type Route } from '../rest.js';
+import { splitCommaLikeJava } from '../../cluster/indices-options.js';
+import { warningHeaders } from '../deprecation-warnings.js';
+import { storedFieldsFetchSource } from './get-action.js';
 import { getResultBody, readDocument } from './document-reader.js';
-import { FETCH_ALL, FETCH_NONE, fetchSourceFromJson, fetchSourceFromRequest, SOURCE_PARAMS, type FetchSource } from './fetch-source.js';
+import { fetchSourceFromJson, fetchSourceFromRequest, SOURCE_PARAMS, type FetchSource } from './fetch-source.js';
 import { errorWithRootCause } from './write-response.js';
 import { parseVersionType } from './write-params.js';
 
@@ -16,18 +19,32 @@ interface MultiGetItem {
   id: string | undefined;
   routing: string | undefined;
   fetchSource: FetchSource | undefined;
-  storedFields: boolean;
+  /** The doc's own `stored_fields`; undefined takes the request's. */
+  storedFields: string[] | undefined;
   version: number | undefined;
   versionType: VersionType;
 }
 
-const DOC_FIELDS = new Set(['_index', '_id', 'routing', '_routing', '_source', 'stored_fields', 'version', 'version_type', '_type']);
+/**
+ * MultiGetRequest.parseDocuments' fields. `_routing` and `_version` (removed in 7.0) are unknown fields, as in ES;
+ * `_type` only for `compatible-with=7` requests.
+ */
+const DOC_FIELDS = new Set(['_index', '_id', 'routing', '_source', 'stored_fields', 'version', 'version_type']);
+
+/** RestMultiGetAction.TYPES_DEPRECATION_MESSAGE. */
+const MGET_TYPES_DEPRECATION = '[types removal] Specifying types in multi get requests is deprecated.';
 
 function parseFailure(message: string): EsError {
   return new EsError('parse_exception', message);
 }
 
-function parseItems(body: unknown, defaults: { index?: string; routing?: string }): MultiGetItem[] {
+/** A doc's `stored_fields`: a string (comma list) or an array of strings. */
+function storedFieldsOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.map((item) => String(item));
+  return splitCommaLikeJava(String(value));
+}
+
+function parseItems(body: unknown, defaults: { index?: string; routing?: string }, request: RestRequest, warnings: string[]): MultiGetItem[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw parseFailure('failed to parse multi get request. expected an object');
   const object = body as Record<string, unknown>;
   const items: MultiGetItem[] = [];
@@ -38,14 +55,19 @@ function parseItems(body: unknown, defaults: { index?: string; routing?: string 
         if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw parseFailure('docs array element should include an object');
         const entry = doc as Record<string, unknown>;
         for (const field of Object.keys(entry)) {
+          if (field === 'fields') throw new EsError('parsing_exception', 'Unsupported field [fields] used, expected [stored_fields] instead');
+          if (field === '_type' && request.compatibleWith === 7) {
+            if (!warnings.includes(MGET_TYPES_DEPRECATION)) warnings.push(MGET_TYPES_DEPRECATION);
+            continue;
+          }
           if (!DOC_FIELDS.has(field)) throw parseFailure(`failed to parse multi get request. unknown field [${field}]`);
         }
         items.push({
           index: entry['_index'] === undefined ? defaults.index : String(entry['_index']),
           id: entry['_id'] === undefined || entry['_id'] === null ? undefined : String(entry['_id']),
-          routing: entry['routing'] !== undefined ? String(entry['routing']) : entry['_routing'] !== undefined ? String(entry['_routing']) : defaults.routing,
+          routing: entry['routing'] !== undefined ? String(entry['routing']) : defaults.routing,
           fetchSource: entry['_source'] === undefined ? undefined : fetchSourceFromJson(entry['_source']),
-          storedFields: entry['stored_fields'] !== undefined,
+          storedFields: entry['stored_fields'] === undefined ? undefined : storedFieldsOf(entry['stored_fields']),
           version: entry['version'] === undefined ? undefined : Number(entry['version']),
           versionType: parseVersionType(entry['version_type'] === undefined ? undefined : String(entry['version_type'])),
         });
@@ -54,7 +76,7 @@ function parseItems(body: unknown, defaults: { index?: string; routing?: string 
       if (!Array.isArray(value)) throw parseFailure('ids array element should only contain ids');
       for (const id of value) {
         if (typeof id !== 'string' && typeof id !== 'number') throw parseFailure('ids array element should only contain ids');
-        items.push({ index: defaults.index, id: String(id), routing: defaults.routing, fetchSource: undefined, storedFields: false, version: undefined, versionType: 'internal' });
+        items.push({ index: defaults.index, id: String(id), routing: defaults.routing, fetchSource: undefined, storedFields: undefined, version: undefined, versionType: 'internal' });
       }
     } else {
       throw parseFailure(`unknown key [${key}] for a ${Array.isArray(value) ? 'START_ARRAY' : typeof value === 'object' ? 'START_OBJECT' : 'VALUE'}, expected [docs] or [ids]`);
@@ -65,7 +87,8 @@ function parseItems(body: unknown, defaults: { index?: string; routing?: string 
 
 const mgetHandler: Route['handler'] = async (request, context) => {
   if (!request.hasBody) throw errors.bodyRequired();
-  const items = parseItems(request.json(), { index: request.pathParams['index'], routing: request.param('routing') });
+  const warnings: string[] = [];
+  const items = parseItems(request.json(), { index: request.pathParams['index'], routing: request.param('routing') }, request, warnings);
   const problems: string[] = [];
   if (items.length === 0) problems.push('no documents to get');
   items.forEach((item, position) => {
@@ -76,10 +99,13 @@ const mgetHandler: Route['handler'] = async (request, context) => {
   const requestSource = fetchSourceFromRequest(request);
   const realtime = request.paramBool('realtime', true);
   const refresh = request.paramBool('refresh', false);
-  const storedFieldsParam = request.param('stored_fields') !== undefined;
+  const storedFieldsParam = request.param('stored_fields');
+  const requestStoredFields = storedFieldsParam === undefined ? undefined : splitCommaLikeJava(storedFieldsParam);
   const docs = await Promise.all(
     items.map(async (item) => {
-      const fetchSource = item.fetchSource ?? requestSource ?? (item.storedFields || storedFieldsParam ? FETCH_NONE : FETCH_ALL);
+      // A doc's own stored_fields and _source replace the request's (MultiGetRequest's defaults).
+      const storedFields = item.storedFields ?? requestStoredFields;
+      const fetchSource = storedFieldsFetchSource(item.fetchSource ?? requestSource, storedFields);
       try {
         const read = await readDocument(context, item.index!, item.id!, {
           routing: item.routing,
@@ -88,6 +114,7 @@ const mgetHandler: Route['handler'] = async (request, context) => {
           version: item.version,
           versionType: item.versionType,
           fetchSource,
+          ...(storedFields !== undefined && { storedFields }),
         });
         return getResultBody(read, fetchSource);
       } catch (err) {
@@ -96,7 +123,7 @@ const mgetHandler: Route['handler'] = async (request, context) => {
       }
     }),
   );
-  return json({ docs });
+  return json({ docs }, 200, warningHeaders(context.services, warnings));
 };
 
 const MGET_PARAMS = ['routing', 'preference', 'realtime', 'refresh', 'stored_fields', 'force_synthetic_source', ...SOURCE_PARAMS] as const;

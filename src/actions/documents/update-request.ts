@@ -5,6 +5,7 @@
  * literals as RawJson so an update rewrites untouched values byte for byte. The `script` is parsed here (ES's
  * Script.parse) and run by update-script.ts.
  */
+import { didYouMean } from '../../common/did-you-mean.js';
 import { EsError, errors } from '../../common/errors.js';
 import { RawJson, expandRawJson, stringifyWithRaw } from '../../common/raw-json.js';
 import { lineColumn } from './json-location.js';
@@ -41,9 +42,13 @@ export interface UpdateSpec {
   readonly script: Script | StoredScriptReference | undefined;
   readonly fetchSource: FetchSource | undefined;
   readonly retryOnConflict: number;
+  /** The body's `if_seq_no`/`if_primary_term`, which win over the URL's (or the bulk action line's), as in ES. */
+  readonly ifSeqNo?: number;
+  readonly ifPrimaryTerm?: number;
 }
 
-const KNOWN_FIELDS = new Set(['script', 'scripted_upsert', 'upsert', 'doc', 'doc_as_upsert', 'detect_noop', '_source']);
+/** UpdateRequest.PARSER's fields, in declaration order (the candidates of its "did you mean"). */
+const KNOWN_FIELDS = new Set(['script', 'scripted_upsert', 'upsert', 'doc', 'doc_as_upsert', 'detect_noop', '_source', 'if_seq_no', 'if_primary_term']);
 
 function isObject(value: unknown): value is JsonTree {
   return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof RawJson);
@@ -55,6 +60,15 @@ function booleanField(body: JsonTree, name: string, fallback: boolean, text: str
   if (value === true || value === false) return value;
   if (value === 'true' || value === 'false') return value === 'true';
   throw xContentError(text, name, `[UpdateRequest] failed to parse field [${name}]`);
+}
+
+/** ObjectParser.declareLong: a number or a numeric string. */
+function longField(body: JsonTree, name: string, text: string): number | undefined {
+  const value = body[name];
+  if (value === undefined) return undefined;
+  const raw = value instanceof RawJson ? value.text : typeof value === 'string' ? value.trim() : undefined;
+  if (raw === undefined || !/^-?\d+$/.test(raw)) throw xContentError(text, name, `[UpdateRequest] failed to parse field [${name}]`);
+  return Number(raw);
 }
 
 function xContentError(text: string, field: string, message: string): EsError {
@@ -71,7 +85,7 @@ export function parseUpdateBody(text: string, retryOnConflict: number): UpdateSp
   const parsed = expandRawJson(new RawJson(text));
   if (!isObject(parsed)) throw errors.jsonParse('[1:1] Unexpected token, expected START_OBJECT');
   for (const key of Object.keys(parsed)) {
-    if (!KNOWN_FIELDS.has(key)) throw xContentError(text, key, `[UpdateRequest] unknown field [${key}]`);
+    if (!KNOWN_FIELDS.has(key)) throw xContentError(text, key, `[UpdateRequest] unknown field [${key}]${didYouMean(key, KNOWN_FIELDS)}`);
   }
   const docValue = parsed['doc'];
   const upsertValue = parsed['upsert'];
@@ -89,7 +103,13 @@ export function parseUpdateBody(text: string, retryOnConflict: number): UpdateSp
     script: parseUpdateScript(parsed['script'], text),
     fetchSource: source === undefined ? undefined : fetchSourceFromJson(source instanceof RawJson ? expandRawJson(source) : source),
     retryOnConflict,
+    ...optional('ifSeqNo', longField(parsed, 'if_seq_no', text)),
+    ...optional('ifPrimaryTerm', longField(parsed, 'if_primary_term', text)),
   };
+}
+
+function optional<K extends string>(key: K, value: number | undefined): Partial<Record<K, number>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number>);
 }
 
 /** UpdateRequest.validate()'s update-specific problems (after the common ones). */

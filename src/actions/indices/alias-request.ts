@@ -5,6 +5,7 @@
  * remove; anything else is an unknown field of that action. The checks and messages are the setters' and
  * AliasActions.validate's.
  */
+import { didYouMean } from '../../common/did-you-mean.js';
 import { EsError, errors } from '../../common/errors.js';
 import type { AliasActionRequest, AliasActionType } from '../../cluster/metadata/alias-updates.js';
 import { storedFilter } from '../../cluster/metadata/alias-definitions.js';
@@ -19,8 +20,18 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+/** The names each AliasActions parser declares (deprecated ones included): the candidates of "did you mean". */
+const COMMON_ACTION_FIELDS = ['index', 'indices', 'alias', 'aliases'];
+const PARSER_FIELDS: Record<string, readonly string[]> = {
+  add: [...COMMON_ACTION_FIELDS, 'filter', 'routing', ...INDEX_ROUTING_KEYS, ...SEARCH_ROUTING_KEYS, 'is_write_index', 'is_hidden'],
+  remove: [...COMMON_ACTION_FIELDS, 'must_exist'],
+  remove_index: COMMON_ACTION_FIELDS,
+  aliases: ['actions'],
+  alias_action: ['add', 'remove', 'remove_index'],
+};
+
 function unknownField(parser: string, field: string): EsError {
-  return new EsError('x_content_parse_exception', `[${parser}] unknown field [${field}]`);
+  return new EsError('x_content_parse_exception', `[${parser}] unknown field [${field}]${didYouMean(field, PARSER_FIELDS[parser] ?? [])}`);
 }
 
 /** A string array field: a lone string counts as a one-element list, as ObjectParser's string arrays accept. */

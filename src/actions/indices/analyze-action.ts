@@ -5,6 +5,7 @@
  * after each stage.
  */
 import { ownValue } from '../../common/own-keys.js';
+import { didYouMean } from '../../common/did-you-mean.js';
 import { EsError, errors } from '../../common/errors.js';
 import { AnalysisRegistry, analyzeTexts, explainTexts, keywordAnalyzer, type Analyzer, type NameOrDefinition } from '../../analysis/index.js';
 import { fieldOptions, lookupPath, type FieldMapping } from '../../mapping/index.js';
@@ -36,7 +37,7 @@ function parseRequest(body: unknown): AnalyzeRequest {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new EsError('x_content_parse_exception', '[1:1] [analyze_request] expected START_OBJECT');
   const object = body as Record<string, unknown>;
   for (const key of Object.keys(object)) {
-    if (!FIELDS.has(key)) throw new EsError('x_content_parse_exception', `[1:2] [analyze_request] unknown field [${key}]`);
+    if (!FIELDS.has(key)) throw new EsError('x_content_parse_exception', `[1:2] [analyze_request] unknown field [${key}]${didYouMean(key, FIELDS)}`);
   }
   const str = (key: string): string | undefined => (object[key] === undefined || object[key] === null ? undefined : String(object[key]));
   const component = (value: unknown): NameOrDefinition => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>) as NameOrDefinition : String(value));

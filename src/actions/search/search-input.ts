@@ -6,6 +6,7 @@
  * with ES's 400s before any shard is asked. The same reader serves `_msearch` items (header values as
  * parameters, the body line as an object).
  */
+import { didYouMean } from '../../common/did-you-mean.js';
 import { EsError, errors } from '../../common/errors.js';
 import { parseTimeValueMillis } from '../../common/time-value.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams, splitCommaLikeJava, type IndicesOptions } from '../../cluster/indices-options.js';
@@ -128,7 +129,7 @@ function readPit(value: unknown): PitReference {
   for (const [key, field] of Object.entries(value as Record<string, unknown>)) {
     if (key === 'id') id = String(field);
     else if (key === 'keep_alive') keepAliveMillis = parseTimeValueMillis(String(field), 'keep_alive');
-    else throw new EsError('x_content_parse_exception', `[pit] unknown field [${key}]`);
+    else throw new EsError('x_content_parse_exception', `[pit] unknown field [${key}]${didYouMean(key, ['id', 'keep_alive'])}`);
   }
   if (id === undefined) throw new EsError('x_content_parse_exception', '[pit] Required [id]');
   return { id, keepAliveMillis };

@@ -74,6 +74,14 @@ function aliases(parser: string, value: unknown): Json {
 
 const UNSUPPORTED_TEMPLATE_FIELDS = new Set(['lifecycle', 'data_stream_options']);
 
+/** The fields ES 8.19's parsers declare: the candidates of their "did you mean". */
+const TEMPLATE_FIELDS = ['settings', 'mappings', 'aliases', 'lifecycle', 'data_stream_options'];
+const COMPOSABLE_TEMPLATE_FIELDS = [
+  'index_patterns', 'template', 'priority', 'composed_of', 'version', '_meta', 'data_stream', 'allow_auto_create',
+  'ignore_missing_component_templates', 'deprecated',
+];
+const COMPONENT_TEMPLATE_FIELDS = ['template', 'version', '_meta', 'deprecated'];
+
 /** Template.PARSER. */
 export function parseTemplateBody(value: unknown): TemplateBody {
   const body = objectField('template', 'template', value);
@@ -83,7 +91,7 @@ export function parseTemplateBody(value: unknown): TemplateBody {
     else if (key === 'mappings') out.mappings = unwrapDocType(objectField('template', key, field));
     else if (key === 'aliases') out.aliases = aliases('template', field);
     else if (UNSUPPORTED_TEMPLATE_FIELDS.has(key)) throw templateErrors.unsupportedField('template', key);
-    else throw templateErrors.unknownField('template', key);
+    else throw templateErrors.unknownField('template', key, TEMPLATE_FIELDS);
   }
   return out;
 }
@@ -123,7 +131,7 @@ export function parseComposableTemplate(name: string, value: unknown): Composabl
       case 'data_stream':
         throw templateErrors.dataStreamUnsupported(name);
       default:
-        throw templateErrors.unknownField(parser, key);
+        throw templateErrors.unknownField(parser, key, COMPOSABLE_TEMPLATE_FIELDS);
     }
   }
   if (indexPatterns === undefined) throw templateErrors.requiredField('index_patterns');
@@ -142,7 +150,7 @@ export function parseComponentTemplate(value: unknown): ComponentTemplate {
     if (key === 'template') template = parseTemplateBody(field);
     else if (key === 'version') out.version = longField(parser, key, field);
     else if (key === '_meta') out.meta = objectField(parser, key, field);
-    else throw templateErrors.unknownField(parser, key);
+    else throw templateErrors.unknownField(parser, key, COMPONENT_TEMPLATE_FIELDS);
   }
   if (template === undefined) throw templateErrors.requiredField('template');
   return { template, ...out };

@@ -326,7 +326,8 @@ function checkTermLength(field: string, term: string): void {
   );
 }
 
-function storedValue(field: IndexableField): StoredField['value'] {
+/** What the segment's stored fields keep of a `store: true` field (booleans as `T`/`F`, dates as epoch millis). */
+export function storedValue(field: IndexableField): StoredField['value'] {
   switch (field.kind) {
     case 'text':
     case 'keyword':

@@ -3,19 +3,11 @@
  * already decoded, so the "[line:column]" prefix ES puts on parse errors is not reproduced.
  */
 import { EsError } from '../../common/errors.js';
-import { levenshteinSimilarity } from '../../common/levenshtein.js';
+import { didYouMean } from '../../common/did-you-mean.js';
 
 /** SuggestingErrorOnUnknown.suggest: " did you mean [x]?" / " did you mean any of [a, b]?" or "". */
 export function suggest(unknown: string, candidates: Iterable<string>): string {
-  const scored: Array<[number, string]> = [];
-  for (const candidate of candidates) {
-    const similarity = levenshteinSimilarity(unknown, candidate);
-    if (similarity > 0.5) scored.push([similarity, candidate]);
-  }
-  if (scored.length === 0) return '';
-  scored.sort((a, b) => (a[0] !== b[0] ? b[0] - a[0] : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-  const names = scored.map(([, name]) => name);
-  return names.length === 1 ? ` did you mean [${names[0]}]?` : ` did you mean any of [${names.join(', ')}]?`;
+  return didYouMean(unknown, candidates);
 }
 
 export const aggErrors = {

@@ -5,6 +5,7 @@
  * and `</em>`, fragment_size 100, number_of_fragments 5, require_field_match true, order none, encoder
  * default, no_match_size 0). `fields` is an object, or an array of one-field objects when order matters.
  */
+import { didYouMean } from '../../common/did-you-mean.js';
 import type { JsonValue, QueryAst } from '../dsl/ast/query-ast.js';
 import { parseTopLevelQuery } from '../dsl/parse/inner-query.js';
 import { XContentParser } from '../dsl/xcontent/xcontent-parser.js';
@@ -190,7 +191,7 @@ function parseLevel(parserName: string, object: { [key: string]: JsonValue }, se
   for (const [key, value] of Object.entries(object)) {
     if (skip.has(key)) continue;
     const setter = Object.hasOwn(setters, key) ? setters[key] : undefined;
-    if (setter === undefined) throw xContentParseError(undefined, `[${parserName}] unknown field [${key}]`);
+    if (setter === undefined) throw xContentParseError(undefined, `[${parserName}] unknown field [${key}]${didYouMean(key, [...Object.keys(setters), ...skip])}`);
     try {
       setter(value, target);
     } catch (err) {

@@ -5,7 +5,6 @@
  * `seq_no_primary_term` and `explain`. Hits come back in the order asked; stored fields are read in doc order
  * so neighbouring hits share decompressed blocks.
  */
-import { javaDoubleString } from '../../common/json-float.js';
 import { RawJson } from '../../common/raw-json.js';
 import { simpleMatch } from '../../common/wildcards.js';
 import type { SegmentReaders } from '../../engine/codec/index.js';
@@ -17,8 +16,7 @@ import type { Explanation } from '../explanation.js';
 import { HitFetcher, type FetchRequest } from '../fetch/hit-fetcher.js';
 import type { DocValueList, DocValuesSource } from '../fetch/docvalue-fields.js';
 import type { FieldValue } from '../fetch/value-fetchers.js';
-import { floatToJsonNumber } from '../float32.js';
-import { encodeBase64, formatIp } from '../../mapping/index.js';
+import { displayStoredValue } from '../fetch/stored-field-values.js';
 import type { StatisticsOverride } from '../searcher/index-searcher.js';
 import type { PhaseControl } from './phase-control.js';
 import { shardSearcher } from './query-phase.js';
@@ -63,8 +61,12 @@ function fetchRequestFor(request: SearchRequest): { fetch: FetchRequest; loadId:
   const stored = request.storedFields;
   if (stored === undefined) return { fetch: request, loadId: true, storedFields: [] };
   if (!stored.fetch) return { fetch: { ...request, source: { fetch: false, includes: [], excludes: [] } }, loadId: false, storedFields: [] };
-  // Listing stored fields turns `_source` off unless the request asked for it explicitly.
-  const source = request.source ?? { fetch: false, includes: [], excludes: [] };
+  // Listing stored fields turns `_source` off unless the request asked for it, or listed `_source` among them
+  // (FetchPhase: `_source` in stored_fields fetches it with the request's includes and excludes).
+  const listsSource = stored.fields.includes('_source');
+  const source = listsSource
+    ? { fetch: true, includes: request.source?.includes ?? [], excludes: request.source?.excludes ?? [] }
+    : (request.source ?? { fetch: false, includes: [], excludes: [] });
   return { fetch: { ...request, source }, loadId: true, storedFields: stored.fields.filter((name) => name !== '_source' && name !== '_id') };
 }
 
@@ -142,37 +144,6 @@ function storedFieldNames(target: ShardSearchTarget, patterns: readonly string[]
   return names;
 }
 
-/** A stored value as ES displays it (MappedFieldType.valueForDisplay); numbers keep Java's printing. */
-function displayStoredValue(target: ShardSearchTarget, name: string, value: unknown): FieldValue {
-  const field = fieldLookupFor(target.mapping, target.mappingSettings).get(name);
-  const options = field?.kind === 'mapped' ? field.options : undefined;
-  switch (options?.type) {
-    case 'boolean':
-      return value === 'T';
-    case 'date':
-      return options.formatter.format(Number(value));
-    case 'date_nanos':
-      return options.formatter.formatNanos(BigInt(value as bigint | number));
-    case 'ip':
-      // The stored copy is the 16-byte encoding (IpFieldMapper stores InetAddressPoint.encode).
-      return value instanceof Uint8Array ? formatIp(value) : String(value);
-    case 'binary':
-      // BinaryFieldType.valueForDisplay: the bytes, which the response prints in base64.
-      return value instanceof Uint8Array ? encodeBase64(value) : String(value);
-    case 'double':
-      return new RawJson(javaDoubleString(Number(value)));
-    case 'float':
-    case 'half_float':
-      return new RawJson(javaDoubleString(floatToJsonNumber(Number(value))));
-    case 'text':
-    case 'keyword':
-    case undefined:
-      return String(value);
-    default:
-      return new RawJson(String(value));
-  }
-}
-
 export async function executeFetchPhase(target: ShardSearchTarget, input: FetchPhaseRequest, control: PhaseControl): Promise<FetchedSearchHit[]> {
   control.check();
   const { request } = input;
@@ -214,7 +185,7 @@ export async function executeFetchPhase(target: ShardSearchTarget, input: FetchP
       else if (field.name === IGNORED_FIELD) ignored.push(String(field.value));
       else if (storedNames.has(field.name)) {
         const values = stored.get(field.name) ?? [];
-        values.push(displayStoredValue(target, field.name, field.value));
+        values.push(displayStoredValue(fieldLookupFor(target.mapping, target.mappingSettings), field.name, field.value));
         stored.set(field.name, values);
       }
     }

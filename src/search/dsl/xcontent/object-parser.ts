@@ -4,8 +4,8 @@
  * fail with "did you mean" suggestions, and any failure inside a field's parser is wrapped in
  * "[<parser>] failed to parse field [<field>]" located where the parser stopped, exactly as ES nests them.
  */
+import { didYouMean } from '../../../common/did-you-mean.js';
 import { EsError } from '../../../common/errors.js';
-import { levenshteinSimilarity } from '../../../common/levenshtein.js';
 import { ParseFieldTable, type ParseField } from './parse-field.js';
 import type { Token, XContentParser } from './xcontent-parser.js';
 import { asEsError, xContentParseError } from './xcontent-errors.js';
@@ -84,15 +84,7 @@ export class ObjectParser<T> {
  * first then by name; "" when there are none.
  */
 export function suggest(unknown: string, candidates: Iterable<string>): string {
-  const scored: Array<{ similarity: number; name: string }> = [];
-  for (const name of candidates) {
-    const similarity = Math.fround(levenshteinSimilarity(unknown, name));
-    if (similarity > 0.5) scored.push({ similarity, name });
-  }
-  if (scored.length === 0) return '';
-  scored.sort((a, b) => b.similarity - a.similarity || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const names = scored.map((entry) => entry.name);
-  return names.length === 1 ? ` did you mean [${names[0]}]?` : ` did you mean any of [${names.join(', ')}]?`;
+  return didYouMean(unknown, candidates);
 }
 
 /**

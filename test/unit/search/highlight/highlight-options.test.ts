@@ -86,7 +86,7 @@ test('number_of_fragments and max_analyzed_offset bounds', () => {
 test('tag and key errors', () => {
   assert.equal(fails({ pre_tags: ['<b>'], fields: { a: {} } }).message, 'pre_tags are set but post_tags are not set');
   assert.equal(fails({ pre_tags: [], post_tags: [], fields: { a: {} } }).message, 'pre_tags or post_tags must not be empty');
-  assert.equal(fails({ fields: { a: { fragmnet_size: 1 } } }).message, '[highlight_field] unknown field [fragmnet_size]');
+  assert.equal(fails({ fields: { a: { fragmnet_size: 1 } } }).message, '[highlight_field] unknown field [fragmnet_size] did you mean any of [fragment_size, fragment_offset]?');
   assert.equal(fails({ tags_schema: 'fancy', fields: { a: {} } }).causedBy?.message, 'Unknown tag schema [fancy]');
   assert.equal(fails({ fields: { a: { pre_tags: 5, post_tags: ['x'] } } }).message, "[highlight_field] pre_tags doesn't support values of type: VALUE_NUMBER");
 });
