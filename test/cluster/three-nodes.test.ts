@@ -126,6 +126,41 @@ describe('three nodes on etcd', () => {
     for (const row of cat.body as Array<{ 'heap.percent': string }>) assert.match(row['heap.percent'], /^\d+$/);
   });
 
+  test('a reindex cancelled with actions=*reindex&nodes=<its node> stops, with its bulk children on the other nodes', async () => {
+    const [a] = cluster.nodes;
+    assert.equal((await a!.request('PUT', '/rsrc', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } })).status, 200);
+    assert.equal((await a!.request('PUT', '/rdst', { body: { settings: { number_of_shards: 3, number_of_replicas: 0 } } })).status, 200);
+    const bulk = Array.from({ length: 200 }, (_, i) => `{"index":{"_index":"rsrc","_id":"${i}"}}\n{"n":${i}}\n`).join('');
+    assert.equal((await a!.request('POST', '/_bulk?refresh=true', { raw: bulk, headers: { 'content-type': 'application/x-ndjson' } })).body.errors, false);
+    // The reindex runs on the node holding the source shard (scrolls reach only local shards so far); its bulk
+    // shard requests go to the nodes of rdst's three primaries, two of them other nodes.
+    const routing = await a!.request('GET', '/_cluster/state/routing_table/rsrc');
+    const sourceNodeId = (Object.values(routing.body.routing_table.indices.rsrc.shards) as Array<Array<{ node: string }>>)[0]![0]!.node;
+    const runner = cluster.nodes.find((node) => node.nodeId === sourceNodeId)!;
+    const started = await runner.request('POST', '/_reindex?wait_for_completion=false&requests_per_second=20', { body: { source: { index: 'rsrc', size: 10 }, dest: { index: 'rdst' } } });
+    assert.equal(started.status, 200, started.text);
+    const taskId = started.body.task as string;
+    const nodeId = taskId.split(':')[0]!;
+    // Let it write a few batches, whose shard requests go to the nodes of rdst's primaries.
+    await cluster.waitFor(a!, '/rdst/_count', (r) => (r.body?.count ?? 0) >= 20, 30_000).catch(() => a!.request('POST', '/rdst/_refresh'));
+    const cancelled = await cluster.nodes[2]!.request('POST', `/_tasks/_cancel?actions=*reindex&nodes=${nodeId}&wait_for_completion=true`);
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.ok(JSON.stringify(cancelled.body).includes(taskId), cancelled.text);
+    const done = await cluster.waitFor(runner, `/_tasks/${taskId}`, (r) => r.body?.completed === true, 30_000);
+    assert.ok(done.body.response?.canceled ?? done.body.task?.status?.canceled, done.text);
+    // No child of the reindex is left on any node, and nothing more is written.
+    for (const node of cluster.nodes) {
+      const children = await node.request('GET', `/_tasks?parent_task_id=${taskId}`);
+      for (const entry of Object.values(children.body.nodes ?? {}) as Array<{ tasks: object }>) assert.deepEqual(entry.tasks, {}, children.text);
+    }
+    await a!.request('POST', '/rdst/_refresh');
+    const count = (await a!.request('GET', '/rdst/_count')).body.count as number;
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await a!.request('POST', '/rdst/_refresh');
+    assert.equal((await a!.request('GET', '/rdst/_count')).body.count, count, 'no write after the cancel returned');
+    assert.ok(count < 200, `stopped early (${count} of 200)`);
+  });
+
   test('etcd restarted under the running cluster: nodes keep serving and the cluster resumes', async () => {
     await cluster.etcd.restart('SIGKILL', 500);
     const after = await cluster.waitFor(cluster.nodes[1]!, '/_cluster/health', (r) => r.status === 200 && r.body?.number_of_nodes === 3, 45_000);
