@@ -2,13 +2,16 @@
  * `npm run bench -- <track> [options]`: one entry point for every benchmark. Prints a table with the peers
  * beside Gannet and writes the full result as JSON under bench/results/.
  *
- *   ingest  --corpus debian|npm   bulk ingest (Gannet over HTTP, Lucene 8, minisearch, flexsearch)
- *   search  --corpus debian|npm   query mix, QPS/latency and agreement with Lucene's BM25 top 10
+ *   ingest  --corpus debian|npm   bulk ingest (Gannet over HTTP, Lucene 8, minisearch, flexsearch), --shards N
+ *   search  --corpus debian|npm   query mix, QPS/latency and agreement with Lucene's BM25 top 10, --clients 1,8
  *   aggregations                   terms/histogram/stats/cardinality over HTTP, checked against brute force
- *   ops                            operational endpoints under concurrent load
+ *   ops                            the seven operational commands: throughput, latency idle and under bulk load
  *   reindex --corpus debian|npm    _reindex docs/s vs the raw _bulk rate, and cancel latency (--cancels N, --seed S)
- * options: --runs N (default 3), --limit N (first N docs), --no-peers, --seconds S and --connections C (ops),
- *          --out FILE
+ *   answers --peer opensearch      not a benchmark: where Gannet's answers differ from the peer's (operational
+ *                                  commands and the README's examples), as a markdown report
+ * options: --peer opensearch (a server measured beside Gannet with the same client code; skipped with the reason
+ *          where it cannot run), --runs N (default 3), --limit N (first N docs), --no-peers (no in-process peers),
+ *          --seconds S, --connections C and --samples N (ops), --out FILE
  */
 import { parseArgs } from 'node:util';
 import { ingestTrack } from './tracks/ingest.js';
@@ -17,6 +20,7 @@ import { opsTrack } from './tracks/ops.js';
 import { aggregationsTrack } from './tracks/aggregations.js';
 import { reindexTrack } from './tracks/reindex.js';
 import { renderTable, saveResult, type TrackResult } from './lib/report.js';
+import { answersReport } from './answers/answers-track.js';
 
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -31,13 +35,28 @@ async function main(): Promise<number> {
       out: { type: 'string' },
       cancels: { type: 'string', default: '20' },
       seed: { type: 'string', default: '1' },
+      peer: { type: 'string', multiple: true, default: [] },
+      shards: { type: 'string', default: '1' },
+      clients: { type: 'string', default: '1' },
+      samples: { type: 'string', default: '60' },
     },
   });
   const track = positionals[0];
   const runs = Number(values.runs);
-  const trackOptions = { corpus: values.corpus!, runs, limit: values.limit ? Number(values.limit) : Infinity, peers: !values['no-peers'] };
+  const serverPeers = values.peer ?? [];
+  const trackOptions = {
+    corpus: values.corpus!,
+    runs,
+    limit: values.limit ? Number(values.limit) : Infinity,
+    peers: !values['no-peers'],
+    serverPeers,
+    shards: Number(values.shards),
+    clients: values.clients!.split(',').map(Number),
+  };
   let result: TrackResult;
   switch (track) {
+    case 'answers':
+      return answersReport(serverPeers, values.out);
     case 'ingest':
       result = await ingestTrack(trackOptions);
       break;
@@ -48,13 +67,13 @@ async function main(): Promise<number> {
       result = await aggregationsTrack(trackOptions);
       break;
     case 'reindex':
-      result = await reindexTrack({ corpus: values.corpus!, limit: trackOptions.limit, cancels: Number(values.cancels), seed: Number(values.seed) });
+      result = await reindexTrack({ corpus: values.corpus!, limit: trackOptions.limit, cancels: Number(values.cancels), seed: Number(values.seed), serverPeers });
       break;
     case 'ops':
-      result = await opsTrack({ runs, seconds: Number(values.seconds), connections: Number(values.connections) });
+      result = await opsTrack({ runs, seconds: Number(values.seconds), connections: Number(values.connections), samples: Number(values.samples), serverPeers });
       break;
     default:
-      process.stderr.write('usage: npm run bench -- <ingest|search|aggregations|ops|reindex> [--corpus debian|npm] [--runs N] [--limit N] [--no-peers]\n');
+      process.stderr.write('usage: npm run bench -- <ingest|search|aggregations|ops|reindex> [--peer opensearch] [--corpus debian|npm] [--runs N] [--limit N] [--no-peers]\n');
       return 64;
   }
   const file = saveResult(result, values.out);

@@ -9,6 +9,11 @@ import { cpus } from 'node:os';
 
 export interface EngineResult {
   engine: string;
+  /**
+   * What was measured when a track measures several things per engine (an endpoint, a shard count, a number of
+   * clients): rows with the same case are compared with each other, Gannet's row against each peer's.
+   */
+  case?: string;
   /** Metric name -> value; higher-is-better metrics are listed in the track's `higherIsBetter`. */
   metrics: Record<string, number | undefined>;
   /** Why the engine produced no figures (not built yet, failed). */
@@ -75,29 +80,43 @@ function formatNumber(value: number | undefined): string {
   return value.toPrecision(3);
 }
 
-/** A plain-text table: one row per engine, one column per metric, then Gannet's ratios to each peer. */
+/** Counts and checks, shown in the table but not turned into ratios (a ratio of equal counts says nothing). */
+const NOT_RATIOS = new Set(['docs', 'requests', 'runs', 'batches', 'cancelled_mid_way', 'failed_requests', 'load_failed_bulks', 'agrees_with_brute_force', 'seconds', 'count_changed_after', 'created_differs_from_count', 'not_reported_canceled', 'max_poll_gap_ms']);
+
+/** A plain-text table: one row per engine (and case), one column per metric, then Gannet's ratios to each peer. */
 export function renderTable(result: TrackResult): string {
   const metrics = [...new Set(result.results.flatMap((r) => Object.keys(r.metrics)))];
-  const header = ['engine', ...metrics];
-  const rows = result.results.map((r) => (r.unavailable ? [r.engine, `unavailable: ${r.unavailable}`] : [r.engine, ...metrics.map((m) => formatNumber(r.metrics[m]))]));
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => (row.length > 2 || i < 2 ? (row[i] ?? '').length : 0))));
-  const line = (cells: string[]) => cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const cased = result.results.some((r) => r.case !== undefined);
+  const labels = (r: EngineResult) => (cased ? [r.engine, r.case ?? ''] : [r.engine]);
+  const header = [...(cased ? ['engine', 'case'] : ['engine']), ...metrics];
+  const measured = result.results.filter((r) => !r.unavailable);
+  const rows = measured.map((r) => [...labels(r), ...metrics.map((m) => formatNumber(r.metrics[m]))]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const labelColumns = cased ? 2 : 1;
+  const line = (cells: string[]) => cells.map((cell, i) => (i < labelColumns ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   const out = [`${result.track}${result.corpus ? ' (' + result.corpus + ')' : ''} — ${result.runs} run(s), commit ${result.commit}`, line(header)];
-  for (const row of rows) out.push(row.length === 2 && row[1]!.startsWith('unavailable') ? `${row[0]!.padEnd(widths[0]!)}  ${row[1]}` : line(row));
-  const gannet = result.results.find((r) => r.engine.startsWith('gannet') && !r.unavailable);
-  const peers = result.results.filter((r) => !r.engine.startsWith('gannet') && !r.unavailable && r.engine !== 'bench process');
-  if (gannet && peers.length > 0) {
-    out.push('', 'gannet as a ratio to each peer (>1 is better for gannet):');
+  for (const row of rows) out.push(line(row));
+  for (const r of result.results.filter((r) => r.unavailable)) out.push(`${labels(r).filter(Boolean).join(' / ')}  unavailable: ${r.unavailable}`);
+  // Rows without a case (in-process peers of a track that also has cased rows) are compared within every case.
+  const groups = cased ? [...new Set(measured.flatMap((r) => (r.case === undefined ? [] : [r.case])))] : [undefined];
+  const ratioLines: string[] = [];
+  for (const group of groups) {
+    const inGroup = measured.filter((r) => group === undefined || r.case === undefined || r.case === group);
+    const gannet = inGroup.find((r) => r.engine.startsWith('gannet'));
+    const peers = inGroup.filter((r) => !r.engine.startsWith('gannet') && r.engine !== 'bench process');
+    if (!gannet) continue;
     for (const peer of peers) {
       const ratios = metrics
-        .filter((m) => gannet.metrics[m] !== undefined && peer.metrics[m] !== undefined && peer.metrics[m] !== 0)
+        // A zero on either side has no ratio (a cancel whose last write came before the request: 0 ms).
+        .filter((m) => !NOT_RATIOS.has(m) && !!gannet.metrics[m] && !!peer.metrics[m] && Number.isFinite(gannet.metrics[m]! / peer.metrics[m]!))
         .map((m) => {
           const raw = gannet.metrics[m]! / peer.metrics[m]!;
           const better = result.higherIsBetter.includes(m) ? raw : 1 / raw;
           return `${m} ${better.toFixed(2)}x`;
         });
-      out.push(`  vs ${peer.engine}: ${ratios.join(', ')}`);
+      if (ratios.length > 0) ratioLines.push(`  ${group ? group + ': ' : ''}vs ${peer.engine}: ${ratios.join(', ')}`);
     }
   }
+  if (ratioLines.length > 0) out.push('', 'gannet as a ratio to each peer (>1 is better for gannet):', ...ratioLines);
   return out.join('\n');
 }

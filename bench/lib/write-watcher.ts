@@ -3,7 +3,7 @@
  * back to back, and remembers when each value was first seen. "When was the last write?" is then the
  * time the final value first showed: an upper bound on the real moment, late by at most one poll.
  */
-import { call } from '../peers/gannet-http.js';
+import { call } from '../peers/http-server.js';
 
 export interface WriteWatch {
   /** Stops polling; resolves with the final value and the time (performance.now()) it was first seen. */

@@ -1,13 +1,15 @@
 /**
  * Aggregations over a corpus: Gannet over HTTP (`size: 0` searches with terms, histogram, stats and
- * cardinality), beside a brute-force computation in this process over the same records. The brute force is
- * both the correctness check (bucket counts must agree exactly; cardinality within HLL error) and a speed
- * reference for what a plain JavaScript loop over parsed records costs.
+ * cardinality) and the server peers (`--peer opensearch`, same documents, mapping and requests), beside a
+ * brute-force computation in this process over the same records. The brute force is both the correctness
+ * check (bucket counts must agree exactly; cardinality within HLL error) and a speed reference for what a
+ * plain JavaScript loop over parsed records costs. Requests alternate between the servers.
  */
 import { corpusSpec, readCorpusLines } from '../lib/corpus.js';
 import { newTrackResult, type TrackResult } from '../lib/report.js';
 import { percentile } from '../lib/stats.js';
-import { GannetHttpPeer, call } from '../peers/gannet-http.js';
+import { call, type SearchServer } from '../peers/http-server.js';
+import { serverLineup } from '../lib/servers.js';
 import type { TrackOptions } from './ingest.js';
 
 interface AggCase {
@@ -84,49 +86,78 @@ function agrees(expected: Map<string, number> | number, actual: Map<string, numb
   return true;
 }
 
+const MAPPINGS = {
+  properties: { section: { type: 'keyword' }, architecture: { type: 'keyword' }, maintainer: { type: 'keyword' }, installed_size: { type: 'long' }, description: { type: 'text' } },
+};
+
+async function load(server: SearchServer, lines: string[]): Promise<void> {
+  const port = server.port;
+  const created = await call(port, 'PUT', '/bench', JSON.stringify({ settings: { number_of_shards: 2, number_of_replicas: 0 }, mappings: MAPPINGS }));
+  if (created.status !== 200) throw new Error(`create index answered ${created.status}: ${JSON.stringify(created.body).slice(0, 200)}`);
+  for (let i = 0; i < lines.length; i += 5000) {
+    const body = lines.slice(i, i + 5000).map((line) => `{"index":{}}\n${line}\n`).join('');
+    const reply = await call(port, 'POST', '/bench/_bulk', body, 'application/x-ndjson');
+    if (reply.status !== 200 || reply.body.errors) throw new Error('bulk failed');
+  }
+  await call(port, 'POST', '/bench/_refresh');
+}
+
 export async function aggregationsTrack(options: TrackOptions): Promise<TrackResult> {
   const spec = corpusSpec(options.corpus);
   if (spec.name !== 'debian') throw new Error('the aggregations track runs on the debian corpus (it has keyword and numeric fields)');
   const lines = await readCorpusLines(spec, options.limit);
   const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
   const result = newTrackResult('aggregations', options.runs, ['req_per_s'], spec.name);
-  const peer = await GannetHttpPeer.start();
+  const lineup = await serverLineup(options.serverPeers);
+  const servers: SearchServer[] = [];
   try {
-    const port = peer.node.port;
-    const created = await call(port, 'PUT', '/bench', JSON.stringify({
-      settings: { number_of_shards: 2, number_of_replicas: 0 },
-      mappings: { properties: { section: { type: 'keyword' }, architecture: { type: 'keyword' }, maintainer: { type: 'keyword' }, installed_size: { type: 'long' }, description: { type: 'text' } } },
-    }));
-    if (created.status !== 200) throw new Error(`create index answered ${created.status}`);
-    for (let i = 0; i < lines.length; i += 5000) {
-      const body = lines.slice(i, i + 5000).map((line) => `{"index":{}}\n${line}\n`).join('');
-      const reply = await call(port, 'POST', '/bench/_bulk', body, 'application/x-ndjson');
-      if (reply.status !== 200 || reply.body.errors) throw new Error('bulk failed');
+    for (const entry of lineup.servers) {
+      try {
+        const server = await entry.start();
+        servers.push(server);
+        await load(server, lines);
+      } catch (err) {
+        result.results.push({ engine: entry.name, metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
+      }
     }
-    await call(port, 'POST', '/bench/_refresh');
     for (const aggCase of DEBIAN_CASES) {
       const expected = aggCase.expected(records);
-      const latencies: number[] = [];
-      let correct = true;
+      const latencies = new Map<SearchServer, number[]>(servers.map((server) => [server, []]));
+      const correct = new Map<SearchServer, boolean>(servers.map((server) => [server, true]));
       const passes = 5 * options.runs;
       for (let pass = 0; pass < passes + 2; pass++) {
-        const t0 = process.hrtime.bigint();
-        const reply = await call(port, 'POST', '/bench/_search', JSON.stringify(aggCase.body));
-        const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-        if (reply.status !== 200) throw new Error(`${aggCase.name}: search answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 200)}`);
-        if (pass >= 2) latencies.push(ms);
-        correct &&= agrees(expected, aggCase.actual(reply.body.aggregations), aggCase.tolerance);
+        for (const server of servers) {
+          const t0 = process.hrtime.bigint();
+          const reply = await call(server.port, 'POST', '/bench/_search', JSON.stringify(aggCase.body));
+          const ms = Number(process.hrtime.bigint() - t0) / 1e6;
+          if (reply.status !== 200) throw new Error(`${server.name} ${aggCase.name}: search answered ${reply.status}: ${JSON.stringify(reply.body).slice(0, 200)}`);
+          if (pass >= 2) latencies.get(server)!.push(ms);
+          correct.set(server, correct.get(server)! && agrees(expected, aggCase.actual(reply.body.aggregations), aggCase.tolerance));
+        }
       }
       const bruteStart = process.hrtime.bigint();
       aggCase.expected(records);
       const bruteMs = Number(process.hrtime.bigint() - bruteStart) / 1e6;
-      result.results.push({
-        engine: `gannet ${aggCase.name}`,
-        metrics: { req_per_s: 1000 / percentile(latencies, 50), p50_ms: percentile(latencies, 50), p99_ms: percentile(latencies, 99), brute_force_ms: bruteMs, agrees_with_brute_force: correct ? 1 : 0 },
-      });
+      for (const server of servers) {
+        const measured = latencies.get(server)!;
+        result.results.push({
+          engine: server.name,
+          case: aggCase.name,
+          metrics: {
+            req_per_s: 1000 / percentile(measured, 50),
+            p50_ms: percentile(measured, 50),
+            p99_ms: percentile(measured, 99),
+            // The brute force is the same loop for every server: shown once, on Gannet's row.
+            ...(server.name === 'gannet' ? { brute_force_ms: bruteMs } : {}),
+            agrees_with_brute_force: correct.get(server) ? 1 : 0,
+            peak_rss_mb: (server.peakRssBytes() ?? 0) / 1e6,
+          },
+        });
+      }
     }
   } finally {
-    await peer.stop();
+    await Promise.all(servers.map((server) => server.stop()));
   }
+  result.results.push(...lineup.skipped);
   return result;
 }

@@ -1,20 +1,30 @@
 /**
- * Bulk ingest of a corpus: Gannet through HTTP `_bulk` into one shard, beside Lucene 8 (in process, single
- * thread) and the JavaScript libraries, all in this invocation so the ratios compare like with like.
+ * Bulk ingest of a corpus: Gannet through HTTP `_bulk` into one shard (or `--shards N`), beside the server peers
+ * (`--peer opensearch`: the same documents, mapping and client code), Lucene 8 (in process, single thread) and the
+ * JavaScript libraries, all in this invocation so the ratios compare like with like. Server runs alternate
+ * (Gannet, peer, Gannet, peer, ...) so that a change in the host's load falls on both; each server is warmed up
+ * the same way before its timed ingest (SearchServer.warmUp).
  */
 import { corpusSpec, readCorpusLines, type CorpusSpec } from '../lib/corpus.js';
 import { summarize } from '../lib/stats.js';
 import { newTrackResult, type EngineResult, type TrackResult } from '../lib/report.js';
 import { javaAvailable, runLucene } from '../peers/lucene.js';
 import { flexSearchIndex, miniSearchIndex, type Document, type LibraryIndex } from '../peers/js-libraries.js';
-import { GannetHttpPeer } from '../peers/gannet-http.js';
+import type { IngestFigures } from '../peers/http-server.js';
 import { peakRssBytes } from '../lib/process-memory.js';
+import { serverLineup, type ServerEntry } from '../lib/servers.js';
 
 export interface TrackOptions {
   corpus: string;
   runs: number;
   limit: number;
+  /** The in-process peers (Lucene, the JavaScript libraries); `--no-peers` turns them off. */
   peers: boolean;
+  /** Server peers (`--peer opensearch`), measured with the same client code as Gannet. */
+  serverPeers: string[];
+  shards: number;
+  /** Concurrent search clients, one measurement per entry (search track). */
+  clients: number[];
 }
 
 function toDocuments(spec: CorpusSpec, lines: string[]): Document[] {
@@ -24,35 +34,48 @@ function toDocuments(spec: CorpusSpec, lines: string[]): Document[] {
   });
 }
 
-async function gannetIngest(spec: CorpusSpec, lines: string[], runs: number): Promise<EngineResult> {
-  const docsPerSecond: number[] = [];
-  const megabytesPerSecond: number[] = [];
-  let last: Awaited<ReturnType<GannetHttpPeer['ingest']>> | undefined;
-  let peakRss = 0;
-  for (let run = 0; run < runs; run++) {
-    const peer = await GannetHttpPeer.start();
-    try {
-      last = await peer.ingest(spec, lines);
-      docsPerSecond.push(last.docsPerSecond);
-      megabytesPerSecond.push(last.megabytesPerSecond);
-      peakRss = Math.max(peakRss, last.peakRssBytes ?? 0);
-    } finally {
-      await peer.stop();
+/** Every server's ingest runs, alternating between servers run by run; one row per server. */
+async function serverIngest(servers: ServerEntry[], spec: CorpusSpec, lines: string[], options: TrackOptions, rawBytes: number): Promise<EngineResult[]> {
+  const runs = new Map<string, IngestFigures[]>(servers.map((server) => [server.name, []]));
+  const failures = new Map<string, string>();
+  for (let run = 0; run < options.runs; run++) {
+    for (const entry of servers) {
+      if (failures.has(entry.name)) continue;
+      try {
+        const server = await entry.start();
+        try {
+          await server.warmUp(spec, lines);
+          runs.get(entry.name)!.push(await server.ingest(spec, lines, { shards: options.shards }));
+        } finally {
+          await server.stop();
+        }
+      } catch (err) {
+        failures.set(entry.name, (err as Error).message.split('\n')[0]!);
+      }
     }
   }
-  const rate = summarize(docsPerSecond);
-  return {
-    engine: 'gannet (HTTP _bulk)',
-    metrics: {
-      docs_per_s: rate.median,
-      docs_per_s_spread: rate.spread,
-      mb_per_s: summarize(megabytesPerSecond).median,
-      refresh_s: last?.refreshSeconds,
-      flush_s: last?.flushSeconds,
-      size_mb: last?.sizeBytes === undefined ? undefined : last.sizeBytes / 1e6,
-      peak_rss_mb: peakRss / 1e6,
-    },
-  };
+  const shardCase = `${options.shards} shard${options.shards === 1 ? '' : 's'}`;
+  return servers.map((entry): EngineResult => {
+    const engine = `${entry.name} (HTTP _bulk)`;
+    const figures = runs.get(entry.name)!;
+    if (failures.has(entry.name)) return { engine, case: shardCase, metrics: {}, unavailable: failures.get(entry.name) };
+    const rate = summarize(figures.map((f) => f.docsPerSecond));
+    const last = figures[figures.length - 1]!;
+    return {
+      engine,
+      case: shardCase,
+      metrics: {
+        docs_per_s: rate.median,
+        docs_per_s_spread: rate.spread,
+        mb_per_s: summarize(figures.map((f) => f.megabytesPerSecond)).median,
+        refresh_s: last.refreshSeconds,
+        flush_s: last.flushSeconds,
+        size_mb: last.sizeBytes === undefined ? undefined : last.sizeBytes / 1e6,
+        size_vs_raw_json: last.sizeBytes === undefined ? undefined : last.sizeBytes / rawBytes,
+        peak_rss_mb: Math.max(...figures.map((f) => f.peakRssBytes ?? 0)) / 1e6,
+      },
+    };
+  });
 }
 
 function libraryIngest(make: () => LibraryIndex, docs: Document[], runs: number): EngineResult {
@@ -74,13 +97,8 @@ export async function ingestTrack(options: TrackOptions): Promise<TrackResult> {
   const lines = await readCorpusLines(spec, options.limit);
   const result = newTrackResult('ingest', options.runs, ['docs_per_s', 'mb_per_s'], spec.name);
   const rawBytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
-  try {
-    result.results.push(await gannetIngest(spec, lines, options.runs));
-  } catch (err) {
-    result.results.push({ engine: 'gannet (HTTP _bulk)', metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
-  }
-  const gannet = result.results[0]!;
-  if (gannet.metrics['size_mb'] !== undefined) gannet.metrics['size_vs_raw_json'] = (gannet.metrics['size_mb']! * 1e6) / rawBytes;
+  const lineup = await serverLineup(options.serverPeers);
+  result.results.push(...(await serverIngest(lineup.servers, spec, lines, options, rawBytes)), ...lineup.skipped);
   if (options.peers) {
     if (javaAvailable() && options.limit === Infinity) {
       const rates: number[] = [];

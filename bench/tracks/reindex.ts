@@ -1,6 +1,6 @@
 /**
  * Reindex speed and cancel latency, on one node through HTTP, against the raw `_bulk` rate measured in
- * the same run:
+ * the same run, for Gannet and each server peer (`--peer opensearch`: the same steps, one server after the other):
  *   1. the corpus through `_bulk` into a one-shard source index (the ingest track's code): the raw rate;
  *   2. `_reindex` of that index into a new one-shard index with `wait_for_completion=true`: docs/s and
  *      the ratio to the raw rate (goal: >= 0.6);
@@ -16,14 +16,16 @@
 import { corpusSpec, readCorpusLines, type CorpusSpec } from '../lib/corpus.js';
 import { percentile, summarize } from '../lib/stats.js';
 import { newTrackResult, type EngineResult, type TrackResult } from '../lib/report.js';
-import { call, GannetHttpPeer, type HttpReply } from '../peers/gannet-http.js';
+import { call, corpusMappings, expectOk, type SearchServer } from '../peers/http-server.js';
 import { watchIndexTotal } from '../lib/write-watcher.js';
+import { serverLineup, type ServerEntry } from '../lib/servers.js';
 
 export interface ReindexTrackOptions {
   corpus: string;
   limit: number;
   cancels: number;
   seed: number;
+  serverPeers: string[];
 }
 
 const SOURCE = 'reindex-src';
@@ -51,39 +53,51 @@ export async function reindexTrack(options: ReindexTrackOptions): Promise<TrackR
   const spec = corpusSpec(options.corpus);
   const lines = await readCorpusLines(spec, options.limit);
   const result = newTrackResult('reindex', 1, ['docs_per_s', 'ratio_to_bulk'], spec.name);
-  const peer = await GannetHttpPeer.start();
+  const lineup = await serverLineup(options.serverPeers);
+  for (const entry of lineup.servers) result.results.push(...(await serverRows(entry, spec, lines, options)));
+  result.results.push(...lineup.skipped);
+  return result;
+}
+
+async function serverRows(entry: ServerEntry, spec: CorpusSpec, lines: string[], options: ReindexTrackOptions): Promise<EngineResult[]> {
+  const rows: EngineResult[] = [];
+  const row = (what: string, metrics: EngineResult['metrics'], notes?: string[]) => rows.push({ engine: entry.name, case: what, metrics, ...(notes ? { notes } : {}) });
+  let server: SearchServer | undefined;
   try {
-    const port = peer.node.port;
-    const ingest = await peer.ingest(spec, lines, SOURCE);
-    result.results.push({ engine: 'gannet _bulk into 1 shard (raw rate)', metrics: { docs: lines.length, docs_per_s: ingest.docsPerSecond, seconds: ingest.seconds } });
+    server = await entry.start();
+    const port = server.port;
+    await server.warmUp(spec, lines);
+    const ingest = await server.ingest(spec, lines, { index: SOURCE });
+    row('_bulk into 1 shard (raw rate)', { docs: lines.length, docs_per_s: ingest.docsPerSecond, seconds: ingest.seconds });
     const raw = ingest.docsPerSecond;
     // For context: the same documents with explicit ids, the versioned write path reindexed documents take (the
     // raw rate above uses generated ids, which skip the id lookup: ES's append-only path).
-    const withIds = await peer.ingest(spec, lines, 'bulk-explicit-ids', 5000, true);
-    result.results.push({ engine: 'gannet _bulk into 1 shard, explicit ids (context)', metrics: { docs: lines.length, docs_per_s: withIds.docsPerSecond, seconds: withIds.seconds, ratio_to_bulk: withIds.docsPerSecond / raw } });
+    const withIds = await server.ingest(spec, lines, { index: 'bulk-explicit-ids', explicitIds: true });
+    row('_bulk into 1 shard, explicit ids (context)', { docs: lines.length, docs_per_s: withIds.docsPerSecond, seconds: withIds.seconds, ratio_to_bulk: withIds.docsPerSecond / raw });
     await call(port, 'DELETE', '/bulk-explicit-ids');
 
     const plain = await timedReindex(port, spec, SOURCE, 'reindex-dst', lines.length);
-    result.results.push(reindexRow('gannet _reindex 1 shard -> 1 shard', plain, raw));
+    row('_reindex 1 shard -> 1 shard', reindexMetrics(plain, raw));
 
     try {
       await createIndex(port, spec, SHARDED_SOURCE, SHARDS_OF_SHARDED_SOURCE);
       await expectOk(call(port, 'POST', '/_reindex?wait_for_completion=true&refresh=true', JSON.stringify({ source: { index: SOURCE }, dest: { index: SHARDED_SOURCE } })), 'reindex into the sharded source');
       const sliced = await timedReindex(port, spec, SHARDED_SOURCE, 'reindex-dst-sliced', lines.length, 'auto');
-      result.results.push(reindexRow(`gannet _reindex ${SHARDS_OF_SHARDED_SOURCE} shards -> 1 shard, slices=auto`, sliced, raw));
+      row(`_reindex ${SHARDS_OF_SHARDED_SOURCE} shards -> 1 shard, slices=auto`, reindexMetrics(sliced, raw));
       await call(port, 'DELETE', `/${SHARDED_SOURCE},reindex-dst-sliced`);
     } catch (err) {
-      result.results.push({ engine: 'gannet _reindex slices=auto', metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
+      rows.push({ engine: entry.name, case: '_reindex slices=auto', metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
     }
     await call(port, 'DELETE', '/reindex-dst');
 
-    result.results.push(await cancelRuns(port, spec, options));
+    const cancels = await cancelRuns(port, spec, options);
+    row('cancel during _reindex', { runs: cancels.runs, cancelled_mid_way: cancels.cancelled, ...cancels.metrics, peak_rss_mb: (server.peakRssBytes() ?? 0) / 1e6 }, cancels.notes);
   } catch (err) {
-    result.results.push({ engine: 'gannet _reindex', metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
+    rows.push({ engine: entry.name, case: '_reindex', metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
   } finally {
-    await peer.stop();
+    await server?.stop();
   }
-  return result;
+  return rows;
 }
 
 interface TimedReindex {
@@ -105,12 +119,19 @@ async function timedReindex(port: number, spec: CorpusSpec, source: string, dest
   return { seconds, docs: body.created, batches: body.batches };
 }
 
-function reindexRow(engine: string, run: TimedReindex, rawDocsPerSecond: number): EngineResult {
+function reindexMetrics(run: TimedReindex, rawDocsPerSecond: number): EngineResult['metrics'] {
   const docsPerSecond = run.docs / run.seconds;
-  return { engine, metrics: { docs: run.docs, docs_per_s: docsPerSecond, seconds: run.seconds, ratio_to_bulk: docsPerSecond / rawDocsPerSecond, batches: run.batches } };
+  return { docs: run.docs, docs_per_s: docsPerSecond, seconds: run.seconds, ratio_to_bulk: docsPerSecond / rawDocsPerSecond, batches: run.batches };
 }
 
-async function cancelRuns(port: number, spec: CorpusSpec, options: ReindexTrackOptions): Promise<EngineResult> {
+interface CancelFigures {
+  runs: number;
+  cancelled: number;
+  metrics: EngineResult['metrics'];
+  notes: string[];
+}
+
+async function cancelRuns(port: number, spec: CorpusSpec, options: ReindexTrackOptions): Promise<CancelFigures> {
   const random = mulberry32(options.seed);
   const runs: CancelRun[] = [];
   for (let i = 0; i < options.cancels; i++) {
@@ -156,7 +177,8 @@ async function cancelRuns(port: number, spec: CorpusSpec, options: ReindexTrackO
       `count ${run.countAtResponse}${run.countChangedAfter ? ' CHANGED AFTER THE CANCEL' : ''}, task created ${run.createdInTask ?? '?'}, canceled ${run.canceledReason ?? '-'}${run.finishedFirst ? ', finished before the cancel' : ''}`,
   );
   return {
-    engine: `gannet cancel during _reindex (${runs.length} runs, ${cancelled.length} cancelled mid-way)`,
+    runs: runs.length,
+    cancelled: cancelled.length,
     metrics: {
       cancel_p50_ms: percentile(cancelTimes, 50),
       cancel_p99_ms: percentile(cancelTimes, 99),
@@ -178,16 +200,10 @@ async function createIndex(port: number, spec: CorpusSpec, index: string, shards
   await expectOk(
     call(port, 'PUT', `/${index}`, JSON.stringify({
       settings: { number_of_shards: shards, number_of_replicas: 0, refresh_interval: '-1' },
-      mappings: { properties: { [spec.idField]: { type: 'keyword' }, [spec.textField]: { type: 'text' } } },
+      mappings: corpusMappings(spec),
     })),
     `create ${index}`,
   );
-}
-
-async function expectOk(reply: Promise<HttpReply>, what: string): Promise<any> {
-  const { status, body } = await reply;
-  if (status >= 300) throw new Error(`${what} answered ${status}: ${JSON.stringify(body).slice(0, 300)}`);
-  return body;
 }
 
 function sleep(ms: number): Promise<void> {
