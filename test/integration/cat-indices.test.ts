@@ -76,6 +76,15 @@ test('_cat/count counts the refreshed documents of primaries', async () => {
   assert.match(text.text, /^epoch\s+timestamp\s+count\n\d+\s+\d\d:\d\d:\d\d\s+\d+\n$/);
 });
 
+test('_cat/count also answers POST, as ES 9.3 does (the Python client 9.x sends POST)', async () => {
+  const res = await node.request('POST', '/_cat/count/logs?format=json');
+  assert.equal(res.status, 200, res.text);
+  assert.equal(res.body[0].count, '1');
+  const all = await node.request('POST', '/_cat/count?v');
+  assert.equal(all.status, 200, all.text);
+  assert.match(all.text, /^epoch\s+timestamp\s+count\n/);
+});
+
 test('_cat/segments lists segments with ES columns', async () => {
   const res = await node.request('GET', '/_cat/segments/logs?v');
   const header = res.text.split('\n')[0]!.trim().split(/\s+/);

@@ -19,6 +19,8 @@ export interface CatEndpoint<Name extends string = string> {
   /** The lines this endpoint adds to `GET /_cat` (ES's `documentation()`), e.g. `/_cat/allocation`. */
   readonly documentation: readonly string[];
   readonly paths: readonly string[];
+  /** HTTP methods of every path; GET unless the endpoint says otherwise. */
+  readonly methods?: readonly ('GET' | 'POST')[];
   /** ES action name the request runs as. */
   readonly action: string;
   /** The endpoint's own query parameters (path parameters come from `paths`). */
@@ -28,9 +30,10 @@ export interface CatEndpoint<Name extends string = string> {
 }
 
 export function catRoutes<Name extends string>(endpoint: CatEndpoint<Name>): Route[] {
-  return endpoint.paths.map(
-    (path): Route => ({
-      method: 'GET',
+  return endpoint.paths.flatMap((path) =>
+    (endpoint.methods ?? ['GET']).map(
+      (method): Route => ({
+      method,
       path,
       action: endpoint.action,
       params: endpoint.params,
@@ -43,7 +46,8 @@ export function catRoutes<Name extends string>(endpoint: CatEndpoint<Name>): Rou
         const rows = await endpoint.rows(request, context);
         return catTableResponse({ columns: endpoint.columns, rows }, request);
       },
-    }),
+      }),
+    ),
   );
 }
 

@@ -1,6 +1,7 @@
 /**
  * `GET /_cat/count[/{index}]` (RestCountAction): the number of documents in the resolved indices, as a search
- * would count them now (the primaries' refreshed documents), with the timestamp columns.
+ * would count them now (the primaries' refreshed documents), with the timestamp columns. ES 9.3 also routes POST
+ * (for a serverless-only `project_routing` body), and the Python client 9.x always sends POST.
  */
 import { cell, defineColumns, timestampCells, timestampColumns, type CatRow } from '../../cat/index.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED } from '../../cluster/indices-options.js';
@@ -15,6 +16,7 @@ type CountColumn = (typeof countColumns)[number]['name'];
 export const catCountEndpoint: CatEndpoint<CountColumn> = {
   documentation: ['/_cat/count', '/_cat/count/{index}'],
   paths: ['/_cat/count', '/_cat/count/{index}'],
+  methods: ['GET', 'POST'],
   action: 'indices:data/read/search',
   params: [...INDICES_OPTIONS_PARAMS],
   columns: countColumns,

@@ -55,6 +55,8 @@ export function fetchSourceFromJson(value: unknown): FetchSource {
       throw errors.illegalArgument(`Unknown key for a ${typeof raw === 'object' ? 'START_OBJECT' : 'VALUE'} in [${name}].`);
     };
     for (const key of Object.keys(object)) {
+      // exclude_vectors (ES 9) keeps vector fields out of _source: accepted, with nothing to exclude in Gannet.
+      if (key === 'exclude_vectors' && (typeof object[key] === 'boolean' || object[key] === 'true' || object[key] === 'false')) continue;
       if (!['includes', 'include', 'excludes', 'exclude'].includes(key)) throw errors.illegalArgument(`Unknown key for a VALUE_STRING in [${key}].`);
     }
     return {

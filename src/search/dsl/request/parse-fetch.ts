@@ -22,7 +22,11 @@ function stringArray(parser: XContentParser, field: string | undefined): string[
   return values;
 }
 
-/** FetchSourceContext.fromXContent: true/false, "pattern", ["patterns"], or {includes, excludes}. */
+/**
+ * FetchSourceContext.fromXContent: true/false, "pattern", ["patterns"], or {includes, excludes, exclude_vectors}.
+ * `exclude_vectors` (ES 9: keep vector fields out of `_source`; the Python DSL sends `false` on every document
+ * search) is read as ES reads it and has nothing to do here: Gannet has no vector field types.
+ */
 export function parseSourceFilter(parser: XContentParser): SourceFilter {
   const token = parser.currentToken();
   let fetch = true;
@@ -40,6 +44,8 @@ export function parseSourceFilter(parser: XContentParser): SourceFilter {
     for (let next = parser.nextToken(); next !== 'END_OBJECT'; next = parser.nextToken()) {
       if (next === 'FIELD_NAME') {
         currentFieldName = parser.currentName();
+      } else if (currentFieldName === 'exclude_vectors' && (next === 'VALUE_BOOLEAN' || next === 'VALUE_STRING')) {
+        parser.booleanValue();
       } else if (next === 'START_ARRAY' || next === 'VALUE_STRING') {
         const isIncludes = currentFieldName === 'includes' || currentFieldName === 'include';
         const isExcludes = currentFieldName === 'excludes' || currentFieldName === 'exclude';

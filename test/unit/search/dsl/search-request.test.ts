@@ -100,6 +100,9 @@ test('short forms: sort, _source, stored_fields, track_total_hits', () => {
   assert.deepEqual(body('{"_source":"a*"}').source, { fetch: true, includes: ['a*'], excludes: [] });
   assert.deepEqual(body('{"_source":["a","b"]}').source, { fetch: true, includes: ['a', 'b'], excludes: [] });
   assert.deepEqual(body('{"_source":{"include":"a","exclude":["b"]}}').source, { fetch: true, includes: ['a'], excludes: ['b'] });
+  // ES 9's exclude_vectors, which the Python elasticsearch.dsl sends on every Document search.
+  assert.deepEqual(body('{"_source":{"exclude_vectors":false}}').source, { fetch: true, includes: [], excludes: [] });
+  assert.deepEqual(body('{"_source":{"includes":["a"],"exclude_vectors":"true"}}').source, { fetch: true, includes: ['a'], excludes: [] });
   assert.deepEqual(body('{"stored_fields":"_none_"}').storedFields, { fetch: false, fields: [] });
   assert.equal(body('{"track_total_hits":true}').trackTotalHitsUpTo, TRACK_TOTAL_HITS_ACCURATE);
   assert.equal(body('{"track_total_hits":"false"}').trackTotalHitsUpTo, TRACK_TOTAL_HITS_DISABLED);
@@ -125,6 +128,8 @@ test('unknown keys and wrong value types, as SearchSourceBuilder reports them', 
   assert.deepEqual(bodyError(json), parsing('Expected one of [VALUE_BOOLEAN, VALUE_STRING, START_ARRAY, START_OBJECT] but found [VALUE_NUMBER]', col(json, '1')));
   json = '{"_source":{"foo":["a"]}}';
   assert.deepEqual(bodyError(json), parsing('Unknown key for a START_ARRAY in [foo].', col(json, '["a"]')));
+  json = '{"_source":{"excludes":true}}';
+  assert.deepEqual(bodyError(json), parsing('Unknown key for a VALUE_BOOLEAN in [excludes].', col(json, 'true')));
   json = '{"stored_fields":1}';
   assert.deepEqual(bodyError(json), parsing('Expected [VALUE_STRING] or [START_ARRAY] in [stored_fields] but found [VALUE_NUMBER]', col(json, '1')));
   assert.deepEqual(bodyError('{"stored_fields":["_none_","a"]}'), { type: 'illegal_argument_exception', reason: 'cannot combine _none_ with other fields' });
