@@ -5,6 +5,7 @@
  * rendering; the by-query responses leave out `created` (and `updated` for delete_by_query).
  */
 import { jsonFloat } from '../common/json-float.js';
+import { formatTimeValueNanos } from '../common/time-value.js';
 
 export interface BulkByScrollCounts {
   total: number;
@@ -39,6 +40,11 @@ export interface StatusRenderOptions {
   readonly includeCreated: boolean;
   /** ES's `include_updated` (false for delete_by_query responses). */
   readonly includeUpdated: boolean;
+  /**
+   * A human-readable builder: `throttled` and `throttled_until` (TimeValue strings) before their `_millis` fields.
+   * ES's TaskResult stores a finished task's response this way, so `GET _tasks/<id>` of a background reindex shows them.
+   */
+  readonly human?: boolean;
 }
 
 export const FULL_STATUS: StatusRenderOptions = { includeCreated: true, includeUpdated: true };
@@ -57,10 +63,12 @@ export function statusFields(status: BulkByScrollStatus, options: StatusRenderOp
   out['version_conflicts'] = status.versionConflicts;
   out['noops'] = status.noops;
   out['retries'] = { bulk: status.bulkRetries, search: status.searchRetries };
+  if (options.human) out['throttled'] = formatTimeValueNanos(status.throttledNanos);
   out['throttled_millis'] = Math.floor(status.throttledNanos / NANOS_PER_MILLI);
   // A Java float: -1 stands for "unlimited" and prints as -1.0, a rate prints with its fraction.
   out['requests_per_second'] = jsonFloat(status.requestsPerSecond === Number.POSITIVE_INFINITY ? -1 : status.requestsPerSecond);
   if (status.reasonCancelled !== undefined) out['canceled'] = status.reasonCancelled;
+  if (options.human) out['throttled_until'] = formatTimeValueNanos(status.throttledUntilNanos);
   out['throttled_until_millis'] = Math.floor(status.throttledUntilNanos / NANOS_PER_MILLI);
   if (status.slices.length > 0) out['slices'] = status.slices.map((slice) => (slice === null ? null : statusFields(slice, options)));
   return out;

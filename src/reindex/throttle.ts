@@ -99,20 +99,6 @@ export class Throttle {
     return new Promise((resolve) => this.schedule(this.rate, delayNanos, resolve));
   }
 
-  /**
-   * Ends a pending wait now, keeping the rate (ES's handleCancel runs the delayed batch at once); the part of the
-   * wait that elapsed counts as throttled time.
-   */
-  wake(): void {
-    const pending = this.pending;
-    if (pending === undefined) return;
-    pending.cancelTimer();
-    this.pending = undefined;
-    const elapsed = pending.delayNanos - Math.max(0, pending.deadlineNanos - this.clock.nowNanos());
-    this.throttledTotalNanos += Math.max(0, elapsed);
-    pending.resolve();
-  }
-
   /** Applies a new rate (ES's rethrottle). */
   rethrottle(newRequestsPerSecond: number): void {
     if (!(newRequestsPerSecond > 0)) throw new RangeError(`requests per second must be more than 0 but was [${newRequestsPerSecond}]`);

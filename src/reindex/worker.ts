@@ -85,7 +85,9 @@ export class BulkByScrollWorker {
     if (this.started) throw new Error('a bulk-by-scroll worker runs once');
     this.started = true;
     const startedNanos = process.hrtime.bigint();
-    const onCancel = (): void => this.throttle.wake();
+    // ES's handleCancel: a rethrottle to unlimited, so a pending wait ends at once (the interrupted wait is not
+    // counted as throttled time) and the final status reports requests_per_second -1, as ES and OpenSearch do.
+    const onCancel = (): void => this.throttle.rethrottle(Number.POSITIVE_INFINITY);
     this.task.signal.addEventListener('abort', onCancel, { once: true });
     let scrollId: string | undefined;
     const finish = (bulkFailures: readonly BulkFailure[], searchFailures: readonly SearchFailure[], timedOut: boolean): BulkByScrollResult => ({

@@ -227,6 +227,12 @@ test('a wait_for_completion=false reindex stores its BulkByScrollResponse, serve
     assert.equal(done.body.response.created, 50);
     assert.deepEqual(done.body.response.failures, []);
     assert.equal(done.body.error, undefined);
+    // ES's TaskResult renders the stored response human-readable: `throttled` before `throttled_millis` (as a real
+    // OpenSearch 2.19 node answers too: bench/answers).
+    const keys = Object.keys(done.body.response);
+    assert.deepEqual(keys.slice(keys.indexOf('retries') + 1), ['throttled', 'throttled_millis', 'requests_per_second', 'throttled_until', 'throttled_until_millis', 'failures']);
+    assert.equal(done.body.response.throttled, '0s');
+    assert.equal(done.body.response.throttled_until, '0s');
 
     assert.equal(await node.stop(), 0);
     node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'results-reindex' } });

@@ -33,6 +33,7 @@ export async function runBulkByScroll(request: BulkByScrollRequest, waitForCompl
     const result = await worker.run();
     return json(responseBody(result, render), responseStatus(result));
   }
-  // The stored response is the full one (TaskResult prints it with empty params).
-  return runDetached(context, async () => responseBody(await worker.run(), FULL_STATUS));
+  // The stored response is the full one: ES's TaskResult prints it with empty params (created and updated both
+  // shown) on a human-readable builder (XContentHelper.toXContent(response, type, true)): `throttled` too.
+  return runDetached(context, async () => responseBody(await worker.run(), { ...FULL_STATUS, human: true }));
 }

@@ -28,6 +28,14 @@ test('slice_id first, canceled after requests_per_second, created/updated left o
   assert.equal(fields['canceled'], 'by user request');
 });
 
+test('human-readable: throttled and throttled_until as TimeValue strings before their millis (how TaskResult stores a response)', () => {
+  const fields = statusFields(status({ total: 1, throttledNanos: 1_500_000_000, throttledUntilNanos: 0 }), { includeCreated: true, includeUpdated: true, human: true });
+  assert.deepEqual(Object.keys(fields).slice(-5), ['throttled', 'throttled_millis', 'requests_per_second', 'throttled_until', 'throttled_until_millis']);
+  assert.equal(fields['throttled'], '1.5s');
+  assert.equal(fields['throttled_millis'], 1500);
+  assert.equal(fields['throttled_until'], '0s');
+});
+
 test('a leader sums its slices, keeps the smallest throttled_until and lists the slices (null for a missing one)', () => {
   const leader = sumStatuses([status({ sliceId: 0, total: 5, created: 5, requestsPerSecond: 2, throttledUntilNanos: 5e6 }), null, status({ sliceId: 2, total: 7, created: 1, requestsPerSecond: 3, throttledUntilNanos: 2e6 })], undefined);
   const fields = plain(statusFields(leader)) as Record<string, unknown>;
