@@ -8,7 +8,8 @@
  * benchmarks print the peer as skipped with that reason.
  *
  * Environment: GANNET_OPENSEARCH_VERSION (default 2.19.6), GANNET_OPENSEARCH_HEAP (default 512m, per node),
- * GANNET_BENCH_CACHE (default ~/.cache/gannet-bench: the class path and the compiled launcher).
+ * GANNET_OPENSEARCH_START_SECONDS (default 240), GANNET_BENCH_CACHE (default ~/.cache/gannet-bench: the class
+ * path and the compiled launcher).
  */
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { call, SearchServer, type ServerProcess } from './http-server.js';
 export const OPENSEARCH_VERSION = process.env['GANNET_OPENSEARCH_VERSION'] ?? '2.19.6';
 const HEAP = process.env['GANNET_OPENSEARCH_HEAP'] ?? '512m';
 /** A first start on a loaded 2-core host takes 30-60 s (class loading, JIT); allow well beyond that. */
-const START_TIMEOUT_MS = 240_000;
+const START_TIMEOUT_MS = Number(process.env['GANNET_OPENSEARCH_START_SECONDS'] ?? 240) * 1000;
 const MAVEN_TIMEOUT_MS = 15 * 60_000;
 
 /** The JVM options of the distribution's config/jvm.options that matter for speed and memory, with our heap. */
