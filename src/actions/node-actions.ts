@@ -19,6 +19,13 @@ import { tasksResultToWire } from './tasks/task-wire.js';
 import { executeShardBulk, SHARD_BULK_ACTION, type ShardBulkRequest } from './documents/write-executor.js';
 import { GET_SHARD_ACTION, readDocumentOnShardNode } from './documents/document-reader.js';
 import { executeRemoteShardSearch, QUERY_FETCH_ACTION, type RemoteShardSearchRequest } from './search/remote-shard-search.js';
+import { EXPLAIN_SHARD_ACTION, explainOnShard, type ExplainShardRequest } from './search/explain-action.js';
+import { runBroadcastOnNode, type BroadcastOperation } from './broadcast-by-node.js';
+import { FLUSH_ACTION, flushOnShard, FORCE_MERGE_ACTION, forceMergeOnShard, REFRESH_ACTION, refreshOnShard } from './indices/broadcast-actions.js';
+import { CLEAR_CACHE_ACTION, clearCacheOnShard } from './indices/cache-clear-action.js';
+import { INDICES_STATS_ACTION, shardStatsOnShard } from './indices/shard-stats-broadcast.js';
+import { INDICES_SEGMENTS_ACTION, shardSegmentsOnShard } from './indices/segments-broadcast.js';
+import { RECOVERY_ACTION, recoveryOnShard } from './indices/recovery-broadcast.js';
 
 export const BAN_ACTION = 'internal:admin/tasks/ban';
 
@@ -39,10 +46,26 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [NODE_SNAPSHOT_ACTION]: (services) => localSnapshot(services, services.clusterService.state()),
   [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
   [QUERY_FETCH_ACTION]: (services, args: RemoteShardSearchRequest, task) => executeRemoteShardSearch(services, args, task),
+  [EXPLAIN_SHARD_ACTION]: (services, args: ExplainShardRequest, task) => explainOnShard(services, args, task),
   [GET_SHARD_ACTION]: (services, args: Parameters<typeof readDocumentOnShardNode>[1], task) => readDocumentOnShardNode({ task, services }, args),
   [`${LIST_TASKS_ACTION}[n]`]: async (services, args: unknown) => tasksResultToWire(await listTasksOnNode(services, listRequestFromWire(args))),
   [`${CANCEL_TASKS_ACTION}[n]`]: async (services, args: unknown, task) => tasksResultToWire(await cancelTasksOnNode(services, task, cancelRequestFromWire(args))),
 };
+
+/** The shard-level operations of the broadcast-by-node actions (broadcast-by-node.ts), served as `<action>[n]`. */
+const BROADCAST_OPERATIONS: Record<string, BroadcastOperation> = {
+  [REFRESH_ACTION]: refreshOnShard,
+  [FLUSH_ACTION]: flushOnShard,
+  [FORCE_MERGE_ACTION]: forceMergeOnShard,
+  [CLEAR_CACHE_ACTION]: clearCacheOnShard,
+  [INDICES_STATS_ACTION]: shardStatsOnShard,
+  [INDICES_SEGMENTS_ACTION]: shardSegmentsOnShard,
+  [RECOVERY_ACTION]: recoveryOnShard,
+};
+
+for (const [action, operation] of Object.entries(BROADCAST_OPERATIONS)) {
+  NODE_ACTIONS[`${action}[n]`] = (services, args: unknown, task) => runBroadcastOnNode(services, operation, args, task);
+}
 
 /** Registers every node action and the ban handler; wires this node's cancellations to ban children elsewhere. */
 export function registerNodeActions(services: NodeServices, transport: TransportService): void {

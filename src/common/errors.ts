@@ -80,6 +80,8 @@ export const ERROR_STATUS = {
   aliases_not_found_exception: 404,
   unavailable_shards_exception: 503,
   no_shard_available_action_exception: 503,
+  // ShardNotFoundException (a ResourceNotFoundException): the copy is not on the node asked.
+  shard_not_found_exception: 404,
   process_cluster_event_timeout_exception: 503,
   validation_exception: 400,
   document_source_missing_exception: 400,
@@ -302,6 +304,10 @@ export const errors = {
   noEnumConstant: (enumClass: string, name: string) => new EsError('illegal_argument_exception', `No enum constant ${enumClass}.${name}`),
 
   noSuchNode: (nodeId: string) => new EsError('no_such_node_exception', `No such node [${nodeId}]`, { metadata: { node_id: nodeId } }),
+
+  /** ShardNotFoundException: the node asked holds no such copy (broadcast actions count it as not available). */
+  shardNotFound: (index: string, indexUuid: string, shard: number) =>
+    new EsError('shard_not_found_exception', 'no such shard', { metadata: { index_uuid: indexUuid, shard: String(shard), index } }),
 
   failedNode: (nodeId: string, causedBy: EsError) =>
     new EsError('failed_node_exception', `Failed node [${nodeId}]`, { metadata: { node_id: nodeId }, causedBy }),

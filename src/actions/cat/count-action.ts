@@ -1,12 +1,13 @@
 /**
- * `GET /_cat/count[/{index}]` (RestCountAction): the number of documents in the resolved indices, as a search
- * would count them now (the primaries' refreshed documents), with the timestamp columns. ES 9.3 also routes POST
+ * `GET /_cat/count[/{index}]` (RestCountAction): the number of documents in the resolved indices, counted by a
+ * size-0 search across the shards (wherever they live), with the timestamp columns. ES 9.3 also routes POST
  * (for a serverless-only `project_routing` body), and the Python client 9.x always sends POST.
  */
 import { cell, defineColumns, timestampCells, timestampColumns, type CatRow } from '../../cat/index.js';
-import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED } from '../../cluster/indices-options.js';
-import { indicesOf } from '../indices-services.js';
-import { resolveIndices } from '../indices/resolve-indices.js';
+import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams } from '../../cluster/indices-options.js';
+import { TRACK_TOTAL_HITS_ACCURATE } from '../../search/dsl/index.js';
+import { countSearch } from '../search/count-action.js';
+import { indexExpressions } from '../search/search-input.js';
 import type { CatEndpoint } from './cat-endpoint.js';
 
 export const countColumns = defineColumns([...timestampColumns, { name: 'count', aliases: ['dc', 'docs.count', 'docsCount'], description: 'the document count' }]);
@@ -21,12 +22,9 @@ export const catCountEndpoint: CatEndpoint<CountColumn> = {
   params: [...INDICES_OPTIONS_PARAMS],
   columns: countColumns,
   async rows(request, context) {
-    const state = context.services.clusterService.state();
-    const names = new Set(resolveIndices(request, state, STRICT_EXPAND_OPEN_FORBID_CLOSED));
-    let count = 0;
-    for (const shard of indicesOf(context.services).service.shardStats()) {
-      if (shard.primary && names.has(shard.index)) count += shard.engine.docs.count;
-    }
+    const options = indicesOptionsFromParams((name) => request.param(name), STRICT_EXPAND_OPEN_FORBID_CLOSED);
+    const outcome = await countSearch(context, { size: 0, trackTotalHitsUpTo: TRACK_TOTAL_HITS_ACCURATE }, indexExpressions(request.pathParams['index']), options, undefined);
+    const count = outcome?.reduced.totalHits?.value ?? 0;
     const row: CatRow<CountColumn> = { ...timestampCells(Date.now()), count: cell.long(count) };
     return [row];
   },

@@ -1,15 +1,15 @@
 /**
  * `GET /_cat/indices[/{index}]` (ES 8.19's RestIndicesAction): one row per index with health, status, uuid,
  * shard counts, document counts, store and dataset sizes, and every statistic column (with its `pri.` sibling
- * for `pri=true`), figures from the same shard statistics `_stats` prints. `health=` keeps only indices of that
+ * for `pri=true`), figures from the same shard statistics `_stats` prints (collected from every node). `health=` keeps only indices of that
  * colour.
  */
 import { errors } from '../../common/errors.js';
 import { cell, defineColumns, type CatColumn, type CatRow } from '../../cat/index.js';
 import { computeIndexHealth } from '../../cluster/health/index.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_CLOSED } from '../../cluster/indices-options.js';
-import { indicesOf } from '../indices-services.js';
 import { resolveIndices } from '../indices/resolve-indices.js';
+import { collectShardStats } from '../indices/shard-stats-broadcast.js';
 import { commonStats, STATS_METRICS, type StatsMetric } from '../indices/stats-xcontent.js';
 import type { CatEndpoint } from './cat-endpoint.js';
 import { readClusterState } from './master-state.js';
@@ -73,7 +73,8 @@ export const catIndicesEndpoint: CatEndpoint<string> = {
     const wanted = healthFilter(request.param('health'));
     request.paramBool('include_unloaded_segments', false);
     const names = resolveIndices(request, state, STRICT_EXPAND_OPEN_CLOSED).sort();
-    const shardStats = indicesOf(context.services).service.shardStats();
+    // The copies' figures from the nodes that hold them (closed indices have none to give).
+    const { shards: shardStats } = await collectShardStats(context, state, names.filter((name) => state.indices.get(name)?.state === 'open'));
     const rows: CatRow<string>[] = [];
     for (const name of names) {
       const metadata = state.indices.get(name)!;

@@ -47,10 +47,9 @@ export const catRecoveryEndpoint: CatEndpoint<RecoveryColumn> = {
   columns: recoveryColumns,
   async rows(request, context) {
     request.paramBool('detailed', false);
-    const target = context.services.localNode;
     const rows: CatRow<RecoveryColumn>[] = [];
-    for (const [index, states] of collectRecoveries(request, context)) {
-      for (const state of states) {
+    for (const [index, states] of await collectRecoveries(request, context)) {
+      for (const { state, target } of states) {
         rows.push({
           index: cell.string(index),
           shard: cell.long(state.shard),

@@ -1,11 +1,11 @@
 /**
- * `GET /_cat/segments[/{index}]` (RestSegmentsAction): one row per segment of each started shard copy on this
- * node, from the engine's segment statistics.
+ * `GET /_cat/segments[/{index}]` (RestSegmentsAction): one row per segment of each started shard copy, from the
+ * engine's segment statistics on the node that holds it (segments-broadcast.ts).
  */
 import { cell, defineColumns, type CatRow } from '../../cat/index.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN } from '../../cluster/indices-options.js';
-import { indicesOf } from '../indices-services.js';
 import { resolveIndices } from '../indices/resolve-indices.js';
+import { collectSegments } from '../indices/segments-broadcast.js';
 import type { CatEndpoint } from './cat-endpoint.js';
 import { readClusterState } from './master-state.js';
 
@@ -38,30 +38,29 @@ export const catSegmentsEndpoint: CatEndpoint<SegmentColumn> = {
   async rows(request, context) {
     const state = await readClusterState(request, context, { acceptsLocal: true });
     const names = resolveIndices(request, state, STRICT_EXPAND_OPEN).sort();
-    const node = context.services.localNode;
     const rows: CatRow<SegmentColumn>[] = [];
-    const stats = indicesOf(context.services).service.shardStats();
-    for (const name of names) {
-      for (const shard of stats.filter((candidate) => candidate.index === name).sort((a, b) => a.shard - b.shard)) {
-        for (const segment of shard.engine.segments) {
-          rows.push({
-            index: cell.string(name),
-            shard: cell.long(shard.shard),
-            prirep: cell.string(shard.primary ? 'p' : 'r'),
-            ip: cell.string(node.ip),
-            id: cell.string(node.id),
-            segment: cell.string(segment.name),
-            generation: cell.long(segment.generation),
-            'docs.count': cell.long(segment.numDocs),
-            'docs.deleted': cell.long(segment.deletedDocs),
-            size: cell.bytes(segment.sizeInBytes),
-            'size.memory': cell.bytes(0),
-            committed: cell.string(String(segment.committed)),
-            searchable: cell.string(String(segment.searchable)),
-            version: cell.string(segment.version),
-            compound: cell.string(String(segment.compound)),
-          });
-        }
+    const outcome = await collectSegments(context, state, names);
+    const ordered = [...outcome.results].sort((a, b) => (a.copy.index < b.copy.index ? -1 : a.copy.index > b.copy.index ? 1 : a.copy.shard - b.copy.shard || Number(b.copy.primary) - Number(a.copy.primary)));
+    for (const { copy, nodeId, result } of ordered) {
+      const node = state.nodes.get(nodeId);
+      for (const segment of result.segments) {
+        rows.push({
+          index: cell.string(copy.index),
+          shard: cell.long(copy.shard),
+          prirep: cell.string(result.primary ? 'p' : 'r'),
+          ip: node === undefined ? null : cell.string(node.ip),
+          id: cell.string(nodeId),
+          segment: cell.string(segment.name),
+          generation: cell.long(segment.generation),
+          'docs.count': cell.long(segment.numDocs),
+          'docs.deleted': cell.long(segment.deletedDocs),
+          size: cell.bytes(segment.sizeInBytes),
+          'size.memory': cell.bytes(0),
+          committed: cell.string(String(segment.committed)),
+          searchable: cell.string(String(segment.searchable)),
+          version: cell.string(segment.version),
+          compound: cell.string(String(segment.compound)),
+        });
       }
     }
     return rows;

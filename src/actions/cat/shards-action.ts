@@ -1,12 +1,13 @@
 /**
  * `GET /_cat/shards[/{index}]` (ES 8.19's RestShardsAction): one row per shard copy in the routing table, with
- * its state, docs, store, node, unassigned details, recovery source and the statistic columns of the copy.
+ * its state, docs, store, node, unassigned details, recovery source and the statistic columns of the copy (as
+ * its node reports them: shard-stats-broadcast.ts).
  */
 import { cell, defineColumns, type CatColumn, type CatRow } from '../../cat/index.js';
 import { INDICES_OPTIONS_PARAMS } from '../../cluster/indices-options.js';
 import type { IndicesOptions } from '../../cluster/indices-options.js';
-import { indicesOf } from '../indices-services.js';
 import { resolveIndices } from '../indices/resolve-indices.js';
+import { collectShardStats } from '../indices/shard-stats-broadcast.js';
 import { commonStats, STATS_METRICS, type StatsMetric } from '../indices/stats-xcontent.js';
 import type { CatEndpoint } from './cat-endpoint.js';
 import { readClusterState } from './master-state.js';
@@ -92,7 +93,9 @@ export const catShardsEndpoint: CatEndpoint<string> = {
   async rows(request, context) {
     const state = await readClusterState(request, context, { acceptsLocal: false });
     const names = new Set(resolveIndices(request, state, STRICT_EXPAND_HIDDEN));
-    const stats = indicesOf(context.services).service.shardStats();
+    // Each started copy's figures come from its own node.
+    const { shards: stats } = await collectShardStats(context, state, [...names]);
+    const byCopy = new Map(stats.map((shard) => [`${shard.index}/${shard.shard}/${shard.nodeId}`, shard]));
     const rows: CatRow<string>[] = [];
     const now = Date.now();
     for (const [index, shards] of state.routing) {
@@ -101,9 +104,7 @@ export const catShardsEndpoint: CatEndpoint<string> = {
         for (const copy of copies) {
           const assigned = copy.state !== 'UNASSIGNED' && copy.nodeId !== undefined;
           const started = copy.state === 'STARTED' || copy.state === 'RELOCATING';
-          const snapshot = started && assigned && copy.nodeId === context.services.localNode.id
-            ? stats.find((shard) => shard.index === index && shard.shard === copy.shard && shard.primary === copy.primary)
-            : undefined;
+          const snapshot = started && assigned ? byCopy.get(`${index}/${copy.shard}/${copy.nodeId}`) : undefined;
           const common = snapshot === undefined ? undefined : commonStats([snapshot], ALL_METRICS);
           const node = assigned ? state.nodes.get(copy.nodeId!) : undefined;
           const info = copy.unassignedInfo;

@@ -1,59 +1,26 @@
 /**
- * `_refresh`, `_flush` and `_forcemerge` on the resolved indices (ES's broadcast actions): each shard copy this
- * node holds runs the operation; the answer counts every copy in `total` (unassigned replicas included, as ES
- * does), the ones that ran in `successful`, and lists failures.
+ * `_refresh`, `_flush` and `_forcemerge` on the resolved indices: each started shard copy runs the operation on
+ * its node (broadcast-by-node.ts: one `<action>[n]` request per node); the answer counts every copy in `total`
+ * (unassigned replicas included, as ES does), the ones that ran in `successful`, and lists failures.
  */
-import { errors, toEsError } from '../../common/errors.js';
+import { errors } from '../../common/errors.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams } from '../../cluster/indices-options.js';
 import type { IndicesOptions } from '../../cluster/indices-options.js';
-import type { IndexShard } from '../../indices/index.js';
 import { json, type ActionContext, type RestRequest, type Route } from '../rest.js';
-import { indicesOf } from '../indices-services.js';
 import { errorXContent } from '../documents/write-response.js';
 import { expressionsOf, resolveIndices } from './resolve-indices.js';
 import { runDetached } from '../tasks/detached-task.js';
+import { activeCopy, allShardCopies, broadcastByNode, openShard, type BroadcastByNodeOutcome, type BroadcastOperation } from '../broadcast-by-node.js';
 
-interface BroadcastResult {
-  total: number;
-  successful: number;
-  failed: number;
-  failures: Record<string, unknown>[];
-}
+export const REFRESH_ACTION = 'indices:admin/refresh';
+export const FLUSH_ACTION = 'indices:admin/flush';
+export const FORCE_MERGE_ACTION = 'indices:admin/forcemerge';
 
-export async function broadcast(
-  request: RestRequest,
-  context: ActionContext,
-  defaults: IndicesOptions,
-  operation: (shard: IndexShard) => Promise<void>,
-): Promise<BroadcastResult> {
+/** The operation on every started copy of the request's indices, across the nodes that hold them. */
+export async function broadcast(request: RestRequest, context: ActionContext, defaults: IndicesOptions, action: string, args: unknown): Promise<BroadcastByNodeOutcome<unknown>> {
   const state = context.services.clusterService.state();
   const names = resolveIndices(request, state, defaults);
-  const { service } = indicesOf(context.services);
-  const result: BroadcastResult = { total: 0, successful: 0, failed: 0, failures: [] };
-  const work: Promise<void>[] = [];
-  for (const name of names) {
-    for (const copies of state.routing.get(name) ?? []) {
-      for (const copy of copies) {
-        result.total++;
-        if (copy.state !== 'STARTED' && copy.state !== 'RELOCATING') continue;
-        const shard = copy.nodeId === context.services.localNode.id ? service.shard(name, copy.shard) : undefined;
-        if (shard === undefined) continue;
-        work.push(
-          operation(shard).then(
-            () => {
-              result.successful++;
-            },
-            (err) => {
-              result.failed++;
-              result.failures.push({ shard: copy.shard, index: name, status: statusName(toEsError(err).status), reason: errorXContent(toEsError(err)) });
-            },
-          ),
-        );
-      }
-    }
-  }
-  await Promise.all(work);
-  return result;
+  return broadcastByNode(context, action, state, allShardCopies(state, names), args, activeCopy);
 }
 
 function statusName(status: number): string {
@@ -61,11 +28,21 @@ function statusName(status: number): string {
   return names[status] ?? String(status);
 }
 
-export function shardsBody(result: BroadcastResult): Record<string, unknown> {
+/** BroadcastResponse's `_shards`, failures as DefaultShardOperationFailedException prints them. */
+export function shardsBody(result: BroadcastByNodeOutcome<unknown>): Record<string, unknown> {
   const shards: Record<string, unknown> = { total: result.total, successful: result.successful, failed: result.failed };
-  if (result.failures.length > 0) shards['failures'] = result.failures;
+  if (result.failures.length > 0) {
+    shards['failures'] = result.failures.map((failure) => ({ shard: failure.shard, index: failure.index, status: statusName(failure.cause.status), reason: errorXContent(failure.cause) }));
+  }
   return { _shards: shards };
 }
+
+export const refreshOnShard: BroadcastOperation = async (_services, _args, local) => openShard(local).refresh('api');
+
+export const flushOnShard: BroadcastOperation = async (_services, args: { force: boolean }, local) => openShard(local).flush(args.force);
+
+export const forceMergeOnShard: BroadcastOperation = async (_services, args: { maxNumSegments: number | undefined; onlyExpungeDeletes: boolean; flush: boolean }, local) =>
+  openShard(local).forceMerge({ ...(args.maxNumSegments !== undefined && { maxNumSegments: args.maxNumSegments }), onlyExpungeDeletes: args.onlyExpungeDeletes, flush: args.flush });
 
 /**
  * BroadcastRequest's default for refresh, flush and force merge: wildcards expand to open indices, and a named
@@ -73,13 +50,12 @@ export function shardsBody(result: BroadcastResult): Record<string, unknown> {
  */
 const BROADCAST_DEFAULTS: IndicesOptions = STRICT_EXPAND_OPEN_FORBID_CLOSED;
 
-const refreshHandler: Route['handler'] = async (request, context) =>
-  json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, (shard) => shard.refresh('api'))));
+const refreshHandler: Route['handler'] = async (request, context) => json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, REFRESH_ACTION, {})));
 
 const flushHandler: Route['handler'] = async (request, context) => {
   const force = request.paramBool('force', false);
   request.paramBool('wait_if_ongoing', true);
-  return json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, (shard) => shard.flush(force))));
+  return json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, FLUSH_ACTION, { force })));
 };
 
 const forceMergeHandler: Route['handler'] = async (request, context) => {
@@ -92,11 +68,7 @@ const forceMergeHandler: Route['handler'] = async (request, context) => {
   // ForceMergeRequest.getDescription, shown by the tasks APIs and kept in the stored record.
   context.task.description = `Force-merge indices [${expressionsOf(request).join(', ')}], maxSegments[${maxNumSegments}], onlyExpungeDeletes[${onlyExpungeDeletes}], flush[${flush}]`;
   const forceMerge = async () =>
-    shardsBody(
-      await broadcast(request, context, BROADCAST_DEFAULTS, (shard) =>
-        shard.forceMerge({ maxNumSegments: maxNumSegments === -1 ? undefined : maxNumSegments, onlyExpungeDeletes, flush }),
-      ),
-    );
+    shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, FORCE_MERGE_ACTION, { maxNumSegments: maxNumSegments === -1 ? undefined : maxNumSegments, onlyExpungeDeletes, flush }));
   if (request.paramBool('wait_for_completion', true)) return json(await forceMerge());
   // ES resolves the indices inside the task, so a missing index becomes the stored error; bad options fail now.
   indicesOptionsFromParams((name) => request.param(name), BROADCAST_DEFAULTS);
@@ -104,21 +76,21 @@ const forceMergeHandler: Route['handler'] = async (request, context) => {
 };
 
 export const broadcastRoutes: Route[] = [
-  { method: ['GET', 'POST'], path: '/_refresh', action: 'indices:admin/refresh', params: INDICES_OPTIONS_PARAMS, handler: refreshHandler },
-  { method: ['GET', 'POST'], path: '/{index}/_refresh', action: 'indices:admin/refresh', params: INDICES_OPTIONS_PARAMS, handler: refreshHandler },
-  { method: ['GET', 'POST'], path: '/_flush', action: 'indices:admin/flush', params: ['force', 'wait_if_ongoing', ...INDICES_OPTIONS_PARAMS], handler: flushHandler },
-  { method: ['GET', 'POST'], path: '/{index}/_flush', action: 'indices:admin/flush', params: ['force', 'wait_if_ongoing', ...INDICES_OPTIONS_PARAMS], handler: flushHandler },
+  { method: ['GET', 'POST'], path: '/_refresh', action: REFRESH_ACTION, params: INDICES_OPTIONS_PARAMS, handler: refreshHandler },
+  { method: ['GET', 'POST'], path: '/{index}/_refresh', action: REFRESH_ACTION, params: INDICES_OPTIONS_PARAMS, handler: refreshHandler },
+  { method: ['GET', 'POST'], path: '/_flush', action: FLUSH_ACTION, params: ['force', 'wait_if_ongoing', ...INDICES_OPTIONS_PARAMS], handler: flushHandler },
+  { method: ['GET', 'POST'], path: '/{index}/_flush', action: FLUSH_ACTION, params: ['force', 'wait_if_ongoing', ...INDICES_OPTIONS_PARAMS], handler: flushHandler },
   {
     method: 'POST',
     path: '/_forcemerge',
-    action: 'indices:admin/forcemerge',
+    action: FORCE_MERGE_ACTION,
     params: ['max_num_segments', 'only_expunge_deletes', 'flush', 'wait_for_completion', ...INDICES_OPTIONS_PARAMS],
     handler: forceMergeHandler,
   },
   {
     method: 'POST',
     path: '/{index}/_forcemerge',
-    action: 'indices:admin/forcemerge',
+    action: FORCE_MERGE_ACTION,
     params: ['max_num_segments', 'only_expunge_deletes', 'flush', 'wait_for_completion', ...INDICES_OPTIONS_PARAMS],
     handler: forceMergeHandler,
   },

@@ -1,6 +1,6 @@
 /**
  * `POST /_cache/clear` and `POST /{index}/_cache/clear` (RestClearIndicesCacheAction): a broadcast over the
- * shard copies of the resolved open indices (a named closed index is index_closed_exception), answered with
+ * shard copies of the resolved open indices, on the nodes that hold them (a named closed index is index_closed_exception), answered with
  * the `_shards` header.
  *
  * Gannet has none of the caches ES names (no query cache, no shard request cache, doc values instead of
@@ -12,6 +12,14 @@
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED } from '../../cluster/indices-options.js';
 import { json, type Route } from '../rest.js';
 import { broadcast, shardsBody } from './broadcast-actions.js';
+import { openShard, type BroadcastOperation } from '../broadcast-by-node.js';
+
+export const CLEAR_CACHE_ACTION = 'indices:admin/cache/clear';
+
+export const clearCacheOnShard: BroadcastOperation = async (_services, args: { clearsEverything: boolean }, local) => {
+  const shard = openShard(local);
+  if (args.clearsEverything) shard.clearCaches();
+};
 
 const PARAMS = ['query', 'fielddata', 'request', 'fields', ...INDICES_OPTIONS_PARAMS];
 
@@ -21,16 +29,10 @@ const clearCacheHandler: Route['handler'] = async (request, context) => {
   request.paramBool('request', false);
   const fields = request.paramList('fields');
   const clearsEverything = !query && !fielddata && fields.length === 0;
-  return json(
-    shardsBody(
-      await broadcast(request, context, STRICT_EXPAND_OPEN_FORBID_CLOSED, async (shard) => {
-        if (clearsEverything) shard.clearCaches();
-      }),
-    ),
-  );
+  return json(shardsBody(await broadcast(request, context, STRICT_EXPAND_OPEN_FORBID_CLOSED, CLEAR_CACHE_ACTION, { clearsEverything })));
 };
 
 export const cacheClearRoutes: Route[] = [
-  { method: 'POST', path: '/_cache/clear', action: 'indices:admin/cache/clear', params: PARAMS, handler: clearCacheHandler },
-  { method: 'POST', path: '/{index}/_cache/clear', action: 'indices:admin/cache/clear', params: PARAMS, handler: clearCacheHandler },
+  { method: 'POST', path: '/_cache/clear', action: CLEAR_CACHE_ACTION, params: PARAMS, handler: clearCacheHandler },
+  { method: 'POST', path: '/{index}/_cache/clear', action: CLEAR_CACHE_ACTION, params: PARAMS, handler: clearCacheHandler },
 ];

@@ -1,7 +1,8 @@
 /**
  * `GET /_stats[/{metric}]`, `GET /{index}/_stats[/{metric}]` (RestIndicesStatsAction): per-index `primaries`
  * and `total` statistics from the shard copies' engines and counters, `_all` over every resolved index, and
- * with `level=shards` each copy's figures with its routing. Metric names are checked as ES checks them.
+ * with `level=shards` each copy's figures with its routing. Metric names are checked as ES checks them. The
+ * copies' figures come from the nodes that hold them (`indices:monitor/stats[n]`, broadcast-by-node.ts).
  */
 import { errors } from '../../common/errors.js';
 import { levenshteinSimilarity } from '../../common/levenshtein.js';
@@ -9,8 +10,9 @@ import { computeIndexHealth } from '../../cluster/health/index.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN, STRICT_EXPAND_OPEN_FORBID_CLOSED, splitCommaLikeJava } from '../../cluster/indices-options.js';
 import type { ShardStatsSnapshot } from '../../indices/index.js';
 import { json, type RestRequest, type Route } from '../rest.js';
-import { indicesOf } from '../indices-services.js';
 import { resolveIndices } from './resolve-indices.js';
+import { shardsBody } from './broadcast-actions.js';
+import { collectShardStats, INDICES_STATS_ACTION } from './shard-stats-broadcast.js';
 import { commonStats, STATS_METRICS, type StatsMetric } from './stats-xcontent.js';
 
 function parseMetrics(request: RestRequest): Set<StatsMetric> {
@@ -43,20 +45,16 @@ const statsHandler: Route['handler'] = async (request, context) => {
   // RestIndicesStatsAction: a named closed index fails unless `forbid_closed_indices=false` asks to include it.
   const defaults = request.paramBool('forbid_closed_indices', true) ? STRICT_EXPAND_OPEN_FORBID_CLOSED : STRICT_EXPAND_OPEN;
   const names = resolveIndices(request, state, defaults).sort();
-  const byIndex = new Map<string, ShardStatsSnapshot[]>();
-  for (const shard of indicesOf(context.services).service.shardStats()) {
-    if (!names.includes(shard.index)) continue;
+  const collected = await collectShardStats(context, state, names);
+  const byIndex = new Map<string, Array<ShardStatsSnapshot & { nodeId: string }>>();
+  for (const shard of collected.shards) {
     let list = byIndex.get(shard.index);
     if (list === undefined) byIndex.set(shard.index, (list = []));
     list.push(shard);
   }
-  let total = 0;
-  let successful = 0;
-  for (const name of names) for (const copies of state.routing.get(name) ?? []) total += copies.length;
-  const allShards = [...byIndex.values()].flat();
-  successful = allShards.length;
+  const allShards = collected.shards;
   const body: Record<string, unknown> = {
-    _shards: { total, successful, failed: 0 },
+    ...shardsBody(collected.outcome),
     _all: {
       primaries: commonStats(allShards.filter((shard) => shard.primary), metrics),
       total: commonStats(allShards, metrics),
@@ -76,11 +74,11 @@ const statsHandler: Route['handler'] = async (request, context) => {
     };
     if (level === 'shards') {
       const perShard: Record<string, unknown[]> = {};
-      for (const shard of [...shards].sort((a, b) => a.shard - b.shard)) {
-        const copy = state.routing.get(name)?.[shard.shard]?.find((candidate) => candidate.primary === shard.primary);
+      for (const shard of [...shards].sort((a, b) => a.shard - b.shard || Number(b.primary) - Number(a.primary))) {
+        const copy = state.routing.get(name)?.[shard.shard]?.find((candidate) => candidate.nodeId === shard.nodeId);
         const list = (perShard[String(shard.shard)] ??= []);
         list.push({
-          routing: { state: copy?.state ?? 'STARTED', primary: shard.primary, node: copy?.nodeId ?? context.services.localNode.id, relocating_node: copy?.relocatingNodeId ?? null },
+          routing: { state: copy?.state ?? 'STARTED', primary: shard.primary, node: shard.nodeId, relocating_node: copy?.relocatingNodeId ?? null },
           ...commonStats([shard], metrics),
           seq_no: {
             max_seq_no: shard.engine.seqNo.maxSeqNo,
@@ -104,8 +102,8 @@ const STATS_PARAMS = [
 ];
 
 export const statsRoutes: Route[] = [
-  { method: 'GET', path: '/_stats', action: 'indices:monitor/stats', params: STATS_PARAMS, handler: statsHandler },
-  { method: 'GET', path: '/_stats/{metric}', action: 'indices:monitor/stats', params: STATS_PARAMS, handler: statsHandler },
-  { method: 'GET', path: '/{index}/_stats', action: 'indices:monitor/stats', params: STATS_PARAMS, handler: statsHandler },
-  { method: 'GET', path: '/{index}/_stats/{metric}', action: 'indices:monitor/stats', params: STATS_PARAMS, handler: statsHandler },
+  { method: 'GET', path: '/_stats', action: INDICES_STATS_ACTION, params: STATS_PARAMS, handler: statsHandler },
+  { method: 'GET', path: '/_stats/{metric}', action: INDICES_STATS_ACTION, params: STATS_PARAMS, handler: statsHandler },
+  { method: 'GET', path: '/{index}/_stats', action: INDICES_STATS_ACTION, params: STATS_PARAMS, handler: statsHandler },
+  { method: 'GET', path: '/{index}/_stats/{metric}', action: INDICES_STATS_ACTION, params: STATS_PARAMS, handler: statsHandler },
 ];

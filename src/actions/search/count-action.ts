@@ -4,12 +4,12 @@
  * the `q` parameter (and its companions) is the query. `min_score` and `terminate_after` apply; the answer
  * is `{terminated_early?, count, _shards}`.
  */
-import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams } from '../../cluster/indices-options.js';
+import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams, type IndicesOptions } from '../../cluster/indices-options.js';
 import { errors } from '../../common/errors.js';
 import { parseTopLevelQuery, TRACK_TOTAL_HITS_ACCURATE, urlQuery, XContentParser, type QueryAst, type SearchRequest } from '../../search/dsl/index.js';
 import { parsingError } from '../../search/dsl/xcontent/xcontent-errors.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
-import { executeSearch, SEARCH_ACTION } from './search-executor.js';
+import { executeSearch, SEARCH_ACTION, type SearchOutcome } from './search-executor.js';
 import { indexExpressions } from './search-input.js';
 import { shardsHeader } from './search-errors.js';
 import { resolveSearchShards } from './search-shards.js';
@@ -61,23 +61,20 @@ function intParam(request: RestRequest, name: string): number | undefined {
   return Number(raw);
 }
 
-async function handleCount(request: RestRequest, context: ActionContext): Promise<RestResponse> {
-  const param = (name: string): string | undefined => request.param(name);
-  const query = request.hasBody && request.body().length > 0 ? parseQueryOnlyBody(request.body()) : urlQuery({ param });
-  const minScore = floatParam(request, 'min_score');
-  const terminateAfter = intParam(request, 'terminate_after');
-  if (terminateAfter !== undefined && terminateAfter < 0) throw errors.illegalArgument('terminateAfter must be > 0');
-  const searchRequest: SearchRequest = {
-    ...(query !== undefined && { query }),
-    size: 0,
-    trackTotalHitsUpTo: TRACK_TOTAL_HITS_ACCURATE,
-    ...(minScore !== undefined && minScore !== -1 && { minScore }),
-    ...(terminateAfter !== undefined && terminateAfter > 0 && { terminateAfter }),
-  };
+/**
+ * A size-0 search that counts every hit across the shards of `indices` (wherever they live), or undefined when
+ * no shard is targeted. Shared with `_cat/count`.
+ */
+export async function countSearch(
+  context: ActionContext,
+  searchRequest: SearchRequest,
+  indices: readonly string[],
+  options: IndicesOptions,
+  routing: string | undefined,
+): Promise<SearchOutcome | undefined> {
   const services = context.services;
   const state = services.clusterService.state();
-  const options = indicesOptionsFromParams(param, STRICT_EXPAND_OPEN_FORBID_CLOSED);
-  const targets = resolveSearchTargets(state, options, indexExpressions(request.pathParams['index']), request.param('routing'));
+  const targets = resolveSearchTargets(state, options, [...indices], routing);
   const filters = aliasFiltersOf(targets);
   const slots = resolveSearchShards(services, state, targets.indices, targets.routingOf).map((ref) => ({
     index: ref.index,
@@ -93,11 +90,8 @@ async function handleCount(request: RestRequest, context: ActionContext): Promis
           : ({ kind: 'failed', error: ref.unavailable! } as const),
     ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }),
   }));
-  const terminated = searchRequest.terminateAfter !== undefined;
-  if (slots.length === 0) {
-    return json({ ...(terminated && { terminated_early: false }), count: 0, _shards: shardsHeader(0, 0, 0, []) });
-  }
-  const outcome = await executeSearch(
+  if (slots.length === 0) return undefined;
+  return executeSearch(
     {
       request: searchRequest,
       aggregations: undefined,
@@ -112,6 +106,27 @@ async function handleCount(request: RestRequest, context: ActionContext): Promis
     },
     context,
   );
+}
+
+async function handleCount(request: RestRequest, context: ActionContext): Promise<RestResponse> {
+  const param = (name: string): string | undefined => request.param(name);
+  const query = request.hasBody && request.body().length > 0 ? parseQueryOnlyBody(request.body()) : urlQuery({ param });
+  const minScore = floatParam(request, 'min_score');
+  const terminateAfter = intParam(request, 'terminate_after');
+  if (terminateAfter !== undefined && terminateAfter < 0) throw errors.illegalArgument('terminateAfter must be > 0');
+  const searchRequest: SearchRequest = {
+    ...(query !== undefined && { query }),
+    size: 0,
+    trackTotalHitsUpTo: TRACK_TOTAL_HITS_ACCURATE,
+    ...(minScore !== undefined && minScore !== -1 && { minScore }),
+    ...(terminateAfter !== undefined && terminateAfter > 0 && { terminateAfter }),
+  };
+  const options = indicesOptionsFromParams(param, STRICT_EXPAND_OPEN_FORBID_CLOSED);
+  const terminated = searchRequest.terminateAfter !== undefined;
+  const outcome = await countSearch(context, searchRequest, indexExpressions(request.pathParams['index']), options, request.param('routing'));
+  if (outcome === undefined) {
+    return json({ ...(terminated && { terminated_early: false }), count: 0, _shards: shardsHeader(0, 0, 0, []) });
+  }
   const body = {
     ...(terminated && { terminated_early: outcome.reduced.terminatedEarly ?? false }),
     count: outcome.reduced.totalHits?.value ?? 0,

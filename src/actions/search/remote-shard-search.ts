@@ -8,8 +8,6 @@
  * Scroll, point in time and dfs searches of remote shards are not supported yet: those slots fail as shards.
  */
 import { EsError, errors } from '../../common/errors.js';
-import { RawJson } from '../../common/raw-json.js';
-import { Explanation } from '../../search/explanation.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
 import type { SearchRequest } from '../../search/dsl/index.js';
 import { executeFetchPhase, executeQueryPhase, PhaseControl, resolveSort, type AfterDoc, type FetchedSearchHit, type QueryPhaseResult, type ResolvedSort } from '../../search/phase/index.js';
@@ -17,6 +15,7 @@ import type { Task } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
 import { indicesOf } from '../indices-services.js';
 import { targetFor } from './search-shards.js';
+import { decodeTagged, encodeTagged } from './wire-values.js';
 
 export const QUERY_FETCH_ACTION = 'indices:data/read/search[phase/query+fetch]';
 
@@ -98,55 +97,4 @@ export function resolveSortForIndex(services: NodeServices, index: string, reque
   const service = indicesOf(services).service.indexService(index);
   if (service === undefined) throw errors.indexNotFound(index);
   return resolveSort(targetFor(label, service, undefined as never, services), request.sort);
-}
-
-// ---- values that msgpack alone would not carry back as they were ----------------------------------------------
-
-function encodeTagged(value: unknown): unknown {
-  if (value instanceof RawJson) return { $raw: value.text };
-  if (value instanceof Map) return { $map: [...value].map(([k, v]) => [k, encodeTagged(v)]) };
-  if (typeof value === 'bigint') return { $big: value.toString() };
-  if (value instanceof Explanation) return { $explanation: explanationToWire(value) };
-  if (Array.isArray(value)) return value.map(encodeTagged);
-  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) out[key] = encodeTagged(child);
-    return out;
-  }
-  return value;
-}
-
-function decodeTagged(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(decodeTagged);
-  if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
-    const record = value as Record<string, unknown>;
-    if (typeof record['$raw'] === 'string') return new RawJson(record['$raw']);
-    if (Array.isArray(record['$map'])) return new Map((record['$map'] as [unknown, unknown][]).map(([k, v]) => [k, decodeTagged(v)]));
-    if (typeof record['$big'] === 'string') return BigInt(record['$big']);
-    if (record['$explanation'] !== undefined) return explanationFromWire(record['$explanation'] as WireExplanation);
-    const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(record)) out[key] = decodeTagged(child);
-    return out;
-  }
-  return value;
-}
-
-interface WireExplanation {
-  readonly isMatch: boolean;
-  readonly value: number;
-  readonly description: string;
-  readonly kind: string;
-  readonly details: WireExplanation[];
-}
-
-function explanationToWire(explanation: Explanation): WireExplanation {
-  return { isMatch: explanation.isMatch, value: explanation.value, description: explanation.description, kind: explanation.kind, details: explanation.details.map(explanationToWire) };
-}
-
-function explanationFromWire(wire: WireExplanation): Explanation {
-  const details = wire.details.map(explanationFromWire);
-  if (!wire.isMatch) return Explanation.noMatch(wire.description, details);
-  if (wire.kind === 'double') return Explanation.matchDouble(wire.value, wire.description, details);
-  if (wire.kind === 'long') return Explanation.matchLong(wire.value, wire.description, details);
-  return Explanation.match(wire.value, wire.description, details);
 }
