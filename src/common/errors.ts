@@ -4,6 +4,7 @@
  * exception class in snake_case); `status` is the HTTP status ES answers with for that exception.
  */
 import { didYouMean } from './did-you-mean.js';
+import { describeSystemError, isSystemError, redactPaths } from './redact.js';
 
 /** ES exception type -> HTTP status, as Elasticsearch maps them. */
 export const ERROR_STATUS = {
@@ -106,6 +107,8 @@ export interface EsErrorOptions {
   status?: number;
   /** ES's guessRootCauses when it is not the cause chain (a search phase failure lists its shards' causes). */
   rootCauses?: readonly EsError[];
+  /** What was thrown underneath (a system or internal error): for the node's log and `error_trace`, never the reason. */
+  cause?: unknown;
 }
 
 /** An error with Elasticsearch's wire identity. */
@@ -117,7 +120,8 @@ export class EsError extends Error {
   readonly rootCauses: readonly EsError[] | undefined;
 
   constructor(type: EsErrorType, reason: string, options: EsErrorOptions = {}) {
-    super(reason);
+    // A reason is shown to clients: paths under the node's directories are shown relative to them (common/redact.ts).
+    super(redactPaths(reason), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'EsError';
     this.type = type;
     this.status = options.status ?? ERROR_STATUS[type];
@@ -131,14 +135,47 @@ export class EsError extends Error {
   }
 }
 
-/** Wraps anything thrown into an EsError; unknown errors become a 500 `exception`, never a crash. */
+/** The reason of every internal error a client sees: stable, and free of paths and JavaScript internals. */
+export const INTERNAL_ERROR_REASON = 'internal error: the request failed on the node; its log has the details';
+
+type InternalErrorReporter = (error: unknown) => void;
+let reportInternalError: InternalErrorReporter = () => undefined;
+
+/** Where an unexpected error (a bug: TypeError, RangeError, ...) is logged in full, once; the node sets it at start. */
+export function setInternalErrorReporter(reporter: InternalErrorReporter): void {
+  reportInternalError = reporter;
+}
+
+// One wrapper per thrown value: callers may convert the same error several times (status, then body).
+const wrapped = new WeakMap<object, EsError>();
+
+/**
+ * Wraps anything thrown into an EsError, never a crash. An operating system error keeps its code and call
+ * ("ENOSPC: no space left on device, write") without the path; anything else unexpected becomes a 500 `exception`
+ * with INTERNAL_ERROR_REASON, reported once to the node's log with its stack (the original rides along as `cause`,
+ * which `error_trace=true` shows).
+ */
 export function toEsError(err: unknown): EsError {
   if (err instanceof EsError) return err;
   if (err instanceof RangeError && /call stack/i.test(err.message)) {
     return new EsError('illegal_argument_exception', 'request is nested too deeply');
   }
-  const message = err instanceof Error ? err.message : String(err);
-  return new EsError('exception', message || 'unknown error');
+  const key = err !== null && typeof err === 'object' ? err : undefined;
+  const known = key === undefined ? undefined : wrapped.get(key);
+  if (known !== undefined) return known;
+  let error: EsError;
+  if (isSystemError(err)) error = new EsError('exception', describeSystemError(err), { cause: err });
+  else {
+    reportInternalError(err);
+    error = new EsError('exception', INTERNAL_ERROR_REASON, { cause: err });
+  }
+  if (key !== undefined) wrapped.set(key, error);
+  return error;
+}
+
+/** A thrown value's message as a client may read it (for wrapping it into another error's reason). */
+export function describeError(err: unknown): string {
+  return toEsError(err).reason;
 }
 
 // ---- Message templates shared by several modules. Wording follows Elasticsearch. ----
@@ -420,6 +457,26 @@ export const indexErrors = {
   /** No active copy of a shard to run an operation on (ES's UnavailableShardsException). */
   unavailableShards: (index: string, shard: number, reason: string) =>
     new EsError('unavailable_shards_exception', `[${index}][${shard}] ${reason}`, { metadata: {} }),
+};
+
+// ---- Where a request comes from (http/request-origin.ts; ES has no such checks: decision 0008) ----
+
+export const httpOriginErrors = {
+  /** A browser's cross-site request that could change state, while CORS is off. */
+  /** `source` says how the request was recognised: `from [<origin>]` or `marked [Sec-Fetch-Site: cross-site]`. */
+  crossSiteRequest: (source: string) =>
+    new EsError(
+      'security_exception',
+      `cross-site request ${source} refused: with CORS disabled a web page may not send requests that change state; ` +
+        'to allow a site, set [http.cors.enabled] to true and list it in [http.cors.allow-origin]',
+    ),
+  /** A Host header naming neither an address of the node nor a configured name (DNS rebinding). */
+  hostNotAllowed: (host: string) =>
+    new EsError(
+      'security_exception',
+      `request addressed to host [${host}] refused: it is not an IP address, localhost, this machine's host name or a name in [http.allowed_hosts]; ` +
+        'add the name to [http.allowed_hosts] to accept it',
+    ),
 };
 
 // ---- Scripts (ScriptService, UpdateHelper); painless's own causes are worded in src/script/messages.ts ----

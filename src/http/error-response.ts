@@ -32,9 +32,21 @@ function rootCauses(error: EsError): EsError[] {
 
 function innerObject(error: EsError, withCause: boolean, errorTrace: boolean): Record<string, unknown> {
   const out: Record<string, unknown> = { type: error.type, reason: error.reason, ...error.metadata };
-  if (errorTrace && error.stack) out['stack_trace'] = error.stack;
+  if (errorTrace && error.stack) out['stack_trace'] = stackTrace(error);
   if (withCause && error.causedBy) out['caused_by'] = innerObject(error.causedBy, true, errorTrace);
   return out;
+}
+
+/**
+ * ES's `stack_trace` (only with `error_trace=true`): the error's stack and, as Java prints it, "Caused by:" the
+ * stack of what was thrown underneath (an internal error's own message and frames are visible only here and in the log).
+ */
+function stackTrace(error: EsError): string {
+  let trace = error.stack ?? '';
+  for (let cause = error.cause, depth = 0; cause instanceof Error && depth < 8; cause = cause.cause, depth++) {
+    trace += `\nCaused by: ${cause.stack ?? `${cause.name}: ${cause.message}`}`;
+  }
+  return trace;
 }
 
 export function errorObject(error: EsError, errorTrace = false): Record<string, unknown> {

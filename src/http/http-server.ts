@@ -21,6 +21,7 @@ import { applyFilterPath, parseFilterPath } from './filter-path.js';
 import { contentTypeFor, negotiateCompatibleVersion, parseAccept, parseMediaType, type Format } from './media-type.js';
 import { errorBody } from './error-response.js';
 import { CorsHandler, type CorsConfig } from './cors.js';
+import { checkCrossSite, checkHostHeader, type RequestOriginConfig } from './request-origin.js';
 
 /** Parameters every endpoint accepts (ES's RestResponse.RESPONSE_PARAMS plus the xcontent ones). */
 const COMMON_PARAMS = ['format', 'filter_path', 'pretty', 'human', 'error_trace'];
@@ -38,6 +39,8 @@ export interface HttpServerOptions {
   compression: boolean;
   /** `http.cors.*`; absent means disabled. */
   cors?: CorsConfig;
+  /** Names the node may be addressed by (`http.allowed_hosts` and its own); absent turns the Host check off. */
+  allowedHosts?: readonly string[];
 }
 
 export class HttpServer {
@@ -46,6 +49,7 @@ export class HttpServer {
   private readonly sockets = new Set<Socket>();
   private boundPort = 0;
   private readonly cors: CorsHandler | undefined;
+  private readonly origin: RequestOriginConfig | undefined;
 
   constructor(
     private readonly services: NodeServices,
@@ -53,6 +57,7 @@ export class HttpServer {
     private readonly logger: Logger,
   ) {
     this.cors = options.cors?.enabled ? new CorsHandler(options.cors) : undefined;
+    this.origin = options.allowedHosts === undefined ? undefined : { corsEnabled: this.cors !== undefined, allowedHosts: options.allowedHosts };
     this.server = createServer({ maxHeaderSize: 16 * 1024 }, (request, response) => {
       void this.dispatch(request, response);
     });
@@ -119,6 +124,16 @@ export class HttpServer {
     // ES echoes the caller's X-Opaque-Id so it can match responses (and tasks, slow logs) to requests.
     const opaqueId = request.headers['x-opaque-id'];
     if (typeof opaqueId === 'string') response.setHeader('X-Opaque-Id', opaqueId);
+    if (this.origin !== undefined) {
+      // DNS rebinding and cross-site requests are refused before anything else (request-origin.ts).
+      const refused = checkHostHeader(request.headers['host'], this.origin) ?? checkCrossSite((request.method ?? 'GET').toUpperCase(), request.headers, this.origin);
+      if (refused !== undefined) {
+        drain(request);
+        const { query } = safeParseUri(request.url ?? '/');
+        this.send(request, response, { kind: 'json', status: refused.status, body: errorBody(refused) }, query, undefined);
+        return;
+      }
+    }
     if (this.cors !== undefined) {
       // Preflights and disallowed origins are answered before routing, as ES's CorsHandler does.
       const reply = this.cors.handleInbound(request);
@@ -198,7 +213,8 @@ export class HttpServer {
         return;
       }
       const error = toEsError(err);
-      if (error.status >= 500) this.logger.warn({ err, uri: rawUri, method }, 'request failed');
+      // The log gets what was thrown underneath in full (path, stack); the client gets the error's reason only.
+      if (error.status >= 500) this.logger.warn({ err: error.cause instanceof Error ? error.cause : err, uri: rawUri, method }, 'request failed');
       if (response.headersSent) {
         response.destroy();
         return;

@@ -1,12 +1,13 @@
 /**
  * The node's data path: created on start, holding `node.json` with the persistent node id (a 22-character
- * base64 UUID, as ES generates) so the node keeps its identity across restarts. A lock file guards against
- * two nodes sharing one data path.
+ * base64 UUID, as ES generates) so the node keeps its identity across restarts. `node.lock` (node-lock.ts) guards
+ * against two nodes sharing one data path, and a stale one never blocks a start.
  */
-import { mkdirSync, readFileSync, writeFileSync, existsSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBase64Uuid } from '../common/uuid.js';
 import { writeFileAtomically } from '../common/atomic-file.js';
+import { NodeLock } from './node-lock.js';
 
 export interface NodeMetadata {
   nodeId: string;
@@ -17,13 +18,12 @@ export interface NodeMetadata {
 export class NodeEnvironment {
   readonly dataPath: string;
   readonly metadata: NodeMetadata;
-  private readonly lockPath: string;
+  private readonly lock: NodeLock;
 
   constructor(dataPath: string, version: string) {
     this.dataPath = resolve(dataPath);
     mkdirSync(this.dataPath, { recursive: true });
-    this.lockPath = join(this.dataPath, 'node.lock');
-    this.acquireLock();
+    this.lock = NodeLock.acquire(this.dataPath);
     this.metadata = this.loadOrCreateMetadata(version);
   }
 
@@ -36,21 +36,7 @@ export class NodeEnvironment {
   }
 
   close(): void {
-    try {
-      unlinkSync(this.lockPath);
-    } catch {
-      // already gone
-    }
-  }
-
-  private acquireLock(): void {
-    if (existsSync(this.lockPath)) {
-      const pid = Number(readFileSync(this.lockPath, 'utf8').trim());
-      if (pid > 0 && pid !== process.pid && isProcessAlive(pid)) {
-        throw new Error(`failed to obtain node lock: the data path [${this.dataPath}] is in use by process ${pid}`);
-      }
-    }
-    writeFileSync(this.lockPath, String(process.pid));
+    this.lock.release();
   }
 
   private loadOrCreateMetadata(version: string): NodeMetadata {
@@ -65,14 +51,5 @@ export class NodeEnvironment {
     const metadata: NodeMetadata = { nodeId: randomBase64Uuid(), version };
     writeFileAtomically(file, JSON.stringify(metadata) + '\n');
     return metadata;
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -22,6 +22,8 @@ export function defaultSettings(): FlatSettings {
     'http.max_content_length': '100mb',
     'http.max_initial_line_length': '4kb',
     'http.max_header_size': '8kb',
+    // Names besides IP literals, localhost and this machine's name that requests may address the node by (DNS rebinding).
+    'http.allowed_hosts': '',
     'http.compression': 'true',
     'compatibility.version': DEFAULT_COMPATIBILITY_VERSION,
     'cluster.coordination': 'embedded',

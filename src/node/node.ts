@@ -5,6 +5,7 @@
 import { setOwnValue } from '../common/own-keys.js';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { Settings } from '../common/settings.js';
 import { parsePortRange } from '../common/settings.js';
@@ -22,6 +23,7 @@ import { TransportService, registerHandshake } from '../transport/index.js';
 import { NodeMonitor } from '../monitor/index.js';
 import { HttpServer } from '../http/http-server.js';
 import { corsConfig } from '../http/cors.js';
+import { allowedHostNames } from '../http/request-origin.js';
 import { IndicesService } from '../indices/index.js';
 import { openEngine } from '../engine/index.js';
 import { MetadataService } from '../cluster/metadata/metadata-service.js';
@@ -34,6 +36,8 @@ import { NodeEnvironment } from './node-environment.js';
 import { liveNodeSettings } from '../cluster/settings/index.js';
 import { nodeRoles } from './node-settings.js';
 import { createLogger } from './logger.js';
+import { registerRedactedRoot } from '../common/redact.js';
+import { setInternalErrorReporter } from '../common/errors.js';
 
 export class GannetNode {
   readonly settings: Settings;
@@ -65,6 +69,11 @@ export class GannetNode {
     const version = versionInfo(settings.getString('compatibility.version', '8.19.2'));
     const environment = new NodeEnvironment(settings.getString('path.data', 'data'), GANNET_VERSION);
     this.environment = environment;
+    // Error reasons sent to clients show these directories by name, never as absolute paths (common/redact.ts);
+    // an unexpected error is logged here in full while the client reads a stable internal-error reason.
+    registerRedactedRoot(environment.dataPath, '<path.data>');
+    registerRedactedRoot(INSTALL_ROOT, '<path.home>');
+    setInternalErrorReporter((err) => this.logger.error({ err, event: 'internal_error' }, 'internal error'));
     const host = settings.getString('network.host', '127.0.0.1');
     const httpPorts = parsePortRange(settings.getString('http.port', '9200-9299'), 'http.port');
     const transportPorts = parsePortRange(settings.getString('transport.port', '9300-9399'), 'transport.port');
@@ -146,6 +155,7 @@ export class GannetNode {
         maxContentLength: settings.getBytes('http.max_content_length', 100 * 1024 * 1024),
         compression: settings.getBool('http.compression', true),
         cors: corsConfig(settings),
+        allowedHosts: allowedHostNames(settings, hostname()),
       },
       this.logger,
     );
@@ -186,6 +196,9 @@ export class GannetNode {
 }
 
 /** `cluster.coordination`: `embedded` (default, one node) or `etcd` (docs/decisions/0006). */
+/** The installation: dist/src/node/ is three levels below it. */
+const INSTALL_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
 function createCoordinator(kind: string, settings: Settings, clusterService: ClusterService, localNode: DiscoveryNode, dataPath: string, logger: Logger): Coordinator {
   if (kind === 'embedded') return new EmbeddedCoordinator(clusterService, localNode, dataPath, (state) => restoredRouting(state, Date.now()));
   if (kind !== 'etcd') throw new Error(`unknown value [${kind}] for setting [cluster.coordination]: expected [embedded] or [etcd]`);

@@ -117,7 +117,7 @@ test('a body larger than http.max_content_length gets 413 with an empty body', a
 test('a 150 MB body is refused without being buffered, and the node keeps serving', async () => {
   const status = await new Promise<string>((resolve, reject) => {
     const socket = connect(node.port, '127.0.0.1', () => {
-      socket.write(`POST /_bulk HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${150 * 1024 * 1024}\r\n\r\n`);
+      socket.write(`POST /_bulk HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-ndjson\r\nContent-Length: ${150 * 1024 * 1024}\r\n\r\n`);
       socket.write(Buffer.alloc(64 * 1024, 0x7b));
     });
     let received = '';
@@ -138,7 +138,7 @@ test('gzip: compressed request bodies are inflated, responses are gzipped when a
   const res = await node.request('GET', '/', { headers: { 'accept-encoding': 'gzip' } });
   assert.equal(res.headers['content-encoding'], 'gzip');
   const gz = await new Promise<Buffer>((resolve, reject) => {
-    const socket = connect(node.port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n'));
+    const socket = connect(node.port, '127.0.0.1', () => socket.write('GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Encoding: gzip\r\nConnection: close\r\n\r\n'));
     const chunks: Buffer[] = [];
     socket.on('data', (c) => chunks.push(c));
     socket.on('end', () => resolve(Buffer.concat(chunks)));

@@ -35,7 +35,7 @@ test('HEAD / is 200 with no body and the product header', async () => {
 test('a second node cannot share a running node\'s data path', async () => {
   await assert.rejects(
     NodeProcess.start({ dataPath: node.dataPath, keepData: true }),
-    /data path .* is in use by process/,
+    /failed to obtain node locks, tried \[.*\]; maybe these locations are not writable or multiple nodes were started on the same data path\?/,
   );
 });
 

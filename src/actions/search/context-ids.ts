@@ -120,7 +120,7 @@ export function parseScrollId(scrollId: string): ContextRef[] {
     if (!input.atEnd) throw new Error('Not all bytes were read');
     return contexts;
   } catch (err) {
-    const cause = new EsError('illegal_argument_exception', err instanceof Error ? err.message : String(err));
+    const cause = new EsError('illegal_argument_exception', malformedIdReason(err));
     throw errors.illegalArgument('Cannot parse scroll id', cause);
   }
 }
@@ -154,7 +154,13 @@ export function decodePitId(id: string): PitShardRef[] {
     if (!input.atEnd) throw new Error('Not all bytes were read');
     return shards;
   } catch (err) {
-    const cause = new EsError('illegal_argument_exception', err instanceof Error ? err.message : String(err));
+    const cause = new EsError('illegal_argument_exception', malformedIdReason(err));
     throw errors.illegalArgument(`invalid id: [${id}]`, cause);
   }
+}
+
+/** Why an id did not decode, without JavaScript's own wording for a read past the end of the bytes. */
+function malformedIdReason(err: unknown): string {
+  if (err instanceof RangeError || err instanceof TypeError || !(err instanceof Error)) return 'the id is truncated or malformed';
+  return err.message;
 }

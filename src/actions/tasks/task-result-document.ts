@@ -5,7 +5,7 @@
  * fields are ignored). `status`, `error` and `response` come back with their numbers as the literal text that
  * was stored, so `1.0` or a 19-digit long print exactly as they went in.
  */
-import { errors } from '../../common/errors.js';
+import { errors, describeError } from '../../common/errors.js';
 import { JsonFloat, javaDoubleString } from '../../common/json-float.js';
 import { RawJson, expandRawJson } from '../../common/raw-json.js';
 import { TaskId, type StoredTaskResult, type TaskInfo } from '../../tasks/index.js';
@@ -34,7 +34,7 @@ export function decodeTaskResult(source: Uint8Array | undefined, taskId: string)
   try {
     tree = expandRawJson(new RawJson(Buffer.from(source.buffer, source.byteOffset, source.byteLength).toString('utf8')));
   } catch (err) {
-    throw errors.storedTaskUnreadable(taskId, err instanceof Error ? err.message : String(err));
+    throw errors.storedTaskUnreadable(taskId, describeError(err));
   }
   const document = asObject(tree, 'stored_task_result', taskId);
   const completed = document['completed'];

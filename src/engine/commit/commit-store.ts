@@ -5,7 +5,7 @@
  */
 import { open, readFile, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errors } from '../../common/errors.js';
+import { errors, describeError } from '../../common/errors.js';
 import { commitFileName, decodeCommitPoint, encodeCommitPoint, parseCommitFileName, type CommitPoint } from './commit-point.js';
 
 export const PENDING_COMMIT_PREFIX = 'pending_';
@@ -50,7 +50,7 @@ export async function readLatestCommitPoint(indexPath: string, files: readonly s
   try {
     bytes = await readFile(resource);
   } catch (err) {
-    throw errors.corruptIndex(`failed to read the commit point: ${(err as Error).message}`, resource);
+    throw errors.corruptIndex(`failed to read the commit point: ${describeError(err)}`, resource);
   }
   return { commit: decodeCommitPoint(bytes, resource, newest), name, bytes: bytes.length };
 }

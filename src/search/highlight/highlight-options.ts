@@ -10,7 +10,7 @@ import type { JsonValue, QueryAst } from '../dsl/ast/query-ast.js';
 import { parseTopLevelQuery } from '../dsl/parse/inner-query.js';
 import { XContentParser } from '../dsl/xcontent/xcontent-parser.js';
 import { illegalArgument, parsingError, xContentParseError } from '../dsl/xcontent/xcontent-errors.js';
-import { EsError } from '../../common/errors.js';
+import { EsError, describeError } from '../../common/errors.js';
 
 export const DEFAULT_PRE_TAGS: readonly string[] = ['<em>'];
 export const DEFAULT_POST_TAGS: readonly string[] = ['</em>'];
@@ -196,7 +196,7 @@ function parseLevel(parserName: string, object: { [key: string]: JsonValue }, se
       setter(value, target);
     } catch (err) {
       if (err instanceof FieldTypeError) throw xContentParseError(undefined, `[${parserName}] ${key} doesn't support values of type: ${err.message}`);
-      const cause = err instanceof EsError ? err : illegalArgument(err instanceof Error ? err.message : String(err));
+      const cause = err instanceof EsError ? err : illegalArgument(describeError(err));
       throw xContentParseError(undefined, `[${parserName}] failed to parse field [${key}]`, cause);
     }
   }

@@ -5,7 +5,7 @@
  * float fields as Java floats, keywords as strings, a missing keyword as null, dates as epoch millis unless
  * the sort gave a `format`), and reading `search_after` values back (SearchAfterBuilder).
  */
-import { EsError } from '../../common/errors.js';
+import { EsError, describeError } from '../../common/errors.js';
 import { JsonFloat } from '../../common/json-float.js';
 import type { SortValue } from '../collect/top-docs.js';
 import type { QueryValue } from '../dsl/index.js';
@@ -199,7 +199,7 @@ function afterValue(raw: QueryValue | null, field: ResolvedSortField): SortValue
     }
   } catch (err) {
     if (err instanceof IpFormatError) throw failedToParse(field, new EsError('illegal_argument_exception', err.message));
-    throw failedToParse(field, err instanceof EsError ? err : new EsError('illegal_argument_exception', err instanceof Error ? err.message : String(err)));
+    throw failedToParse(field, err instanceof EsError ? err : new EsError('illegal_argument_exception', describeError(err)));
   }
 }
 

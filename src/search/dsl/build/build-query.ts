@@ -4,7 +4,7 @@
  * the result, `_name` marks it. buildTopLevelQuery adds what SearchExecutionContext.toQuery does at the top:
  * pure negative queries get a match_all, and failures become query_shard_exception "failed to create query".
  */
-import { EsError } from '../../../common/errors.js';
+import { EsError, toEsError } from '../../../common/errors.js';
 import type {
   BoolQuery,
   ExistsQuery,
@@ -44,7 +44,7 @@ export function buildTopLevelQuery(query: QueryAst, context: BuildContext): Plan
     return fixNegativeQueryIfNeeded(built);
   } catch (err) {
     if (err instanceof EsError && (err.type === 'query_shard_exception' || err.type === 'parsing_exception')) throw err;
-    const cause = err instanceof EsError ? err : new EsError('exception', err instanceof Error ? err.message : String(err));
+    const cause = err instanceof EsError ? err : toEsError(err);
     throw queryShardError(context, `failed to create query: ${cause.reason}`, cause);
   }
 }

@@ -4,7 +4,7 @@
  * - x_content_parse_exception (XContentParseException): the location as a `[line:col] ` reason prefix;
  * - named_object_not_found_exception: an unknown named object (query, score function), also prefixed.
  */
-import { EsError } from '../../../common/errors.js';
+import { EsError, toEsError } from '../../../common/errors.js';
 import type { TokenLocation } from '../../../mapping/json-pull-parser.js';
 
 export function parsingError(location: TokenLocation | undefined, reason: string, causedBy?: EsError): EsError {
@@ -34,5 +34,5 @@ export function illegalArgument(reason: string, causedBy?: EsError): EsError {
 /** Any thrown value as an EsError cause (non-EsErrors become a plain `exception`). */
 export function asEsError(err: unknown): EsError {
   if (err instanceof EsError) return err;
-  return new EsError('exception', err instanceof Error ? err.message : String(err));
+  return toEsError(err);
 }
