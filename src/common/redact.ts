@@ -5,7 +5,6 @@
  * system error is described by its code and call without the path Node.js appends. The node registers its roots at
  * start; the full message, path included, still reaches the node's log through the error's `cause`.
  */
-import { homedir, tmpdir } from 'node:os';
 import { sep } from 'node:path';
 
 interface Root {
@@ -13,7 +12,7 @@ interface Root {
   readonly label: string;
 }
 
-// Longest first, so a data path inside the home directory is shown as <path.data>, not ~/...
+// Longest first, so a data path inside the installation is shown as <path.data>, not <path.home>/data.
 let roots: Root[] = [];
 
 /** Shows `path` (and anything below it) as `label` in every later error reason. */
@@ -23,9 +22,6 @@ export function registerRedactedRoot(path: string, label: string): void {
   roots = [...roots.filter((root) => root.path !== trimmed), { path: trimmed, label }].sort((a, b) => b.path.length - a.path.length);
 }
 
-registerRedactedRoot(tmpdir(), '<tmp>');
-registerRedactedRoot(homedir(), '~');
-
 /** The text with every registered root replaced by its label. */
 export function redactPaths(text: string): string {
   let out = text;
@@ -33,9 +29,9 @@ export function redactPaths(text: string): string {
   return out;
 }
 
-/** A Node.js system error (`ENOSPC`, `EIO`, `ENOENT`, ...): it has a string `code` and the failed `syscall`. */
-export function isSystemError(err: unknown): err is NodeJS.ErrnoException & { code: string; syscall: string } {
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && typeof (err as NodeJS.ErrnoException).syscall === 'string';
+/** An operating system error (`ENOSPC`, `EIO`, `ENOENT`, ...): Node.js gives it an errno-style `code`. */
+export function isSystemError(err: unknown): err is NodeJS.ErrnoException & { code: string } {
+  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((err as NodeJS.ErrnoException).code!);
 }
 
 /** "ENOSPC: no space left on device, write": Node's message without the `'<path>' -> '<dest>'` it appends. */
