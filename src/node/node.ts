@@ -16,6 +16,7 @@ import { EmbeddedCoordinator, initialClusterState } from '../cluster/coordinatio
 import type { Coordinator } from '../cluster/coordination/coordinator.js';
 import { EtcdCoordinator } from '../cluster/coordination/etcd/etcd-coordinator.js';
 import { MasterRequests } from '../cluster/master-requests.js';
+import { PublicationAcks } from '../cluster/publication-acks.js';
 import { reroute } from '../cluster/routing/allocation.js';
 import { checkReplicaCanStartEmpty, registerRecoverySource } from '../cluster/peer-recovery.js';
 import { TaskManager } from '../tasks/index.js';
@@ -57,6 +58,11 @@ export class GannetNode {
 
   get httpPort(): number {
     return this.http?.port ?? 0;
+  }
+
+  /** The node's coordinator (tests pause an etcd node's state watch through it). */
+  get coordinatorForTest(): Coordinator | undefined {
+    return this.coordinator;
   }
 
   get nodeServices(): NodeServices {
@@ -120,7 +126,9 @@ export class GannetNode {
     const handlerSettings = liveNodeSettings(settings, clusterService);
     // On a single embedded node master operations run in-process; in a cluster they travel to the master.
     const masterRequests = clustered ? new MasterRequests(clusterService, coordinator, transport, localNode.id) : undefined;
-    const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number, masterRequests);
+    // In a cluster every node tells the master which states it applied, for acked requests' `acknowledged`.
+    const acks = clustered ? new PublicationAcks(clusterService, transport, localNode.id) : undefined;
+    const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number, masterRequests, acks);
     if (clustered) registerRecoverySource(transport, indicesService);
     this.indicesApplier = new IndicesClusterStateApplier(
       clusterService,

@@ -13,6 +13,7 @@ import { clusterSettingDefinitions, type SettingsChanges } from '../../cluster/s
 import { json, type Route } from '../rest.js';
 import { settingsXContent } from '../indices/settings-xcontent.js';
 import { indicesOf } from '../indices-services.js';
+import { ackOptions } from '../acked-request.js';
 
 const TRANSIENT_DEPRECATION =
   '[transient settings removal] Updating cluster settings through transient settings is deprecated. Some Elastic products may make ' +
@@ -56,18 +57,19 @@ const getSettings: Route['handler'] = async (request, { services }) => {
   return json(body);
 };
 
-const putSettings: Route['handler'] = async (request, { services }) => {
+const putSettings: Route['handler'] = async (request, context) => {
+  const { services } = context;
   const source = request.json();
   const sourceObject = source !== null && typeof source === 'object' && !Array.isArray(source) ? (source as Record<string, unknown>) : {};
   const transient: SettingsChanges = flattenChanges(sourceObject.transient, 'transient');
   const persistent: SettingsChanges = flattenChanges(sourceObject.persistent, 'persistent');
   if (Object.keys(transient).length === 0 && Object.keys(persistent).length === 0) throw errors.requestValidation(['no settings to update']);
-  const updates = await indicesOf(services).metadata.updateClusterSettings({ transient, persistent });
+  const { acknowledged, value: updates } = await indicesOf(services).metadata.updateClusterSettings({ transient, persistent }, ackOptions(request, context));
   const flat = request.paramBool('flat_settings', false);
   const headers =
     Object.keys(transient).length > 0 ? { Warning: `299 Elasticsearch-${services.version.number}-${services.version.buildHash} "${TRANSIENT_DEPRECATION}"` } : undefined;
   return json(
-    { acknowledged: true, persistent: settingsXContent(updates.persistent, flat), transient: settingsXContent(updates.transient, flat) },
+    { acknowledged, persistent: settingsXContent(updates.persistent, flat), transient: settingsXContent(updates.transient, flat) },
     200,
     headers,
   );

@@ -10,6 +10,7 @@ import { INDICES_OPTIONS_PARAMS, indicesOptionsFromParams, splitCommaLikeJava } 
 import type { AliasActionOutcome, AliasActionRequest } from '../../cluster/metadata/alias-updates.js';
 import { empty, json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
+import { ackOptions } from '../acked-request.js';
 import { errorXContent } from '../documents/write-response.js';
 import { parseAliasAction, parseAliasesBody } from './alias-request.js';
 import { findAliases, GET_ALIASES_OPTIONS, getAliasesResponse, requestedAliasNames } from './alias-get.js';
@@ -20,9 +21,9 @@ const UPDATE_PARAMS = ['timeout', 'master_timeout'] as const;
 const GET_PARAMS = ['local', 'master_timeout', ...INDICES_OPTIONS_PARAMS] as const;
 
 /** IndicesAliasesResponse: `errors`, and the per-action results only when one failed. */
-function aliasesResponse(outcomes: readonly AliasActionOutcome[]): Record<string, unknown> {
+function aliasesResponse(outcomes: readonly AliasActionOutcome[], acknowledged: boolean): Record<string, unknown> {
   const failed = outcomes.some((outcome) => outcome.error !== undefined);
-  const body: Record<string, unknown> = { acknowledged: true, errors: failed };
+  const body: Record<string, unknown> = { acknowledged, errors: failed };
   if (failed) {
     body['action_results'] = outcomes.map((outcome) => ({
       action: { type: outcome.action.type, indices: [...outcome.action.indices], aliases: [...outcome.action.aliases] },
@@ -33,9 +34,9 @@ function aliasesResponse(outcomes: readonly AliasActionOutcome[]): Record<string
   return body;
 }
 
-async function applyActions(actions: readonly AliasActionRequest[], context: ActionContext): Promise<RestResponse> {
-  const outcomes = await indicesOf(context.services).metadata.updateAliases(actions);
-  return json(aliasesResponse(outcomes));
+async function applyActions(actions: readonly AliasActionRequest[], request: RestRequest, context: ActionContext): Promise<RestResponse> {
+  const { acknowledged, value: outcomes } = await indicesOf(context.services).metadata.updateAliases(actions, ackOptions(request, context));
+  return json(aliasesResponse(outcomes, acknowledged));
 }
 
 const INDEX_ROUTING_FIELDS = new Set(['indexRouting', 'index-routing', 'index_routing']);
@@ -105,7 +106,7 @@ const putRoute = (method: 'PUT' | 'POST', path: string): Route => ({
   action: UPDATE_ACTION,
   params: UPDATE_PARAMS,
   body: 'optional',
-  handler: (request, context) => applyActions([putAliasAction(request)], context),
+  handler: (request, context) => applyActions([putAliasAction(request)], request, context),
 });
 
 const deleteRoute = (path: string): Route => ({
@@ -116,6 +117,7 @@ const deleteRoute = (path: string): Route => ({
   handler: (request, context) =>
     applyActions(
       [parseAliasAction('remove', { indices: splitCommaLikeJava(request.pathParams['index'] ?? ''), aliases: splitCommaLikeJava(request.pathParams['name'] ?? '') })],
+      request,
       context,
     ),
 });
@@ -127,7 +129,7 @@ export const aliasRoutes: Route[] = [
     action: UPDATE_ACTION,
     params: UPDATE_PARAMS,
     body: 'required',
-    handler: (request, context) => applyActions(parseAliasesBody(request.json()), context),
+    handler: (request, context) => applyActions(parseAliasesBody(request.json()), request, context),
   },
   ...(['PUT', 'POST'] as const).flatMap((method) =>
     ['/{index}/_alias/{name}', '/_alias/{name}', '/{index}/_aliases/{name}', '/_aliases/{name}'].map((path) => putRoute(method, path)),

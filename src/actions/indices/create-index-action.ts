@@ -36,6 +36,7 @@ export const createIndexRoutes: Route[] = [
         {
           waitForActiveShards: request.param('wait_for_active_shards'),
           timeoutMillis: request.paramTimeMillis('timeout', 30_000),
+          masterTimeoutMillis: request.paramTimeMillis('master_timeout', 30_000),
           signal: context.task.signal,
         },
       );

@@ -9,6 +9,7 @@ import { INDICES_OPTIONS_PARAMS } from '../../cluster/indices-options.js';
 import { indicesOf } from '../indices-services.js';
 import { DELETE_INDEX_OPTIONS, expressionsOf, resolveIndices } from './resolve-indices.js';
 import { failDestructive } from './destructive-operations.js';
+import { ackOptions } from '../acked-request.js';
 
 export const deleteIndexRoutes: Route[] = [
   {
@@ -21,8 +22,8 @@ export const deleteIndexRoutes: Route[] = [
       const expressions = expressionsOf(request);
       failDestructive(context.services.settings, expressions);
       const names = resolveIndices(request, context.services.clusterService.state(), DELETE_INDEX_OPTIONS);
-      if (names.length > 0) await indicesOf(context.services).metadata.deleteIndices(names);
-      return json({ acknowledged: true });
+      const acknowledged = names.length === 0 || (await indicesOf(context.services).metadata.deleteIndices(names, ackOptions(request, context))).acknowledged;
+      return json({ acknowledged });
     },
   },
 ];

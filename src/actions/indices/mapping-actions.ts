@@ -10,6 +10,7 @@ import { checkMetadataBlocks } from '../../cluster/metadata/index-updates.js';
 import { json, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
 import { warningHeaders } from '../deprecation-warnings.js';
+import { ackOptions } from '../acked-request.js';
 import { resolveIndices, STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY } from './resolve-indices.js';
 import { INCLUDE_TYPE_NAME, typelessPutMapping } from './typed-mappings.js';
 
@@ -29,8 +30,8 @@ const putMapping: Route['handler'] = async (request, context) => {
   // PutMappingRequest: open and closed indices, a pattern that matches nothing is a 404.
   const names = resolveIndices(request, state, STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY);
   for (const name of names) checkMetadataBlocks(state.indices.get(name)!);
-  if (names.length > 0) await indicesOf(context.services).metadata.putMapping(names, mapping);
-  return json({ acknowledged: true }, 200, warningHeaders(context.services, warnings));
+  const acknowledged = names.length === 0 || (await indicesOf(context.services).metadata.putMapping(names, mapping, ackOptions(request, context))).acknowledged;
+  return json({ acknowledged }, 200, warningHeaders(context.services, warnings));
 };
 
 const GET_PARAMS = ['master_timeout', 'local', ...INDICES_OPTIONS_PARAMS];

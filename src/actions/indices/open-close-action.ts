@@ -12,6 +12,7 @@ import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN, type IndicesOptions } from 
 import { enoughShardsActive, parseActiveShardCount, type ActiveShardCount } from '../../cluster/metadata/active-shard-count.js';
 import { json, type ActionContext, type RestRequest, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
+import { ackOptions } from '../acked-request.js';
 import { failDestructive } from './destructive-operations.js';
 import { expressionsOf, resolveIndices } from './resolve-indices.js';
 
@@ -61,12 +62,13 @@ const closeHandler: Route['handler'] = async (request, context) => {
   wantedCopies(request);
   const names = resolveIndices(request, context.services.clusterService.state(), STRICT_EXPAND_OPEN).sort();
   if (names.length === 0) return json({ acknowledged: true, shards_acknowledged: false, indices: {} });
-  const closed = await indicesOf(context.services).metadata.setIndicesState(names, 'close');
-  if (closed.length === 0) return json({ acknowledged: true, shards_acknowledged: false, indices: {} });
-  const shardsAcknowledged = await waitForActiveShards(context, closed, 'close', request);
+  const { acknowledged, value: closed } = await indicesOf(context.services).metadata.setIndicesState(names, 'close', ackOptions(request, context));
+  if (closed.length === 0) return json({ acknowledged, shards_acknowledged: false, indices: {} });
+  // TransportCloseIndexAction waits for the copies only once every node acknowledged.
+  const shardsAcknowledged = acknowledged && (await waitForActiveShards(context, closed, 'close', request));
   const indices: Record<string, { closed: boolean }> = {};
   for (const name of closed) indices[name] = { closed: true };
-  return json({ acknowledged: true, shards_acknowledged: shardsAcknowledged, indices });
+  return json({ acknowledged, shards_acknowledged: shardsAcknowledged, indices });
 };
 
 const openHandler: Route['handler'] = async (request, context) => {
@@ -75,9 +77,9 @@ const openHandler: Route['handler'] = async (request, context) => {
   wantedCopies(request);
   const names = resolveIndices(request, context.services.clusterService.state(), OPEN_DEFAULTS).sort();
   if (names.length === 0) return json({ acknowledged: true, shards_acknowledged: true });
-  await indicesOf(context.services).metadata.setIndicesState(names, 'open');
-  const shardsAcknowledged = await waitForActiveShards(context, names, 'open', request);
-  return json({ acknowledged: true, shards_acknowledged: shardsAcknowledged });
+  const { acknowledged } = await indicesOf(context.services).metadata.setIndicesState(names, 'open', ackOptions(request, context));
+  const shardsAcknowledged = acknowledged && (await waitForActiveShards(context, names, 'open', request));
+  return json({ acknowledged, shards_acknowledged: shardsAcknowledged });
 };
 
 export const openCloseRoutes: Route[] = [

@@ -9,6 +9,7 @@ import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN, splitCommaLikeJava } from '
 import { defaultSettings, normalizeSettings, type FlatSettings } from '../../indices/index.js';
 import { json, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
+import { ackOptions } from '../acked-request.js';
 import { resolveIndices, STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY } from './resolve-indices.js';
 import { settingsXContent } from './settings-xcontent.js';
 
@@ -60,8 +61,9 @@ const putSettings: Route['handler'] = async (request, context) => {
   if (Object.keys(settings).length === 0) throw errors.requestValidation(['no settings to update']);
   const state = context.services.clusterService.state();
   const names = resolveIndices(request, state, STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY);
-  if (names.length > 0) await indicesOf(context.services).metadata.updateSettings(names, settings, request.paramBool('preserve_existing', false));
-  return json({ acknowledged: true });
+  const preserveExisting = request.paramBool('preserve_existing', false);
+  const acknowledged = names.length === 0 || (await indicesOf(context.services).metadata.updateSettings(names, settings, preserveExisting, ackOptions(request, context))).acknowledged;
+  return json({ acknowledged });
 };
 
 const GET_PARAMS = ['flat_settings', 'include_defaults', 'local', 'master_timeout', ...INDICES_OPTIONS_PARAMS];

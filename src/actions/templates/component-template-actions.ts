@@ -10,6 +10,7 @@ import { empty, json, type RestRequest, type Route } from '../rest.js';
 import type { NodeServices } from '../context.js';
 import { parseComponentTemplate } from './template-body-parser.js';
 import { componentXContent } from './template-xcontent.js';
+import { ackOptions } from '../acked-request.js';
 import { acknowledged, requiredBody, selectByName, templatesService } from './template-request.js';
 
 const GET_PARAMS = ['local', 'master_timeout', 'flat_settings', 'include_defaults'];
@@ -34,8 +35,8 @@ export const componentTemplateRoutes: Route[] = [
       const template = parseComponentTemplate(requiredBody(request));
       const create = request.paramBool('create', false);
       const cause = request.param('cause') ?? 'api';
-      await templatesService(context.services).updateTemplates(`create-component-template [${name}], cause [${cause}]`, { kind: 'put-component', name, component: template, create });
-      return acknowledged(context.services);
+      const outcome = await templatesService(context.services).updateTemplates(`create-component-template [${name}], cause [${cause}]`, { kind: 'put-component', name, component: template, create }, ackOptions(request, context));
+      return acknowledged(context.services, outcome);
     },
   },
   {
@@ -68,8 +69,8 @@ export const componentTemplateRoutes: Route[] = [
     params: ['master_timeout', 'timeout'],
     handler: async (request, context) => {
       const names = request.pathParams['name']!.split(',');
-      await templatesService(context.services).updateTemplates(`remove-component-template [${names.join(',')}]`, { kind: 'remove-component', names });
-      return acknowledged(context.services);
+      const outcome = await templatesService(context.services).updateTemplates(`remove-component-template [${names.join(',')}]`, { kind: 'remove-component', names }, ackOptions(request, context));
+      return acknowledged(context.services, outcome);
     },
   },
 ];

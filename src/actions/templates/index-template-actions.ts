@@ -9,6 +9,7 @@ import { putComposableTemplate, removeComposableTemplates, validateComposableReq
 import { empty, json, type Route } from '../rest.js';
 import { parseComposableTemplate } from './template-body-parser.js';
 import { composableXContent } from './template-xcontent.js';
+import { ackOptions } from '../acked-request.js';
 import { acknowledged, requiredBody, selectByName, templatesService } from './template-request.js';
 
 export const indexTemplateRoutes: Route[] = [
@@ -23,8 +24,8 @@ export const indexTemplateRoutes: Route[] = [
       const template = parseComposableTemplate(name, requiredBody(request));
       const create = request.paramBool('create', false);
       const cause = request.param('cause') ?? 'api';
-      const warnings = await templatesService(context.services).updateTemplates(`create-index-template-v2 [${name}], cause [${cause}]`, { kind: 'put-composable', name, template, create });
-      return acknowledged(context.services, warnings);
+      const outcome = await templatesService(context.services).updateTemplates(`create-index-template-v2 [${name}], cause [${cause}]`, { kind: 'put-composable', name, template, create }, ackOptions(request, context));
+      return acknowledged(context.services, outcome, outcome.value);
     },
   },
   {
@@ -66,8 +67,8 @@ export const indexTemplateRoutes: Route[] = [
     params: ['master_timeout', 'timeout'],
     handler: async (request, context) => {
       const names = request.pathParams['name']!.split(',');
-      await templatesService(context.services).updateTemplates(`remove-index-template-v2 [${names.join(',')}]`, { kind: 'remove-composable', names });
-      return acknowledged(context.services);
+      const outcome = await templatesService(context.services).updateTemplates(`remove-index-template-v2 [${names.join(',')}]`, { kind: 'remove-composable', names }, ackOptions(request, context));
+      return acknowledged(context.services, outcome);
     },
   },
 ];

@@ -11,6 +11,7 @@ import { empty, json, type RestRequest, type Route } from '../rest.js';
 import type { NodeServices } from '../context.js';
 import { parseLegacyTemplate } from './template-body-parser.js';
 import { legacyXContent } from './template-xcontent.js';
+import { ackOptions } from '../acked-request.js';
 import { acknowledged, requiredBody, templatesService } from './template-request.js';
 import { INCLUDE_TYPE_NAME, PUT_TEMPLATE_TYPES_DEPRECATION, typelessCreateMappings } from '../indices/typed-mappings.js';
 
@@ -64,8 +65,8 @@ export const legacyTemplateRoutes: Route[] = [
       const template = parseLegacyTemplate(typelessLegacyBody(requiredBody(request), request, typeWarnings), request.paramInt('order', 0));
       const create = request.paramBool('create', false);
       const cause = request.param('cause') ?? 'api';
-      const warnings = await templatesService(context.services).updateTemplates(`create-index-template [${name}], cause [${cause}]`, { kind: 'put-legacy', name, template, create });
-      return acknowledged(context.services, [LEGACY_DEPRECATION, ...typeWarnings, ...warnings]);
+      const outcome = await templatesService(context.services).updateTemplates(`create-index-template [${name}], cause [${cause}]`, { kind: 'put-legacy', name, template, create }, ackOptions(request, context));
+      return acknowledged(context.services, outcome, [LEGACY_DEPRECATION, ...typeWarnings, ...outcome.value]);
     },
   },
   {
@@ -92,8 +93,8 @@ export const legacyTemplateRoutes: Route[] = [
     params: ['master_timeout', 'timeout'],
     handler: async (request, context) => {
       const name = request.pathParams['name']!;
-      await templatesService(context.services).updateTemplates(`remove-index-template [${name}]`, { kind: 'remove-legacy', name });
-      return acknowledged(context.services);
+      const outcome = await templatesService(context.services).updateTemplates(`remove-index-template [${name}]`, { kind: 'remove-legacy', name }, ackOptions(request, context));
+      return acknowledged(context.services, outcome);
     },
   },
 ];

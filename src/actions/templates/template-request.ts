@@ -10,8 +10,8 @@ export function templatesService(services: NodeServices) {
   return indicesOf(services).metadata;
 }
 
-export function acknowledged(services: NodeServices, warnings: readonly string[] = []): JsonResponse {
-  return json({ acknowledged: true }, 200, warningHeaders(services, warnings));
+export function acknowledged(services: NodeServices, outcome: { acknowledged: boolean }, warnings: readonly string[] = []): JsonResponse {
+  return json({ acknowledged: outcome.acknowledged }, 200, warningHeaders(services, warnings));
 }
 
 export function requiredBody(request: RestRequest): unknown {

@@ -23,6 +23,7 @@ import { updateClusterSettings, type ClusterSettingsUpdate } from '../settings/s
 import { applyTemplateChange, findComposableTemplate, type TemplateChange } from './templates/index.js';
 import type { MasterRequests } from '../master-requests.js';
 import { closeIndicesState, openIndicesState } from './index-state.js';
+import { SINGLE_NODE_ACKS, type AckWaiter } from '../publication-acks.js';
 
 export interface CreateIndexResult {
   readonly acknowledged: boolean;
@@ -32,8 +33,24 @@ export interface CreateIndexResult {
 
 export interface CreateIndexOptions {
   readonly waitForActiveShards?: string;
+  /** ES's `timeout`: how long to wait for every node's ack, then for the active shards. */
   readonly timeoutMillis?: number;
+  readonly masterTimeoutMillis?: number;
   readonly cause?: string;
+}
+
+/** An acked request's waits (ES's AcknowledgedRequest): `timeout` for the nodes' acks, `master_timeout` for a master. */
+export interface AckOptions {
+  /** Undefined: the caller does not need the acks (answers `acknowledged: true` once committed). */
+  readonly ackTimeoutMillis?: number;
+  readonly masterTimeoutMillis?: number;
+  readonly signal?: AbortSignal;
+}
+
+/** The outcome of an acked change: whether every node applied it in time, and what the change returned. */
+export interface Acked<T> {
+  readonly acknowledged: boolean;
+  readonly value: T;
 }
 
 /** ES's default `master_timeout`/ack timeout and the create index wait. */
@@ -46,19 +63,20 @@ export class MetadataService {
     private readonly nodeSettings: Settings,
     private readonly reportedVersion: string,
     private readonly master?: MasterRequests,
+    private readonly acks: AckWaiter = SINGLE_NODE_ACKS,
   ) {
     const register = (name: string, operation: (args: never) => Promise<unknown>) => master?.register(name, operation as (args: unknown) => Promise<unknown>);
     register('create-index', (args: { request: CreateIndexRequest; options: CreateIndexOptions }) => this.createIndexOnMaster(args.request, args.options));
-    register('delete-index', (args: { names: string[] }) => this.deleteIndicesOnMaster(args.names));
-    register('update-aliases', (args: { actions: AliasActionRequest[] }) => this.updateAliasesOnMaster(args.actions));
-    register('put-mapping', (args: { names: string[]; mapping: unknown }) => this.putMappingOnMaster(args.names, args.mapping));
+    register('delete-index', (args: { names: string[]; ackTimeoutMillis?: number }) => this.deleteIndicesOnMaster(args.names, args.ackTimeoutMillis));
+    register('update-aliases', (args: { actions: AliasActionRequest[]; ackTimeoutMillis?: number }) => this.updateAliasesOnMaster(args.actions, args.ackTimeoutMillis));
+    register('put-mapping', (args: { names: string[]; mapping: unknown; ackTimeoutMillis?: number }) => this.putMappingOnMaster(args.names, args.mapping, args.ackTimeoutMillis));
     register('dynamic-mapping', (args: { index: string; uuid: string; update: RootMapping }) => this.addDynamicMappingOnMaster(args.index, args.uuid, args.update));
-    register('update-settings', (args: { names: string[]; settings: Record<string, string | null>; preserveExisting: boolean }) =>
-      this.updateSettingsOnMaster(args.names, args.settings, args.preserveExisting),
+    register('update-settings', (args: { names: string[]; settings: Record<string, string | null>; preserveExisting: boolean; ackTimeoutMillis?: number }) =>
+      this.updateSettingsOnMaster(args.names, args.settings, args.preserveExisting, args.ackTimeoutMillis),
     );
-    register('indices-state', (args: { names: string[]; target: 'open' | 'close' }) => this.setIndicesStateOnMaster(args.names, args.target));
-    register('cluster-settings', (args: { update: ClusterSettingsUpdate }) => this.updateClusterSettingsOnMaster(args.update));
-    register('templates', (args: { source: string; change: TemplateChange }) => this.updateTemplatesOnMaster(args.source, args.change));
+    register('indices-state', (args: { names: string[]; target: 'open' | 'close'; ackTimeoutMillis?: number }) => this.setIndicesStateOnMaster(args.names, args.target, args.ackTimeoutMillis));
+    register('cluster-settings', (args: { update: ClusterSettingsUpdate; ackTimeoutMillis?: number }) => this.updateClusterSettingsOnMaster(args.update, args.ackTimeoutMillis));
+    register('templates', (args: { source: string; change: TemplateChange; ackTimeoutMillis?: number }) => this.updateTemplatesOnMaster(args.source, args.change, args.ackTimeoutMillis));
     register('shard-started', (args: { shard: StartedShard }) => this.shardStartedOnMaster(args.shard));
     register('shard-failed', (args: { shard: StartedShard }) => this.shardFailedOnMaster(args.shard));
   }
@@ -73,9 +91,15 @@ export class MetadataService {
     return this.clusterService.state();
   }
 
+  /** On the master, after a change committed: whether every node applied `committed` within the ack timeout. */
+  private async acked<T>(committed: ClusterState, ackTimeoutMillis: number | undefined, value: T): Promise<Acked<T>> {
+    const acknowledged = ackTimeoutMillis === undefined ? true : await this.acks.waitForAcks(committed.version, ackTimeoutMillis);
+    return { acknowledged, value };
+  }
+
   createIndex(request: CreateIndexRequest, options: CreateIndexOptions & { signal?: AbortSignal } = {}): Promise<CreateIndexResult> {
     const { signal, ...wire } = options;
-    return this.onMaster('create-index', { request, options: wire }, () => this.createIndexOnMaster(request, options), signal);
+    return this.onMaster('create-index', { request, options: wire }, () => this.createIndexOnMaster(request, options), signal, options.masterTimeoutMillis);
   }
 
   private async createIndexOnMaster(requested: CreateIndexRequest, options: CreateIndexOptions & { signal?: AbortSignal }): Promise<CreateIndexResult> {
@@ -83,7 +107,7 @@ export class MetadataService {
     const request = { ...requested, index: resolveDateMathExpression(requested.index) };
     let created: string | undefined;
     let wanted: ActiveShardCount | undefined;
-    await this.coordinator.submitStateUpdate(`create-index [${request.index}], cause [${options.cause ?? 'api'}]`, (state) => {
+    const committed = await this.coordinator.submitStateUpdate(`create-index [${request.index}], cause [${options.cause ?? 'api'}]`, (state) => {
       const { state: next, metadata } = addNewIndex(state, request, this.reportedVersion, Date.now());
       const waitSetting = options.waitForActiveShards ?? metadata.settings['index.write.wait_for_active_shards'] ?? '1';
       wanted = parseActiveShardCount(waitSetting === 'index-setting' ? (metadata.settings['index.write.wait_for_active_shards'] ?? '1') : waitSetting);
@@ -96,6 +120,9 @@ export class MetadataService {
       return next;
     });
     const uuid = created!;
+    // TransportCreateIndexAction: the shards are waited for only once every node acknowledged the new index.
+    const { acknowledged } = await this.acked(committed, options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS, undefined);
+    if (!acknowledged) return { acknowledged: false, shardsAcknowledged: false, index: request.index };
     const { timedOut } = await this.clusterService.waitFor(
       (state) => {
         const metadata = state.indices.get(request.index);
@@ -109,35 +136,37 @@ export class MetadataService {
     return { acknowledged: true, shardsAcknowledged: !timedOut, index: request.index };
   }
 
-  deleteIndices(names: readonly string[]): Promise<void> {
-    return this.onMaster('delete-index', { names }, () => this.deleteIndicesOnMaster(names));
+  deleteIndices(names: readonly string[], ack: AckOptions = {}): Promise<Acked<void>> {
+    return this.onMaster('delete-index', { names, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.deleteIndicesOnMaster(names, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
   }
 
-  private async deleteIndicesOnMaster(names: readonly string[]): Promise<void> {
-    await this.coordinator.submitStateUpdate(`delete-index [${names.join(', ')}]`, (state) => removeIndices(state, names.filter((name) => state.indices.has(name))));
+  private async deleteIndicesOnMaster(names: readonly string[], ackTimeoutMillis: number | undefined): Promise<Acked<void>> {
+    const committed = await this.coordinator.submitStateUpdate(`delete-index [${names.join(', ')}]`, (state) => removeIndices(state, names.filter((name) => state.indices.has(name))));
+    return this.acked(committed, ackTimeoutMillis, undefined);
   }
 
   /** `POST /_aliases` and the single-alias APIs: all actions apply together or not at all. */
-  updateAliases(actions: readonly AliasActionRequest[]): Promise<AliasActionOutcome[]> {
-    return this.onMaster('update-aliases', { actions }, () => this.updateAliasesOnMaster(actions));
+  updateAliases(actions: readonly AliasActionRequest[], ack: AckOptions = {}): Promise<Acked<AliasActionOutcome[]>> {
+    return this.onMaster('update-aliases', { actions, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.updateAliasesOnMaster(actions, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
   }
 
-  private async updateAliasesOnMaster(actions: readonly AliasActionRequest[]): Promise<AliasActionOutcome[]> {
+  private async updateAliasesOnMaster(actions: readonly AliasActionRequest[], ackTimeoutMillis: number | undefined): Promise<Acked<AliasActionOutcome[]>> {
     let outcomes: AliasActionOutcome[] = [];
-    await this.coordinator.submitStateUpdate('index-aliases', (state) => {
+    const committed = await this.coordinator.submitStateUpdate('index-aliases', (state) => {
       const result = applyAliasActions(state, actions);
       outcomes = result.outcomes;
       return result.state;
     });
-    return outcomes;
+    return this.acked(committed, ackTimeoutMillis, outcomes);
   }
 
-  putMapping(names: readonly string[], mapping: unknown): Promise<void> {
-    return this.onMaster('put-mapping', { names, mapping }, () => this.putMappingOnMaster(names, mapping));
+  putMapping(names: readonly string[], mapping: unknown, ack: AckOptions = {}): Promise<Acked<void>> {
+    return this.onMaster('put-mapping', { names, mapping, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.putMappingOnMaster(names, mapping, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
   }
 
-  private async putMappingOnMaster(names: readonly string[], mapping: unknown): Promise<void> {
-    await this.coordinator.submitStateUpdate(`put-mapping [${names.join(', ')}]`, (state) => mergeMappingInto(state, names, mapping, false));
+  private async putMappingOnMaster(names: readonly string[], mapping: unknown, ackTimeoutMillis: number | undefined): Promise<Acked<void>> {
+    const committed = await this.coordinator.submitStateUpdate(`put-mapping [${names.join(', ')}]`, (state) => mergeMappingInto(state, names, mapping, false));
+    return this.acked(committed, ackTimeoutMillis, undefined);
   }
 
   /** The fields a document introduced, merged on the master before the document is indexed. */
@@ -153,62 +182,69 @@ export class MetadataService {
     });
   }
 
-  updateSettings(names: readonly string[], settings: Record<string, string | null>, preserveExisting: boolean): Promise<void> {
-    return this.onMaster('update-settings', { names, settings, preserveExisting }, () => this.updateSettingsOnMaster(names, settings, preserveExisting));
+  updateSettings(names: readonly string[], settings: Record<string, string | null>, preserveExisting: boolean, ack: AckOptions = {}): Promise<Acked<void>> {
+    return this.onMaster(
+      'update-settings',
+      { names, settings, preserveExisting, ackTimeoutMillis: ack.ackTimeoutMillis },
+      () => this.updateSettingsOnMaster(names, settings, preserveExisting, ack.ackTimeoutMillis),
+      ack.signal,
+      ack.masterTimeoutMillis,
+    );
   }
 
-  private async updateSettingsOnMaster(names: readonly string[], settings: Record<string, string | null>, preserveExisting: boolean): Promise<void> {
-    await this.coordinator.submitStateUpdate(`update-settings [${names.join(', ')}]`, (state) =>
+  private async updateSettingsOnMaster(names: readonly string[], settings: Record<string, string | null>, preserveExisting: boolean, ackTimeoutMillis: number | undefined): Promise<Acked<void>> {
+    const committed = await this.coordinator.submitStateUpdate(`update-settings [${names.join(', ')}]`, (state) =>
       updateIndexSettings(state, names, settings, preserveExisting, Date.now()),
     );
+    return this.acked(committed, ackTimeoutMillis, undefined);
   }
 
   /**
    * `_close` / `_open` (MetadataIndexStateService): changes the state of the named indices that are not in it
    * yet and returns those (the caller waits for their copies as ES's transport actions do).
    */
-  setIndicesState(names: readonly string[], target: 'open' | 'close'): Promise<readonly string[]> {
-    return this.onMaster('indices-state', { names, target }, () => this.setIndicesStateOnMaster(names, target));
+  setIndicesState(names: readonly string[], target: 'open' | 'close', ack: AckOptions = {}): Promise<Acked<readonly string[]>> {
+    return this.onMaster('indices-state', { names, target, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.setIndicesStateOnMaster(names, target, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
   }
 
-  private async setIndicesStateOnMaster(names: readonly string[], target: 'open' | 'close'): Promise<readonly string[]> {
+  private async setIndicesStateOnMaster(names: readonly string[], target: 'open' | 'close', ackTimeoutMillis: number | undefined): Promise<Acked<readonly string[]>> {
     let changed: readonly string[] = [];
-    await this.coordinator.submitStateUpdate(`${target === 'close' ? 'close' : 'open'}-indices [${names.join(', ')}]`, (state) => {
+    const committed = await this.coordinator.submitStateUpdate(`${target === 'close' ? 'close' : 'open'}-indices [${names.join(', ')}]`, (state) => {
       const result = target === 'close' ? closeIndicesState(state, names, Date.now()) : openIndicesState(state, names, Date.now());
       changed = result.changed;
       return result.state;
     });
-    return changed;
+    return this.acked(committed, ackTimeoutMillis, changed);
   }
 
   /** `PUT _cluster/settings`: returns the keys that were set, per scope, as ES's response lists them. */
-  updateClusterSettings(update: ClusterSettingsUpdate): Promise<{ transient: Record<string, string>; persistent: Record<string, string> }> {
-    return this.onMaster('cluster-settings', { update }, () => this.updateClusterSettingsOnMaster(update));
+  updateClusterSettings(update: ClusterSettingsUpdate, ack: AckOptions = {}): Promise<Acked<{ transient: Record<string, string>; persistent: Record<string, string> }>> {
+    return this.onMaster('cluster-settings', { update, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.updateClusterSettingsOnMaster(update, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
   }
 
-  private async updateClusterSettingsOnMaster(update: ClusterSettingsUpdate): Promise<{ transient: Record<string, string>; persistent: Record<string, string> }> {
+  private async updateClusterSettingsOnMaster(update: ClusterSettingsUpdate, ackTimeoutMillis: number | undefined): Promise<Acked<{ transient: Record<string, string>; persistent: Record<string, string> }>> {
     let updates: { transient: Record<string, string>; persistent: Record<string, string> } = { transient: {}, persistent: {} };
-    await this.coordinator.submitStateUpdate('cluster_update_settings', (state) => {
+    const committed = await this.coordinator.submitStateUpdate('cluster_update_settings', (state) => {
       const result = updateClusterSettings(state, update);
       updates = { transient: result.transientUpdates, persistent: result.persistentUpdates };
       return result.state;
     });
-    return updates;
+    return this.acked(committed, ackTimeoutMillis, updates);
   }
 
   /** A change to the index templates (put or delete); resolves with the warnings ES would send as headers. */
-  updateTemplates(source: string, change: TemplateChange): Promise<string[]> {
-    return this.onMaster('templates', { source, change }, () => this.updateTemplatesOnMaster(source, change));
+  updateTemplates(source: string, change: TemplateChange, ack: AckOptions = {}): Promise<Acked<string[]>> {
+    return this.onMaster('templates', { source, change, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.updateTemplatesOnMaster(source, change, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
   }
 
-  private async updateTemplatesOnMaster(source: string, change: TemplateChange): Promise<string[]> {
+  private async updateTemplatesOnMaster(source: string, change: TemplateChange, ackTimeoutMillis: number | undefined): Promise<Acked<string[]>> {
     let warnings: string[] = [];
-    await this.coordinator.submitStateUpdate(source, (state) => {
+    const committed = await this.coordinator.submitStateUpdate(source, (state) => {
       const result = applyTemplateChange(state.templates, change);
       warnings = result.warnings;
       return result.templates === state.templates ? state : { ...state, templates: result.templates };
     });
-    return warnings;
+    return this.acked(committed, ackTimeoutMillis, warnings);
   }
 
   shardStarted(shard: StartedShard): Promise<void> {
