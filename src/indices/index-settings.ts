@@ -94,6 +94,41 @@ function activeShardCount(value: string, key: string): void {
   void key;
 }
 
+function longSetting(min: number) {
+  return (value: string, key: string): void => {
+    if (!/^[-+]?\d+$/.test(value.trim()) || !Number.isSafeInteger(Number(value.trim()))) {
+      throw new EsError('illegal_argument_exception', `Failed to parse value [${value}] for setting [${key}]`, { causedBy: errors.numberFormat(value) });
+    }
+    if (Number(value.trim()) < min) throw errors.illegalArgument(`Failed to parse value [${value}] for setting [${key}] must be >= ${min}`);
+  };
+}
+
+function doubleSetting(min: number) {
+  return (value: string, key: string): void => {
+    const parsed = Number(value.trim());
+    if (value.trim() === '' || Number.isNaN(parsed)) {
+      throw new EsError('illegal_argument_exception', `Failed to parse value [${value}] for setting [${key}]`, { causedBy: errors.numberFormat(value) });
+    }
+    if (parsed < min) throw errors.illegalArgument(`Failed to parse value [${value}] for setting [${key}] must be >= ${min.toFixed(1)}`);
+  };
+}
+
+/** Setting.timeSetting with both bounds (index.translog.flush_threshold_age). */
+function boundedTimeSetting(minMillis: number, maxMillis: number, minText: string, maxText: string) {
+  return (value: string, key: string): void => {
+    const millis = parseTimeValueMillis(value, key);
+    if (millis < minMillis) throw errors.illegalArgument(`failed to parse value [${value}] for setting [${key}], must be >= [${minText}]`);
+    if (millis > maxMillis) throw errors.illegalArgument(`failed to parse value [${value}] for setting [${key}], must be <= [${maxText}]`);
+  };
+}
+
+/** A string setting whose parser accepts a fixed set of values, with that setting's own message. */
+function oneOf(allowed: readonly string[], message: (value: string) => string) {
+  return (value: string): void => {
+    if (!allowed.includes(value)) throw errors.illegalArgument(message(value));
+  };
+}
+
 const def = (key: string, dynamic: boolean, defaultValue?: string, validate?: SettingDef['validate']): SettingDef => ({
   key,
   dynamic,
@@ -158,9 +193,37 @@ const SETTINGS: readonly SettingDef[] = [
   def('index.blocks.write', true, 'false', boolSetting),
   def('index.blocks.metadata', true, 'false', boolSetting),
   def('index.load_fixed_bitset_filters_eagerly', false, 'true', boolSetting),
-  def('index.shard.check_on_startup', false, 'false'),
+  def('index.shard.check_on_startup', false, 'false', oneOf(['false', 'true', 'checksum'], (value) => `unknown value for [index.shard.check_on_startup] must be one of [true, false, checksum] but was: ${value}`)),
   def('index.sort.field', false),
   def('index.sort.order', false),
+  def('index.sort.mode', false),
+  def('index.sort.missing', false),
+  // Accepted and validated as ES does; Gannet keeps them without acting on them (see docs/compat.md).
+  def('index.query_string.lenient', false, 'false', boolSetting),
+  def('index.query.parse.allow_unmapped_fields', false, 'true', boolSetting),
+  def('index.warmer.enabled', true, 'true', boolSetting),
+  def('index.translog.flush_threshold_age', true, '1m', boundedTimeSetting(1000, 3_600_000, '1s', '1h')),
+  def('index.flush_after_merge', true, '512mb', bytesSetting),
+  def('index.soft_deletes.retention.operations', true, '0', longSetting(0)),
+  def('index.mapping.nested_parents.limit', true, '50', longSetting(0)),
+  def('index.mapping.ignore_above', false, '2147483647', intSetting(0)),
+  def('index.merge.scheduler.auto_throttle', true, 'true', boolSetting),
+  def('index.merge.policy.expunge_deletes_allowed', true, '10.0', doubleSetting(0)),
+  def('index.routing.allocation.total_shards_per_node', true, '-1', intSetting(-1)),
+  def('index.allocation.max_retries', true, '5', intSetting(0)),
+  def(
+    'index.routing.allocation.enable',
+    true,
+    'all',
+    oneOf(['all', 'primaries', 'new_primaries', 'newprimaries', 'none'], (value) => `Illegal allocation.enable value [${value}]`),
+  ),
+  def('index.routing.rebalance.enable', true, 'all', oneOf(['all', 'primaries', 'replicas', 'none'], (value) => `Illegal rebalance.enable value [${value}]`)),
+  def('index.store.type', false, '', oneOf(['', 'fs', 'niofs', 'mmapfs', 'hybridfs'], (value) => `Unknown store type [${value}]`)),
+  def('index.store.preload', false),
+  def('index.store.stats_refresh_interval', true, '10s', timeSetting(undefined)),
+  def('index.store.fs.fs_lock', false, 'native', oneOf(['native', 'simple'], (value) => `unrecognized [index.store.fs.fs_lock] "${value}": must be native or simple`)),
+  def('index.fielddata.cache', false, 'node', oneOf(['node', 'none'], (value) => `failed to parse [${value}] must be one of [node,none]`)),
+  def('index.lifecycle.prefer_ilm', true, 'true', boolSetting),
   def('index.unassigned.node_left.delayed_timeout', true, '1m', timeSetting(0)),
   def('index.merge.scheduler.max_thread_count', true, undefined, intSetting(1)),
   def('index.merge.scheduler.max_merge_count', true, undefined, intSetting(1)),
@@ -185,7 +248,10 @@ const SETTINGS: readonly SettingDef[] = [
 /** Group settings: any key under these prefixes is accepted (validated when the group is built). */
 const GROUP_PREFIXES: ReadonlyArray<{ prefix: string; dynamic: boolean }> = [
   { prefix: 'index.analysis.', dynamic: false },
-  { prefix: 'index.routing.allocation.', dynamic: true },
+  // IndexMetadata's include/exclude/require groups (`_tier_preference`, `_name`, attributes).
+  { prefix: 'index.routing.allocation.include.', dynamic: true },
+  { prefix: 'index.routing.allocation.exclude.', dynamic: true },
+  { prefix: 'index.routing.allocation.require.', dynamic: true },
   { prefix: 'index.similarity.', dynamic: false },
   { prefix: 'index.search.slowlog.', dynamic: true },
   { prefix: 'index.indexing.slowlog.', dynamic: true },

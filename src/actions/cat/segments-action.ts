@@ -1,9 +1,10 @@
 /**
  * `GET /_cat/segments[/{index}]` (RestSegmentsAction): one row per segment of each started shard copy, from the
- * engine's segment statistics on the node that holds it (segments-broadcast.ts).
+ * engine's segment statistics on the node that holds it (segments-broadcast.ts). Indices resolve as
+ * IndicesSegmentsRequest's: open ones, and a closed index named explicitly is ES's 400 `index_closed_exception`.
  */
 import { cell, defineColumns, type CatRow } from '../../cat/index.js';
-import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN } from '../../cluster/indices-options.js';
+import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED } from '../../cluster/indices-options.js';
 import { resolveIndices } from '../indices/resolve-indices.js';
 import { collectSegments } from '../indices/segments-broadcast.js';
 import type { CatEndpoint } from './cat-endpoint.js';
@@ -37,7 +38,8 @@ export const catSegmentsEndpoint: CatEndpoint<SegmentColumn> = {
   columns: segmentsColumns,
   async rows(request, context) {
     const state = await readClusterState(request, context, { acceptsLocal: true });
-    const names = resolveIndices(request, state, STRICT_EXPAND_OPEN).sort();
+    // IndicesSegmentsRequest (a BroadcastRequest): a named closed index is an index_closed_exception.
+    const names = resolveIndices(request, state, STRICT_EXPAND_OPEN_FORBID_CLOSED).sort();
     const rows: CatRow<SegmentColumn>[] = [];
     const outcome = await collectSegments(context, state, names);
     const ordered = [...outcome.results].sort((a, b) => (a.copy.index < b.copy.index ? -1 : a.copy.index > b.copy.index ? 1 : a.copy.shard - b.copy.shard || Number(b.copy.primary) - Number(a.copy.primary)));

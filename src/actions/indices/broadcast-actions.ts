@@ -54,7 +54,9 @@ const refreshHandler: Route['handler'] = async (request, context) => json(shards
 
 const flushHandler: Route['handler'] = async (request, context) => {
   const force = request.paramBool('force', false);
-  request.paramBool('wait_if_ongoing', true);
+  const waitIfOngoing = request.paramBool('wait_if_ongoing', true);
+  // FlushRequest.validate: a forced flush must wait for one in progress (it would otherwise be a no-op).
+  if (force && !waitIfOngoing) throw errors.requestValidation(['wait_if_ongoing must be true for a force flush']);
   return json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, FLUSH_ACTION, { force })));
 };
 

@@ -62,6 +62,8 @@ interface TypeEntry {
   indices: string[];
   searchableIn: string[];
   aggregatableIn: string[];
+  /** FieldCapabilities.Builder's meta: every value each key has in the indices of this type. */
+  meta: Map<string, Set<string>>;
 }
 
 function render(type: string, entry: TypeEntry, withIndices: boolean): Record<string, unknown> {
@@ -71,6 +73,12 @@ function render(type: string, entry: TypeEntry, withIndices: boolean): Record<st
   if (withIndices) out.indices = [...entry.indices];
   if (!searchable && entry.searchableIn.length > 0) out.non_searchable_indices = entry.indices.filter((index) => !entry.searchableIn.includes(index));
   if (!aggregatable && entry.aggregatableIn.length > 0) out.non_aggregatable_indices = entry.indices.filter((index) => !entry.aggregatableIn.includes(index));
+  // FieldCapabilities.toXContent: keys and their values sorted, for a predictable order.
+  if (entry.meta.size > 0) {
+    const meta: Record<string, string[]> = {};
+    for (const key of [...entry.meta.keys()].sort()) setOwnValue(meta, key, [...entry.meta.get(key)!].sort());
+    out.meta = meta;
+  }
   return out;
 }
 
@@ -87,9 +95,14 @@ const handler: Route['handler'] = async (request, { services }) => {
       if (!keep(field, parsed)) continue;
       const types = byField.get(field.name) ?? new Map<string, TypeEntry>();
       byField.set(field.name, types);
-      const entry = types.get(field.type) ?? { metadataField: field.metadataField, indices: [], searchableIn: [], aggregatableIn: [] };
+      const entry: TypeEntry = types.get(field.type) ?? { metadataField: field.metadataField, indices: [], searchableIn: [], aggregatableIn: [], meta: new Map() };
       types.set(field.type, entry);
       entry.indices.push(index);
+      for (const [key, value] of Object.entries(field.meta ?? {})) {
+        const values = entry.meta.get(key) ?? new Set<string>();
+        values.add(value);
+        entry.meta.set(key, values);
+      }
       if (field.searchable) entry.searchableIn.push(index);
       if (field.aggregatable) entry.aggregatableIn.push(index);
       const seen = mappedIn.get(field.name) ?? new Set<string>();
@@ -102,7 +115,7 @@ const handler: Route['handler'] = async (request, { services }) => {
     const types = byField.get(name)!;
     if (parsed.includeUnmapped) {
       const unmapped = names.filter((index) => !mappedIn.get(name)!.has(index));
-      if (unmapped.length > 0) types.set('unmapped', { metadataField: false, indices: unmapped, searchableIn: [], aggregatableIn: [] });
+      if (unmapped.length > 0) types.set('unmapped', { metadataField: false, indices: unmapped, searchableIn: [], aggregatableIn: [], meta: new Map() });
     }
     const perType: Record<string, unknown> = {};
     for (const [type, entry] of types) perType[type] = render(type, entry, types.size > 1);

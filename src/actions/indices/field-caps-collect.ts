@@ -12,6 +12,15 @@ export interface IndexFieldCap {
   /** Kind of field, for the `filters` parameter. */
   readonly isMultiField: boolean;
   readonly underNested: boolean;
+  /** The field mapping's `meta` (string values), merged per type across indices into `meta`. */
+  readonly meta?: Readonly<Record<string, string>>;
+}
+
+function metaOf(node: MappingNode): Record<string, string> | undefined {
+  const meta = node['meta'];
+  if (meta === null || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
+  const entries = Object.entries(meta as Record<string, unknown>).filter((entry): entry is [string, string] => typeof entry[1] === 'string');
+  return entries.length === 0 ? undefined : Object.fromEntries(entries);
 }
 
 /** ES 8's metadata mappers and what their field types answer to isSearchable/isAggregatable. */
@@ -66,12 +75,22 @@ function walk(properties: unknown, prefix: string, underNested: boolean, out: In
       continue;
     }
     if (type === 'alias') continue;
-    out.push({ name, type: FAMILY[type] ?? type, metadataField: false, ...leafCapabilities(type, node), isMultiField: false, underNested });
+    const meta = metaOf(node);
+    out.push({ name, type: FAMILY[type] ?? type, metadataField: false, ...leafCapabilities(type, node), isMultiField: false, underNested, ...(meta && { meta }) });
     const multiFields = node['fields'];
     if (multiFields !== null && typeof multiFields === 'object') {
       for (const [subName, sub] of Object.entries(multiFields as Record<string, MappingNode>)) {
         const subType = typeof sub?.['type'] === 'string' ? (sub['type'] as string) : 'object';
-        out.push({ name: `${name}.${subName}`, type: FAMILY[subType] ?? subType, metadataField: false, ...leafCapabilities(subType, sub ?? {}), isMultiField: true, underNested });
+        const subMeta = metaOf(sub ?? {});
+        out.push({
+          name: `${name}.${subName}`,
+          type: FAMILY[subType] ?? subType,
+          metadataField: false,
+          ...leafCapabilities(subType, sub ?? {}),
+          isMultiField: true,
+          underNested,
+          ...(subMeta && { meta: subMeta }),
+        });
       }
     }
   }

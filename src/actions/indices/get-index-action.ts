@@ -9,9 +9,10 @@ import { defaultSettings } from '../../indices/index.js';
 import { empty, json, type Route } from '../rest.js';
 import { aliasesXContent } from './alias-xcontent.js';
 import { resolveIndices } from './resolve-indices.js';
-import { settingsXContent } from './settings-xcontent.js';
+import { settingsXContent, withHumanReadableSettings } from './settings-xcontent.js';
 
-const GET_INDEX_OPTIONS = Object.freeze({ ...STRICT_EXPAND_OPEN, expandClosed: true });
+/** GetIndexRequest: IndicesOptions.strictExpandOpen() (a wildcard finds open indices; a named closed one is answered). */
+const GET_INDEX_OPTIONS = STRICT_EXPAND_OPEN;
 /** Exists answers 404 when a wildcard matches nothing, too. */
 const EXISTS_OPTIONS = Object.freeze({ ...GET_INDEX_OPTIONS, allowNoIndices: false });
 
@@ -44,7 +45,7 @@ export const getIndexRoutes: Route[] = [
         if (wants('aliases')) entry['aliases'] = aliasesBody(metadata);
         if (wants('mappings')) entry['mappings'] = metadata.mappings;
         if (wants('settings')) {
-          entry['settings'] = settingsXContent(metadata.settings, flat);
+          entry['settings'] = settingsXContent(request.human ? withHumanReadableSettings(metadata.settings) : metadata.settings, flat);
           if (includeDefaults) {
             const defaults = defaultSettings();
             for (const key of Object.keys(metadata.settings)) delete defaults[key];

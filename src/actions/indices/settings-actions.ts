@@ -11,7 +11,7 @@ import { json, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
 import { ackOptions } from '../acked-request.js';
 import { resolveIndices, STRICT_EXPAND_OPEN_CLOSED_NO_EMPTY } from './resolve-indices.js';
-import { settingsXContent } from './settings-xcontent.js';
+import { settingsXContent, withHumanReadableSettings } from './settings-xcontent.js';
 
 const GET_OPTIONS = Object.freeze({ ...STRICT_EXPAND_OPEN, expandClosed: true });
 
@@ -34,7 +34,8 @@ const getSettings: Route['handler'] = async (request, context) => {
   const body: Record<string, unknown> = {};
   for (const indexName of indexNames) {
     const metadata = state.indices.get(indexName)!;
-    const settings = filterByNames(metadata.settings, names);
+    // TransportGetSettingsAction adds the human-readable settings before filtering by name.
+    const settings = filterByNames(request.human ? withHumanReadableSettings(metadata.settings) : metadata.settings, names);
     const entry: Record<string, unknown> = {};
     let defaults: FlatSettings = {};
     if (includeDefaults) {

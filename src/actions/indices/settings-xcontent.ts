@@ -62,3 +62,38 @@ export function settingsXContent(settings: FlatSettings, flat: boolean): Record<
   for (const key of Object.keys(withLists).sort()) processSetting(root, '', key, withLists[key]);
   return toObject(root);
 }
+
+/** ZonedDateTime.toString of an instant in UTC: seconds and fraction only when not zero (ISO_LOCAL_TIME's rule). */
+function javaUtcDateTimeString(epochMillis: number): string {
+  const date = new Date(epochMillis);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  const year = date.getUTCFullYear();
+  const yearText = year > 9999 ? `+${year}` : year < 0 ? `-${String(-year).padStart(4, '0')}` : String(year).padStart(4, '0');
+  let text = `${yearText}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}T${two(date.getUTCHours())}:${two(date.getUTCMinutes())}`;
+  const seconds = date.getUTCSeconds();
+  const millis = date.getUTCMilliseconds();
+  if (seconds > 0 || millis > 0) text += `:${two(seconds)}`;
+  if (millis > 0) text += `.${String(millis).padStart(3, '0')}`;
+  return `${text}Z`;
+}
+
+/** Version.toString of a legacy version id (8190299 -> 8.19.2), as IndexVersion.toReleaseVersion prints it. */
+function releaseVersionOf(versionId: string): string | undefined {
+  if (!/^\d+$/.test(versionId)) return undefined;
+  const id = Number(versionId);
+  return `${Math.floor(id / 1_000_000)}.${Math.floor(id / 10_000) % 100}.${Math.floor(id / 100) % 100}`;
+}
+
+/**
+ * IndexMetadata.addHumanReadableSettings, what `human=true` adds to get index and get settings:
+ * `index.version.created_string` and `index.creation_date_string`.
+ */
+export function withHumanReadableSettings(settings: FlatSettings): FlatSettings {
+  const out: FlatSettings = { ...settings };
+  const created = settings['index.version.created'];
+  const release = created === undefined ? undefined : releaseVersionOf(created);
+  if (release !== undefined) out['index.version.created_string'] = release;
+  const creationDate = settings['index.creation_date'];
+  if (creationDate !== undefined && /^-?\d+$/.test(creationDate)) out['index.creation_date_string'] = javaUtcDateTimeString(Number(creationDate));
+  return out;
+}
