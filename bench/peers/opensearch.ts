@@ -67,11 +67,13 @@ export interface OpenSearchInstall {
 
 export type Preparation = { ok: true; install: OpenSearchInstall } | { ok: false; reason: string };
 
-function run(command: string, args: string[], options: { cwd?: string; timeout: number }): Promise<{ code: number; output: string }> {
+/** Runs a tool to its end; `code` is its exit status, 127 when the tool is not installed, 1 for other failures. */
+function run(command: string, args: string[], options: { timeout: number }): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    execFile(command, args, { cwd: options.cwd, timeout: options.timeout, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
-      const code = err ? (typeof (err as NodeJS.ErrnoException).code === 'number' ? Number((err as NodeJS.ErrnoException).code) : 1) : 0;
-      resolve({ code: err && (err as NodeJS.ErrnoException).code === 'ENOENT' ? 127 : code, output: `${stdout}${stderr}` });
+    execFile(command, args, { timeout: options.timeout, maxBuffer: 32 * 1024 * 1024 }, (err, stdout, stderr) => {
+      const reason = (err as NodeJS.ErrnoException | null)?.code;
+      const code = err === null ? 0 : reason === 'ENOENT' ? 127 : typeof reason === 'number' ? reason : 1;
+      resolve({ code, output: `${stdout}${stderr}` });
     });
   });
 }

@@ -35,7 +35,8 @@ urllib.request.urlopen(url, timeout=20).read(1)
 PY
 }
 
-# One venv per requirements file, built in parallel (each is mostly waiting on downloads). Writes its outcome
+# One venv per requirements file, built in parallel (each is mostly waiting on downloads); no .pyc compilation at
+# install time (Python compiles the few modules a script imports when it first runs). Writes its outcome
 # (ready, unreachable, failed) to $venv.outcome; the summary below turns those into the exit code.
 build_venv() {
   local requirements=$1 name venv stamp
@@ -51,7 +52,7 @@ build_venv() {
     echo "failed: could not create the venv $venv" >"$venv.outcome"
     return
   fi
-  if ! "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$requirements" >"$venv/pip.log" 2>&1; then
+  if ! "$venv/bin/pip" install --quiet --disable-pip-version-check --no-compile -r "$requirements" >"$venv/pip.log" 2>&1; then
     if ! index_reachable; then
       rm -rf "$venv"
       echo "unreachable: the Python package index is not reachable from here, so the Python clients cannot be installed" >"$venv.outcome"
