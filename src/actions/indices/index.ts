@@ -11,6 +11,7 @@ import { statsRoutes } from './stats-action.js';
 import { fieldCapsRoutes } from './field-caps-action.js';
 import { aliasRoutes } from './alias-actions.js';
 import { openCloseRoutes } from './open-close-action.js';
+import { addBlockRoutes } from './add-block-action.js';
 import { recoveryRoutes } from './recovery-action.js';
 import { cacheClearRoutes } from './cache-clear-action.js';
 
@@ -26,6 +27,7 @@ export const indexApiRoutes: Route[] = [
   ...fieldCapsRoutes,
   ...aliasRoutes,
   ...openCloseRoutes,
+  ...addBlockRoutes,
   ...recoveryRoutes,
   ...cacheClearRoutes,
 ];
