@@ -19,6 +19,21 @@ import { tasksResultToWire } from './tasks/task-wire.js';
 import { executeShardBulk, SHARD_BULK_ACTION, type ShardBulkRequest } from './documents/write-executor.js';
 import { GET_SHARD_ACTION, readDocumentOnShardNode } from './documents/document-reader.js';
 import { executeRemoteShardSearch, QUERY_FETCH_ACTION, type RemoteShardSearchRequest } from './search/remote-shard-search.js';
+import {
+  CLEAR_SCROLL_CONTEXTS_ACTION,
+  clearScrollContextsOnNode,
+  DFS_ACTION,
+  dfsOnShard,
+  FETCH_CONTEXT_ACTION,
+  fetchOnContext,
+  FREE_CONTEXT_ACTION,
+  freeContextOnNode,
+  OPEN_READER_CONTEXT_ACTION,
+  openReaderContext,
+  QUERY_CONTEXT_ACTION,
+  queryOnContext,
+  type RemoteContextRef,
+} from './search/remote-contexts.js';
 import { EXPLAIN_SHARD_ACTION, explainOnShard, type ExplainShardRequest } from './search/explain-action.js';
 import { runBroadcastOnNode, type BroadcastOperation } from './broadcast-by-node.js';
 import { FLUSH_ACTION, flushOnShard, FORCE_MERGE_ACTION, forceMergeOnShard, REFRESH_ACTION, refreshOnShard } from './indices/broadcast-actions.js';
@@ -46,6 +61,12 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [NODE_SNAPSHOT_ACTION]: (services) => localSnapshot(services, services.clusterService.state()),
   [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
   [QUERY_FETCH_ACTION]: (services, args: RemoteShardSearchRequest, task) => executeRemoteShardSearch(services, args, task),
+  [OPEN_READER_CONTEXT_ACTION]: (services, args: unknown) => Promise.resolve(openReaderContext(services, args)),
+  [DFS_ACTION]: (services, args: unknown, task) => Promise.resolve(dfsOnShard(services, args, task)),
+  [QUERY_CONTEXT_ACTION]: (services, args: unknown, task) => queryOnContext(services, args, task),
+  [FETCH_CONTEXT_ACTION]: (services, args: unknown, task) => fetchOnContext(services, args, task),
+  [FREE_CONTEXT_ACTION]: (services, args: RemoteContextRef & { kind: 'scroll' | 'pit' }) => Promise.resolve(freeContextOnNode(services, args)),
+  [CLEAR_SCROLL_CONTEXTS_ACTION]: (services) => Promise.resolve(clearScrollContextsOnNode(services)),
   [EXPLAIN_SHARD_ACTION]: (services, args: ExplainShardRequest, task) => explainOnShard(services, args, task),
   [GET_SHARD_ACTION]: (services, args: Parameters<typeof readDocumentOnShardNode>[1], task) => readDocumentOnShardNode({ task, services }, args),
   [`${LIST_TASKS_ACTION}[n]`]: async (services, args: unknown) => tasksResultToWire(await listTasksOnNode(services, listRequestFromWire(args))),

@@ -12,10 +12,11 @@ import type { Task } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
 import type { DocWriteItem } from '../documents/doc-write.js';
 import { executeWrites } from '../documents/write-executor.js';
-import { indicesOf } from '../indices-services.js';
+import { activeCopy, allShardCopies, broadcastByNode } from '../broadcast-by-node.js';
+import { REFRESH_ACTION } from '../indices/broadcast-actions.js';
 import type { ActionContext } from '../rest.js';
 import { parseScrollId } from '../search/context-ids.js';
-import { readerContextsOf } from '../search/reader-contexts.js';
+import { freeContexts } from '../search/free-contexts.js';
 import { runScroll, SCROLL_ACTION } from '../search/scroll-action.js';
 import { runSearch } from '../search/search-action.js';
 import { SEARCH_ACTION } from '../search/search-executor.js';
@@ -122,12 +123,7 @@ export class NodeBulkByScrollClient implements BulkByScrollClient {
 
   async clearScroll(scrollId: string): Promise<void> {
     try {
-      const registry = readerContextsOf(this.services);
-      for (const ref of parseScrollId(scrollId)) {
-        if (ref.nodeId !== this.services.localNode.id) continue;
-        const context = registry.get(ref.sessionId, ref.contextId);
-        if (context !== undefined) registry.free(context.id);
-      }
+      await freeContexts(this.services, parseScrollId(scrollId), 'scroll', undefined);
     } catch (err) {
       this.services.logger.debug({ err }, 'clearing a reindex scroll failed');
     }
@@ -146,17 +142,12 @@ export class NodeBulkByScrollClient implements BulkByScrollClient {
     });
   }
 
-  async refresh(indices: readonly string[]): Promise<void> {
-    const { service } = indicesOf(this.services);
-    const routing = this.services.clusterService.state().routing;
-    const refreshes: Promise<unknown>[] = [];
-    for (const index of indices) {
-      const shardCount = routing.get(index)?.length ?? 0;
-      for (let shard = 0; shard < shardCount; shard++) {
-        const local = service.shard(index, shard);
-        if (local !== undefined) refreshes.push(local.refresh('api'));
-      }
-    }
-    await Promise.all(refreshes);
+  /** `refresh=true`: every started copy of the destinations, on whichever node holds it (a broadcast refresh). */
+  async refresh(indices: readonly string[], parent: Task): Promise<void> {
+    await this.child(parent, REFRESH_ACTION, (context) => {
+      const state = this.services.clusterService.state();
+      return broadcastByNode(context, REFRESH_ACTION, state, allShardCopies(state, indices.filter((index) => state.indices.has(index))), {}, activeCopy);
+    });
   }
+
 }

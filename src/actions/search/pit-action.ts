@@ -3,7 +3,9 @@
  * opens a reader context on every shard of the target indices (keeping each index's alias filter, as ES's PIT
  * id does, so searches on it see what the aliases showed at open) and answers `{id, _shards}`; a search with
  * `pit: {id, keep_alive}` in its body runs on those contexts (search-action.ts). `DELETE /_pit` with
- * `{"id": ...}` frees them: `{succeeded, num_freed}`, 404 when nothing was freed.
+ * `{"id": ...}` frees them: `{succeeded, num_freed}`, 404 when nothing was freed. Each shard's context is opened
+ * on the node holding the searched copy (`indices:data/read/open_reader_context`) and the id names that node,
+ * so any node can search or close the point in time.
  */
 import { resolveSearchTargets } from '../../cluster/index.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams } from '../../cluster/indices-options.js';
@@ -12,7 +14,11 @@ import { parseTimeValueMillis } from '../../common/time-value.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
 import { aliasFiltersOf } from './alias-filter.js';
 import { decodePitId, encodePitId, type PitShardRef } from './context-ids.js';
-import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
+import { readerContextsOf } from './reader-contexts.js';
+import { freeContexts } from './free-contexts.js';
+import { OPEN_READER_CONTEXT_ACTION, type OpenContextRequest, type RemoteContextRef } from './remote-contexts.js';
+import { sendToNode } from '../remote-node.js';
+import { encodeTagged } from './wire-values.js';
 import { searchPhaseExecutionError, shardsHeader, type ShardFailure } from './search-errors.js';
 import { indexExpressions } from './search-input.js';
 import { resolveSearchShards } from './search-shards.js';
@@ -41,32 +47,41 @@ async function handleOpen(request: RestRequest, context: ActionContext): Promise
   const refs = resolveSearchShards(services, state, targets.indices, targets.routingOf);
   const filters = aliasFiltersOf(targets);
   const registry = readerContextsOf(services);
-  const opened: ReaderContext[] = [];
-  const failures: ShardFailure[] = [];
-  const shards: PitShardRef[] = [];
-  for (const ref of refs) {
-    try {
-      if (ref.local === undefined) throw ref.unavailable!;
-      const searcher = ref.local.shard.acquireSearcher();
-      let readerContext: ReaderContext;
+  const failed: (ShardFailure | undefined)[] = [];
+  const opened = await Promise.all(
+    refs.map(async (ref, position): Promise<PitShardRef | undefined> => {
+      const base = { index: ref.index, indexUuid: ref.indexUuid, shard: ref.shard };
       try {
-        readerContext = registry.open('pit', ref.local.service, ref.local.shard, searcher, keepAliveMillis, filters.get(ref.index));
+        if (ref.local !== undefined) {
+          const searcher = ref.local.shard.acquireSearcher();
+          try {
+            const readerContext = registry.open('pit', ref.local.service, ref.local.shard, searcher, keepAliveMillis, filters.get(ref.index));
+            return { ...base, nodeId: services.localNode.id, sessionId: registry.sessionId, contextId: readerContext.id };
+          } catch (err) {
+            searcher.release();
+            throw err;
+          }
+        }
+        if (ref.remoteNode === undefined) throw ref.unavailable!;
+        // The context lives on the copy's node, with the alias filter every search on it applies.
+        const args: OpenContextRequest = { ...base, keepAliveMillis, ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }) };
+        const remote = (await sendToNode(services, ref.remoteNode, OPEN_READER_CONTEXT_ACTION, encodeTagged(args), context.task)) as RemoteContextRef;
+        return { ...base, nodeId: ref.remoteNode.id, sessionId: remote.sessionId, contextId: remote.contextId };
       } catch (err) {
-        searcher.release();
-        throw err;
+        failed[position] = { index: ref.index, shard: ref.shard, nodeId: ref.nodeId, cause: toEsError(err) };
+        return undefined;
       }
-      opened.push(readerContext);
-      shards.push({ index: ref.index, indexUuid: ref.indexUuid, shard: ref.shard, nodeId: services.localNode.id, sessionId: registry.sessionId, contextId: readerContext.id });
-    } catch (err) {
-      failures.push({ index: ref.index, shard: ref.shard, nodeId: ref.nodeId, cause: toEsError(err) });
-    }
-  }
+    }),
+  );
+  const shards = opened.filter((shard): shard is PitShardRef => shard !== undefined);
+  // In shard order, whichever node answered first.
+  const failures = failed.filter((failure): failure is ShardFailure => failure !== undefined);
   const allowPartial = request.paramBool('allow_partial_search_results', false);
-  if (failures.length > 0 && (opened.length === 0 || !allowPartial)) {
-    for (const readerContext of opened) registry.free(readerContext.id);
-    throw searchPhaseExecutionError('query', opened.length === 0 ? 'all shards failed' : 'Partial shards failure', failures);
+  if (failures.length > 0 && (shards.length === 0 || !allowPartial)) {
+    await freeContexts(services, shards, 'pit', context.task);
+    throw searchPhaseExecutionError('query', shards.length === 0 ? 'all shards failed' : 'Partial shards failure', failures);
   }
-  return json({ id: encodePitId(shards), _shards: shardsHeader(refs.length, opened.length, 0, failures) });
+  return json({ id: encodePitId(shards), _shards: shardsHeader(refs.length, shards.length, 0, failures) });
 }
 
 async function handleClose(request: RestRequest, context: ActionContext): Promise<RestResponse> {
@@ -80,14 +95,7 @@ async function handleClose(request: RestRequest, context: ActionContext): Promis
     }
   }
   if (id === undefined || id.length === 0) throw errors.requestValidation(['id is empty']);
-  const services = context.services;
-  const registry = readerContextsOf(services);
-  let freed = 0;
-  for (const ref of decodePitId(id)) {
-    if (ref.nodeId !== services.localNode.id) continue;
-    const readerContext = registry.get(ref.sessionId, ref.contextId);
-    if (readerContext !== undefined && readerContext.kind === 'pit' && registry.free(readerContext.id)) freed++;
-  }
+  const freed = await freeContexts(context.services, decodePitId(id), 'pit', context.task);
   return json({ succeeded: true, num_freed: freed }, freed === 0 ? 404 : 200);
 }
 

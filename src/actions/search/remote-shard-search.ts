@@ -5,12 +5,24 @@
  * unreduced query result (hits, totals, partial aggregations) and those hits. The coordinating node reduces
  * every shard's result exactly as for local shards and keeps only the winners' fetched hits. (ES fetches the
  * winners only in a second round trip; this costs up to `from + size` fetched hits per remote shard instead.)
- * Scroll, point in time and dfs searches of remote shards are not supported yet: those slots fail as shards.
+ * A dfs search sends every shard's statistics along (each node sums them, as the coordinating node does for its
+ * own shards). Scroll and point-in-time searches keep contexts on the data nodes instead (remote-contexts.ts).
  */
 import { EsError, errors } from '../../common/errors.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
 import type { SearchRequest } from '../../search/dsl/index.js';
-import { executeFetchPhase, executeQueryPhase, PhaseControl, resolveSort, type AfterDoc, type FetchedSearchHit, type QueryPhaseResult, type ResolvedSort } from '../../search/phase/index.js';
+import {
+  aggregateDfs,
+  executeFetchPhase,
+  executeQueryPhase,
+  PhaseControl,
+  resolveSort,
+  type AfterDoc,
+  type DfsResult,
+  type FetchedSearchHit,
+  type QueryPhaseResult,
+  type ResolvedSort,
+} from '../../search/phase/index.js';
 import type { Task } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
 import { indicesOf } from '../indices-services.js';
@@ -31,6 +43,8 @@ export interface RemoteShardSearchRequest {
   readonly trackTotalHitsUpTo: number;
   readonly after: AfterDoc | undefined;
   readonly nowMillis: number;
+  /** dfs_query_then_fetch: every shard's statistics, summed here for scoring. */
+  readonly dfs?: readonly DfsResult[];
 }
 
 export interface RemoteShardSearchResult {
@@ -58,6 +72,7 @@ export async function executeRemoteShardSearch(services: NodeServices, request: 
     const deadline = request.request.timeoutMillis === undefined ? undefined : performance.now() + request.request.timeoutMillis;
     const control = new PhaseControl(() => task.ensureNotCancelled(), deadline);
     const sort = resolveSort(target, request.request.sort);
+    const statistics = request.dfs === undefined ? undefined : aggregateDfs(request.dfs);
     const query = await executeQueryPhase(
       target,
       {
@@ -67,6 +82,7 @@ export async function executeRemoteShardSearch(services: NodeServices, request: 
         numHits: request.numHits,
         trackTotalHitsUpTo: request.trackTotalHitsUpTo,
         ...(request.after !== undefined && { after: request.after }),
+        ...(statistics !== undefined && { statistics }),
         nowMillis: request.nowMillis,
         windowCheck: 'search',
       },
@@ -75,7 +91,7 @@ export async function executeRemoteShardSearch(services: NodeServices, request: 
     shard.searchStats.queryTotal++;
     shard.searchStats.queryTimeMillis += Math.round(performance.now() - started);
     const docs = query.hits.map((hit) => ({ shardIndex: request.shardIndex, doc: hit.doc, score: hit.score, ...(hit.sortValues !== undefined && { sortValues: hit.sortValues }) }));
-    const hits = docs.length === 0 ? [] : await executeFetchPhase(target, { request: request.request, docs, nowMillis: request.nowMillis }, control);
+    const hits = docs.length === 0 ? [] : await executeFetchPhase(target, { request: request.request, docs, ...(statistics !== undefined && { statistics }), nowMillis: request.nowMillis }, control);
     if (docs.length > 0) shard.searchStats.fetchTotal++;
     return encodeTagged({ query, hits } satisfies RemoteShardSearchResult);
   } catch (err) {

@@ -11,6 +11,7 @@ import { parseTimeValueMillis } from '../../common/time-value.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
 import { parseScrollId } from './context-ids.js';
 import { readerContextsOf } from './reader-contexts.js';
+import { clearAllScrollContexts, freeContexts } from './free-contexts.js';
 import { responseStatus, type SearchAnswer } from './search-action.js';
 import { searchContextMissing } from './search-errors.js';
 import { executeSearch, type ShardSlot } from './search-executor.js';
@@ -58,7 +59,13 @@ export async function runScroll(scrollId: string, keepAliveMillis: number | unde
   const refs = parseScrollId(scrollId);
   const services = context.services;
   const registry = readerContextsOf(services);
+  const state = services.clusterService.state();
   const slots: ShardSlot[] = refs.map((ref, shardIndex) => {
+    const node = ref.nodeId === services.localNode.id || services.transport === undefined ? undefined : state.nodes.get(ref.nodeId);
+    if (node !== undefined) {
+      // The context is on another node: its index and shard are learnt from there (search-executor.ts).
+      return { index: '', indexUuid: '', shard: -1, shardIndex, nodeId: node.id, source: { kind: 'remote-context', node, context: { sessionId: ref.sessionId, contextId: ref.contextId } } };
+    }
     const readerContext = ref.nodeId === services.localNode.id ? registry.get(ref.sessionId, ref.contextId) : undefined;
     if (readerContext === undefined || readerContext.scroll === undefined) {
       return { index: '', indexUuid: '', shard: -1, shardIndex, nodeId: undefined, source: { kind: 'failed', error: searchContextMissing(ref.contextId) } };
@@ -116,20 +123,13 @@ async function handleClearScroll(request: RestRequest, context: ActionContext): 
   const ids = scrollIdsToClear(request);
   if (ids.length === 0) throw errors.requestValidation(['no scroll ids specified']);
   const services = context.services;
-  const registry = readerContextsOf(services);
   let freed = 0;
   if (ids.includes('_all')) {
-    freed = registry.freeAll('scroll');
+    freed = await clearAllScrollContexts(services, context.task);
   } else {
-    // Every id is parsed before anything is freed: one bad id fails the request.
+    // Every id is parsed before anything is freed: one bad id fails the request. Each context is freed on its node.
     const parsed = ids.map(parseScrollId);
-    for (const refs of parsed) {
-      for (const ref of refs) {
-        if (ref.nodeId !== services.localNode.id) continue;
-        const readerContext = registry.get(ref.sessionId, ref.contextId);
-        if (readerContext !== undefined && readerContext.kind === 'scroll' && registry.free(readerContext.id)) freed++;
-      }
-    }
+    freed = await freeContexts(services, parsed.flat(), 'scroll', context.task);
   }
   return json({ succeeded: true, num_freed: freed }, freed === 0 ? 404 : 200);
 }

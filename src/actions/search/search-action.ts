@@ -32,9 +32,13 @@ function pitSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
   return sorted.map((ref, shardIndex): ShardSlot => {
     const base = { index: ref.index, indexUuid: ref.indexUuid, shard: ref.shard, shardIndex, nodeId: ref.nodeId };
     if (ref.nodeId !== services.localNode.id) {
+      // The context lives on its node; a node that left the cluster took it along.
       const node = state.nodes.get(ref.nodeId);
-      const error = node === undefined ? errors.noSuchNode(ref.nodeId) : errors.nodeNotConnected(node.name, transportAddress(node));
-      return { ...base, source: { kind: 'failed', error } };
+      if (node === undefined || services.transport === undefined) {
+        const error = node === undefined ? errors.noSuchNode(ref.nodeId) : errors.nodeNotConnected(node.name, transportAddress(node));
+        return { ...base, source: { kind: 'failed', error } };
+      }
+      return { ...base, source: { kind: 'remote-context', node, context: { sessionId: ref.sessionId, contextId: ref.contextId } } };
     }
     const readerContext = registry.get(ref.sessionId, ref.contextId);
     if (readerContext === undefined || readerContext.kind !== 'pit') return { ...base, source: { kind: 'failed', error: searchContextMissing(ref.contextId) } };
@@ -108,11 +112,7 @@ export async function runSearch(input: SearchInput, context: ActionContext): Pro
     },
     context,
   );
-  const registry = readerContextsOf(context.services);
-  const scrollId =
-    mode.kind === 'scroll-start'
-      ? buildScrollId(outcome.scrollContexts.map(({ context: readerContext, nodeId }) => ({ sessionId: registry.sessionId, contextId: readerContext.id, nodeId })))
-      : undefined;
+  const scrollId = mode.kind === 'scroll-start' ? buildScrollId(outcome.scrollContexts) : undefined;
   const body = searchResponseXContent(outcome, Math.floor(performance.now() - started), { ...options, ...(scrollId !== undefined && { scrollId }) });
   return { status: responseStatus(outcome.successfulShards, outcome.totalShards, outcome.failures), body };
 }

@@ -55,6 +55,19 @@ import { targetFor } from './search-shards.js';
 import type { DiscoveryNode } from '../../cluster/index.js';
 import { sendToNode } from '../remote-node.js';
 import { decodeRemoteShardSearch, QUERY_FETCH_ACTION, resolveSortForIndex, type RemoteShardSearchRequest } from './remote-shard-search.js';
+import {
+  DFS_ACTION,
+  FETCH_CONTEXT_ACTION,
+  QUERY_CONTEXT_ACTION,
+  type ContextFetchRequest,
+  type ContextQueryRequest,
+  type ContextQueryResult,
+  type DfsShardRequest,
+  type RemoteContextRef,
+} from './remote-contexts.js';
+import { decodeTagged, encodeTagged } from './wire-values.js';
+import type { ContextRef } from './context-ids.js';
+import { freeContexts } from './free-contexts.js';
 
 export const SEARCH_ACTION = 'indices:data/read/search';
 
@@ -62,8 +75,10 @@ export const SEARCH_ACTION = 'indices:data/read/search';
 export type ShardSource =
   | { readonly kind: 'shard'; readonly service: IndexService; readonly shard: IndexShard }
   | { readonly kind: 'context'; readonly context: ReaderContext }
-  /** The shard's copy is on another node: searched there (remote-shard-search.ts). */
+  /** The shard's copy is on another node: searched there (remote-shard-search.ts, remote-contexts.ts). */
   | { readonly kind: 'remote'; readonly node: DiscoveryNode }
+  /** A scroll or point-in-time context on another node (remote-contexts.ts). */
+  | { readonly kind: 'remote-context'; readonly node: DiscoveryNode; readonly context: RemoteContextRef }
   | { readonly kind: 'failed'; readonly error: EsError };
 
 export interface ShardSlot {
@@ -118,12 +133,13 @@ export interface SearchOutcome {
   /** Shards the can-match phase skipped (they count as successful too). */
   readonly skippedShards: number;
   readonly failures: readonly ShardFailure[];
-  /** The scroll contexts of a scroll search, by slot (for the scroll id). */
-  readonly scrollContexts: readonly { readonly context: ReaderContext; readonly nodeId: string }[];
+  /** The scroll contexts of a scroll search, by slot (for the scroll id), each on its own node. */
+  readonly scrollContexts: readonly ContextRef[];
 }
 
 interface Running {
-  readonly slot: ShardSlot;
+  /** A scroll page's remote slot learns its index and shard from the context's node. */
+  slot: ShardSlot;
   target: ShardSearchTarget | undefined;
   stats: SearchStats | undefined;
   context: ReaderContext | undefined;
@@ -136,6 +152,10 @@ interface Running {
   /** A remote shard's node, and the hits it fetched with its query phase (in query order). */
   remote: DiscoveryNode | undefined;
   prefetched: FetchedSearchHit[] | undefined;
+  /** The remote scroll or point-in-time context this shard's phases run on (a scroll's first page opens it). */
+  remoteContext: RemoteContextRef | undefined;
+  /** The request the shard ran (a scroll's first request on later pages). */
+  request: SearchRequest | undefined;
 }
 
 function failureOf(slot: ShardSlot, err: unknown): ShardFailure {
@@ -145,17 +165,33 @@ function failureOf(slot: ShardSlot, err: unknown): ShardFailure {
 
 /** Opens the shard's searcher (or context); failures are recorded on the slot. */
 function open(slot: ShardSlot, plan: SearchPlan, context: ActionContext): Running {
-  const running: Running = { slot, target: undefined, stats: undefined, context: undefined, release: () => undefined, failure: undefined, skipped: false, sort: undefined, query: undefined, remote: undefined, prefetched: undefined };
+  const running: Running = {
+    slot,
+    target: undefined,
+    stats: undefined,
+    context: undefined,
+    release: () => undefined,
+    failure: undefined,
+    skipped: false,
+    sort: undefined,
+    query: undefined,
+    remote: undefined,
+    prefetched: undefined,
+    remoteContext: undefined,
+    request: undefined,
+  };
   const services = context.services;
   const registry = readerContextsOf(services);
   try {
     const source = slot.source;
     if (source.kind === 'failed') throw source.error;
     if (source.kind === 'remote') {
-      if (plan.mode.kind !== 'search' || plan.dfs) {
-        throw new EsError('unsupported_operation_exception', 'scroll, point in time and dfs searches of shards on other nodes are not supported yet');
-      }
       running.remote = source.node;
+      return running;
+    }
+    if (source.kind === 'remote-context') {
+      running.remote = source.node;
+      running.remoteContext = source.context;
       return running;
     }
     let searcher: Searcher;
@@ -258,12 +294,24 @@ function preFilter(runs: readonly Running[], plan: SearchPlan): void {
   if (candidates.length > 0 && candidates.every((run) => run.skipped)) candidates[0]!.skipped = false;
 }
 
-async function dfsPhase(runs: readonly Running[], plan: SearchPlan, context: ActionContext): Promise<StatisticsOverride | undefined> {
+/** The shards' statistics: summed for local shards, and as they are for remote ones (which sum them there). */
+interface DfsOutcome {
+  readonly statistics: StatisticsOverride;
+  readonly results: readonly DfsResult[];
+}
+
+async function dfsPhase(runs: readonly Running[], plan: SearchPlan, context: ActionContext): Promise<DfsOutcome | undefined> {
   if (!plan.dfs) return undefined;
   const results: DfsResult[] = [];
   await Promise.all(
     live(runs).map(async (run) => {
       try {
+        if (run.remote !== undefined) {
+          // On its node: the shard's current searcher, or the point in time's context.
+          const request: DfsShardRequest = { label: run.slot, ...(run.remoteContext !== undefined && { context: run.remoteContext }), query: plan.request.query, nowMillis: plan.nowMillis };
+          results.push(decodeTagged(await sendToNode(context.services, run.remote, DFS_ACTION, encodeTagged(request), context.task)) as DfsResult);
+          return;
+        }
         results.push(await inChildTask(context, run, 'phase/dfs', undefined, async (control) => {
           control.check();
           return executeDfsPhase(run.target!, plan.request.query, plan.nowMillis);
@@ -273,7 +321,7 @@ async function dfsPhase(runs: readonly Running[], plan: SearchPlan, context: Act
       }
     }),
   );
-  return aggregateDfs(results);
+  return { statistics: aggregateDfs(results), results };
 }
 
 /** search_after as the shard's sort reads it. */
@@ -284,13 +332,14 @@ function searchAfterOf(request: SearchRequest, sort: ResolvedSort): AfterDoc | u
 }
 
 /** A remote shard's query (and fetch of its own top hits) on its node. */
-async function queryRemote(run: Running, plan: SearchPlan, context: ActionContext): Promise<void> {
+async function queryRemote(run: Running, plan: SearchPlan, dfs: DfsOutcome | undefined, context: ActionContext): Promise<void> {
   const request = withAliasFilter(
     plan.request.slice === undefined ? plan.request : { ...plan.request, slice: sliceForShard(plan.request.slice, run.slot.shardIndex, plan.slots.length, false) },
     run.slot.aliasFilter,
   );
   const sort = resolveSortForIndex(context.services, run.slot.index, request, run.slot);
   run.sort = sort;
+  run.request = request;
   const from = request.from ?? 0;
   const size = request.size ?? 10;
   const remoteRequest: RemoteShardSearchRequest = {
@@ -304,14 +353,75 @@ async function queryRemote(run: Running, plan: SearchPlan, context: ActionContex
     trackTotalHitsUpTo: plan.trackTotalHitsUpTo,
     after: searchAfterOf(request, sort),
     nowMillis: plan.nowMillis,
+    ...(dfs !== undefined && { dfs: dfs.results }),
   };
   const result = decodeRemoteShardSearch(await sendToNode(context.services, run.remote!, QUERY_FETCH_ACTION, remoteRequest, context.task));
   run.query = result.query;
   run.prefetched = result.hits;
 }
 
-async function queryOne(run: Running, plan: SearchPlan, statistics: StatisticsOverride | undefined, context: ActionContext): Promise<void> {
-  if (run.remote !== undefined) return queryRemote(run, plan, context);
+/**
+ * A shard whose phases run in a context on another node: a scroll's first page (which opens the context there),
+ * its later pages, or a point in time. Only the query runs here; the winners are fetched afterwards
+ * (fetchRemoteContext), which also tells a scroll's shard where its next page starts.
+ */
+async function queryRemoteContext(run: Running, plan: SearchPlan, dfs: DfsOutcome | undefined, context: ActionContext): Promise<void> {
+  const mode = plan.mode;
+  const from = plan.request.from ?? 0;
+  const size = plan.request.size ?? 10;
+  let request: SearchRequest | undefined;
+  if (mode.kind !== 'scroll-next') {
+    const sliced = plan.request.slice === undefined ? plan.request : { ...plan.request, slice: sliceForShard(plan.request.slice, run.slot.shardIndex, plan.slots.length, mode.kind !== 'search') };
+    // A point in time's alias filter is kept in its context, on its node; a scroll's comes from the slot.
+    request = mode.kind === 'scroll-start' ? withAliasFilter(sliced, run.slot.aliasFilter) : sliced;
+  }
+  const sortRequest = request;
+  const args: ContextQueryRequest = {
+    mode:
+      mode.kind === 'scroll-start'
+        ? { kind: 'scroll-start', keepAliveMillis: mode.keepAliveMillis }
+        : mode.kind === 'scroll-next'
+          ? { kind: 'scroll-next', keepAliveMillis: mode.keepAliveMillis }
+          : { kind: 'pit', keepAliveMillis: plan.contextKeepAliveMillis },
+    label: { index: run.slot.index, indexUuid: run.slot.indexUuid, shard: run.slot.shard, shardIndex: run.slot.shardIndex },
+    ...(run.remoteContext !== undefined && { context: run.remoteContext }),
+    ...(request !== undefined && { request }),
+    ...(plan.aggregations !== undefined && { aggregations: plan.aggregations }),
+    numHits: size === 0 ? 0 : mode.kind === 'search' ? from + size : size,
+    trackTotalHitsUpTo: plan.trackTotalHitsUpTo,
+    ...(sortRequest !== undefined && mode.kind === 'search' && { after: searchAfterOf(sortRequest, resolveSortForIndex(context.services, run.slot.index, sortRequest, run.slot)) }),
+    nowMillis: plan.nowMillis,
+    ...(dfs !== undefined && { dfs: dfs.results }),
+  };
+  const result = decodeTagged(await sendToNode(context.services, run.remote!, QUERY_CONTEXT_ACTION, encodeTagged(args), context.task)) as ContextQueryResult;
+  run.remoteContext = { sessionId: result.sessionId, contextId: result.contextId };
+  // A later scroll page learns here which shard its context reads.
+  run.slot = { ...run.slot, index: result.index, indexUuid: result.indexUuid, shard: result.shard, nodeId: run.remote!.id };
+  run.request = result.request;
+  run.sort = resolveSortForIndex(context.services, result.index, result.request, run.slot);
+  run.query = result.query;
+}
+
+/** The winners of a shard whose context is on another node; a scroll's shard records its last emitted hit. */
+async function fetchRemoteContext(run: Running, docs: ReducedQueryPhase['hits'], plan: SearchPlan, dfs: DfsOutcome | undefined, lastEmitted: AfterDoc | undefined, context: ActionContext): Promise<FetchedSearchHit[]> {
+  const args: ContextFetchRequest = {
+    kind: plan.mode.kind === 'search' ? 'pit' : 'scroll',
+    context: run.remoteContext!,
+    shardIndex: run.slot.shardIndex,
+    docs: docs.map((doc) => ({ doc: doc.doc, score: doc.score, ...(doc.sortValues !== undefined && { sortValues: doc.sortValues }) })),
+    ...(plan.mode.kind === 'search' && { request: plan.request }),
+    nowMillis: plan.nowMillis,
+    ...(dfs !== undefined && { dfs: dfs.results }),
+    ...(lastEmitted !== undefined && { lastEmitted }),
+  };
+  return decodeTagged(await sendToNode(context.services, run.remote!, FETCH_CONTEXT_ACTION, encodeTagged(args), context.task)) as FetchedSearchHit[];
+}
+
+async function queryOne(run: Running, plan: SearchPlan, dfs: DfsOutcome | undefined, context: ActionContext): Promise<void> {
+  if (run.remote !== undefined) {
+    return run.remoteContext !== undefined || plan.mode.kind === 'scroll-start' ? queryRemoteContext(run, plan, dfs, context) : queryRemote(run, plan, dfs, context);
+  }
+  const statistics = dfs?.statistics;
   const target = run.target!;
   const scroll = plan.mode.kind === 'scroll-next' ? run.context?.scroll : undefined;
   if (plan.mode.kind === 'scroll-next' && scroll === undefined) throw new EsError('illegal_argument_exception', 'the search context is not a scroll context');
@@ -323,6 +433,7 @@ async function queryOne(run: Running, plan: SearchPlan, statistics: StatisticsOv
       plan.request.slice === undefined ? plan.request : { ...plan.request, slice: sliceForShard(plan.request.slice, run.slot.shardIndex, plan.slots.length, plan.mode.kind !== 'search') },
       run.slot.aliasFilter,
     );
+  run.request = request;
   const stats = run.stats;
   if (stats !== undefined) stats.queryCurrent++;
   const started = performance.now();
@@ -381,7 +492,9 @@ async function queryOne(run: Running, plan: SearchPlan, statistics: StatisticsOv
   }
 }
 
-async function fetchOne(run: Running, docs: ReducedQueryPhase['hits'], plan: SearchPlan, statistics: StatisticsOverride | undefined, context: ActionContext): Promise<FetchedSearchHit[]> {
+async function fetchOne(run: Running, docs: ReducedQueryPhase['hits'], plan: SearchPlan, dfs: DfsOutcome | undefined, lastEmitted: AfterDoc | undefined, context: ActionContext): Promise<FetchedSearchHit[]> {
+  if (run.remoteContext !== undefined) return fetchRemoteContext(run, docs, plan, dfs, lastEmitted, context);
+  const statistics = dfs?.statistics;
   if (run.prefetched !== undefined) {
     // The remote shard fetched its top hits with its query phase: keep the winners, in the page's order.
     const byDoc = new Map(run.prefetched.map((hit) => [hit.doc, hit]));
@@ -408,16 +521,29 @@ async function fetchOne(run: Running, docs: ReducedQueryPhase['hits'], plan: Sea
   }
 }
 
-/** Where each shard's scroll continues: after its last hit that made it into this page. */
-function recordLastEmitted(runs: readonly Running[], reduced: ReducedQueryPhase, sort: ResolvedSort): void {
-  const last = new Map<number, ReducedQueryPhase['hits'][number]>();
-  for (const hit of reduced.hits) last.set(hit.shardIndex, hit);
+/** Where each shard's scroll continues: after its last hit that made it into this page, by shard index. */
+function lastEmittedByShard(reduced: ReducedQueryPhase, sort: ResolvedSort): Map<number, AfterDoc> {
+  const last = new Map<number, AfterDoc>();
+  for (const hit of reduced.hits) {
+    last.set(hit.shardIndex, sort.relevance ? { kind: 'relevance', score: hit.score, doc: hit.doc } : { kind: 'fields', values: hit.sortValues ?? [], doc: hit.doc });
+  }
+  return last;
+}
+
+/** Local scroll contexts record their position here; remote ones with their fetch (fetchRemoteContext). */
+function recordLastEmitted(runs: readonly Running[], last: ReadonlyMap<number, AfterDoc>): void {
   for (const run of runs) {
     const scroll = run.context?.scroll;
-    const hit = last.get(run.slot.shardIndex);
-    if (scroll === undefined || hit === undefined) continue;
-    scroll.lastEmitted = sort.relevance ? { kind: 'relevance', score: hit.score, doc: hit.doc } : { kind: 'fields', values: hit.sortValues ?? [], doc: hit.doc };
+    const after = last.get(run.slot.shardIndex);
+    if (scroll !== undefined && after !== undefined) scroll.lastEmitted = after;
   }
+}
+
+/** A scroll shard's context for the scroll id: this node's, or the one its first page opened on another node. */
+function scrollContextOf(run: Running, context: ActionContext): ContextRef[] {
+  if (run.context !== undefined) return [{ sessionId: readerContextsOf(context.services).sessionId, contextId: run.context.id, nodeId: context.services.localNode.id }];
+  if (run.remoteContext !== undefined && run.remote !== undefined) return [{ ...run.remoteContext, nodeId: run.remote.id }];
+  return [];
 }
 
 export async function executeSearch(plan: SearchPlan, context: ActionContext): Promise<SearchOutcome> {
@@ -426,12 +552,12 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
   const failures = (): ShardFailure[] => runs.flatMap((run) => (run.failure === undefined ? [] : [run.failure]));
   try {
     preFilter(runs, plan);
-    const statistics = await dfsPhase(runs, plan, context);
+    const dfs = await dfsPhase(runs, plan, context);
     if (plan.dfs && live(runs).length === 0 && runs.length > 0) throw searchPhaseExecutionError('dfs', 'all shards failed', failures());
     await Promise.all(
       queried(runs).map(async (run) => {
         try {
-          await queryOne(run, plan, statistics, context);
+          await queryOne(run, plan, dfs, context);
         } catch (err) {
           run.failure = failureOf(run.slot, err);
         }
@@ -444,7 +570,8 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
     const sort = succeeded[0]?.sort ?? RELEVANCE;
     const request = plan.request;
     const from = plan.mode.kind === 'search' ? (request.from ?? 0) : 0;
-    const size = plan.mode.kind === 'scroll-next' ? plan.mode.size : (request.size ?? 10);
+    // A scroll's later pages have the size of its first request, which a remote context reported.
+    const size = plan.mode.kind === 'scroll-next' ? (succeeded[0]?.request?.size ?? plan.mode.size) : (request.size ?? 10);
     const reduced = reduceQueryPhase(
       succeeded.map((run) => ({ shardIndex: run.slot.shardIndex, result: run.query! })),
       {
@@ -467,11 +594,12 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
       docsByShard.set(hit.shardIndex, list);
     }
     const fetched = new Map<number, FetchedSearchHit[]>();
+    const lastEmitted = plan.mode.kind === 'search' ? new Map<number, AfterDoc>() : lastEmittedByShard(reduced, sort);
     await Promise.all(
       [...docsByShard].map(async ([shardIndex, docs]) => {
         const run = byShard.get(shardIndex)!;
         try {
-          fetched.set(shardIndex, await fetchOne(run, docs, plan, statistics, context));
+          fetched.set(shardIndex, await fetchOne(run, docs, plan, dfs, lastEmitted.get(shardIndex), context));
         } catch (err) {
           run.failure = failureOf(run.slot, err);
         }
@@ -489,7 +617,7 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
       const run = byShard.get(hit.shardIndex)!;
       hits.push({ index: run.slot.index, shard: run.slot.shard, nodeId: run.slot.nodeId, hit: list[position]! });
     }
-    if (plan.mode.kind !== 'search') recordLastEmitted(live(runs), reduced, sort);
+    if (plan.mode.kind !== 'search') recordLastEmitted(live(runs), lastEmitted);
     const finalFailures = failures();
     completed = true;
     return {
@@ -500,7 +628,7 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
       successfulShards: runs.length - finalFailures.length,
       skippedShards: runs.filter((run) => run.skipped && run.failure === undefined).length,
       failures: finalFailures,
-      scrollContexts: plan.mode.kind === 'search' ? [] : live(runs).flatMap((run) => (run.context === undefined ? [] : [{ context: run.context, nodeId: context.services.localNode.id }])),
+      scrollContexts: plan.mode.kind === 'search' ? [] : live(runs).flatMap((run) => scrollContextOf(run, context)),
     };
   } finally {
     for (const run of runs) run.release();
@@ -508,6 +636,11 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
       // A shard that failed keeps no scroll context (it is not part of the scroll id), nor does a failed search.
       const registry = readerContextsOf(context.services);
       for (const run of runs) if ((!completed || run.failure !== undefined) && run.context !== undefined) registry.free(run.context.id);
+      const abandoned = runs.filter((run) => (!completed || run.failure !== undefined) && run.remote !== undefined && run.remoteContext !== undefined);
+      if (abandoned.length > 0) {
+        const refs = abandoned.map((run) => ({ ...run.remoteContext!, nodeId: run.remote!.id }));
+        freeContexts(context.services, refs, 'scroll', undefined).catch(() => undefined);
+      }
     }
   }
 }

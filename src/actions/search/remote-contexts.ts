@@ -1,0 +1,292 @@
+/**
+ * Search contexts on the node that holds the shard copy (ES's SearchService reader contexts reached over the
+ * transport): a scroll or point-in-time context lives on its data node and its id names that node; the
+ * coordinating node runs each phase there. These are the data node's handlers:
+ *
+ *   indices:data/read/open_reader_context        open a point-in-time context on a shard copy
+ *   indices:data/read/search[phase/dfs]          a shard's term and field statistics (dfs_query_then_fetch)
+ *   indices:data/read/search[phase/query]        the query phase on a context (opening a scroll's context first)
+ *   indices:data/read/search[phase/fetch/id]     the page's winners from a context, recording a scroll's position
+ *   indices:data/read/search[free_context]       free one context (clear scroll, close point in time)
+ *   indices:data/read/search[clear_scroll_contexts]  free every scroll context of the node (clear scroll `_all`)
+ *
+ * A scroll context remembers its request, sort, statistics and first-page totals (ScrollState) exactly as a
+ * local one does, so a scroll's later pages are the same whichever node coordinates them. Values that msgpack
+ * alone would alter travel tagged (wire-values.ts).
+ */
+import { EsError, errors } from '../../common/errors.js';
+import type { QueryAst, SearchRequest } from '../../search/dsl/index.js';
+import type { AggregationSpec } from '../../search/aggregations/index.js';
+import {
+  aggregateDfs,
+  executeDfsPhase,
+  executeFetchPhase,
+  executeQueryPhase,
+  PhaseControl,
+  resolveSort,
+  type AfterDoc,
+  type DfsResult,
+  type FetchDocRef,
+  type QueryPhaseResult,
+} from '../../search/phase/index.js';
+import { TRACK_TOTAL_HITS_ACCURATE } from '../../search/dsl/index.js';
+import type { Task } from '../../tasks/index.js';
+import type { NodeServices } from '../context.js';
+import { indicesOf } from '../indices-services.js';
+import { withAliasFilter } from './alias-filter.js';
+import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
+import { searchContextMissing } from './search-errors.js';
+import { targetFor, type ShardLabel } from './search-shards.js';
+import { decodeTagged, encodeTagged } from './wire-values.js';
+
+export const OPEN_READER_CONTEXT_ACTION = 'indices:data/read/open_reader_context';
+export const DFS_ACTION = 'indices:data/read/search[phase/dfs]';
+export const QUERY_CONTEXT_ACTION = 'indices:data/read/search[phase/query]';
+export const FETCH_CONTEXT_ACTION = 'indices:data/read/search[phase/fetch/id]';
+export const FREE_CONTEXT_ACTION = 'indices:data/read/search[free_context]';
+export const CLEAR_SCROLL_CONTEXTS_ACTION = 'indices:data/read/search[clear_scroll_contexts]';
+
+/** A context on its node, as the scroll and point-in-time ids record it. */
+export interface RemoteContextRef {
+  readonly sessionId: string;
+  readonly contextId: number;
+}
+
+/** The shard copy on this node, or ES's no_shard_available_action_exception. */
+function localShard(services: NodeServices, label: { index: string; indexUuid: string; shard: number }) {
+  const indices = indicesOf(services).service;
+  const service = indices.indexService(label.index);
+  const shard = indices.shard(label.index, label.shard);
+  if (service === undefined || shard === undefined || service.uuid !== label.indexUuid || shard.state === 'closed') {
+    throw new EsError('no_shard_available_action_exception', `No shard available for [[${label.index}][${label.shard}]]`, {
+      metadata: { index_uuid: label.indexUuid, shard: String(label.shard), index: label.index },
+    });
+  }
+  return { service, shard };
+}
+
+function liveContext(services: NodeServices, ref: RemoteContextRef, kind: ReaderContext['kind']): ReaderContext {
+  const context = readerContextsOf(services).get(ref.sessionId, ref.contextId);
+  if (context === undefined || context.kind !== kind) throw searchContextMissing(ref.contextId);
+  return context;
+}
+
+function labelOf(context: ReaderContext, shardIndex: number): ShardLabel {
+  return { index: context.index, indexUuid: context.indexUuid, shard: context.shardId, shardIndex };
+}
+
+// ---- open_reader_context -------------------------------------------------------------------------------------
+
+export interface OpenContextRequest {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shard: number;
+  readonly keepAliveMillis: number;
+  readonly aliasFilter?: QueryAst;
+}
+
+export function openReaderContext(services: NodeServices, raw: unknown): unknown {
+  const request = decodeTagged(raw) as OpenContextRequest;
+  const { service, shard } = localShard(services, request);
+  const registry = readerContextsOf(services);
+  const searcher = shard.acquireSearcher();
+  try {
+    const context = registry.open('pit', service, shard, searcher, request.keepAliveMillis, request.aliasFilter);
+    return { sessionId: registry.sessionId, contextId: context.id } satisfies RemoteContextRef;
+  } catch (err) {
+    searcher.release();
+    throw err;
+  }
+}
+
+// ---- dfs ----------------------------------------------------------------------------------------------------
+
+export interface DfsShardRequest {
+  readonly label: ShardLabel;
+  /** The point in time's context to read; otherwise the shard's current searcher. */
+  readonly context?: RemoteContextRef;
+  readonly query: QueryAst | undefined;
+  readonly nowMillis: number;
+}
+
+export function dfsOnShard(services: NodeServices, raw: unknown, task: Task): unknown {
+  const request = decodeTagged(raw) as DfsShardRequest;
+  task.ensureNotCancelled();
+  if (request.context !== undefined) {
+    const context = liveContext(services, request.context, 'pit');
+    const registry = readerContextsOf(services);
+    registry.acquire(context, undefined);
+    try {
+      // Statistics come from the request's query, without the alias filter (as for a local shard).
+      return encodeTagged(executeDfsPhase(targetFor(labelOf(context, request.label.shardIndex), context.service, context.searcher, services), request.query, request.nowMillis));
+    } finally {
+      registry.release(context);
+    }
+  }
+  const { service, shard } = localShard(services, request.label);
+  const searcher = shard.acquireSearcher();
+  try {
+    return encodeTagged(executeDfsPhase(targetFor(request.label, service, searcher, services), request.query, request.nowMillis));
+  } finally {
+    searcher.release();
+  }
+}
+
+// ---- query on a context ---------------------------------------------------------------------------------------
+
+export type ContextQueryMode =
+  /** Open a scroll context on the shard and run the first page's query. */
+  | { readonly kind: 'scroll-start'; readonly keepAliveMillis: number }
+  /** The next page of the context's scroll: request, sort and position come from the context. */
+  | { readonly kind: 'scroll-next'; readonly keepAliveMillis: number | undefined }
+  /** A search on a point-in-time context. */
+  | { readonly kind: 'pit'; readonly keepAliveMillis: number | undefined };
+
+export interface ContextQueryRequest {
+  readonly mode: ContextQueryMode;
+  /** The shard (scroll-start) and its place among the search's shards. */
+  readonly label: ShardLabel;
+  /** The context (scroll-next, pit). */
+  readonly context?: RemoteContextRef;
+  /** The request for this shard (slice and alias filter applied); absent on scroll-next. */
+  readonly request?: SearchRequest;
+  readonly aggregations?: readonly AggregationSpec[];
+  readonly numHits?: number;
+  readonly trackTotalHitsUpTo: number;
+  readonly after?: AfterDoc;
+  readonly nowMillis: number;
+  readonly dfs?: readonly DfsResult[];
+}
+
+export interface ContextQueryResult extends RemoteContextRef {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shard: number;
+  readonly query: QueryPhaseResult;
+  /** The request the shard ran (a scroll's first request): the coordinating node resolves its sort from it. */
+  readonly request: SearchRequest;
+}
+
+export async function queryOnContext(services: NodeServices, raw: unknown, task: Task): Promise<unknown> {
+  const args = decodeTagged(raw) as ContextQueryRequest;
+  const registry = readerContextsOf(services);
+  const mode = args.mode;
+  let context: ReaderContext;
+  let opened = false;
+  if (mode.kind === 'scroll-start') {
+    const { service, shard } = localShard(services, args.label);
+    const searcher = shard.acquireSearcher();
+    try {
+      context = registry.open('scroll', service, shard, searcher, mode.keepAliveMillis);
+    } catch (err) {
+      searcher.release();
+      throw err;
+    }
+    opened = true;
+  } else {
+    if (args.context === undefined) throw errors.illegalArgument('a context query needs a context');
+    context = liveContext(services, args.context, mode.kind === 'pit' ? 'pit' : 'scroll');
+  }
+  registry.acquire(context, mode.kind === 'scroll-start' ? undefined : mode.keepAliveMillis);
+  const stats = context.indexShard.searchStats;
+  stats.queryCurrent++;
+  const started = performance.now();
+  try {
+    const target = targetFor(labelOf(context, args.label.shardIndex), context.service, context.searcher, services);
+    const scroll = mode.kind === 'scroll-next' ? context.scroll : undefined;
+    if (mode.kind === 'scroll-next' && scroll === undefined) throw errors.illegalArgument('the search context is not a scroll context');
+    // A point in time applies the alias filter it was opened with (the coordinating node does not know it).
+    const request = scroll?.request ?? (mode.kind === 'pit' ? withAliasFilter(args.request!, context.aliasFilter) : args.request!);
+    const statistics = scroll?.statistics ?? (args.dfs === undefined ? undefined : aggregateDfs(args.dfs));
+    const sort = scroll?.sort ?? resolveSort(target, request.sort);
+    const size = request.size ?? 10;
+    const deadline = request.timeoutMillis === undefined ? undefined : performance.now() + request.timeoutMillis;
+    const control = new PhaseControl(() => task.ensureNotCancelled(), deadline);
+    const after = scroll !== undefined ? scroll.lastEmitted : args.after;
+    const result = await executeQueryPhase(
+      target,
+      {
+        request,
+        sort,
+        ...(mode.kind !== 'scroll-next' && args.aggregations !== undefined && { aggregations: args.aggregations }),
+        numHits: mode.kind === 'scroll-next' ? (size === 0 ? 0 : size) : (args.numHits ?? size),
+        trackTotalHitsUpTo: mode.kind === 'pit' ? args.trackTotalHitsUpTo : TRACK_TOTAL_HITS_ACCURATE,
+        ...(after !== undefined && { after }),
+        ...(statistics !== undefined && { statistics }),
+        nowMillis: scroll?.nowMillis ?? args.nowMillis,
+        windowCheck: mode.kind === 'pit' ? 'search' : mode.kind === 'scroll-start' ? 'scroll' : 'none',
+      },
+      control,
+    );
+    // Later scroll pages report the first page's total and max score (ES's ScrollContext).
+    const query = scroll !== undefined ? { ...result, totalHits: scroll.totalHits ?? result.totalHits, maxScore: scroll.maxScore } : result;
+    if (mode.kind === 'scroll-start') {
+      context.scroll = { request, aggregations: args.aggregations, sort, nowMillis: args.nowMillis, statistics, totalHits: result.totalHits, maxScore: result.maxScore, lastEmitted: undefined };
+    }
+    stats.queryTotal++;
+    stats.queryTimeMillis += Math.round(performance.now() - started);
+    const answer: ContextQueryResult = { sessionId: registry.sessionId, contextId: context.id, index: context.index, indexUuid: context.indexUuid, shard: context.shardId, query, request };
+    return encodeTagged(answer);
+  } catch (err) {
+    stats.queryFailure++;
+    if (opened) registry.free(context.id);
+    throw err;
+  } finally {
+    stats.queryCurrent--;
+    registry.release(context);
+  }
+}
+
+// ---- fetch from a context -------------------------------------------------------------------------------------
+
+export interface ContextFetchRequest {
+  readonly kind: ReaderContext['kind'];
+  readonly context: RemoteContextRef;
+  readonly shardIndex: number;
+  readonly docs: readonly FetchDocRef[];
+  /** A point in time's request (a scroll fetches with its own first request). */
+  readonly request?: SearchRequest;
+  readonly nowMillis: number;
+  readonly dfs?: readonly DfsResult[];
+  /** A scroll's last hit of this shard that made it into the page: the next page continues after it. */
+  readonly lastEmitted?: AfterDoc;
+}
+
+export async function fetchOnContext(services: NodeServices, raw: unknown, task: Task): Promise<unknown> {
+  const args = decodeTagged(raw) as ContextFetchRequest;
+  const registry = readerContextsOf(services);
+  const context = liveContext(services, args.context, args.kind);
+  registry.acquire(context, undefined);
+  const stats = context.indexShard.searchStats;
+  stats.fetchCurrent++;
+  const started = performance.now();
+  try {
+    const target = targetFor(labelOf(context, args.shardIndex), context.service, context.searcher, services);
+    const request = context.scroll?.request ?? args.request ?? {};
+    const statistics = context.scroll?.statistics ?? (args.dfs === undefined ? undefined : aggregateDfs(args.dfs));
+    const control = new PhaseControl(() => task.ensureNotCancelled(), undefined);
+    const hits = await executeFetchPhase(target, { request, docs: args.docs, ...(statistics !== undefined && { statistics }), nowMillis: context.scroll?.nowMillis ?? args.nowMillis }, control);
+    if (args.lastEmitted !== undefined && context.scroll !== undefined) context.scroll.lastEmitted = args.lastEmitted;
+    stats.fetchTotal++;
+    stats.fetchTimeMillis += Math.round(performance.now() - started);
+    return encodeTagged(hits);
+  } catch (err) {
+    stats.fetchFailure++;
+    throw err;
+  } finally {
+    stats.fetchCurrent--;
+    registry.release(context);
+  }
+}
+
+// ---- freeing ----------------------------------------------------------------------------------------------
+
+export function freeContextOnNode(services: NodeServices, args: RemoteContextRef & { kind: ReaderContext['kind'] }): { freed: boolean } {
+  const registry = readerContextsOf(services);
+  const context = registry.get(args.sessionId, args.contextId);
+  return { freed: context !== undefined && context.kind === args.kind && registry.free(context.id) };
+}
+
+export function clearScrollContextsOnNode(services: NodeServices): { freed: number } {
+  return { freed: readerContextsOf(services).freeAll('scroll') };
+}

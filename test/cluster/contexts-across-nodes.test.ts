@@ -1,0 +1,198 @@
+/**
+ * Scroll, point in time and dfs_query_then_fetch across a three-node cluster (issue 12): contexts live on the
+ * nodes holding the shard copies and their ids name those nodes, so a scroll or point in time opened through one
+ * node continues and closes through any other, and every page equals the page of one node holding the same data
+ * in the same shards (same ids, same order, same scores). Reindex, which reads its source with a scroll, copies
+ * every document whichever node runs it. Nodes run in this process (in-process-cluster.ts).
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { InProcessCluster, startSingleNode, type ClusterNode, type InProcessNode } from '../helpers/in-process-cluster.js';
+
+const DOCS = 50;
+const bulkBody = (index: string) =>
+  Array.from({ length: DOCS }, (_, i) => `{"index":{"_index":"${index}","_id":"${i}"}}\n{"n":${i},"text":"quick brown fox ${i % 5} jumps over ${i % 3 === 0 ? 'lazy' : 'busy'} dogs ${i % 7 === 0 ? 'fox fox' : ''}"}\n`).join('');
+
+async function load(node: ClusterNode, index: string): Promise<void> {
+  const created = await node.request('PUT', `/${index}`, { body: { settings: { number_of_shards: 3, number_of_replicas: 0 } } });
+  assert.equal(created.status, 200, created.text);
+  const loaded = await node.request('POST', '/_bulk?refresh=true', { raw: bulkBody(index), headers: { 'content-type': 'application/x-ndjson' } });
+  assert.equal(loaded.body.errors, false, loaded.text);
+}
+
+interface Page {
+  ids: string[];
+  scores: (number | null)[];
+  total: number;
+  scrollId: string;
+}
+
+function pageOf(body: any): Page {
+  return {
+    ids: body.hits.hits.map((hit: { _id: string }) => hit._id),
+    scores: body.hits.hits.map((hit: { _score: number | null }) => hit._score),
+    total: body.hits.total.value,
+    scrollId: body._scroll_id,
+  };
+}
+
+/** Every page of a scroll, each next page asked of `nextThrough(i)` (another node each time in the cluster). */
+async function scrollAll(first: ClusterNode, nextThrough: (page: number) => ClusterNode, index: string, body: object): Promise<Page[]> {
+  const start = await first.request('POST', `/${index}/_search?scroll=1m`, { body });
+  assert.equal(start.status, 200, start.text);
+  assert.equal(start.body._shards.failed, 0, start.text);
+  const pages = [pageOf(start.body)];
+  for (let i = 1; pages[pages.length - 1]!.ids.length > 0 && i < 40; i++) {
+    const next = await nextThrough(i).request('POST', '/_search/scroll', { body: { scroll: '1m', scroll_id: pages[pages.length - 1]!.scrollId } });
+    assert.equal(next.status, 200, next.text);
+    assert.equal(next.body._shards.failed, 0, next.text);
+    pages.push(pageOf(next.body));
+  }
+  const cleared = await nextThrough(pages.length).request('DELETE', '/_search/scroll', { body: { scroll_id: pages[pages.length - 1]!.scrollId } });
+  assert.equal(cleared.status, 200, cleared.text);
+  return pages;
+}
+
+const strip = (pages: Page[]) => pages.map(({ ids, scores, total }) => ({ ids, scores, total }));
+
+describe('scroll, point in time and dfs through every node', () => {
+  let cluster: InProcessCluster;
+  let single: InProcessNode;
+  before(async () => {
+    cluster = await InProcessCluster.start(3);
+    single = await startSingleNode();
+    await load(cluster.nodes[0]!, 'ctx');
+    await load(single, 'ctx');
+    await cluster.waitFor(cluster.nodes[0]!, '/_cluster/health/ctx?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    // The three primaries sit on three nodes, so every search below has contexts on every node.
+    const routing = await cluster.nodes[0]!.request('GET', '/_cluster/state/routing_table/ctx');
+    const holders = new Set((Object.values(routing.body.routing_table.indices.ctx.shards) as Array<Array<{ node: string }>>).map((copies) => copies[0]!.node));
+    assert.equal(holders.size, 3, routing.text);
+  });
+  after(async () => {
+    await single?.stop();
+    await cluster?.stop();
+  });
+
+  test('a scroll started through one node continues through the others, page for page as on one node', async () => {
+    const cases = [
+      { size: 7, sort: ['n'] },
+      { size: 6, query: { match: { text: 'fox lazy' } } },
+      { size: 8, sort: ['_doc'] },
+    ];
+    for (const body of cases) {
+      const expected = await scrollAll(single, () => single, 'ctx', body);
+      const seen = expected.flatMap((page) => page.ids);
+      assert.equal(new Set(seen).size, seen.length);
+      for (let start = 0; start < 3; start++) {
+        const pages = await scrollAll(cluster.nodes[start]!, (i) => cluster.nodes[(start + i) % 3]!, 'ctx', body);
+        if (body.sort?.[0] === '_doc') {
+          // _doc order depends on each shard's doc ids, which are the same; the merge order too.
+          assert.deepEqual(new Set(pages.flatMap((page) => page.ids)), new Set(seen));
+        }
+        assert.deepEqual(strip(pages), strip(expected), `scroll ${JSON.stringify(body)} started through node ${start}`);
+      }
+    }
+  });
+
+  test('the scroll id names the contexts on their nodes; clear scroll through any node frees them all', async () => {
+    const [a, b, c] = cluster.nodes;
+    const started = await a!.request('POST', '/ctx/_search?scroll=1m', { body: { size: 5, sort: ['n'] } });
+    assert.equal(started.status, 200, started.text);
+    const open = async () => {
+      const stats = await a!.request('GET', '/_nodes/stats/indices/search');
+      const perNode = Object.values(stats.body.nodes) as Array<{ indices: { search: { scroll_current: number } } }>;
+      assert.equal(perNode.length, 3);
+      return perNode.reduce((sum, node) => sum + node.indices.search.scroll_current, 0);
+    };
+    assert.equal(await open(), 3, 'one scroll context on each node');
+    const cleared = await b!.request('DELETE', '/_search/scroll', { body: { scroll_id: started.body._scroll_id } });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.deepEqual(cleared.body, { succeeded: true, num_freed: 3 });
+    assert.equal(await open(), 0);
+    const gone = await c!.request('POST', '/_search/scroll', { body: { scroll: '1m', scroll_id: started.body._scroll_id } });
+    assert.equal(gone.status, 404, gone.text);
+    assert.equal(gone.body.error.root_cause[0].type, 'search_context_missing_exception');
+    // `_all` reaches every node.
+    await a!.request('POST', '/ctx/_search?scroll=1m', { body: { size: 5 } });
+    await c!.request('POST', '/ctx/_search?scroll=1m', { body: { size: 5 } });
+    const all = await b!.request('DELETE', '/_search/scroll/_all');
+    assert.deepEqual(all.body, { succeeded: true, num_freed: 6 });
+    assert.equal(await open(), 0);
+  });
+
+  test('a point in time opened through one node is searched and closed through the others', async () => {
+    const [a, b, c] = cluster.nodes;
+    const opened = await a!.request('POST', '/ctx/_pit?keep_alive=1m');
+    assert.equal(opened.status, 200, opened.text);
+    assert.deepEqual(opened.body._shards, { total: 3, successful: 3, skipped: 0, failed: 0 });
+    const singlePit = (await single.request('POST', '/ctx/_pit?keep_alive=1m')).body.id as string;
+    // Documents written after the point in time was opened are not seen through it.
+    const late = await c!.request('PUT', '/ctx/_doc/late?refresh=true', { body: { n: 1000, text: 'fox' } });
+    assert.equal(late.status, 201, late.text);
+    const page = async (node: ClusterNode, id: string, after?: unknown[]) =>
+      node.request('POST', '/_search', { body: { size: 9, pit: { id, keep_alive: '1m' }, sort: [{ n: 'desc' }], query: { match: { text: 'fox' } }, ...(after && { search_after: after }) } });
+    let after: unknown[] | undefined;
+    let expectedAfter: unknown[] | undefined;
+    const ids: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const answer = await page(cluster.nodes[i % 3]!, opened.body.id, after);
+      const expected = await page(single, singlePit, expectedAfter);
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(answer.body._shards.failed, 0, answer.text);
+      const hits = answer.body.hits.hits as Array<{ _id: string; sort: unknown[] }>;
+      const expectedHits = expected.body.hits.hits as Array<{ _id: string; sort: unknown[] }>;
+      // The tiebreaker (_shard_doc) names shard positions that are the same in both.
+      assert.deepEqual(hits.map((hit) => [hit._id, hit.sort]), expectedHits.map((hit) => [hit._id, hit.sort]));
+      assert.equal(answer.body.hits.total.value, expected.body.hits.total.value);
+      if (hits.length === 0) break;
+      ids.push(...hits.map((hit) => hit._id));
+      after = hits[hits.length - 1]!.sort;
+      expectedAfter = expectedHits[expectedHits.length - 1]!.sort;
+    }
+    assert.equal(ids.length, DOCS, 'every document of the point in time, once');
+    assert.ok(!ids.includes('late'));
+    const aggs = await b!.request('POST', '/_search', { body: { size: 0, pit: { id: opened.body.id }, aggs: { top: { max: { field: 'n' } } } } });
+    assert.equal(aggs.body.aggregations.top.value, DOCS - 1, aggs.text);
+    const closed = await c!.request('DELETE', '/_pit', { body: { id: opened.body.id } });
+    assert.deepEqual(closed.body, { succeeded: true, num_freed: 3 });
+    const afterClose = await b!.request('POST', '/_search', { body: { pit: { id: opened.body.id } } });
+    assert.equal(afterClose.status, 404, afterClose.text);
+    assert.equal(afterClose.body.error.root_cause[0].type, 'search_context_missing_exception');
+    await c!.request('DELETE', '/ctx/_doc/late?refresh=true');
+    await single.request('DELETE', '/_pit', { body: { id: singlePit } });
+  });
+
+  test('dfs_query_then_fetch scores as one node does, through every node', async () => {
+    const body = { size: 20, query: { match: { text: 'fox lazy dogs' } } };
+    const expected = (await single.request('POST', '/ctx/_search?search_type=dfs_query_then_fetch', { body })).body;
+    const plain = (await single.request('POST', '/ctx/_search', { body })).body;
+    assert.notDeepEqual(expected.hits.hits.map((hit: any) => hit._score), plain.hits.hits.map((hit: any) => hit._score), 'dfs changes the scores here');
+    for (const node of cluster.nodes) {
+      const answer = await node.request('POST', '/ctx/_search?search_type=dfs_query_then_fetch', { body });
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(answer.body._shards.failed, 0, answer.text);
+      assert.deepEqual(answer.body.hits, expected.hits, `dfs through ${node.name}`);
+    }
+    // A dfs scroll keeps the statistics for its later pages.
+    const expectedPages = await scrollAll(single, () => single, 'ctx', body);
+    const pages = await scrollAll(cluster.nodes[1]!, (i) => cluster.nodes[i % 3]!, 'ctx', body);
+    assert.deepEqual(strip(pages), strip(expectedPages));
+  });
+
+  test('a reindex run by a node holding none of the source shards copies every document', async () => {
+    const [a] = cluster.nodes;
+    const created = await a!.request('PUT', '/one-shard', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
+    assert.equal(created.status, 200, created.text);
+    const routing = await a!.request('GET', '/_cluster/state/routing_table/one-shard');
+    const holder = (Object.values(routing.body.routing_table.indices['one-shard'].shards) as Array<Array<{ node: string }>>)[0]![0]!.node;
+    const runner = cluster.nodes.find((node) => node.nodeId !== holder)!;
+    const copied = await runner.request('POST', '/_reindex?refresh=true', { body: { source: { index: 'ctx', size: 7 }, dest: { index: 'one-shard' } } });
+    assert.equal(copied.status, 200, copied.text);
+    assert.equal(copied.body.created, DOCS, copied.text);
+    assert.deepEqual(copied.body.failures, []);
+    assert.equal((await runner.request('GET', '/one-shard/_count')).body.count, DOCS);
+    const deleted = await cluster.nodes[2]!.request('POST', '/one-shard/_delete_by_query?refresh=true&scroll_size=5', { body: { query: { range: { n: { lt: 20 } } } } });
+    assert.equal(deleted.body.deleted, 20, deleted.text);
+  });
+});
