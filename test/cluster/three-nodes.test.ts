@@ -132,7 +132,7 @@ describe('three nodes on etcd', () => {
     assert.equal((await a!.request('PUT', '/rdst', { body: { settings: { number_of_shards: 3, number_of_replicas: 0 } } })).status, 200);
     const bulk = Array.from({ length: 200 }, (_, i) => `{"index":{"_index":"rsrc","_id":"${i}"}}\n{"n":${i}}\n`).join('');
     assert.equal((await a!.request('POST', '/_bulk?refresh=true', { raw: bulk, headers: { 'content-type': 'application/x-ndjson' } })).body.errors, false);
-    // The reindex runs on the node holding the source shard (scrolls reach only local shards so far); its bulk
+    // The reindex runs on the node holding the source shard; its bulk
     // shard requests go to the nodes of rdst's three primaries, two of them other nodes.
     const routing = await a!.request('GET', '/_cluster/state/routing_table/rsrc');
     const sourceNodeId = (Object.values(routing.body.routing_table.indices.rsrc.shards) as Array<Array<{ node: string }>>)[0]![0]!.node;
