@@ -216,16 +216,20 @@ export class TransportService {
    */
   async sendRequest(target: TransportNode, action: string, body: unknown, options: SendOptions = {}): Promise<unknown> {
     if (this.local !== undefined && target.id === this.local.nodeId) return this.handleLocally(action, body, options);
+    const timeoutMillis = options.timeoutMillis === undefined || options.timeoutMillis < 0 ? undefined : options.timeoutMillis;
+    const deadline = timeoutMillis === undefined ? undefined : Date.now() + timeoutMillis;
     let connection: Connection;
     try {
-      connection = await this.nodeConnection(target);
+      // The request's timeout covers opening the connection too: a node that accepts connections but does not
+      // answer (paused, overloaded) must not hold the request for the handshake's own 30 s.
+      connection = await this.withinTimeout(this.nodeConnection(target), timeoutMillis, () => `[${target.name}][${target.address}][${action}] timed out after [${timeoutMillis}ms]`);
     } catch (err) {
       const cause = toEsError(err);
-      if (cause.type === 'illegal_state_exception') throw cause;
+      if (cause.type === 'illegal_state_exception' || cause.type === 'receive_timeout_transport_exception') throw cause;
       throw new EsError('node_not_connected_exception', `[${target.name}][${target.address}] Node not connected`, { causedBy: cause });
     }
     try {
-      return await connection.request(action, body, options);
+      return await connection.request(action, body, deadline === undefined ? options : { ...options, timeoutMillis: Math.max(1, deadline - Date.now()) });
     } catch (err) {
       const error = toEsError(err);
       if (error.type === 'node_disconnected_exception') throw new EsError('node_disconnected_exception', `[${target.name}][${target.address}][${action}] disconnected`);
@@ -244,6 +248,20 @@ export class TransportService {
     if (entry === undefined) return;
     this.nodeConnections.delete(nodeId);
     void entry.connection.then((c) => c.close(new EsError('node_disconnected_exception', `[${nodeId}] disconnected`)), () => undefined);
+  }
+
+  /** `work`, or receive_timeout_transport_exception after `timeoutMillis` (undefined: no limit). */
+  private async withinTimeout<T>(work: Promise<T>, timeoutMillis: number | undefined, reason: () => string): Promise<T> {
+    if (timeoutMillis === undefined) return work;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new EsError('receive_timeout_transport_exception', reason())), timeoutMillis);
+    });
+    try {
+      return await Promise.race([work, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async handleLocally(action: string, body: unknown, options: SendOptions): Promise<unknown> {

@@ -177,8 +177,8 @@ describe('three nodes on etcd', () => {
   });
 });
 
-describe('a node that dies under a search', () => {
-  test('the search answers with the other shards and reports the lost one in _shards', async () => {
+describe('a node that stops answering, then dies under a search', () => {
+  test('node APIs report it in their failures; the search answers with the other shards and reports the lost one in _shards', async () => {
     const cluster = await ClusterProcesses.start(3, { 'cluster.etcd.lease_ttl': '10s' });
     try {
       const [a] = cluster.nodes;
@@ -193,7 +193,34 @@ describe('a node that dies under a search', () => {
       // Kill a data node that is neither the master nor the node we ask (its lease keeps it in the state for now).
       const victim = cluster.nodes.find((node) => node !== a && node.nodeId !== state.body.master_node && holders.has(node.nodeId))!;
       assert.ok(victim, 'a shard holder other than the master and the coordinating node');
+      // Paused (its lease still keeps it in the cluster): the node-level APIs answer within their `timeout` with
+      // the silent node in their failures, and the others' answers.
+      victim.child.kill('SIGSTOP');
+      try {
+        const started = Date.now();
+        const tasks = await a!.request('GET', '/_tasks?timeout=1s');
+        assert.equal(tasks.status, 200, tasks.text);
+        assert.equal(Object.keys(tasks.body.nodes).length, 2, tasks.text);
+        assert.equal(tasks.body.node_failures.length, 1, tasks.text);
+        assert.equal(tasks.body.node_failures[0].type, 'failed_node_exception');
+        assert.equal(tasks.body.node_failures[0].node_id, victim.nodeId);
+        assert.equal(tasks.body.node_failures[0].caused_by.type, 'receive_timeout_transport_exception', tasks.text);
+        for (const path of ['/_nodes/stats/os?timeout=1s', '/_nodes/_all/jvm?timeout=1s', '/_cluster/stats?timeout=1s']) {
+          const answer = await a!.request('GET', path);
+          assert.equal(answer.status, 200, answer.text);
+          assert.deepEqual({ ...answer.body._nodes, failures: undefined }, { total: 3, successful: 2, failed: 1, failures: undefined }, `${path}: ${answer.text}`);
+          assert.equal(answer.body._nodes.failures[0].node_id, victim.nodeId);
+        }
+        assert.ok(Date.now() - started < 20_000, `each answered within its timeout, not the handshake's 30 s (${Date.now() - started} ms)`);
+      } finally {
+        victim.child.kill('SIGCONT');
+      }
       await victim.kill9();
+      // Gone (connection refused) but still in the state: a cancel that selects it reports it at once.
+      const cancel = await a!.request('POST', `/_tasks/_cancel?nodes=${victim.nodeId}`);
+      assert.equal(cancel.status, 200, cancel.text);
+      assert.equal(cancel.body.node_failures?.[0]?.node_id, victim.nodeId, cancel.text);
+      assert.equal(cancel.body.node_failures[0].caused_by.type, 'node_not_connected_exception', cancel.text);
       const partial = await a!.request('GET', '/partial/_search?size=0');
       assert.equal(partial.status, 200, partial.text);
       assert.equal(partial.body._shards.total, 3);

@@ -12,7 +12,7 @@ import { jsonFloat } from '../../common/json-float.js';
 import type { NodeServices } from '../context.js';
 import { json, type Route } from '../rest.js';
 import { commonStats, type StatsMetric } from '../indices/stats-xcontent.js';
-import { nodesHeader, onSelectedNodes } from '../nodes/nodes-fanout.js';
+import { nodeTimeoutMillis, nodesHeader, onSelectedNodes } from '../nodes/nodes-fanout.js';
 import { putBytes, putMillis, type JsonObject } from '../nodes/human-fields.js';
 
 /** One node's share of the cluster stats (ES's ClusterStatsNodeResponse). */
@@ -182,9 +182,9 @@ function nodesSection(parts: readonly ClusterStatsNodePart[], human: boolean): J
   };
 }
 
-const clusterStatsHandler: Route['handler'] = async (request, { services }) => {
+const clusterStatsHandler: Route['handler'] = async (request, { services, task }) => {
   const selectors = (request.pathParams['node_id'] ?? '').split(',').filter((token) => token.length > 0);
-  const outcome = await onSelectedNodes(services, selectors, () => localPart(services), { action: CLUSTER_STATS_NODE_ACTION, args: {} });
+  const outcome = await onSelectedNodes(services, selectors, () => localPart(services), { action: CLUSTER_STATS_NODE_ACTION, args: {}, task, timeoutMillis: nodeTimeoutMillis(request) });
   const parts = [...outcome.answers.values()];
   const state = outcome.state;
   return json({

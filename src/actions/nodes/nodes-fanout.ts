@@ -3,7 +3,8 @@
  * TransportNodesAction and RestActions.NodesResponseRestListener do: `_nodes` {total, successful, failed,
  * failures}, `cluster_name`, then `nodes` keyed by node id in cluster order. The operation is a function of
  * one node (what a transport request to that node returns); this node answers its own, and a node that
- * cannot be reached becomes a `failed_node_exception` in `failures` while the others still answer.
+ * cannot be reached, or does not answer within the request's `timeout`, becomes a `failed_node_exception` in
+ * `failures` while the others still answer.
  */
 import { errors, toEsError, type EsError } from '../../common/errors.js';
 import { resolveNodeSelectors, transportAddress, type ClusterState } from '../../cluster/index.js';
@@ -12,6 +13,7 @@ import type { Task } from '../../tasks/index.js';
 import { sendToNode } from '../remote-node.js';
 import { errorJson } from '../tasks/task-json.js';
 import type { JsonObject } from './human-fields.js';
+import type { RestRequest } from '../rest.js';
 
 export interface NodesOutcome<T> {
   readonly state: ClusterState;
@@ -28,7 +30,7 @@ export async function onSelectedNodes<T>(
   services: NodeServices,
   selectors: readonly string[],
   localOperation: () => Promise<T> | T,
-  remote?: { readonly action: string; readonly args: unknown; readonly task?: Task },
+  remote?: { readonly action: string; readonly args: unknown; readonly task?: Task; readonly timeoutMillis?: number },
 ): Promise<NodesOutcome<T>> {
   const state = services.clusterService.state();
   const localNodeId = services.localNode.id;
@@ -41,7 +43,7 @@ export async function onSelectedNodes<T>(
         if (!node) throw errors.noSuchNode(nodeId);
         if (nodeId === localNodeId) return [nodeId, await localOperation()];
         if (remote === undefined) throw errors.nodeNotConnected(node.name, transportAddress(node));
-        return [nodeId, (await sendToNode(services, node, remote.action, remote.args, remote.task)) as T];
+        return [nodeId, (await sendToNode(services, node, remote.action, remote.args, remote.task, remote.timeoutMillis)) as T];
       } catch (err) {
         return [nodeId, errors.failedNode(nodeId, toEsError(err))];
       }
@@ -54,6 +56,11 @@ export async function onSelectedNodes<T>(
     else answers.set(nodeId, outcome);
   }
   return { state, answers, failures };
+}
+
+/** BaseNodesRequest's `timeout`: how long each node has to answer (no limit when not given). */
+export function nodeTimeoutMillis(request: RestRequest): number | undefined {
+  return request.hasParam('timeout') ? request.paramTimeMillis('timeout', 0) : undefined;
 }
 
 /** RestActions.buildNodesHeader. */

@@ -6,7 +6,7 @@ import { json, type Route } from '../rest.js';
 import { localNodeInfo } from './node-info.js';
 import { localNodeStats } from './node-stats.js';
 import { parseNodesInfoRequest, parseNodesStatsRequest } from './nodes-request.js';
-import { nodesResponseBody, onSelectedNodes } from './nodes-fanout.js';
+import { nodeTimeoutMillis, nodesResponseBody, onSelectedNodes } from './nodes-fanout.js';
 
 export const NODES_INFO_NODE_ACTION = 'cluster:monitor/nodes/info[n]';
 export const NODES_STATS_NODE_ACTION = 'cluster:monitor/nodes/stats[n]';
@@ -18,6 +18,7 @@ const nodesInfoHandler: Route['handler'] = async (request, { services, task }) =
     action: NODES_INFO_NODE_ACTION,
     args: { metrics: [...parsed.metrics], options },
     task,
+    timeoutMillis: nodeTimeoutMillis(request),
   });
   return json(nodesResponseBody(outcome));
 };
@@ -28,6 +29,7 @@ const nodesStatsHandler: Route['handler'] = async (request, { services, task }) 
     action: NODES_STATS_NODE_ACTION,
     args: { request: { ...parsed, sections: [...parsed.sections], indexMetrics: [...parsed.indexMetrics] }, human: request.human },
     task,
+    timeoutMillis: nodeTimeoutMillis(request),
   });
   return json(nodesResponseBody(outcome));
 };

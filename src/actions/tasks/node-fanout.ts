@@ -38,6 +38,8 @@ export async function executeOnTaskNodes(
   target: NodeTasksTarget,
   nodeOperation: NodeOperation,
   remoteArgs?: unknown,
+  /** How long another node has to answer (BaseTasksRequest's `timeout`); its silence is a node failure. */
+  remoteTimeoutMillis?: number,
 ): Promise<TasksResponse> {
   const state = services.clusterService.state();
   const localNodeId = services.localNode.id;
@@ -49,7 +51,7 @@ export async function executeOnTaskNodes(
         if (!node) throw errors.noSuchNode(nodeId);
         if (nodeId !== localNodeId) {
           if (remoteArgs === undefined) throw errors.nodeNotConnected(node.name, transportAddress(node));
-          return tasksResultFromWire(await sendToNode(services, node, `${action}[n]`, remoteArgs, parentTask));
+          return tasksResultFromWire(await sendToNode(services, node, `${action}[n]`, remoteArgs, parentTask, remoteTimeoutMillis));
         }
         return await services.taskManager.run(
           {
