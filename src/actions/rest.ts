@@ -92,6 +92,8 @@ export interface Route {
   /** Parameters ES reads only for `compatible-with=7` requests (RestApiVersion.V_7); unknown to any other request. */
   v7Params?: readonly string[];
   body?: BodyPolicy;
+  /** Skip the unknown-parameter check (the answer does not depend on parameters, e.g. a feature Gannet lacks). */
+  acceptsAnyParameters?: boolean;
   /** ES action name the request runs as; routes without one still run as a task named after their path. */
   action: string;
   cancellable?: boolean;

@@ -107,6 +107,7 @@ async function start(dir: string, count: number, clusterName: string): Promise<n
     rmSync(log, { force: true });
     const settings = {
       'path.data': dataPath,
+      'path.logs': join(dir, name, 'logs'),
       'node.name': name,
       'cluster.name': clusterName,
       'cluster.coordination': 'etcd',

@@ -377,6 +377,14 @@ export const errors = {
 
   taskCancelled: (reason: string) => new EsError('task_cancelled_exception', `task cancelled [${reason}]`),
 
+  /**
+   * An API family Gannet does not have (snapshots, licensing, security, ...): 501 Not Implemented with Java's
+   * UnsupportedOperationException as the type, so a client parses an ordinary ES error body and an operator
+   * reads why. Never a routing error that suggests the path exists (docs/decisions/0008).
+   */
+  featureNotAvailable: (feature: string, why: string) =>
+    new EsError('unsupported_operation_exception', `${feature}: not available in Gannet; ${why} (see docs/compat.md)`, { status: 501 }),
+
   timeout: (reason: string) => new EsError('timeout_exception', reason),
 
   // Lucene's CorruptIndexException and IndexFormatTooOld/NewException, as ES reports them: the resource

@@ -10,6 +10,7 @@ import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { Logger } from 'pino';
 import { EsError, errors, toEsError } from '../common/errors.js';
+import { bindFailureMessage } from '../common/bind-failure.js';
 import { levenshteinSimilarity } from '../common/levenshtein.js';
 import type { HttpMethod, RestResponse, Route } from '../actions/rest.js';
 import type { NodeServices } from '../actions/context.js';
@@ -109,7 +110,7 @@ export class HttpServer {
         if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') break;
       }
     }
-    throw new Error(`failed to bind HTTP to ${this.options.host}:${low}-${high}: ${(lastError as Error)?.message}`);
+    throw new Error(bindFailureMessage('HTTP', this.options.host, low, high, lastError));
   }
 
   async stop(): Promise<void> {
@@ -213,8 +214,14 @@ export class HttpServer {
         return;
       }
       const error = toEsError(err);
-      // The log gets what was thrown underneath in full (path, stack); the client gets the error's reason only.
-      if (error.status >= 500) this.logger.warn({ err: error.cause instanceof Error ? error.cause : err, uri: rawUri, method }, 'request failed');
+      // One line per failed request, as ES's RestResponse logs it: 5xx at warn, 4xx (the caller's mistake) at
+      // debug. The log gets what was thrown underneath (the client gets the error's reason only); the error
+      // serializer prints type and reason, and the stack only when the level is debug.
+      const logged = error.cause instanceof Error ? error.cause : err instanceof Error ? err : error;
+      const entry = { event: 'request_failed', method, uri: rawUri, status: error.status, err: logged };
+      const message = `path: ${rawUri}, status: ${error.status}, ${error.type}: ${error.message}`;
+      if (error.status >= 500) this.logger.warn(entry, message);
+      else this.logger.debug(entry, message);
       if (response.headersSent) {
         response.destroy();
         return;
@@ -255,6 +262,7 @@ export class HttpServer {
   /** ES rejects parameters the handler did not consume: 400, with did-you-mean suggestions. */
   private checkParameters(path: string, match: RouteMatch, query: ReadonlyMap<string, string>, compatibleWith: number | undefined): void {
     const route = match.route;
+    if (route.acceptsAnyParameters === true) return;
     const v7Params = compatibleWith === 7 ? (route.v7Params ?? []) : [];
     const allowed = new Set<string>([...COMMON_PARAMS, ...(route.params ?? []), ...(route.responseParams ?? []), ...v7Params, ...Object.keys(match.pathParams)]);
     const unknown = [...query.keys()].filter((name) => !allowed.has(name)).sort();

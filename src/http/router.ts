@@ -1,12 +1,16 @@
 /**
  * A path trie like ES's PathTrie: literal segments win over `{param}` segments, and matching backtracks, so
- * `/_tasks/_cancel` and `/_tasks/{task_id}` coexist. One node may hold a route per HTTP method.
+ * `/_tasks/_cancel` and `/_tasks/{task_id}` coexist. One node may hold a route per HTTP method. A last segment
+ * `{name...}` matches the rest of the path (zero or more segments); it loses to every more specific route, which is
+ * how a whole API family Gannet does not have (`/_snapshot/...`) gets one answer.
  */
 import type { HttpMethod, Route } from '../actions/rest.js';
 
 interface TrieNode {
   literal: Map<string, TrieNode>;
   wildcard?: { name: string; node: TrieNode };
+  /** `{name...}`: the rest of the path, however long. */
+  rest?: { name: string; node: TrieNode };
   routes: Map<HttpMethod, Route>;
 }
 
@@ -33,7 +37,15 @@ export class Router {
 
   add(route: Route): void {
     let node = this.root;
-    for (const segment of splitPath(route.path)) {
+    const segments = splitPath(route.path);
+    for (const [position, segment] of segments.entries()) {
+      const rest = /^\{(.+)\.\.\.\}$/.exec(segment);
+      if (rest) {
+        if (position !== segments.length - 1) throw new Error(`route ${route.path}: {${rest[1]}...} must be the last segment`);
+        node.rest ??= { name: rest[1]!, node: newNode() };
+        node = node.rest.node;
+        continue;
+      }
       const param = /^\{(.+)\}$/.exec(segment);
       if (param) {
         if (!node.wildcard) node.wildcard = { name: param[1]!, node: newNode() };
@@ -82,13 +94,14 @@ export class Router {
   ): void {
     if (index === segments.length) {
       if (node.routes.size > 0) out.push({ node, params });
-      return;
+    } else {
+      const segment = segments[index]!;
+      const literal = node.literal.get(segment);
+      if (literal) this.collect(literal, segments, index + 1, params, out);
+      if (node.wildcard) {
+        this.collect(node.wildcard.node, segments, index + 1, { ...params, [node.wildcard.name]: segment }, out);
+      }
     }
-    const segment = segments[index]!;
-    const literal = node.literal.get(segment);
-    if (literal) this.collect(literal, segments, index + 1, params, out);
-    if (node.wildcard) {
-      this.collect(node.wildcard.node, segments, index + 1, { ...params, [node.wildcard.name]: segment }, out);
-    }
+    if (node.rest && node.rest.node.routes.size > 0) out.push({ node: node.rest.node, params: { ...params, [node.rest.name]: segments.slice(index).join('/') } });
   }
 }

@@ -5,7 +5,7 @@
  * list values are stored ES-legacy style as `key.0`, `key.1`, ... and turned back into arrays when printed.
  */
 import { EsError, errors } from '../common/errors.js';
-import { levenshteinSimilarity } from '../common/levenshtein.js';
+import { checkSettingValue, settingTypes as t, unknownSettingError, type SettingType } from '../common/setting-types.js';
 import { parseByteSize } from '../common/byte-size.js';
 import { parseTimeValueMillis } from '../common/time-value.js';
 import { ownValue, setOwnValue } from '../common/own-keys.js';
@@ -129,6 +129,11 @@ function oneOf(allowed: readonly string[], message: (value: string) => string) {
   };
 }
 
+/** A validator that is exactly the type's check (src/common/setting-types.ts). */
+function ofType(type: SettingType) {
+  return (value: string, key: string): void => checkSettingValue(type, value, key);
+}
+
 const def = (key: string, dynamic: boolean, defaultValue?: string, validate?: SettingDef['validate']): SettingDef => ({
   key,
   dynamic,
@@ -178,13 +183,13 @@ const SETTINGS: readonly SettingDef[] = [
   def('index.default_pipeline', true, '_none'),
   def('index.final_pipeline', true, '_none'),
   def('index.query.default_field', true, '*'),
-  def('index.mapping.total_fields.limit', true, '1000', intSetting(0)),
+  def('index.mapping.total_fields.limit', true, '1000', ofType(t.long(0))),
   def('index.mapping.total_fields.ignore_dynamic_beyond_limit', true, 'false', boolSetting),
-  def('index.mapping.depth.limit', true, '20', intSetting(1)),
-  def('index.mapping.nested_fields.limit', true, '50', intSetting(0)),
-  def('index.mapping.nested_objects.limit', true, '10000', intSetting(0)),
-  def('index.mapping.field_name_length.limit', true, '9223372036854775807'),
-  def('index.mapping.dimension_fields.limit', true, '32768', intSetting(0)),
+  def('index.mapping.depth.limit', true, '20', ofType(t.long(1))),
+  def('index.mapping.nested_fields.limit', true, '50', ofType(t.long(0))),
+  def('index.mapping.nested_objects.limit', true, '10000', ofType(t.long(0))),
+  def('index.mapping.field_name_length.limit', true, '9223372036854775807', ofType(t.long(1))),
+  def('index.mapping.dimension_fields.limit', true, '32768', ofType(t.long(0))),
   def('index.mapping.ignore_malformed', false, 'false', boolSetting),
   def('index.mapping.coerce', false, 'true', boolSetting),
   def('index.blocks.read_only', true, 'false', boolSetting),
@@ -227,22 +232,22 @@ const SETTINGS: readonly SettingDef[] = [
   def('index.unassigned.node_left.delayed_timeout', true, '1m', timeSetting(0)),
   def('index.merge.scheduler.max_thread_count', true, undefined, intSetting(1)),
   def('index.merge.scheduler.max_merge_count', true, undefined, intSetting(1)),
-  def('index.merge.policy.segments_per_tier', true, '10.0'),
+  def('index.merge.policy.segments_per_tier', true, '10.0', ofType(t.double(2))),
   def('index.merge.policy.max_merge_at_once', true, '10', intSetting(2)),
   def('index.merge.policy.floor_segment', true, '2mb', bytesSetting),
   def('index.merge.policy.max_merged_segment', true, '5gb', bytesSetting),
-  def('index.merge.policy.deletes_pct_allowed', true, '20.0'),
+  def('index.merge.policy.deletes_pct_allowed', true, '20.0', ofType(t.double(5, 50))),
   def('index.lifecycle.name', true, ''),
   def('index.lifecycle.rollover_alias', true, ''),
   def('index.lifecycle.indexing_complete', true, 'false', boolSetting),
-  def('index.lifecycle.origination_date', true, '-1'),
+  def('index.lifecycle.origination_date', true, '-1', ofType(t.long(-1))),
   def('index.lifecycle.parse_origination_date', true, 'false', boolSetting),
   def('index.soft_deletes.enabled', false, 'true', boolSetting),
   def('index.soft_deletes.retention_lease.period', true, '12h', timeSetting(0)),
   def('index.requests.cache.enable', true, 'true', boolSetting),
   def('index.queries.cache.enabled', false, 'true', boolSetting),
   def('index.format', false, '0', intSetting(0)),
-  def('index.creation_date', false, undefined, intSetting(0, Number.MAX_SAFE_INTEGER)),
+  def('index.creation_date', false, undefined, ofType(t.long(-1))),
 ];
 
 /** Group settings: any key under these prefixes is accepted (validated when the group is built). */
@@ -283,21 +288,6 @@ export function isDynamicSetting(key: string): boolean {
   return lookup(key).dynamic;
 }
 
-/** ES's AbstractScopedSettings "unknown setting" message, with did-you-mean suggestions (similarity > 0.7). */
-function unknownSetting(key: string, context: string): EsError {
-  const suggestions = SETTINGS.map((setting) => setting.key)
-    .map((candidate) => ({ candidate, score: levenshteinSimilarity(key, candidate) }))
-    .filter(({ score }) => score > 0.7)
-    .sort((a, b) => b.score - a.score || a.candidate.localeCompare(b.candidate))
-    .map(({ candidate }) => candidate);
-  let message = `unknown setting [${key}]`;
-  if (suggestions.length === 1) message += ` did you mean [${suggestions[0]}]?`;
-  else if (suggestions.length > 1) message += ` did you mean any of [${suggestions.join(', ')}]?`;
-  else message += ' please check that any required plugins are installed, or check the breaking changes documentation for removed settings';
-  void context;
-  return errors.illegalArgument(message);
-}
-
 /**
  * A request's settings (nested objects, dotted keys, or both; with or without the `index.` prefix) as ES's
  * flat `index.*` strings. `null` values are kept as null markers (they reset a setting on update).
@@ -329,7 +319,7 @@ export function normalizeSettings(input: unknown): Record<string, string | null>
 export function validateUserSettings(settings: Record<string, string | null>, context: 'create' | 'update'): void {
   for (const [key, value] of Object.entries(settings)) {
     const found = lookup(key);
-    if (!found.known) throw unknownSetting(key, context);
+    if (!found.known) throw unknownSettingError(key, SETTINGS.map((setting) => setting.key));
     if (key === 'index.uuid' || key === 'index.version.created' || key === 'index.provided_name' || key === 'index.verified_before_close') {
       throw errors.illegalArgument(`private index setting [${key}] can not be set explicitly`);
     }

@@ -3,7 +3,7 @@
  * base64 UUID, as ES generates) so the node keeps its identity across restarts. `node.lock` (node-lock.ts) guards
  * against two nodes sharing one data path, and a stale one never blocks a start.
  */
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBase64Uuid } from '../common/uuid.js';
 import { writeFileAtomically } from '../common/atomic-file.js';
@@ -22,9 +22,21 @@ export class NodeEnvironment {
 
   constructor(dataPath: string, version: string) {
     this.dataPath = resolve(dataPath);
-    mkdirSync(this.dataPath, { recursive: true });
+    try {
+      mkdirSync(this.dataPath, { recursive: true });
+      if (!statSync(this.dataPath).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      accessSync(this.dataPath, constants.R_OK | constants.W_OK);
+    } catch (err) {
+      throw new Error(`unable to use path.data [${this.dataPath}]: ${pathProblem(err)}`);
+    }
     this.lock = NodeLock.acquire(this.dataPath);
-    this.metadata = this.loadOrCreateMetadata(version);
+    try {
+      this.metadata = this.loadOrCreateMetadata(version);
+    } catch (err) {
+      // The lock is ours: an environment that cannot open must not keep the data path locked.
+      this.close();
+      throw err;
+    }
   }
 
   get nodeId(): string {
@@ -51,5 +63,23 @@ export class NodeEnvironment {
     const metadata: NodeMetadata = { nodeId: randomBase64Uuid(), version };
     writeFileAtomically(file, JSON.stringify(metadata) + '\n');
     return metadata;
+  }
+}
+
+/** An operator's reading of a file-system error on the data path. */
+function pathProblem(err: unknown): string {
+  switch ((err as NodeJS.ErrnoException).code) {
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'it (or a parent of it) is a file, not a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOSPC':
+      return 'no space left on the device';
+    default:
+      return (err as Error).message;
   }
 }

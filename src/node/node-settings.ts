@@ -1,33 +1,36 @@
 /**
  * Where node settings come from, as Elasticsearch resolves them: defaults, then `config/gannet.yml` (nested
- * or dotted keys, `${ENV_VAR}` substitution), then `-E key=value` flags, which win.
+ * or dotted keys, `${ENV_VAR}` substitution), then `-E key=value` flags, which win. The result is checked
+ * against the node setting registry before anything starts: an unknown key, an index setting, or a value of
+ * the wrong type fails the start with ES's message, so a misspelled setting is never ignored in silence.
  */
-import { ownValue, setOwnValue } from '../common/own-keys.js';
-import { readFileSync, existsSync } from 'node:fs';
-import { hostname } from 'node:os';
-import { parse as parseYaml } from 'yaml';
-import { EsError } from '../common/errors.js';
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import { hasOwnKey, ownValue, setOwnValue } from '../common/own-keys.js';
+import { parseDocument } from 'yaml';
+import { EsError, errors } from '../common/errors.js';
 import { Settings, flatten, type FlatSettings } from '../common/settings.js';
+import { checkSettingValue, unknownSettingError } from '../common/setting-types.js';
 import { ALL_ROLES, KNOWN_ROLES, type NodeRole } from '../cluster/discovery-node.js';
-import { DEFAULT_COMPATIBILITY_VERSION } from '../common/version.js';
+import { nodeSettingDefinition, nodeSettingDefinitions, registeredDefaults } from './node-setting-registry.js';
 
+/** The settings every node carries in its own settings (what nodes info prints), from the registry. */
 export function defaultSettings(): FlatSettings {
-  return {
-    'cluster.name': 'gannet',
-    'node.name': hostname(),
-    'path.data': 'data',
-    'network.host': '127.0.0.1',
-    'http.port': '9200-9299',
-    'transport.port': '9300-9399',
-    'http.max_content_length': '100mb',
-    'http.max_initial_line_length': '4kb',
-    'http.max_header_size': '8kb',
-    // Names besides IP literals, localhost and this machine's name that requests may address the node by (DNS rebinding).
-    'http.allowed_hosts': '',
-    'http.compression': 'true',
-    'compatibility.version': DEFAULT_COMPATIBILITY_VERSION,
-    'cluster.coordination': 'embedded',
-  };
+  return registeredDefaults([
+    'cluster.name',
+    'node.name',
+    'path.data',
+    'path.logs',
+    'network.host',
+    'http.port',
+    'transport.port',
+    'http.max_content_length',
+    'http.max_initial_line_length',
+    'http.max_header_size',
+    'http.allowed_hosts',
+    'http.compression',
+    'compatibility.version',
+    'cluster.coordination',
+  ]);
 }
 
 /** Replaces `${NAME}` with the environment variable NAME, failing when it is not set (as ES does). */
@@ -39,13 +42,53 @@ export function substituteEnv(text: string, env: NodeJS.ProcessEnv): string {
   });
 }
 
+/** A settings file that cannot be read as settings: the message names the file, and the line when there is one. */
+function badSettingsFile(path: string, problem: string): EsError {
+  return errors.illegalArgument(`Failed to load settings from [${path}]: ${problem}`);
+}
+
+/**
+ * The settings of a YAML file; absent file, no settings. Errors name the file and the line. `${NAME}` is replaced
+ * in values after parsing, as ES resolves placeholders, so a comment may mention one freely.
+ */
 export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): FlatSettings {
   if (!existsSync(path)) return {};
-  const text = substituteEnv(readFileSync(path, 'utf8'), env);
-  const parsed: unknown = parseYaml(text);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw badSettingsFile(path, (err as Error).message);
+  }
+  const document = parseDocument(text, { uniqueKeys: true });
+  const firstError = document.errors[0];
+  if (firstError !== undefined) {
+    const position = firstError.linePos?.[0];
+    // yaml's own message repeats the position and quotes the source on more lines; one line is what an operator needs.
+    const reason = firstError.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    throw badSettingsFile(path, position ? `${reason} at line ${position.line}, column ${position.col}` : reason);
+  }
+  const parsed: unknown = document.toJS();
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error(`${path}: expected a map of settings`);
-  return flatten(parsed);
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw badSettingsFile(path, 'expected a map of settings');
+  const settings = flattenWithoutDuplicates(parsed, path);
+  try {
+    for (const [key, value] of Object.entries(settings)) setOwnValue(settings, key, substituteEnv(value, env));
+  } catch (err) {
+    throw badSettingsFile(path, (err as Error).message);
+  }
+  return settings;
+}
+
+/** ES refuses a key given twice (`a.b: 1` beside `a: {b: 2}`), where flattening would silently keep one. */
+function flattenWithoutDuplicates(parsed: object, path: string): FlatSettings {
+  const out: FlatSettings = {};
+  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
+    for (const [flatKey, flatValue] of Object.entries(flatten(value, key))) {
+      if (hasOwnKey(out, flatKey)) throw badSettingsFile(path, `duplicate settings key [${flatKey}]`);
+      setOwnValue(out, flatKey, flatValue);
+    }
+  }
+  return out;
 }
 
 /** Parses `-E key=value` pairs. */
@@ -53,16 +96,56 @@ export function parseCommandLineSettings(pairs: string[]): FlatSettings {
   const out: FlatSettings = {};
   for (const pair of pairs) {
     const eq = pair.indexOf('=');
-    if (eq <= 0) throw new Error(`setting [${pair}] must be in the form key=value`);
+    if (eq <= 0) throw errors.illegalArgument(`setting [${pair}] must be in the form key=value`);
     setOwnValue(out, pair.slice(0, eq).trim(), pair.slice(eq + 1).trim());
   }
   return out;
 }
 
+/**
+ * ES's SettingsModule checks: no index settings on a node, every key registered, every value of its type.
+ * The first problem is thrown; the start stops there.
+ */
+export function validateNodeSettings(settings: Readonly<FlatSettings>): void {
+  const indexLevel = Object.keys(settings).filter((key) => key.startsWith('index.')).sort();
+  if (indexLevel.length > 0) {
+    throw errors.illegalArgument(
+      `node settings must not contain any index level settings [${indexLevel.join(', ')}]: set them per index (PUT /{index}/_settings) or in an index template`,
+    );
+  }
+  const knownKeys = nodeSettingDefinitions().map((definition) => definition.key);
+  for (const [key, value] of Object.entries(settings)) {
+    const definition = nodeSettingDefinition(key);
+    if (definition === undefined) throw unknownSettingError(key, knownKeys);
+    try {
+      if (definition.checkReplacesType !== true) checkSettingValue(definition.type, value, key);
+      definition.check?.(value, key);
+    } catch (err) {
+      // Some of ES's value messages do not name the setting (`Unknown level constant [LOUD].`); at start-up the
+      // operator needs to know which line to fix.
+      if (err instanceof EsError && !err.message.includes(`[${key}]`)) throw errors.illegalArgument(`${err.message} (setting [${key}])`);
+      throw err;
+    }
+  }
+}
+
 export function resolveSettings(options: { configFile?: string; commandLine?: FlatSettings; env?: NodeJS.ProcessEnv }): Settings {
   const env = options.env ?? process.env;
   const fromFile = options.configFile ? loadConfigFile(options.configFile, env) : {};
-  return new Settings({ ...defaultSettings(), ...fromFile, ...(options.commandLine ?? {}) });
+  const values = { ...defaultSettings(), ...fromFile, ...(options.commandLine ?? {}) };
+  validateNodeSettings(values);
+  return new Settings(values);
+}
+
+/** The config folder must exist when named (`--config`, GANNET_PATH_CONF): a typo there would start a node with defaults. */
+export function checkConfigFolder(path: string): void {
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(path).isDirectory();
+  } catch {
+    throw errors.illegalArgument(`the config folder [${path}] does not exist`);
+  }
+  if (!isDirectory) throw errors.illegalArgument(`the config folder [${path}] is not a folder`);
 }
 
 /** `node.roles`: all roles by default; an explicit empty list makes a coordinating-only node. */
@@ -70,9 +153,7 @@ export function nodeRoles(settings: Settings): NodeRole[] {
   const configured = settings.getList('node.roles');
   if (configured === undefined) return [...ALL_ROLES];
   for (const role of configured) {
-    if (!(KNOWN_ROLES as readonly string[]).includes(role)) {
-      throw new EsError('illegal_argument_exception', `unknown role [${role}]`);
-    }
+    if (!(KNOWN_ROLES as readonly string[]).includes(role)) throw errors.illegalArgument(`unknown role [${role}]`);
   }
   return [...new Set(configured as NodeRole[])].sort();
 }

@@ -4,7 +4,7 @@
  */
 import { setOwnValue } from '../common/own-keys.js';
 import { hostname } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
 import type { Settings } from '../common/settings.js';
@@ -39,6 +39,7 @@ import { nodeRoles } from './node-settings.js';
 import { createLogger } from './logger.js';
 import { registerRedactedRoot } from '../common/redact.js';
 import { setInternalErrorReporter } from '../common/errors.js';
+import { RotatingLogFile } from './rotating-log-file.js';
 
 export class GannetNode {
   readonly settings: Settings;
@@ -51,9 +52,27 @@ export class GannetNode {
   private indicesService: IndicesService | undefined;
   private indicesApplier: IndicesClusterStateApplier | undefined;
 
+  private logFile: RotatingLogFile | undefined;
+
+  /** Without a logger, the node logs to stdout and to its log file under `path.logs`. */
   constructor(settings: Settings, logger?: Logger) {
     this.settings = settings;
-    this.logger = logger ?? createLogger(settings.getString('logger.level', 'info'), settings.getString('node.name', hostname()));
+    if (logger !== undefined) {
+      this.logger = logger;
+      return;
+    }
+    const logsPath = resolve(settings.getString('path.logs', 'logs'));
+    try {
+      this.logFile = new RotatingLogFile({
+        directory: logsPath,
+        baseName: `${settings.getString('cluster.name', 'gannet')}_server`,
+        maxBytes: settings.getBytes('logger.file.max_size', 128 * 1024 * 1024),
+        maxFiles: settings.getInt('logger.file.max_files', 16),
+      });
+    } catch (err) {
+      throw new Error(`unable to use path.logs [${logsPath}]: ${(err as Error).message}`);
+    }
+    this.logger = createLogger({ level: settings.getString('logger.level', 'info'), nodeName: settings.getString('node.name', hostname()), file: this.logFile });
   }
 
   get httpPort(): number {
@@ -70,7 +89,20 @@ export class GannetNode {
     return this.services;
   }
 
+  /**
+   * Starts every service; if any step fails, whatever already started is stopped again (listeners closed, the
+   * data path unlocked) before the error is thrown, so a failed start leaves nothing behind.
+   */
   async start(): Promise<void> {
+    try {
+      await this.startServices();
+    } catch (err) {
+      await this.shutDown().catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async startServices(): Promise<void> {
     const settings = this.settings;
     const version = versionInfo(settings.getString('compatibility.version', '8.19.2'));
     const environment = new NodeEnvironment(settings.getString('path.data', 'data'), GANNET_VERSION);
@@ -193,13 +225,25 @@ export class GannetNode {
 
   async stop(): Promise<void> {
     this.logger.info({ event: 'stopping' }, 'stopping ...');
+    await this.shutDown();
+    this.logger.info({ event: 'stopped' }, 'stopped');
+    this.logFile?.close();
+  }
+
+  /** Stops what has started, in reverse order; safe on a node that started only in part. */
+  private async shutDown(): Promise<void> {
     await this.http?.stop();
     await this.transport?.stop();
     await this.indicesApplier?.stop();
     await this.coordinator?.stop();
     await this.indicesService?.close();
     this.environment?.close();
-    this.logger.info({ event: 'stopped' }, 'stopped');
+    this.environment = undefined;
+  }
+
+  /** Closes the log file after a failed start (its last line says why). */
+  closeLogs(): void {
+    this.logFile?.close();
   }
 }
 

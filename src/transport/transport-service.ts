@@ -11,6 +11,7 @@
  */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { EsError, toEsError, type EsErrorType } from '../common/errors.js';
+import { bindFailureMessage } from '../common/bind-failure.js';
 import { encodeFrame, FrameDecoder, FrameKind, ProtocolError, type Frame, type RequestFrame, type WireError } from './frame.js';
 
 export interface RequestContext {
@@ -189,7 +190,7 @@ export class TransportService {
         if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') break;
       }
     }
-    throw new Error(`failed to bind transport to ${this.host}:${low}-${high}: ${lastError?.message}`);
+    throw new Error(bindFailureMessage('transport', this.host, low, high, lastError));
   }
 
   async stop(): Promise<void> {

@@ -3,7 +3,7 @@
  * (read back from the node's "started" log line), and helpers to call it over HTTP and to stop or kill it.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,6 +34,8 @@ export interface StartOptions {
   /** Keep the data path after stop (for restart tests). */
   keepData?: boolean;
   env?: NodeJS.ProcessEnv;
+  /** Text of the node's config/gannet.yml (none by default). */
+  configYaml?: string;
 }
 
 export interface HttpResult {
@@ -61,6 +63,8 @@ export class NodeProcess {
     readonly port: number,
     readonly nodeId: string,
     readonly dataPath: string,
+    /** Holds the node's config folder and, under `logs/`, its `path.logs`. */
+    readonly home: string,
     private readonly keepData: boolean,
     exited: Promise<number | null>,
   ) {
@@ -69,14 +73,20 @@ export class NodeProcess {
 
   static async start(options: StartOptions = {}): Promise<NodeProcess> {
     const dataPath = options.dataPath ?? mkdtempSync(join(tmpdir(), 'gannet-test-'));
+    // The node's config folder (empty unless a test writes gannet.yml) and its logs, apart from the data path.
+    const home = mkdtempSync(join(tmpdir(), 'gannet-home-'));
+    const configDir = join(home, 'config');
+    mkdirSync(configDir);
+    if (options.configYaml !== undefined) writeFileSync(join(configDir, 'gannet.yml'), options.configYaml);
     const settings: Record<string, string> = {
       'path.data': dataPath,
+      'path.logs': join(home, 'logs'),
       'http.port': '0',
       'transport.port': '0',
       'node.name': 'test-node',
       ...options.settings,
     };
-    const args = [...NODE_RUNTIME_OPTIONS, GANNET_ENTRY, 'start', '--config', join(dataPath, 'no-config')];
+    const args = [...NODE_RUNTIME_OPTIONS, GANNET_ENTRY, 'start', '--config', configDir];
     for (const [key, value] of Object.entries(settings)) args.push('-E', `${key}=${value}`);
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
     const logs: string[] = [];
@@ -85,6 +95,7 @@ export class NodeProcess {
       const timer = setTimeout(() => {
         // Never leave a half-started node behind.
         child.kill('SIGKILL');
+        rmSync(home, { recursive: true, force: true });
         reject(new Error(`node did not start in 20s:\n${logs.join('\n')}`));
       }, 20_000);
       createInterface({ input: child.stderr! }).on('line', (line) => logs.push(line));
@@ -102,11 +113,12 @@ export class NodeProcess {
       });
       void exited.then((code) => {
         clearTimeout(timer);
+        rmSync(home, { recursive: true, force: true });
         reject(new Error(`node exited with ${code} before starting:\n${logs.join('\n')}`));
       });
     });
     const port = Number(started.address.split(':').pop());
-    const node = new NodeProcess(child, `http://${started.address}`, port, started.nodeId, dataPath, options.keepData ?? false, exited);
+    const node = new NodeProcess(child, `http://${started.address}`, port, started.nodeId, dataPath, home, options.keepData ?? false, exited);
     // Share the array the output readers fill, so lines logged after start show up too.
     (node as { logs: string[] }).logs = logs;
     return node;
@@ -121,12 +133,19 @@ export class NodeProcess {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
     const code = await this.exited;
     if (!this.keepData) rmSync(this.dataPath, { recursive: true, force: true });
+    rmSync(this.home, { recursive: true, force: true });
     return code;
+  }
+
+  /** `path.logs` of this node. */
+  get logsPath(): string {
+    return join(this.home, 'logs');
   }
 
   async kill9(): Promise<void> {
     this.child.kill('SIGKILL');
     await this.exited;
+    rmSync(this.home, { recursive: true, force: true });
   }
 
   get exitPromise(): Promise<number | null> {

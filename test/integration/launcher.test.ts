@@ -28,7 +28,7 @@ test('bin/gannet starts the node with node.options then GANNET_NODE_OPTIONS, as 
     const conf = join(home, 'conf');
     mkdirSync(conf);
     writeFileSync(join(conf, 'node.options'), '# test options\n--max-semi-space-size=24\n\n  --max-old-space-size=700\n');
-    const child = spawn('sh', [join(home, 'bin', 'gannet'), 'start', '-E', `path.data=${join(home, 'data')}`, '-E', 'http.port=0', '-E', 'transport.port=0'], {
+    const child = spawn('sh', [join(home, 'bin', 'gannet'), 'start', '-E', `path.data=${join(home, 'data')}`, '-E', `path.logs=${join(home, 'logs')}`, '-E', 'http.port=0', '-E', 'transport.port=0'], {
       env: { ...process.env, GANNET_PATH_CONF: conf, GANNET_NODE_OPTIONS: '--stack-size=900' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

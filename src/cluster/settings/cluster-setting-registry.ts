@@ -17,30 +17,112 @@ import {
   timeValue,
   type SettingValidator,
 } from './setting-validators.js';
+import { settingTypes as t, type SettingType } from '../../common/setting-types.js';
 
 export interface ClusterSettingDefinition {
   readonly key: string;
+  /** ES's type of the setting (what README's settings table shows); `validate` holds ES's exact checks. */
+  readonly type: SettingType;
   readonly defaultValue: string;
   readonly validate: SettingValidator;
   readonly effect: 'live' | 'single-node' | 'stored';
+  /** One line for README's settings table. */
+  readonly description: string;
 }
 
 const ALLOCATION_VALUES = ['ALL', 'PRIMARIES', 'NEW_PRIMARIES', 'NONE'];
 const REBALANCE_VALUES = ['ALL', 'PRIMARIES', 'REPLICAS', 'NONE'];
 
 const DEFINITIONS: readonly ClusterSettingDefinition[] = [
-  { key: 'action.auto_create_index', defaultValue: 'true', validate: autoCreateIndexValue, effect: 'live' },
-  { key: 'action.destructive_requires_name', defaultValue: 'true', validate: booleanValue, effect: 'live' },
-  { key: 'cluster.max_shards_per_node', defaultValue: '1000', validate: intValue(1), effect: 'stored' },
+  {
+    key: 'action.auto_create_index',
+    type: t.string,
+    defaultValue: 'true',
+    validate: autoCreateIndexValue,
+    effect: 'live',
+    description: '`false`, `true` or index patterns (`+logs-*,-*`) that writes may create',
+  },
+  {
+    key: 'action.destructive_requires_name',
+    type: t.boolean,
+    defaultValue: 'true',
+    validate: booleanValue,
+    effect: 'live',
+    description: '`false` lets deletes and closes name indices by wildcard or `_all`',
+  },
+  {
+    key: 'cluster.max_shards_per_node',
+    type: t.integer(1),
+    defaultValue: '1000',
+    validate: intValue(1),
+    effect: 'stored',
+    description: 'accepted and kept; not enforced yet',
+  },
   // Read by the master's allocation (cluster/routing/allocation.ts) on every reroute.
-  { key: 'cluster.routing.allocation.enable', defaultValue: 'all', validate: allocationEnumValue('allocation.enable', ALLOCATION_VALUES), effect: 'live' },
-  { key: 'cluster.routing.allocation.node_concurrent_recoveries', defaultValue: '2', validate: intValue(0), effect: 'live' },
-  { key: 'cluster.routing.rebalance.enable', defaultValue: 'all', validate: allocationEnumValue('rebalance.enable', REBALANCE_VALUES), effect: 'single-node' },
-  { key: 'indices.recovery.max_bytes_per_sec', defaultValue: '40mb', validate: byteSizeValue, effect: 'single-node' },
-  { key: 'search.default_keep_alive', defaultValue: '5m', validate: timeValue, effect: 'live' },
-  { key: 'search.default_search_timeout', defaultValue: '-1', validate: timeValue, effect: 'stored' },
-  { key: 'search.max_buckets', defaultValue: '65536', validate: intValue(0), effect: 'live' },
-  { key: 'search.max_keep_alive', defaultValue: '24h', validate: timeValue, effect: 'live' },
+  {
+    key: 'cluster.routing.allocation.enable',
+    type: t.oneOf(['all', 'primaries', 'new_primaries', 'none'], true),
+    defaultValue: 'all',
+    validate: allocationEnumValue('allocation.enable', ALLOCATION_VALUES),
+    effect: 'live',
+    description: 'which shard copies the master may allocate',
+  },
+  {
+    key: 'cluster.routing.allocation.node_concurrent_recoveries',
+    type: t.integer(0),
+    defaultValue: '2',
+    validate: intValue(0),
+    effect: 'live',
+    description: 'recoveries a node may run at once',
+  },
+  {
+    key: 'cluster.routing.rebalance.enable',
+    type: t.oneOf(['all', 'primaries', 'replicas', 'none'], true),
+    defaultValue: 'all',
+    validate: allocationEnumValue('rebalance.enable', REBALANCE_VALUES),
+    effect: 'single-node',
+    description: 'accepted and kept; nothing to rebalance on one node',
+  },
+  {
+    key: 'indices.recovery.max_bytes_per_sec',
+    type: t.bytes,
+    defaultValue: '40mb',
+    validate: byteSizeValue,
+    effect: 'single-node',
+    description: 'accepted and kept; no peer recovery on one node',
+  },
+  {
+    key: 'search.default_keep_alive',
+    type: t.time(-1),
+    defaultValue: '5m',
+    validate: timeValue,
+    effect: 'live',
+    description: 'keep-alive of a scroll or point in time that names none',
+  },
+  {
+    key: 'search.default_search_timeout',
+    type: t.time(-1),
+    defaultValue: '-1',
+    validate: timeValue,
+    effect: 'stored',
+    description: 'accepted and kept; not applied yet',
+  },
+  {
+    key: 'search.max_buckets',
+    type: t.integer(0),
+    defaultValue: '65536',
+    validate: intValue(0),
+    effect: 'live',
+    description: 'most buckets one aggregation response may hold',
+  },
+  {
+    key: 'search.max_keep_alive',
+    type: t.time(-1),
+    defaultValue: '24h',
+    validate: timeValue,
+    effect: 'live',
+    description: 'longest keep-alive a scroll or point in time may ask for',
+  },
 ];
 
 const BY_KEY = new Map(DEFINITIONS.map((definition) => [definition.key, definition]));

@@ -49,6 +49,25 @@ test('validation messages follow ES Setting parsers', () => {
   assert.doesNotThrow(() => validateUserSettings({ 'index.highlight.weight_matches_mode.enabled': 'false' }, 'update'));
 });
 
+test("setting types are ES's: longs take epoch milliseconds and values past 2^31, doubles take fractions", () => {
+  const fails = (settings: Record<string, string | null>, message: string) =>
+    assert.throws(() => validateUserSettings(settings, 'create'), (err: Error) => err.message === message);
+  // IndexMetadata.SETTING_CREATION_DATE is a long (min -1): epoch milliseconds, which an int cannot hold.
+  assert.doesNotThrow(() => validateUserSettings({ 'index.creation_date': '1732752000000' }, 'create'));
+  fails({ 'index.creation_date': '17e11' }, 'Failed to parse value [17e11] for setting [index.creation_date]');
+  fails({ 'index.creation_date': '-2' }, 'Failed to parse value [-2] for setting [index.creation_date] must be >= -1');
+  // MapperService's limits are longs.
+  assert.doesNotThrow(() => validateUserSettings({ 'index.mapping.total_fields.limit': '5000000000', 'index.mapping.field_name_length.limit': '9223372036854775807' }, 'update'));
+  fails({ 'index.mapping.field_name_length.limit': '9223372036854775808' }, 'Failed to parse value [9223372036854775808] for setting [index.mapping.field_name_length.limit]');
+  fails({ 'index.mapping.depth.limit': '0' }, 'Failed to parse value [0] for setting [index.mapping.depth.limit] must be >= 1');
+  assert.doesNotThrow(() => validateUserSettings({ 'index.lifecycle.origination_date': '1732752000000' }, 'update'));
+  // Merge policy doubles.
+  assert.doesNotThrow(() => validateUserSettings({ 'index.merge.policy.segments_per_tier': '7.5', 'index.merge.policy.deletes_pct_allowed': '33' }, 'update'));
+  fails({ 'index.merge.policy.deletes_pct_allowed': '60' }, 'Failed to parse value [60] for setting [index.merge.policy.deletes_pct_allowed] must be <= 50.0');
+  fails({ 'index.merge.policy.segments_per_tier': 'many' }, 'Failed to parse value [many] for setting [index.merge.policy.segments_per_tier]');
+  fails({ 'index.shard.check_on_startup': 'always' }, 'unknown value for [index.shard.check_on_startup] must be one of [false, true, checksum] but was: always');
+});
+
 test('the typed view: defaults, routing shards, durability, mapping limits, blocks', () => {
   const defaults = readIndexSettings({});
   assert.equal(defaults.numberOfShards, 1);
