@@ -49,6 +49,34 @@ export function countsOf(status: unknown): BulkByScrollCounts {
   };
 }
 
+/** One slice of a sliced task: its `slice_id` and counters, or `undefined` counts for a slice not started yet. */
+export interface SliceCounts {
+  position: number;
+  sliceId: number | undefined;
+  counts: BulkByScrollCounts | undefined;
+}
+
+/** The `slices` entries of a sliced task's status or response (ES prints null for a slice not started yet). */
+export function slicesOf(status: unknown): SliceCounts[] {
+  return arrayField(status, 'slices').map((slice, position) => ({
+    position,
+    sliceId: numberField(slice, 'slice_id'),
+    counts: isObject(slice) ? countsOf(slice) : undefined,
+  }));
+}
+
+/**
+ * Why the task was cancelled, if it was: the task's own `canceled`, else that of a slice. Cancelling only the
+ * children of a sliced task (by `parent_task_id`, or each by id) leaves the leader's `canceled` unset while its
+ * slices stopped early, and that run is still a cancelled one.
+ */
+export function cancelReasonOf(status: unknown): { reason: string; cancelledSlices: number } | undefined {
+  const counts = countsOf(status);
+  const cancelledSlices = slicesOf(status).filter((slice) => slice.counts?.canceled !== undefined);
+  const reason = counts.canceled ?? cancelledSlices[0]?.counts?.canceled;
+  return reason === undefined ? undefined : { reason, cancelledSlices: cancelledSlices.length };
+}
+
 /**
  * Documents the task has dealt with so far: written (created, updated, deleted) plus skipped (noops, version
  * conflicts under `conflicts=proceed`). ES's own progress hint divides created+updated+deleted by total;

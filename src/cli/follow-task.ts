@@ -11,7 +11,7 @@
  *   the task was seen running, a 404 means it ended without storing a result; that is retried for a
  *   while (the result may be on its way to the `.tasks` index), then reported (exit 4).
  */
-import { countsOf, processedCount, taskRecordOf, type TaskRecord } from './bulk-by-scroll.js';
+import { cancelReasonOf, countsOf, processedCount, taskRecordOf, type TaskRecord } from './bulk-by-scroll.js';
 import { describeErrorResponse, expectJson, objectField, rootCause, stringField } from './es-json.js';
 import { ExitCode } from './exit-codes.js';
 import { ResponseError, type GannetResponse } from './gannet-client.js';
@@ -140,7 +140,8 @@ export async function followTask(context: CommandContext, taskId: string, settin
               requestsPerSecond: counts.requestsPerSecond,
               throttledMillis: counts.throttledMillis,
               throttledUntilMillis: counts.throttledUntilMillis,
-              cancelling: record.task.cancelled,
+              // A cancel of the slices only (not the leader) shows once a slice reports it.
+              cancelling: record.task.cancelled || cancelReasonOf(record.status) !== undefined,
             },
             redraw ? io.stdoutColumns : undefined,
           );

@@ -137,6 +137,38 @@ test('following a task that gets cancelled reports the cancel, the partial count
   assert.equal(await count('cancelled'), created, 'the printed count is what the destination holds');
 });
 
+test('a sliced reindex whose slices alone are cancelled is reported cancelled (exit 5) with per-slice counts', async () => {
+  const res = await node.request('POST', '/_reindex?wait_for_completion=false&requests_per_second=2&slices=2', {
+    body: { source: { index: 'src', size: 2 }, dest: { index: 'sliced-cancel' } },
+  });
+  assert.equal(res.status, 200, res.text);
+  const taskId = res.body.task as string;
+  const follow = gannet('tasks', '--follow', taskId, '--interval', '200ms', '--url', node.url);
+  await follow.waitForStdout(PROGRESS_LINE);
+  // Cancel the children only: the leader is not cancelled itself, its slices stop early.
+  const cancel = await node.request('POST', `/_tasks/_cancel?parent_task_id=${taskId}&wait_for_completion=true`);
+  assert.equal(cancel.status, 200, cancel.text);
+  assert.equal(Object.values(cancel.body.nodes as Record<string, { tasks: object }>).flatMap((n) => Object.keys(n.tasks)).length, 2, cancel.text);
+  const result = await follow.done;
+  assert.equal(result.code, 5, `${result.stdout}\n${result.stderr}`);
+  assert.match(result.stdout, /^reindex from \[src\] to \[sliced-cancel\]: cancelled \(by user request; 2 of 2 slices cancelled\) after \S+; documents written before the cancel stay written$/m);
+  const sliceLines = [...result.stdout.matchAll(/^ {2}slice (\d): total \d+, created (\d+), .*; cancelled \(by user request\)$/gm)];
+  assert.deepEqual(sliceLines.map((line) => line[1]), ['0', '1']);
+  const created = sliceLines.reduce((sum, line) => sum + Number(line[2]), 0);
+  assert.ok(created < 30, `stopped early (created ${created})`);
+  assert.match(result.stdout, new RegExp(`^ {2}created +${created}$`, 'm'));
+  assert.equal(await count('sliced-cancel'), created, 'the printed counts are what the destination holds');
+
+  // The same through gannet reindex, cancelling the leader this time: still exit 5, with the slices listed.
+  const reindex = gannet('reindex', 'src', 'sliced-cancel-2', '--slices', '2', '--requests-per-second', '2', '--size', '2', '--interval', '200ms', '--url', node.url);
+  await reindex.waitForStdout(PROGRESS_LINE);
+  await node.request('POST', '/_tasks/_cancel?actions=*reindex&wait_for_completion=true');
+  const cancelled = await reindex.done;
+  assert.equal(cancelled.code, 5, `${cancelled.stdout}\n${cancelled.stderr}`);
+  assert.match(cancelled.stdout, /: cancelled \(by user request\) after /);
+  assert.equal([...cancelled.stdout.matchAll(/^ {2}slice \d: .*; cancelled \(by user request\)$/gm)].length, 2);
+});
+
 test('an unknown task id exits 1 (not found); a malformed one exits 64', async () => {
   const unknown = await gannet('tasks', '--follow', `${node.nodeId}:999999`, '--url', node.url).done;
   assert.equal(unknown.code, 1, unknown.stderr);

@@ -183,6 +183,62 @@ test('a cancelled task: the cancel reason, the partial counts, exit 5', async ()
   assert.match(result.stdout, /^ {2}created +300$/m);
 });
 
+function sliceStatus(sliceId: number, total: number, created: number, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return { slice_id: sliceId, ...status(total, created), ...extra };
+}
+
+test('a sliced task whose leader was cancelled: exit 5, the summed counts and one line per slice', async () => {
+  const slices = [sliceStatus(0, 500, 120, { canceled: 'by user request' }), sliceStatus(1, 500, 80, { canceled: 'by user request' })];
+  taskAnswers = [finished(reindexResponse({ total: 1000, created: 200, canceled: 'by user request', slices }))];
+  const result = await run(['tasks', '--follow', TASK_ID, '--interval', '5ms']);
+  assert.equal(result.code, 5, result.stderr);
+  assert.match(result.stdout, /^reindex from \[src\] to \[dst\]: cancelled \(by user request\) after 1\.2s; documents written before the cancel stay written$/m);
+  assert.match(result.stdout, /^ {2}created +200$/m);
+  assert.match(result.stdout, /^ {2}slices +2$/m);
+  assert.match(result.stdout, /^ {2}slice 0: total 500, created 120, updated 0, deleted 0, batches 2, version_conflicts 0, noops 0; cancelled \(by user request\)$/m);
+  assert.match(result.stdout, /^ {2}slice 1: total 500, created 80, .*; cancelled \(by user request\)$/m);
+});
+
+test('a sliced task of which only the children were cancelled is cancelled too (exit 5), not "completed"', async () => {
+  // The leader itself was not cancelled: no top-level `canceled`, but its slices stopped early.
+  const slices = [sliceStatus(0, 500, 500), sliceStatus(1, 500, 40, { canceled: 'by user request' }), null];
+  taskAnswers = [
+    { body: { completed: false, task: taskInfo({ ...status(1000, 540), slices }) } },
+    finished(reindexResponse({ total: 1000, created: 540, slices })),
+  ];
+  const result = await run(['tasks', '--follow', TASK_ID, '--interval', '5ms']);
+  assert.equal(result.code, 5, result.stderr);
+  assert.match(result.stdout, /cancelling$/m, 'the progress line shows the slices cancelling');
+  assert.match(result.stdout, /^reindex from \[src\] to \[dst\]: cancelled \(by user request; 1 of 3 slices cancelled\) after 1\.2s; documents written before the cancel stay written$/m);
+  assert.match(result.stdout, /^ {2}slice 0: total 500, created 500, .*noops 0$/m);
+  assert.match(result.stdout, /^ {2}slice 1: total 500, created 40, .*; cancelled \(by user request\)$/m);
+  assert.match(result.stdout, /^ {2}slice 2: not started$/m);
+
+  // gannet reindex follows the same way.
+  otherAnswers.set('POST /_reindex', { body: { task: TASK_ID } });
+  taskAnswers = [finished(reindexResponse({ total: 1000, created: 540, slices }))];
+  const reindex = await run(['reindex', 'src', 'dst', '--slices', '3', '--interval', '5ms']);
+  assert.equal(reindex.code, 5, reindex.stderr);
+  assert.match(reindex.stdout, /1 of 3 slices cancelled/);
+});
+
+test('a task that ended with task_cancelled_exception is reported as cancelled (exit 5)', async () => {
+  taskAnswers = [
+    {
+      body: {
+        completed: true,
+        task: taskInfo({ ...status(1000, 10), slices: [sliceStatus(0, 500, 10, { canceled: 'by user request' })] }),
+        error: { type: 'task_cancelled_exception', reason: 'task cancelled [by user request]' },
+      },
+    },
+  ];
+  const result = await run(['tasks', '--follow', TASK_ID, '--interval', '5ms']);
+  assert.equal(result.code, 5, result.stderr);
+  assert.match(result.stdout, /: cancelled \(task cancelled \[by user request\]\) after /);
+  assert.match(result.stdout, /^ {2}slice 0: total 500, created 10, .*; cancelled \(by user request\)$/m);
+  assert.equal(result.stderr, '');
+});
+
 test('failures in the response: listed on stderr, exit 2; an error instead of a response: exit 2', async () => {
   const failure = {
     index: 'dst',
