@@ -5,7 +5,7 @@ import type { VersionInfo } from '../common/version.js';
 import type { ClusterService, DiscoveryNode } from '../cluster/index.js';
 import type { TaskManager } from '../tasks/index.js';
 import type { NodeMonitor } from '../monitor/index.js';
-import type { IndicesService } from '../indices/index.js';
+import type { IndicesService, SlowLogSink } from '../indices/index.js';
 import type { MetadataService } from '../cluster/metadata/metadata-service.js';
 import type { TransportService } from '../transport/index.js';
 
@@ -17,6 +17,8 @@ export interface NodeServices {
   readonly taskManager: TaskManager;
   readonly monitor: NodeMonitor;
   readonly logger: Logger;
+  /** Where search and indexing slow log lines go; absent where a node is built without log files (unit tests). */
+  readonly slowLogs?: SlowLogSink;
   /** Index and document services; absent only where a node is built without data handling (some unit tests). */
   readonly indices?: IndicesServices;
   /** Node-to-node requests; absent where a node is built without one (unit tests): other nodes are then unreachable. */

@@ -183,4 +183,15 @@ export interface EngineConfig {
   readonly analysisSettings?: unknown;
   /** Added: where segments are written; `worker` (default) keeps that work off the event loop. */
   readonly backgroundWork?: 'worker' | 'inline';
+  /** Added: told about every merge that completed (the indices layer logs the slow ones). */
+  readonly onMergeFinished?: (merge: MergeReport) => void;
+}
+
+/** One completed merge, for the log. */
+export interface MergeReport {
+  readonly segments: number;
+  readonly docs: number;
+  readonly sizeInBytes: number;
+  readonly tookMillis: number;
+  readonly merged: string | null;
 }

@@ -143,7 +143,7 @@ export class InternalEngine implements Engine {
     this.admission = new WriteAdmission(WRITE_SLICE_MS, () => this.ensureOpen());
     this.buffer = this.jobs.newBuffer();
     const policy = new TieredMergePolicy({ ...DEFAULT_MERGE_POLICY, ...parts.config.mergePolicy });
-    this.merges = new MergeScheduler(this.segments, this.jobs, this.stateLock, policy, this.mergeStats, (prefix) => this.deleteSegmentFiles(prefix));
+    this.merges = new MergeScheduler(this.segments, this.jobs, this.stateLock, policy, this.mergeStats, (prefix) => this.deleteSegmentFiles(prefix), parts.config.onMergeFinished);
     this.segments.publish(this.tracker.processedCheckpoint);
   }
 

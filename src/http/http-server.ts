@@ -207,6 +207,8 @@ export class HttpServer {
       });
       const restRequest = new HttpRestRequest(method as HttpMethod, path, rawUri, match.pathParams, request.headers, query, body, clientClosed, compatibleWith);
       const result = await this.runAsTask(match.route, restRequest);
+      const warning = result.headers?.['Warning'];
+      if (warning !== undefined) this.logDeprecation(method, rawUri, warning, request.headers['x-opaque-id']);
       this.send(request, response, result, query, compatibleWith);
     } catch (err) {
       if (err instanceof NotAcceptableError) {
@@ -217,8 +219,15 @@ export class HttpServer {
       // One line per failed request, as ES's RestResponse logs it: 5xx at warn, 4xx (the caller's mistake) at
       // debug. The log gets what was thrown underneath (the client gets the error's reason only); the error
       // serializer prints type and reason, and the stack only when the level is debug.
-      const logged = error.cause instanceof Error ? error.cause : err instanceof Error ? err : error;
-      const entry = { event: 'request_failed', method, uri: rawUri, status: error.status, err: logged };
+      const opaque = request.headers['x-opaque-id'];
+      const entry = {
+        event: 'request_failed',
+        method,
+        uri: rawUri,
+        status: error.status,
+        ...(typeof opaque === 'string' && { x_opaque_id: opaque }),
+        err: error.cause instanceof Error ? error.cause : err instanceof Error ? err : error,
+      };
       const message = `path: ${rawUri}, status: ${error.status}, ${error.type}: ${error.message}`;
       if (error.status >= 500) this.logger.warn(entry, message);
       else this.logger.debug(entry, message);
@@ -256,6 +265,18 @@ export class HttpServer {
     } finally {
       // A detached task is unregistered by its handler's background work when that work ends.
       if (!detached) taskManager.unregister(task);
+    }
+  }
+
+  /**
+   * ES's deprecation log: what a client was warned about (the `Warning` header) is also logged, once per request,
+   * with the request and its X-Opaque-Id so an operator can find which client still uses a deprecated form.
+   */
+  private logDeprecation(method: string, uri: string, warning: string, opaqueId: string | string[] | undefined): void {
+    // `299 Elasticsearch-<version>-<hash> "<text>"`, several joined by ", ": the texts are what a reader needs.
+    const texts = [...warning.matchAll(/299 \S+ "((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!.replace(/\\(.)/g, '$1'));
+    for (const text of texts.length > 0 ? texts : [warning]) {
+      this.logger.warn({ event: 'deprecation', logger: 'org.elasticsearch.deprecation', method, uri, ...(typeof opaqueId === 'string' && { x_opaque_id: opaqueId }) }, text);
     }
   }
 

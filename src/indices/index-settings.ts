@@ -7,10 +7,11 @@
 import { EsError, errors } from '../common/errors.js';
 import { checkSettingValue, settingTypes as t, unknownSettingError, type SettingType } from '../common/setting-types.js';
 import { parseByteSize } from '../common/byte-size.js';
-import { parseTimeValueMillis } from '../common/time-value.js';
+import { parseTimeValueMillis, parseTimeValueNanos } from '../common/time-value.js';
 import { ownValue, setOwnValue } from '../common/own-keys.js';
 import { DEFAULT_MAPPING_SETTINGS, type MappingSettings } from '../mapping/index.js';
 import { defaultRoutingNumShards } from './operation-routing.js';
+import { SLOW_LOG_LEVELS, type SlowLogSettings, type SlowLogThresholds } from './slow-log.js';
 
 export type FlatSettings = Record<string, string>;
 
@@ -141,6 +142,17 @@ const def = (key: string, dynamic: boolean, defaultValue?: string, validate?: Se
   validate,
 });
 
+/** `<prefix>.warn|info|debug|trace`: dynamic time values, -1 (off) by default, at least -1 (TimeValue.MINUS_ONE). */
+function slowLogThresholds(prefix: string): SettingDef[] {
+  return SLOW_LOG_LEVELS.map((level) => def(`${prefix}.${level}`, true, '-1', ofType(t.time(-1))));
+}
+
+/** IndexingSlowLog's source setting: `true` (all of it), `false` (none) or a number of characters. */
+function slowLogSource(value: string, key: string): void {
+  if (value === 'true' || value === 'false') return;
+  checkSettingValue(t.integer(0), value, key);
+}
+
 /** The index settings Gannet accepts. Those it stores without acting on them are known so tools that set them work. */
 const SETTINGS: readonly SettingDef[] = [
   def('index.number_of_shards', false, '1', intSetting(1, 1024)),
@@ -248,6 +260,14 @@ const SETTINGS: readonly SettingDef[] = [
   def('index.queries.cache.enabled', false, 'true', boolSetting),
   def('index.format', false, '0', intSetting(0)),
   def('index.creation_date', false, undefined, ofType(t.long(-1))),
+  // Slow logs (ES's SearchSlowLog and IndexingSlowLog): thresholds per level, -1 (the default) is off.
+  ...slowLogThresholds('index.search.slowlog.threshold.query'),
+  ...slowLogThresholds('index.search.slowlog.threshold.fetch'),
+  def('index.search.slowlog.include.user', true, 'false', boolSetting),
+  ...slowLogThresholds('index.indexing.slowlog.threshold.index'),
+  def('index.indexing.slowlog.source', true, '1000', slowLogSource),
+  def('index.indexing.slowlog.reformat', true, 'true', boolSetting),
+  def('index.indexing.slowlog.include.user', true, 'false', boolSetting),
 ];
 
 /** Group settings: any key under these prefixes is accepted (validated when the group is built). */
@@ -258,8 +278,6 @@ const GROUP_PREFIXES: ReadonlyArray<{ prefix: string; dynamic: boolean }> = [
   { prefix: 'index.routing.allocation.exclude.', dynamic: true },
   { prefix: 'index.routing.allocation.require.', dynamic: true },
   { prefix: 'index.similarity.', dynamic: false },
-  { prefix: 'index.search.slowlog.', dynamic: true },
-  { prefix: 'index.indexing.slowlog.', dynamic: true },
 ];
 
 /** Settings only the system sets (ES's private index settings). */
@@ -353,6 +371,7 @@ export interface IndexSettingsView {
   readonly waitForActiveShards: string;
   /** The `index.analysis.*` settings as a nested object, the form AnalysisRegistry.forIndex reads. */
   readonly analysis: Record<string, unknown>;
+  readonly slowLog: SlowLogSettings;
 }
 
 function read(settings: FlatSettings, key: string): string {
@@ -394,6 +413,22 @@ export function readIndexSettings(settings: FlatSettings): IndexSettingsView {
     },
     waitForActiveShards: read(settings, 'index.write.wait_for_active_shards'),
     analysis: nestedGroup(settings, 'index.analysis.'),
+    slowLog: readSlowLogSettings(settings),
+  };
+}
+
+function readSlowLogSettings(settings: FlatSettings): SlowLogSettings {
+  const thresholds = (prefix: string): SlowLogThresholds => {
+    const nanos = (level: string): number => parseTimeValueNanos(read(settings, `${prefix}.${level}`), `${prefix}.${level}`);
+    return { warn: nanos('warn'), info: nanos('info'), debug: nanos('debug'), trace: nanos('trace') };
+  };
+  const source = read(settings, 'index.indexing.slowlog.source');
+  return {
+    query: thresholds('index.search.slowlog.threshold.query'),
+    fetch: thresholds('index.search.slowlog.threshold.fetch'),
+    index: thresholds('index.indexing.slowlog.threshold.index'),
+    sourceChars: source === 'true' ? Number.MAX_SAFE_INTEGER : source === 'false' ? 0 : Number(source),
+    reformat: read(settings, 'index.indexing.slowlog.reformat') !== 'false',
   };
 }
 

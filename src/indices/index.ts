@@ -24,3 +24,15 @@ export { IndexShard, type ShardLifecycle } from './index-shard.js';
 export { IndicesService, type EngineFactory, type IndicesServiceOptions, type ShardRecovery } from './indices-service.js';
 export { GetStats, SearchStats, BulkStats, type ShardStatsSnapshot } from './shard-stats.js';
 export { ShardRecoveryState, percentText, type RecoveryStage, type StoreRecoveryType } from './recovery-state.js';
+export {
+  slowLogLevel,
+  searchSlowLogFields,
+  indexingSlowLogFields,
+  totalHitsText,
+  SLOW_LOG_LEVELS,
+  type SlowLogSink,
+  type SlowLogKind,
+  type SlowLogLevel,
+  type SlowLogSettings,
+  type SlowLogThresholds,
+} from './slow-log.js';

@@ -8,7 +8,9 @@ import { mkdirSync, rmSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { EsError } from '../common/errors.js';
-import type { Engine, EngineConfig } from '../engine/engine.js';
+import type { Engine, EngineConfig, MergeReport } from '../engine/engine.js';
+import { formatTimeValueMillis } from '../common/time-value.js';
+import { formatByteSize } from '../common/byte-size.js';
 import { directorySizeBytes, zeroIndicesStats, type NodeIndicesStats } from '../monitor/index.js';
 import { IndexService, type IndexDescriptor } from './index-service.js';
 import { IndexShard } from './index-shard.js';
@@ -94,6 +96,7 @@ export class IndicesService {
     const path = this.shardPath(service.uuid, shardId);
     const recoveryState = new ShardRecoveryState(service.name, shardId, primary, recovery);
     this.recoveries.set(`${service.uuid}/${shardId}`, recoveryState);
+    const recoveryStarted = performance.now();
     if (recovery === 'EMPTY_STORE') rmSync(path, { recursive: true, force: true });
     mkdirSync(path, { recursive: true });
     recoveryState.startIndexStage(path);
@@ -115,6 +118,7 @@ export class IndicesService {
       parseDocument: (operation) => service.parseDocument(operation.source, operation.id, operation.routing),
       storedCompression: service.flatSettings['index.codec'] === 'best_compression' ? 'deflate_best' : 'deflate_fast',
       gcDeletesMillis: settings.gcDeletesMillis,
+      onMergeFinished: (merge) => logMerge(this.options.logger, service.name, shardId, merge),
     });
     // The index may have been deleted while the engine opened.
     if (this.byName.get(service.name) !== service) {
@@ -122,6 +126,7 @@ export class IndicesService {
       throw new EsError('index_not_found_exception', `no such index [${service.name}]`);
     }
     recoveryState.finish(engine.translogRecovery?.operations ?? 0, new Set(filesIn(join(path, 'index'))));
+    logRecovery(this.options.logger, service.name, shardId, recovery, performance.now() - recoveryStarted, engine.translogRecovery?.operations ?? 0);
     const shard = new IndexShard(service.name, service.uuid, shardId, primary, primaryTerm, path, engine, scheduleOf(service), this.options.logger);
     shard.state = 'started';
     service.shards.set(shardId, shard);
@@ -285,6 +290,25 @@ function filesIn(directory: string): string[] {
   } catch {
     return [];
   }
+}
+
+/** A recovery this long is an event worth an info line; shorter ones are at debug. */
+const SLOW_RECOVERY_MILLIS = 5_000;
+/** ES's merge scheduler marks merges over 20 s; Gannet logs them at info, the others at debug. */
+const SLOW_MERGE_MILLIS = 20_000;
+
+function logRecovery(logger: Logger, index: string, shard: number, source: ShardRecovery, tookMillis: number, replayed: number): void {
+  const entry = { event: 'shard_recovered', index, shard, source, took_millis: Math.round(tookMillis), translog_operations: replayed };
+  const message = `[${index}][${shard}] recovery completed from [${source}], took [${formatTimeValueMillis(Math.round(tookMillis))}], replayed [${replayed}] translog operations`;
+  if (tookMillis >= SLOW_RECOVERY_MILLIS) logger.info(entry, message);
+  else logger.debug(entry, message);
+}
+
+function logMerge(logger: Logger, index: string, shard: number, merge: MergeReport): void {
+  const entry = { event: 'merge_done', index, shard, segments: merge.segments, docs: merge.docs, size_in_bytes: merge.sizeInBytes, took_millis: Math.round(merge.tookMillis) };
+  const message = `[${index}][${shard}] merge segment [${merge.merged ?? 'none'}] done: took [${formatTimeValueMillis(Math.round(merge.tookMillis))}], [${formatByteSize(merge.sizeInBytes)}], [${merge.docs}] docs, from [${merge.segments}] segments`;
+  if (merge.tookMillis >= SLOW_MERGE_MILLIS) logger.info(entry, message);
+  else logger.debug(entry, message);
 }
 
 function scheduleOf(service: IndexService): { refreshIntervalMillis: number; flushThresholdBytes: number } {

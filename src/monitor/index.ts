@@ -9,3 +9,4 @@ export type { GcStats, CollectorStats } from './gc-stats.js';
 export { mountOf, type MountInfo } from './mount-info.js';
 export { heapPools, type HeapPools, type HeapPool } from './heap-pools.js';
 export { virtualMemoryBytes } from './process-probe.js';
+export { GcOverheadMonitor, gcOverheadLevel, type GcOverheadThresholds } from './gc-overhead-monitor.js';

@@ -21,7 +21,7 @@ import { reroute } from '../cluster/routing/allocation.js';
 import { checkReplicaCanStartEmpty, registerRecoverySource } from '../cluster/peer-recovery.js';
 import { TaskManager } from '../tasks/index.js';
 import { TransportService, registerHandshake } from '../transport/index.js';
-import { NodeMonitor } from '../monitor/index.js';
+import { GcOverheadMonitor, NodeMonitor } from '../monitor/index.js';
 import { HttpServer } from '../http/http-server.js';
 import { corsConfig } from '../http/cors.js';
 import { allowedHostNames } from '../http/request-origin.js';
@@ -29,6 +29,7 @@ import { IndicesService } from '../indices/index.js';
 import { openEngine } from '../engine/index.js';
 import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
+import { logClusterEvents } from '../cluster/cluster-event-log.js';
 import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
 import { registerNodeActions } from '../actions/node-actions.js';
@@ -40,6 +41,7 @@ import { createLogger } from './logger.js';
 import { registerRedactedRoot } from '../common/redact.js';
 import { setInternalErrorReporter } from '../common/errors.js';
 import { RotatingLogFile } from './rotating-log-file.js';
+import { SlowLogFiles } from './slow-log-files.js';
 
 export class GannetNode {
   readonly settings: Settings;
@@ -53,6 +55,9 @@ export class GannetNode {
   private indicesApplier: IndicesClusterStateApplier | undefined;
 
   private logFile: RotatingLogFile | undefined;
+  private slowLogs: SlowLogFiles | undefined;
+  private stopEventLog: (() => void) | undefined;
+  private gcMonitor: GcOverheadMonitor | undefined;
 
   /** Without a logger, the node logs to stdout and to its log file under `path.logs`. */
   constructor(settings: Settings, logger?: Logger) {
@@ -73,6 +78,14 @@ export class GannetNode {
       throw new Error(`unable to use path.logs [${logsPath}]: ${(err as Error).message}`);
     }
     this.logger = createLogger({ level: settings.getString('logger.level', 'info'), nodeName: settings.getString('node.name', hostname()), file: this.logFile });
+    this.slowLogs = new SlowLogFiles({
+      directory: logsPath,
+      clusterName: settings.getString('cluster.name', 'gannet'),
+      nodeName: settings.getString('node.name', hostname()),
+      nodeId: () => this.environment?.nodeId,
+      maxBytes: settings.getBytes('logger.file.max_size', 128 * 1024 * 1024),
+      maxFiles: settings.getInt('logger.file.max_files', 16),
+    });
   }
 
   get httpPort(): number {
@@ -121,11 +134,27 @@ export class GannetNode {
     // The node id survives restarts and task ids restart: never hand out the id of a task whose result is stored.
     const storedTaskIdFloorPath = join(environment.dataPath, '_tasks', 'stored_task_id_floor');
     taskManager.skipIdsThrough(readStoredTaskIdFloor(storedTaskIdFloorPath));
+    // An operator's cancel is an event worth a line (ES's TaskCancellationService); a client that hung up is not.
+    taskManager.cancellationLog = ({ taskId, action, reason, descendants }) => {
+      const entry = { event: 'task_cancelled', task: taskId, action, reason, descendants };
+      const message = `cancelling task [${taskId}] [${action}] and its [${descendants}] descendants, reason [${reason}]`;
+      if (reason === 'channel closed') this.logger.debug(entry, message);
+      else this.logger.info(entry, message);
+    };
     const monitor = new NodeMonitor(environment.dataPath, {
       osMillis: settings.getTimeMillis('monitor.os.refresh_interval', 1000),
       processMillis: settings.getTimeMillis('monitor.process.refresh_interval', 1000),
       fsMillis: settings.getTimeMillis('monitor.fs.refresh_interval', 1000),
     });
+
+    if (settings.getBool('monitor.jvm.gc.enabled', true)) {
+      this.gcMonitor = new GcOverheadMonitor(() => monitor.gc(), this.logger, settings.getTimeMillis('monitor.jvm.gc.refresh_interval', 1000), {
+        warn: settings.getInt('monitor.jvm.gc.overhead.warn', 50),
+        info: settings.getInt('monitor.jvm.gc.overhead.info', 25),
+        debug: settings.getInt('monitor.jvm.gc.overhead.debug', 10),
+      });
+      this.gcMonitor.start();
+    }
 
     // Ports are known only once bound, and the local node carries them, so bind before publishing the node.
     const transport = new TransportService(host, transportPorts);
@@ -160,7 +189,9 @@ export class GannetNode {
     const masterRequests = clustered ? new MasterRequests(clusterService, coordinator, transport, localNode.id) : undefined;
     // In a cluster every node tells the master which states it applied, for acked requests' `acknowledged`.
     const acks = clustered ? new PublicationAcks(clusterService, transport, localNode.id) : undefined;
-    const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number, masterRequests, acks);
+    const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number, masterRequests, acks, this.logger);
+    // What the cluster does (indices deleted, closed, opened, mappings and settings changed) goes to the log.
+    this.stopEventLog = logClusterEvents(clusterService, this.logger, localNode.id);
     if (clustered) registerRecoverySource(transport, indicesService);
     this.indicesApplier = new IndicesClusterStateApplier(
       clusterService,
@@ -179,6 +210,7 @@ export class GannetNode {
       taskManager,
       monitor,
       logger: this.logger,
+      ...(this.slowLogs !== undefined && { slowLogs: this.slowLogs }),
       indices: { service: indicesService, metadata },
       transport,
     };
@@ -227,11 +259,13 @@ export class GannetNode {
     this.logger.info({ event: 'stopping' }, 'stopping ...');
     await this.shutDown();
     this.logger.info({ event: 'stopped' }, 'stopped');
-    this.logFile?.close();
+    this.closeLogs();
   }
 
   /** Stops what has started, in reverse order; safe on a node that started only in part. */
   private async shutDown(): Promise<void> {
+    this.stopEventLog?.();
+    this.gcMonitor?.stop();
     await this.http?.stop();
     await this.transport?.stop();
     await this.indicesApplier?.stop();
@@ -244,6 +278,7 @@ export class GannetNode {
   /** Closes the log file after a failed start (its last line says why). */
   closeLogs(): void {
     this.logFile?.close();
+    this.slowLogs?.close();
   }
 }
 

@@ -28,6 +28,8 @@ export class TaskManager {
   private readonly bans = new Map<string, string>();
   banPropagator: BanPropagator | undefined;
   resultStore: TaskResultStore | undefined;
+  /** Where cancellations are reported (the node sets its logger); none in unit tests. */
+  cancellationLog: ((entry: { taskId: string; action: string; reason: string; descendants: number }) => void) | undefined;
 
   constructor(readonly nodeId: string) {}
 
@@ -118,7 +120,9 @@ export class TaskManager {
    */
   async cancel(task: Task, reason: string, waitForCompletion: boolean): Promise<void> {
     if (!task.cancellable) throw errors.taskNotCancellable(task.taskId.toString());
+    const alreadyCancelled = task.isCancelled;
     const cancelled = this.cancelLocally(task, reason, []);
+    if (!alreadyCancelled) this.cancellationLog?.({ taskId: task.taskId.toString(), action: task.action, reason, descendants: cancelled.length - 1 });
     const propagations = cancelled.map((t) => (this.banPropagator ? this.banPropagator(t.taskId, reason, true) : Promise.resolve()));
     for (const t of cancelled) void this.waitForTaskAndDescendants(t).then(() => this.liftBan(t.taskId));
     await Promise.all(propagations);

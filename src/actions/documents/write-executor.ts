@@ -10,7 +10,7 @@ import { isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteI
 import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { RoutingTableShape } from '../../indices/index.js';
 import { parseActiveShardCount, requiredCopies, activeCopies, shardHasEnoughActive, type ActiveShardCount } from '../../cluster/metadata/active-shard-count.js';
-import { readIndexSettings, shardIdFor, timeBasedUuid, type IndexShard } from '../../indices/index.js';
+import { indexingSlowLogFields, readIndexSettings, shardIdFor, slowLogLevel, timeBasedUuid, type IndexService, type IndexShard } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
 import { sendToNode } from '../remote-node.js';
 import { fromWireError, toWireError, type WireError } from '../../transport/index.js';
@@ -255,7 +255,9 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
   };
   const primaryContext = { indexService, shard, metadata, shardInfo };
   let maxSeqNo = -1;
-  const record = (position: number, item: DocWriteItem, id: string, outcome: DocWriteSuccess | unknown, failed: boolean): void => {
+  // The indexing slow log (ES's IndexingSlowLog) times a document only when the index has a threshold set.
+  const slowLog = indexingSlowLogFor(indexService, context);
+  const record = (position: number, item: DocWriteItem, id: string, outcome: DocWriteSuccess | unknown, failed: boolean, startedAt?: number): void => {
     if (failed) {
       outcomes[position] = { kind: 'failure', op: item.op, index: indexName, id, error: toEsError(outcome) };
       return;
@@ -263,6 +265,7 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
     const result = outcome as DocWriteSuccess;
     outcomes[position] = result;
     if (result.result !== 'noop') maxSeqNo = Math.max(maxSeqNo, result.seqNo);
+    if (slowLog !== undefined && startedAt !== undefined && item.op !== 'delete' && result.result !== 'noop') slowLog(item, id, performance.now() - startedAt);
   };
   // Items are prepared and handed to the engine strictly in request order; only their durability waits
   // overlap, so the translog fsyncs of one bulk request are shared (ES syncs once per shard request).
@@ -270,7 +273,7 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
   // batch (one promise and one sync wait for the run, not one per item); anything else submits the run first.
   // An update reads the current document, so it first waits for every write submitted before it.
   let inFlight: Array<Promise<void>> = [];
-  type RunEntry = { readonly position: number; readonly item: DocWriteItem; readonly id: string };
+  type RunEntry = { readonly position: number; readonly item: DocWriteItem; readonly id: string; readonly startedAt: number | undefined };
   let run: RunEntry[] = [];
   let runOperations: ShardIndexOperation[] = [];
   // Runs applied without waiting for the translog: only a later waiting run's sync makes them durable, so if
@@ -288,7 +291,7 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
     else deferred.push(...batch);
     inFlight.push(
       indexPrepared(primaryContext, batch, operations, durability).then(
-        (results) => results.forEach((result, i) => record(batch[i]!.position, batch[i]!.item, batch[i]!.id, result, result instanceof EsError)),
+        (results) => results.forEach((result, i) => record(batch[i]!.position, batch[i]!.item, batch[i]!.id, result, result instanceof EsError, batch[i]!.startedAt)),
         (err: unknown) => {
           for (const { position, item, id } of batch) record(position, item, id, err, true);
           for (const { position, item, id } of covered) record(position, item, id, err, true);
@@ -313,11 +316,12 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
     const item = items[position]!;
     const id = group.ids[i]!;
     const autoIdTimestamp = group.autoIds.has(position) ? Date.now() : undefined;
+    const startedAt = slowLog === undefined ? undefined : performance.now();
     try {
       if (item.op === 'index' || item.op === 'create') {
         const operation = prepareIndexIfMapped(primaryContext, item, id, autoIdTimestamp);
         if (operation !== undefined) {
-          run.push({ position, item, id });
+          run.push({ position, item, id, startedAt });
           runOperations.push(operation);
           if (run.length === RUN_LENGTH) {
             // Parse a run, hand it over, let the engine apply it in the next turn: a parsed document then
@@ -334,11 +338,11 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
       if (item.op === 'update') {
         await Promise.all(inFlight);
         inFlight = [];
-        record(position, item, id, await executeOnPrimary(primaryContext, item, id, autoIdTimestamp), false);
+        record(position, item, id, await executeOnPrimary(primaryContext, item, id, autoIdTimestamp), false, startedAt);
         continue;
       }
       const submit = await prepareOnPrimary(primaryContext, item, id, autoIdTimestamp);
-      inFlight.push(submit().then((result) => record(position, item, id, result, false), (err: unknown) => record(position, item, id, err, true)));
+      inFlight.push(submit().then((result) => record(position, item, id, result, false, startedAt), (err: unknown) => record(position, item, id, err, true)));
     } catch (err) {
       record(position, item, id, err, true);
     }
@@ -360,6 +364,38 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
   } catch (err) {
     context.services.logger.warn({ err, index: indexName, shard: group.shard }, 'refresh after write failed');
   }
+}
+
+/**
+ * The indexing slow log of an index, or undefined when none of its thresholds is set. A document's time runs from
+ * the start of its parse to the engine's result for it: Gannet hands the engine runs of up to 128 parsed documents
+ * at once, so a document's time includes the engine time of its run (ES times each document's engine operation).
+ */
+function indexingSlowLogFor(indexService: IndexService, context: ActionContext): ((item: DocWriteItem, id: string, tookMillis: number) => void) | undefined {
+  const sink = context.services.slowLogs;
+  const settings = indexService.settings.slowLog;
+  const thresholds = settings.index;
+  if (sink === undefined || (thresholds.warn < 0 && thresholds.info < 0 && thresholds.debug < 0 && thresholds.trace < 0)) return undefined;
+  return (item, id, tookMillis) => {
+    const tookNanos = Math.round(tookMillis * 1e6);
+    const level = slowLogLevel(thresholds, tookNanos);
+    if (level === undefined) return;
+    const source = item.source === undefined ? '' : Buffer.from(item.source.buffer, item.source.byteOffset, item.source.byteLength).toString('utf8');
+    sink.write(
+      'index.indexing.slowlog.index',
+      level,
+      indexingSlowLogFields({
+        index: indexService.name,
+        indexUuid: indexService.uuid,
+        id,
+        routing: item.routing,
+        tookNanos,
+        source,
+        sourceChars: settings.sourceChars,
+        reformat: settings.reformat,
+      }),
+    );
+  };
 }
 
 /**

@@ -109,6 +109,7 @@ export async function runSearch(input: SearchInput, context: ActionContext): Pro
       ...(input.pit?.keepAliveMillis !== undefined && { contextKeepAliveMillis: input.pit.keepAliveMillis }),
       batchedReduceSize: input.batchedReduceSize,
       preFilter: { preFilterShardSize: input.preFilterShardSize, readOnlyIndices: hasWriteBlock(slots, context) },
+      slowLogSource: input.slowLogSource,
     },
     context,
   );

@@ -17,7 +17,7 @@
  */
 import { EsError, toEsError } from '../../common/errors.js';
 import type { Searcher } from '../../engine/searcher.js';
-import type { IndexService, IndexShard } from '../../indices/index.js';
+import { searchSlowLogFields, slowLogLevel, totalHitsText, type IndexService, type IndexShard } from '../../indices/index.js';
 import type { SearchStats } from '../../indices/shard-stats.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
 import type { QueryAst, SearchRequest } from '../../search/dsl/index.js';
@@ -115,6 +115,8 @@ export interface SearchPlan {
   readonly batchedReduceSize?: number;
   /** What decides whether the can-match pre-filter runs; undefined: it never does (scroll pages, count). */
   readonly preFilter?: { readonly preFilterShardSize: number | undefined; readonly readOnlyIndices: boolean };
+  /** The request's source for the slow log; a search without it logs `{}`. */
+  readonly slowLogSource?: () => string;
 }
 
 export interface PageHit {
@@ -140,6 +142,8 @@ export interface SearchOutcome {
 interface Running {
   /** A scroll page's remote slot learns its index and shard from the context's node. */
   slot: ShardSlot;
+  /** The index the shard belongs to (its settings hold the slow log thresholds). */
+  service: IndexService | undefined;
   target: ShardSearchTarget | undefined;
   stats: SearchStats | undefined;
   context: ReaderContext | undefined;
@@ -167,6 +171,7 @@ function failureOf(slot: ShardSlot, err: unknown): ShardFailure {
 function open(slot: ShardSlot, plan: SearchPlan, context: ActionContext): Running {
   const running: Running = {
     slot,
+    service: undefined,
     target: undefined,
     stats: undefined,
     context: undefined,
@@ -228,6 +233,7 @@ function open(slot: ShardSlot, plan: SearchPlan, context: ActionContext): Runnin
       running.release = () => registry.release(readerContext);
       searcher = readerContext.searcher;
     }
+    running.service = service;
     running.target = targetFor(slot, service, searcher, services);
   } catch (err) {
     running.failure = failureOf(slot, err);
@@ -480,10 +486,12 @@ async function queryOne(run: Running, plan: SearchPlan, dfs: DfsOutcome | undefi
         lastEmitted: undefined,
       };
     }
+    const tookMillis = performance.now() - started;
     if (stats !== undefined) {
       stats.queryTotal++;
-      stats.queryTimeMillis += Math.round(performance.now() - started);
+      stats.queryTimeMillis += Math.round(tookMillis);
     }
+    slowLog(run, 'index.search.slowlog.query', tookMillis, totalHitsText(run.query.totalHits.value, run.query.totalHits.relation), plan, context);
   } catch (err) {
     if (stats !== undefined) stats.queryFailure++;
     throw err;
@@ -508,10 +516,13 @@ async function fetchOne(run: Running, docs: ReducedQueryPhase['hits'], plan: Sea
     const hits = await inChildTask(context, run, plan.mode.kind === 'scroll-next' ? 'phase/fetch/id/scroll' : 'phase/fetch/id', undefined, (control) =>
       executeFetchPhase(run.target!, { request, docs, ...((run.context?.scroll?.statistics ?? statistics) !== undefined && { statistics: run.context?.scroll?.statistics ?? statistics }), nowMillis: plan.nowMillis }, control),
     );
+    const tookMillis = performance.now() - started;
     if (stats !== undefined) {
       stats.fetchTotal++;
-      stats.fetchTimeMillis += Math.round(performance.now() - started);
+      stats.fetchTimeMillis += Math.round(tookMillis);
     }
+    // A fetch phase knows no total (ES's fetch context has no query result: "-1").
+    slowLog(run, 'index.search.slowlog.fetch', tookMillis, '-1', plan, context);
     return hits;
   } catch (err) {
     if (stats !== undefined) stats.fetchFailure++;
@@ -519,6 +530,30 @@ async function fetchOne(run: Running, docs: ReducedQueryPhase['hits'], plan: Sea
   } finally {
     if (stats !== undefined) stats.fetchCurrent--;
   }
+}
+
+/** ES's SearchSlowLog.onQueryPhase / onFetchPhase: one line per shard phase above the index's thresholds. */
+function slowLog(run: Running, kind: 'index.search.slowlog.query' | 'index.search.slowlog.fetch', tookMillis: number, totalHits: string, plan: SearchPlan, context: ActionContext): void {
+  const sink = context.services.slowLogs;
+  const settings = run.service?.settings.slowLog;
+  if (sink === undefined || settings === undefined) return;
+  const tookNanos = Math.round(tookMillis * 1e6);
+  const level = slowLogLevel(kind === 'index.search.slowlog.query' ? settings.query : settings.fetch, tookNanos);
+  if (level === undefined) return;
+  const opaqueId = context.task.headers['X-Opaque-Id'];
+  sink.write(
+    kind,
+    level,
+    searchSlowLogFields({
+      index: run.slot.index,
+      shard: run.slot.shard,
+      tookNanos,
+      totalHits,
+      totalShards: plan.slots.length,
+      source: plan.slowLogSource?.() ?? '{}',
+      opaqueId: typeof opaqueId === 'string' ? opaqueId : undefined,
+    }),
+  );
 }
 
 /** Where each shard's scroll continues: after its last hit that made it into this page, by shard index. */

@@ -49,6 +49,8 @@ export interface SearchInput {
   readonly batchedReduceSize: number;
   /** `pre_filter_shard_size`, when given (ES then decides by the indices and the sort). */
   readonly preFilterShardSize: number | undefined;
+  /** The request's search source on one line, for the slow log (computed only when a line is written). */
+  readonly slowLogSource: () => string;
 }
 
 /** SearchRequest.DEFAULT_BATCHED_REDUCE_SIZE. */
@@ -244,7 +246,23 @@ export function readSearchInput(source: SearchInputSource): SearchInput {
     totalHitsAsInt,
     typedKeys: booleanParam(param, 'typed_keys', false),
     ...fanOut,
+    slowLogSource: () => searchSourceText(rawBody, param('q')),
   };
+}
+
+/**
+ * What the slow log shows as `source`: the body on one line as sent (ES prints its parsed SearchSourceBuilder,
+ * defaults included), or for a `q=` search the query_string query it stands for.
+ */
+function searchSourceText(body: Uint8Array | string | { [key: string]: JsonValue } | undefined, q: string | undefined): string {
+  if (body === undefined) return q === undefined ? '{}' : JSON.stringify({ query: { query_string: { query: q } } });
+  if (typeof body === 'object' && !(body instanceof Uint8Array)) return JSON.stringify(body);
+  const text = typeof body === 'string' ? body : Buffer.from(body).toString('utf8');
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text.replace(/\s*\n\s*/g, ' ');
+  }
 }
 
 /** ES adds `_shard_doc` as the last sort of a PIT search, unless search_after leaves no room for it. */

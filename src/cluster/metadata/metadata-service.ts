@@ -24,6 +24,9 @@ import { applyTemplateChange, findComposableTemplate, type TemplateChange } from
 import type { MasterRequests } from '../master-requests.js';
 import { closeIndicesState, openIndicesState } from './index-state.js';
 import { SINGLE_NODE_ACKS, type AckWaiter } from '../publication-acks.js';
+import type { Logger } from 'pino';
+import type { IndexMetadata } from '../cluster-state.js';
+import { findLegacyTemplates } from './templates/index.js';
 
 export interface CreateIndexResult {
   readonly acknowledged: boolean;
@@ -64,6 +67,8 @@ export class MetadataService {
     private readonly reportedVersion: string,
     private readonly master?: MasterRequests,
     private readonly acks: AckWaiter = SINGLE_NODE_ACKS,
+    /** Index creation is logged here, where the cause is known (other changes: cluster-event-log.ts). */
+    private readonly logger?: Logger,
   ) {
     const register = (name: string, operation: (args: never) => Promise<unknown>) => master?.register(name, operation as (args: unknown) => Promise<unknown>);
     register('create-index', (args: { request: CreateIndexRequest; options: CreateIndexOptions }) => this.createIndexOnMaster(args.request, args.options));
@@ -107,8 +112,17 @@ export class MetadataService {
     const request = { ...requested, index: resolveDateMathExpression(requested.index) };
     let created: string | undefined;
     let wanted: ActiveShardCount | undefined;
-    const committed = await this.coordinator.submitStateUpdate(`create-index [${request.index}], cause [${options.cause ?? 'api'}]`, (state) => {
+    let describe: (() => void) | undefined;
+    const cause = options.cause ?? 'api';
+    const committed = await this.coordinator.submitStateUpdate(`create-index [${request.index}], cause [${cause}]`, (state) => {
       const { state: next, metadata } = addNewIndex(state, request, this.reportedVersion, Date.now());
+      const templates = matchingTemplates(state, metadata);
+      // MetadataCreateIndexService's line: "[name] creating index, cause [api], templates [], shards [1]/[1]".
+      describe = () =>
+        this.logger?.info(
+          { event: 'index_created', index: metadata.name, index_uuid: metadata.uuid, cause, templates, shards: metadata.numberOfShards, replicas: metadata.numberOfReplicas },
+          `[${metadata.name}] creating index, cause [${cause}], templates [${templates.join(', ')}], shards [${metadata.numberOfShards}]/[${metadata.numberOfReplicas}]`,
+        );
       const waitSetting = options.waitForActiveShards ?? metadata.settings['index.write.wait_for_active_shards'] ?? '1';
       wanted = parseActiveShardCount(waitSetting === 'index-setting' ? (metadata.settings['index.write.wait_for_active_shards'] ?? '1') : waitSetting);
       if (wanted.kind === 'count' && wanted.count > metadata.numberOfReplicas + 1) {
@@ -119,6 +133,7 @@ export class MetadataService {
       created = metadata.uuid;
       return next;
     });
+    describe?.();
     const uuid = created!;
     // TransportCreateIndexAction: the shards are waited for only once every node acknowledged the new index.
     const { acknowledged } = await this.acked(committed, options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS, undefined);
@@ -301,4 +316,12 @@ export class MetadataService {
       throw err;
     }
   }
+}
+
+/** The templates a new index took its settings from: the composable one, else the legacy ones, by name. */
+function matchingTemplates(state: ClusterState, metadata: IndexMetadata): string[] {
+  const hidden = metadata.settings['index.hidden'] === 'true';
+  const composable = findComposableTemplate(state.templates, metadata.name, hidden);
+  if (composable !== undefined) return [composable];
+  return findLegacyTemplates(state.templates, metadata.name, hidden).map(([name]) => name);
 }

@@ -5,6 +5,7 @@
  * takes the engine's state lock, so indexing, refreshes and searches carry on during a merge.
  */
 import type { MergeStatsCounters } from '../engine-stats.js';
+import type { MergeReport } from '../engine.js';
 import type { ShardSegments } from '../segments/shard-segments.js';
 import type { LoadedSegment } from '../segments/loaded-segment.js';
 import type { SegmentJobs, WrittenSegment } from '../segments/segment-jobs.js';
@@ -31,6 +32,7 @@ export class MergeScheduler {
     private readonly policy: TieredMergePolicy,
     private readonly stats: MergeStatsCounters,
     private readonly deleteFiles: (prefix: string) => Promise<void>,
+    private readonly onMergeFinished?: (merge: MergeReport) => void,
   ) {}
 
   private policySegments(): PolicySegment[] {
@@ -114,7 +116,9 @@ export class MergeScheduler {
       this.stats.total++;
       this.stats.totalDocs += maxDoc;
       this.stats.totalSizeInBytes += sizeInBytes;
-      this.stats.totalTimeMillis += performance.now() - started;
+      const tookMillis = performance.now() - started;
+      this.stats.totalTimeMillis += tookMillis;
+      this.onMergeFinished?.({ segments: sources.length, docs: maxDoc, sizeInBytes, tookMillis, merged: name });
     } catch (err) {
       // The merged files (complete or partial) belong to no segment: remove them.
       if (name !== null) await this.deleteFiles(name).catch(() => undefined);
