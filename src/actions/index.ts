@@ -12,11 +12,12 @@ import { searchApiRoutes } from './search/index.js';
 import { reindexApiRoutes } from './reindex/index.js';
 import { rethrottleRoutes } from './reindex/rethrottle-action.js';
 import { nodesRoutes } from './nodes/nodes-routes.js';
+import { hotThreadsRoutes } from './nodes/hot-threads-action.js';
 import { clusterStatsRoutes } from './cluster/cluster-stats.js';
 import { templateRoutes } from './templates/index.js';
 import { unsupportedFeatureRoutes } from './unsupported-features.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...clusterSettingsRoutes, ...clusterStateRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes, ...nodesRoutes, ...clusterStatsRoutes, ...templateRoutes, ...unsupportedFeatureRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...clusterSettingsRoutes, ...clusterStateRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes, ...nodesRoutes, ...hotThreadsRoutes, ...clusterStatsRoutes, ...templateRoutes, ...unsupportedFeatureRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

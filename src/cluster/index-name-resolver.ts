@@ -52,6 +52,17 @@ export function resolveExpressionsPreservingAliases(state: ClusterState, options
   return new Set(resolveExpressionsToResources(state, lenient, expressions, true));
 }
 
+/**
+ * ES's ResolveIndexAction resolution: the index and alias names the expressions select with `options` (missing
+ * names fail as the options say), aliases kept as themselves. A lone `*` or `_all` is resolved as `**`, as ES does,
+ * so that aliases matching the wildcard are listed too.
+ */
+export function resolveIndexAbstractions(state: ClusterState, options: IndicesOptions, expressions: readonly string[]): string[] {
+  if (expressions.length === 0) return [];
+  const names = expressions.length === 1 && (expressions[0] === '_all' || expressions[0] === '*') ? ['**'] : expressions;
+  return resolveExpressionsToResources(state, options, names, true);
+}
+
 /** Index and alias names the expressions select, before aliases are expanded to their indices. */
 function resolveExpressionsToResources(state: ClusterState, options: IndicesOptions, expressions: readonly string[], preserveAliases = false): string[] {
   const expandWildcards = options.expandOpen || options.expandClosed;

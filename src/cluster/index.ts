@@ -2,7 +2,7 @@ export * from './discovery-node.js';
 export * from './cluster-state.js';
 export { ClusterService, type ClusterStateListener } from './cluster-service.js';
 export { resolveNodeSelectors } from './node-selector.js';
-export { resolveConcreteIndexNames } from './index-name-resolver.js';
+export { resolveConcreteIndexNames, resolveIndexAbstractions } from './index-name-resolver.js';
 export * from './indices-options.js';
 export * from './alias-metadata.js';
 export { resolveSearchTargets, type SearchTargets } from './search-targets.js';

@@ -10,3 +10,4 @@ export { mountOf, type MountInfo } from './mount-info.js';
 export { heapPools, type HeapPools, type HeapPool } from './heap-pools.js';
 export { virtualMemoryBytes } from './process-probe.js';
 export { GcOverheadMonitor, gcOverheadLevel, type GcOverheadThresholds } from './gc-overhead-monitor.js';
+export { profileEventLoop, summarize as summarizeProfile, type EventLoopProfile, type HotStack } from './hot-threads.js';

@@ -15,6 +15,7 @@ import { activeCopy, allShardCopies, broadcastByNode, openShard, type BroadcastB
 export const REFRESH_ACTION = 'indices:admin/refresh';
 export const FLUSH_ACTION = 'indices:admin/flush';
 export const FORCE_MERGE_ACTION = 'indices:admin/forcemerge';
+import { warningHeaders } from '../deprecation-warnings.js';
 
 /** The operation on every started copy of the request's indices, across the nodes that hold them. */
 export async function broadcast(request: RestRequest, context: ActionContext, defaults: IndicesOptions, action: string, args: unknown): Promise<BroadcastByNodeOutcome<unknown>> {
@@ -60,6 +61,31 @@ const flushHandler: Route['handler'] = async (request, context) => {
   return json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, FLUSH_ACTION, { force })));
 };
 
+/** RestSyncedFlushAction's deprecation (ES 7.11+ wording). */
+const SYNCED_FLUSH_DEPRECATION = 'Synced flush is deprecated and will be removed in 8.0. Use flush at /_flush or /{index}/_flush instead.';
+
+/**
+ * `_flush/synced`, which 7.x clients and tools (Curator, rolling-restart scripts) still send: since 7.6 a flush does
+ * what a synced flush did, so it flushes and answers as ES 7 did, `_shards` and each index's counts, 409 when a copy
+ * failed, with ES's deprecation warning.
+ */
+const syncedFlushHandler: Route['handler'] = async (request, context) => {
+  const state = context.services.clusterService.state();
+  const names = resolveIndices(request, state, BROADCAST_DEFAULTS);
+  const result = await broadcastByNode(context, FLUSH_ACTION, state, allShardCopies(state, names), { force: false }, activeCopy);
+  const body: Record<string, unknown> = { _shards: { total: result.total, successful: result.successful, failed: result.failed } };
+  for (const index of [...names].sort()) {
+    const failures = shardsBody({ ...result, failures: result.failures.filter((failure) => failure.index === index) })['_shards'] as Record<string, unknown>;
+    body[index] = {
+      total: allShardCopies(state, [index]).length,
+      successful: result.results.filter((entry) => entry.copy.index === index).length,
+      failed: result.failures.filter((failure) => failure.index === index).length,
+      ...(failures['failures'] !== undefined && { failures: failures['failures'] }),
+    };
+  }
+  return json(body, result.failed === 0 ? 200 : 409, warningHeaders(context.services, [SYNCED_FLUSH_DEPRECATION]));
+};
+
 const forceMergeHandler: Route['handler'] = async (request, context) => {
   const maxNumSegments = request.paramInt('max_num_segments', -1);
   const onlyExpungeDeletes = request.paramBool('only_expunge_deletes', false);
@@ -78,6 +104,8 @@ const forceMergeHandler: Route['handler'] = async (request, context) => {
 };
 
 export const broadcastRoutes: Route[] = [
+  { method: ['GET', 'POST'], path: '/_flush/synced', action: FLUSH_ACTION, params: INDICES_OPTIONS_PARAMS, handler: syncedFlushHandler },
+  { method: ['GET', 'POST'], path: '/{index}/_flush/synced', action: FLUSH_ACTION, params: INDICES_OPTIONS_PARAMS, handler: syncedFlushHandler },
   { method: ['GET', 'POST'], path: '/_refresh', action: REFRESH_ACTION, params: INDICES_OPTIONS_PARAMS, handler: refreshHandler },
   { method: ['GET', 'POST'], path: '/{index}/_refresh', action: REFRESH_ACTION, params: INDICES_OPTIONS_PARAMS, handler: refreshHandler },
   { method: ['GET', 'POST'], path: '/_flush', action: FLUSH_ACTION, params: ['force', 'wait_if_ongoing', ...INDICES_OPTIONS_PARAMS], handler: flushHandler },

@@ -14,6 +14,9 @@ import { openCloseRoutes } from './open-close-action.js';
 import { addBlockRoutes } from './add-block-action.js';
 import { recoveryRoutes } from './recovery-action.js';
 import { cacheClearRoutes } from './cache-clear-action.js';
+import { segmentsRoutes } from './segments-action.js';
+import { resolveIndexRoutes } from './resolve-index-action.js';
+import { blockRoutes } from './block-action.js';
 
 export const indexApiRoutes: Route[] = [
   ...createIndexRoutes,
@@ -30,6 +33,9 @@ export const indexApiRoutes: Route[] = [
   ...addBlockRoutes,
   ...recoveryRoutes,
   ...cacheClearRoutes,
+  ...segmentsRoutes,
+  ...resolveIndexRoutes,
+  ...blockRoutes,
 ];
 
 export { commonStats, STATS_METRICS, type StatsMetric } from './stats-xcontent.js';

@@ -1,5 +1,5 @@
 /**
- * `GET /_mapping`, `GET /{index}/_mapping` (RestGetMappingAction) and `PUT|POST /{index}/_mapping`
+ * `GET /_mapping`, `GET /{index}/_mapping` (and `_mappings`; RestGetMappingAction) and `PUT|POST /{index}/_mapping`
  * (RestPutMappingAction): the stored mapping of each index, and a mapping merged into the resolved indices
  * through the master with ES's parse and merge errors. A mapping under a type is refused as ES 8 refuses it
  * (typed-mappings.ts).
@@ -37,16 +37,17 @@ const putMapping: Route['handler'] = async (request, context) => {
 const GET_PARAMS = ['master_timeout', 'local', ...INDICES_OPTIONS_PARAMS];
 const PUT_PARAMS = ['timeout', 'master_timeout', 'write_index_only', ...INDICES_OPTIONS_PARAMS];
 
-export const mappingRoutes: Route[] = [
-  { method: 'GET', path: '/_mapping', action: 'indices:admin/mappings/get', params: GET_PARAMS, handler: getMapping },
-  { method: 'GET', path: '/{index}/_mapping', action: 'indices:admin/mappings/get', params: GET_PARAMS, handler: getMapping },
+/** ES registers every mapping route under `_mapping` and its plural `_mappings` (monitoring tools call `/_all/_mappings`). */
+export const mappingRoutes: Route[] = ['_mapping', '_mappings'].flatMap((endpoint): Route[] => [
+  { method: 'GET', path: `/${endpoint}`, action: 'indices:admin/mappings/get', params: GET_PARAMS, handler: getMapping },
+  { method: 'GET', path: `/{index}/${endpoint}`, action: 'indices:admin/mappings/get', params: GET_PARAMS, handler: getMapping },
   {
     method: ['PUT', 'POST'],
-    path: '/{index}/_mapping',
+    path: `/{index}/${endpoint}`,
     action: 'indices:admin/mapping/put',
     params: PUT_PARAMS,
     v7Params: [INCLUDE_TYPE_NAME],
     body: 'required',
     handler: putMapping,
   },
-];
+]);
