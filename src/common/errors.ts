@@ -182,6 +182,8 @@ export function describeError(err: unknown): string {
 
 export const errors = {
   illegalArgument: (reason: string, causedBy?: EsError) => new EsError('illegal_argument_exception', reason, { causedBy }),
+  /** Java's IllegalStateException, which ES answers with 500. */
+  illegalState: (reason: string) => new EsError('illegal_state_exception', reason),
 
   unrecognizedParameters(path: string, unknown: string[], suggestions: Map<string, string[]>): EsError {
     const parts = unknown.map((name) => {

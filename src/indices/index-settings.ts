@@ -288,6 +288,9 @@ export const PRIVATE_SETTINGS: ReadonlySet<string> = new Set([
   'index.creation_date',
   // Set by `_close` (ES's MetadataIndexStateService.VERIFIED_BEFORE_CLOSE_SETTING), removed by `_open`.
   'index.verified_before_close',
+  // Set on the target of `_shrink`, `_split` and `_clone` (IndexMetadata.INDEX_RESIZE_SOURCE_NAME/UUID).
+  'index.resize.source.name',
+  'index.resize.source.uuid',
 ]);
 
 const BY_KEY = new Map(SETTINGS.map((setting) => [setting.key, setting]));
@@ -338,7 +341,7 @@ export function validateUserSettings(settings: Record<string, string | null>, co
   for (const [key, value] of Object.entries(settings)) {
     const found = lookup(key);
     if (!found.known) throw unknownSettingError(key, SETTINGS.map((setting) => setting.key));
-    if (key === 'index.uuid' || key === 'index.version.created' || key === 'index.provided_name' || key === 'index.verified_before_close') {
+    if (key === 'index.uuid' || key === 'index.version.created' || key === 'index.provided_name' || key === 'index.verified_before_close' || key.startsWith('index.resize.source.')) {
       throw errors.illegalArgument(`private index setting [${key}] can not be set explicitly`);
     }
     if (value !== null && found.def?.validate && key === found.def.key) found.def.validate(value, key);

@@ -17,6 +17,8 @@ import { cacheClearRoutes } from './cache-clear-action.js';
 import { segmentsRoutes } from './segments-action.js';
 import { resolveIndexRoutes } from './resolve-index-action.js';
 import { blockRoutes } from './block-action.js';
+import { rolloverRoutes } from './rollover-action.js';
+import { resizeRoutes } from './resize-action.js';
 
 export const indexApiRoutes: Route[] = [
   ...createIndexRoutes,
@@ -36,6 +38,8 @@ export const indexApiRoutes: Route[] = [
   ...segmentsRoutes,
   ...resolveIndexRoutes,
   ...blockRoutes,
+  ...rolloverRoutes,
+  ...resizeRoutes,
 ];
 
 export { commonStats, STATS_METRICS, type StatsMetric } from './stats-xcontent.js';

@@ -33,6 +33,11 @@ export interface CreateIndexRequest {
   readonly mappings?: unknown;
   /** The request body's `aliases` (names -> alias definitions). */
   readonly aliases?: unknown;
+  /**
+   * Set by the node itself, never from a request body: private settings the new index carries (the resize APIs'
+   * `index.resize.source.*`), and whether index templates are skipped (a resize target takes its source's settings).
+   */
+  readonly internal?: { readonly settings?: Readonly<Record<string, string>>; readonly noTemplates?: boolean };
 }
 
 /** ES's Version id of the reported version (8.19.2 -> 8190299), printed as `index.version.created`. */
@@ -76,13 +81,14 @@ export function addNewIndex(state: ClusterState, givenRequest: CreateIndexReques
   if (existing !== undefined) throw indexErrors.alreadyExists(name, existing.uuid);
   if (isAlias(state, name)) throw errors.invalidIndexName(name, 'already exists as alias');
   // The matching index templates give their settings, mappings and aliases; the request's own go on top.
-  const templated = applyTemplatesToRequest(state.templates, name, givenRequest);
+  const templated = givenRequest.internal?.noTemplates === true ? undefined : applyTemplatesToRequest(state.templates, name, givenRequest);
   const request: CreateIndexRequest = templated === undefined ? givenRequest : { index: name, ...templated };
   const userSettings = normalizeSettings(request.settings);
   validateUserSettings(userSettings, 'create');
   const uuid = randomBase64Uuid();
   const settings: FlatSettings = {};
   for (const [key, value] of Object.entries(userSettings)) if (value !== null) setOwnValue(settings, key, value);
+  for (const [key, value] of Object.entries(givenRequest.internal?.settings ?? {})) setOwnValue(settings, key, value);
   settings['index.number_of_shards'] ??= '1';
   settings['index.number_of_replicas'] ??= '1';
   settings['index.routing.allocation.include._tier_preference'] ??= 'data_content';

@@ -9,7 +9,8 @@ import { AnalysisRegistry } from '../../analysis/index.js';
 import { EMPTY_ROOT, mergeMappings, parseMapping, serializeMapping, type RootMapping } from '../../mapping/index.js';
 import { isDynamicSetting, readIndexSettings, validateUserSettings, type FlatSettings } from '../../indices/index.js';
 import type { ClusterState, IndexMetadata } from '../cluster-state.js';
-import { withReplicaCount } from '../routing/shard-allocation.js';
+import { withReplicaCount, allocateNewPrimaries } from '../routing/shard-allocation.js';
+import { touchesAllocationFilters } from '../routing/allocation-filters.js';
 import { autoExpandedReplicas, dataNodeCount } from './create-index.js';
 
 export function removeIndices(state: ClusterState, names: readonly string[]): ClusterState {
@@ -102,7 +103,10 @@ export function updateIndexSettings(
       if (shards !== undefined) routing.set(metadata.name, withReplicaCount(shards, view.numberOfReplicas, now));
     }
   }
-  return { ...state, indices, routing };
+  let next: ClusterState = { ...state, indices, routing };
+  // New allocation filters may now allow a node for primaries they kept unassigned (ES reroutes after the update).
+  if (touchesAllocationFilters(Object.keys(update))) for (const metadata of targets) next = allocateNewPrimaries(next, next.indices.get(metadata.name)!);
+  return next;
 }
 
 /** Throws when a write block is set on the index (ES's ClusterBlockException for index blocks). */

@@ -40,6 +40,13 @@ export interface CreateIndexOptions {
   readonly timeoutMillis?: number;
   readonly masterTimeoutMillis?: number;
   readonly cause?: string;
+  /**
+   * `_rollover` (MetadataRolloverService): in the same state update the alias moves to the new index. With an
+   * explicit write index the old index keeps the alias as a read alias (`is_write_index: false`) and the new one
+   * becomes the write index; otherwise the alias leaves the old index for the new one. Refused if the alias no
+   * longer writes to `oldIndex` (another rollover got there first).
+   */
+  readonly rolloverOf?: { readonly alias: string; readonly oldIndex: string; readonly explicitWriteIndex: boolean };
 }
 
 /** An acked request's waits (ES's AcknowledgedRequest): `timeout` for the nodes' acks, `master_timeout` for a master. */
@@ -131,7 +138,7 @@ export class MetadataService {
         );
       }
       created = metadata.uuid;
-      return next;
+      return options.rolloverOf === undefined ? next : moveRolloverAlias(next, metadata.name, options.rolloverOf);
     });
     describe?.();
     const uuid = created!;
@@ -324,4 +331,23 @@ function matchingTemplates(state: ClusterState, metadata: IndexMetadata): string
   const composable = findComposableTemplate(state.templates, metadata.name, hidden);
   if (composable !== undefined) return [composable];
   return findLegacyTemplates(state.templates, metadata.name, hidden).map(([name]) => name);
+}
+
+/** MetadataRolloverService.rolloverAliasToNewIndex: the alias follows the rollover in the same state update. */
+function moveRolloverAlias(state: ClusterState, newIndex: string, rollover: NonNullable<CreateIndexOptions['rolloverOf']>): ClusterState {
+  const old = state.indices.get(rollover.oldIndex);
+  const definition = old === undefined ? undefined : ownValue(old.aliases, rollover.alias);
+  if (old === undefined || definition === undefined) throw errors.illegalArgument(`rollover target [${rollover.alias}] does not point to a write index`);
+  const isHidden = definition.isHidden;
+  const hidden = isHidden === undefined ? {} : { isHidden };
+  const actions: AliasActionRequest[] = rollover.explicitWriteIndex
+    ? [
+        { type: 'add', indices: [newIndex], aliases: [rollover.alias], definition: { isWriteIndex: true, ...hidden } },
+        { type: 'add', indices: [rollover.oldIndex], aliases: [rollover.alias], definition: { isWriteIndex: false, ...hidden } },
+      ]
+    : [
+        { type: 'add', indices: [newIndex], aliases: [rollover.alias], definition: { ...hidden } },
+        { type: 'remove', indices: [rollover.oldIndex], aliases: [rollover.alias] },
+      ];
+  return applyAliasActions(state, actions).state;
 }

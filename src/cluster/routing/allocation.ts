@@ -12,7 +12,9 @@
  *    shard (same_shard), at most `cluster.routing.allocation.node_concurrent_recoveries` (2) recoveries in and
  *    out per node (throttling);
  * 4. `cluster.routing.allocation.enable` (all, primaries, new_primaries, none) gates 2 and 3, and a copy that
- *    failed `index.allocation.max_retries` (5) times waits (max_retry decider).
+ *    failed `index.allocation.max_retries` (5) times waits (max_retry decider);
+ * 5. a new primary or a replica goes only to a node the index's allocation filters allow (allocation-filters.ts:
+ *    require/include/exclude and the tier preference); a known primary returns to its data whatever they say.
  *
  * Weight of a node for an index (BalancedShardsAllocator): 0.45 x (copies on the node - mean copies per node)
  * + 0.55 x (the index's copies on the node - the index's mean per node); ties go to the node id order.
@@ -20,6 +22,7 @@
 import { randomBase64Uuid } from '../../common/uuid.js';
 import type { ClusterState, IndexMetadata, ShardRouting } from '../cluster-state.js';
 import { isDataNode, type DiscoveryNode } from '../discovery-node.js';
+import { allocationFiltersAllow } from './allocation-filters.js';
 
 const SHARD_BALANCE = 0.45;
 const INDEX_BALANCE = 0.55;
@@ -187,7 +190,12 @@ function allocateUnassigned(state: ClusterState): ClusterState {
           if (mode === 'new_primaries' && !isNew) return copy;
           const lastNode = copy.unassignedInfo?.lastNodeId;
           // A known primary's files are on the node that had it: it goes back there (or waits for it).
-          const nodeId = isNew ? best(shard, holders, () => true) : lastNode !== undefined && state.nodes.has(lastNode) && !holders.has(lastNode) ? lastNode : undefined;
+          const nodeId = isNew ? best(shard, holders, (node) => allocationFiltersAllow(state, metadata, node)) : lastNode !== undefined && state.nodes.has(lastNode) && !holders.has(lastNode) ? lastNode : undefined;
+          if (nodeId === undefined && isNew && copy.unassignedInfo !== undefined && copy.unassignedInfo.lastAllocationStatus !== 'DECIDERS_NO') {
+            // The filters allow no data node: the deciders' NO, which ES's health reports as red.
+            indexChanged = true;
+            return { ...copy, unassignedInfo: { ...copy.unassignedInfo, lastAllocationStatus: 'DECIDERS_NO' } };
+          }
           if (nodeId === undefined) return copy;
           holders.add(nodeId);
           add(loads.perNode, nodeId);
@@ -200,7 +208,7 @@ function allocateUnassigned(state: ClusterState): ClusterState {
         const primary = copies.find((candidate) => candidate.primary);
         if (primary?.state !== 'STARTED' || primary.nodeId === undefined) return copy;
         if ((loads.outgoing.get(primary.nodeId) ?? 0) >= limit) return copy;
-        const nodeId = best(shard, holders, (node) => (loads.incoming.get(node.id) ?? 0) < limit);
+        const nodeId = best(shard, holders, (node) => (loads.incoming.get(node.id) ?? 0) < limit && allocationFiltersAllow(state, metadata, node));
         if (nodeId === undefined) return copy;
         holders.add(nodeId);
         add(loads.perNode, nodeId);

@@ -9,6 +9,7 @@
 import { randomBase64Uuid } from '../../common/uuid.js';
 import type { ClusterState, IndexMetadata, ShardRouting, UnassignedInfo } from '../cluster-state.js';
 import { isDataNode } from '../discovery-node.js';
+import { allocationFiltersAllow } from './allocation-filters.js';
 
 export type UnassignedReason =
   | 'INDEX_CREATED'
@@ -47,22 +48,32 @@ function copiesPerNode(state: ClusterState): Map<string, number> {
   return counts;
 }
 
-function leastLoaded(counts: Map<string, number>, exclude: ReadonlySet<string>): string | undefined {
+function leastLoaded(counts: Map<string, number>, exclude: ReadonlySet<string>, allowed: (nodeId: string) => boolean = () => true): string | undefined {
   let best: string | undefined;
   for (const [nodeId, count] of [...counts.entries()].sort((a, b) => a[0].localeCompare(b[0]))) {
-    if (exclude.has(nodeId)) continue;
+    if (exclude.has(nodeId) || !allowed(nodeId)) continue;
     if (best === undefined || count < counts.get(best)!) best = nodeId;
   }
   return best;
 }
 
-/** Assigns the unassigned primaries of `index` that can be assigned; replicas stay as they are (see above). */
-function allocatePrimaries(state: ClusterState, index: string, shards: ShardRouting[][], recovery: 'EMPTY_STORE' | 'EXISTING_STORE'): ShardRouting[][] {
+/**
+ * Assigns the unassigned primaries of `index` that can be assigned; replicas stay as they are (see above). A new
+ * primary (an empty store) goes only where the index's allocation filters allow (allocation-filters.ts); one with
+ * data goes back to a node as before, as ES force-allocates an existing primary.
+ */
+function allocatePrimaries(state: ClusterState, index: string, shards: ShardRouting[][], recovery: 'EMPTY_STORE' | 'EXISTING_STORE', metadata?: IndexMetadata): ShardRouting[][] {
   const counts = copiesPerNode(state);
+  const allowed = (nodeId: string): boolean => {
+    const node = state.nodes.get(nodeId);
+    return recovery !== 'EMPTY_STORE' || metadata === undefined || (node !== undefined && allocationFiltersAllow(state, metadata, node));
+  };
   return shards.map((copies) =>
     copies.map((copy) => {
       if (!copy.primary || copy.state !== 'UNASSIGNED') return copy;
-      const nodeId = leastLoaded(counts, new Set());
+      const nodeId = leastLoaded(counts, new Set(), allowed);
+      // Data nodes exist but the filters allow none: ES records the deciders' NO, which makes the index red.
+      if (nodeId === undefined && counts.size > 0 && copy.unassignedInfo !== undefined) return { ...copy, unassignedInfo: { ...copy.unassignedInfo, lastAllocationStatus: 'DECIDERS_NO' } };
       if (nodeId === undefined) return copy;
       counts.set(nodeId, counts.get(nodeId)! + 1);
       return { ...copy, state: 'INITIALIZING', nodeId, allocationId: randomBase64Uuid(), recoverySource: recovery };
@@ -78,7 +89,25 @@ export function routingForNewIndex(state: ClusterState, metadata: IndexMetadata,
     for (let r = 0; r < metadata.numberOfReplicas; r++) copies.push(unassignedCopy(metadata.name, shard, false, 'INDEX_CREATED', now));
     shards.push(copies);
   }
-  return allocatePrimaries(state, metadata.name, shards, 'EMPTY_STORE');
+  return allocatePrimaries(state, metadata.name, shards, 'EMPTY_STORE', metadata);
+}
+
+/**
+ * Another chance for a new index's unassigned primaries after its allocation filters changed (ES reroutes after
+ * every settings update): those the filters now allow are placed; the rest of the routing stays as it is.
+ */
+export function allocateNewPrimaries(state: ClusterState, metadata: IndexMetadata): ClusterState {
+  const shards = state.routing.get(metadata.name);
+  if (shards === undefined || metadata.state === 'close') return state;
+  const pending = shards.map((copies) => copies.map((copy) => ({ ...copy })));
+  if (!pending.some((copies) => copies.some((copy) => copy.primary && copy.state === 'UNASSIGNED' && copy.recoverySource === 'EMPTY_STORE'))) return state;
+  const allocated = allocatePrimaries(state, metadata.name, pending, 'EMPTY_STORE', metadata);
+  const routing = new Map(state.routing);
+  routing.set(metadata.name, allocated);
+  const primaryTerms = metadata.primaryTerms.map((term, shard) => (shards[shard]?.[0]?.state === 'UNASSIGNED' && allocated[shard]?.[0]?.state === 'INITIALIZING' ? term + 1 : term));
+  const indices = new Map(state.indices);
+  indices.set(metadata.name, { ...metadata, primaryTerms });
+  return { ...state, routing, indices };
 }
 
 /**

@@ -19,7 +19,7 @@ test('the level follows the share of the interval spent in GC', () => {
   assert.equal(gcOverheadLevel({ elapsedMillis: 0, gcMillis: 0 }, defaults), undefined);
 });
 
-test('the monitor logs "[gc][n] overhead, spent [..] collecting in the last [..]"', async () => {
+test('the monitor logs "[gc][n] overhead, spent [..] collecting in the last [..]" at the level the share reaches', () => {
   const lines: Array<Record<string, any>> = [];
   const logger = pino(
     { level: 'debug' },
@@ -30,16 +30,22 @@ test('the monitor logs "[gc][n] overhead, spent [..] collecting in the last [..]
       },
     }),
   );
+  let now = 0;
   let gcMillis = 0;
-  const monitor = new GcOverheadMonitor(() => ({ young: { collectionCount: 1, collectionTimeMillis: gcMillis }, old: { collectionCount: 0, collectionTimeMillis: 0 } }), logger, 50, defaults);
+  const monitor = new GcOverheadMonitor(() => ({ young: { collectionCount: 1, collectionTimeMillis: gcMillis }, old: { collectionCount: 0, collectionTimeMillis: 0 } }), logger, 1000, defaults, () => now);
   monitor.start();
-  // Pretend every interval is spent collecting (more GC time than wall time passes).
-  const timer = setInterval(() => (gcMillis += 1000), 10);
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  clearInterval(timer);
   monitor.stop();
+  now += 1000;
+  gcMillis += 600;
+  monitor.check();
+  now += 1000;
+  gcMillis += 300;
+  monitor.check();
+  now += 1000;
+  gcMillis += 50;
+  monitor.check();
   const overhead = lines.filter((line) => line.event === 'gc_overhead');
-  assert.ok(overhead.length > 0);
-  assert.equal(overhead[0]!.level, 40, 'warn');
-  assert.match(overhead[0]!.msg, /^\[gc\]\[\d+\] overhead, spent \[[\d.]+[a-z]+\] collecting in the last \[[\d.]+[a-z]+\]$/);
+  assert.deepEqual(overhead.map((line) => line.level), [40, 30], 'warn, then info, then nothing below 10%');
+  assert.equal(overhead[0]!.msg, '[gc][1] overhead, spent [600ms] collecting in the last [1s]');
+  assert.equal(overhead[1]!.msg, '[gc][2] overhead, spent [300ms] collecting in the last [1s]');
 });
