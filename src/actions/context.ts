@@ -6,6 +6,7 @@ import type { ClusterService, DiscoveryNode } from '../cluster/index.js';
 import type { TaskManager } from '../tasks/index.js';
 import type { NodeMonitor } from '../monitor/index.js';
 import type { IndicesService, SlowLogSink } from '../indices/index.js';
+import type { ThreadPoolsView } from './cat/thread-pool-figures.js';
 import type { MetadataService } from '../cluster/metadata/metadata-service.js';
 import type { TransportService } from '../transport/index.js';
 
@@ -17,6 +18,8 @@ export interface NodeServices {
   readonly taskManager: TaskManager;
   readonly monitor: NodeMonitor;
   readonly logger: Logger;
+  /** The node's thread pools, once it runs work on named pools; without them `_cat/thread_pool` reports the event loop. */
+  readonly threadPools?: ThreadPoolsView;
   /** Where search and indexing slow log lines go; absent where a node is built without log files (unit tests). */
   readonly slowLogs?: SlowLogSink;
   /** Index and document services; absent only where a node is built without data handling (some unit tests). */

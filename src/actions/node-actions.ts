@@ -42,6 +42,7 @@ import { INDICES_STATS_ACTION, shardStatsOnShard } from './indices/shard-stats-b
 import { INDICES_SEGMENTS_ACTION, shardSegmentsOnShard } from './indices/segments-broadcast.js';
 import { RECOVERY_ACTION, recoveryOnShard } from './indices/recovery-broadcast.js';
 import { HOT_THREADS_NODE_ACTION, localHotThreads, type HotThreadsRequest } from './nodes/hot-threads-action.js';
+import { localThreadPools, THREAD_POOL_NODE_ACTION } from './cat/thread-pool-action.js';
 
 export const BAN_ACTION = 'internal:admin/tasks/ban';
 
@@ -60,6 +61,7 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
     ),
   [CLUSTER_STATS_NODE_ACTION]: (services) => localPart(services),
   [HOT_THREADS_NODE_ACTION]: (services, args: HotThreadsRequest, task) => localHotThreads(services, args, task),
+  [THREAD_POOL_NODE_ACTION]: (services) => Promise.resolve(localThreadPools(services)),
   [NODE_SNAPSHOT_ACTION]: (services) => localSnapshot(services, services.clusterService.state()),
   [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
   [QUERY_FETCH_ACTION]: (services, args: RemoteShardSearchRequest, task) => executeRemoteShardSearch(services, args, task),

@@ -246,3 +246,28 @@ test('index allocation filters are honoured: no matching node leaves the shards 
   await curl(node.url, ['/placed-i/_settings', '-X', 'PUT', ...JSON_HEADER, '-d', `{"index.routing.allocation.include._id":"${node.nodeId},someone-else"}`]);
   assert.equal((await curl(node.url, ['/_cluster/health/placed-i?wait_for_status=green&timeout=20s'])).body.status, 'green');
 });
+
+test('GET /_cat/thread_pool: ES columns, one row per pool, patterns, real active and completed counts', async () => {
+  const table = await curl(node.url, ['/_cat/thread_pool?v']);
+  assert.equal(table.status, 200);
+  const lines = table.text.trim().split('\n');
+  assert.match(lines[0]!, /^node_name +name +active +queue +rejected$/);
+  const names = lines.slice(1).map((line) => line.split(/\s+/)[1]);
+  for (const pool of ['get', 'management', 'search', 'write']) assert.ok(names.includes(pool), `${pool} in ${names.join(',')}`);
+  assert.deepEqual([...names].sort(), names, 'pools in name order');
+  assert.ok(lines.slice(1).every((line) => line.startsWith('ops-node ')));
+  const searches = async () => {
+    const rows = (await curl(node.url, ['/_cat/thread_pool/search?format=json&h=name,active,completed,queue_size,pool_size,type'])).body;
+    assert.equal(rows.length, 1);
+    return rows[0];
+  };
+  const before = await searches();
+  assert.deepEqual(Object.keys(before), ['name', 'active', 'completed', 'queue_size', 'pool_size', 'type']);
+  await curl(node.url, ['/seg/_search']);
+  const after = await searches();
+  assert.ok(Number(after.completed) > Number(before.completed), `completed ${before.completed} -> ${after.completed}`);
+  const wildcard = (await curl(node.url, ['/_cat/thread_pool/s*,w*?h=name&format=json'])).body.map((row: { name: string }) => row.name);
+  assert.ok(wildcard.every((name: string) => name.startsWith('s') || name.startsWith('w')) && wildcard.includes('write'));
+  const help = await curl(node.url, ['/_cat/thread_pool?help']);
+  assert.match(help.text, /^keep_alive +\| ka +\| thread keep alive time *$/m);
+});

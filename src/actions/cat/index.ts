@@ -20,6 +20,7 @@ import { catPendingTasksEndpoint, clusterPendingTasksRoutes } from './pending-ta
 import { catPluginsEndpoint } from './plugins-action.js';
 import { catFielddataEndpoint } from './fielddata-action.js';
 import { catAliasesEndpoint } from './aliases-action.js';
+import { catThreadPoolEndpoint } from './thread-pool-action.js';
 
 const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   allocationEndpoint,
@@ -33,6 +34,7 @@ const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   catHealthEndpoint,
   catPendingTasksEndpoint,
   catAliasesEndpoint,
+  catThreadPoolEndpoint,
   catPluginsEndpoint,
   catFielddataEndpoint,
 ];
@@ -57,6 +59,7 @@ const documentation = [
   ...catHealthEndpoint.documentation,
   ...catPendingTasksEndpoint.documentation,
   ...catAliasesEndpoint.documentation,
+  ...catThreadPoolEndpoint.documentation,
   ...catPluginsEndpoint.documentation,
   ...catFielddataEndpoint.documentation,
   ...CAT_TEMPLATES_DOCUMENTATION,
