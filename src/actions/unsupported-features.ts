@@ -1,6 +1,6 @@
 /**
  * The API families of Elasticsearch that Gannet does not have, each answered on every path and method with one
- * ES-shaped error that says so (501 `unsupported_operation_exception`, docs/decisions/0008). Without these routes a
+ * ES-shaped error that says so (501 `unsupported_operation_exception`, docs/decisions/0009). Without these routes a
  * tool's routine probe (`GET /_license`, `GET /_snapshot`, `GET /_xpack`) would reach `GET /{index}` and be told
  * `invalid_index_name_exception`, or a 405 that suggests the endpoint exists.
  *

@@ -382,7 +382,7 @@ export const errors = {
   /**
    * An API family Gannet does not have (snapshots, licensing, security, ...): 501 Not Implemented with Java's
    * UnsupportedOperationException as the type, so a client parses an ordinary ES error body and an operator
-   * reads why. Never a routing error that suggests the path exists (docs/decisions/0008).
+   * reads why. Never a routing error that suggests the path exists (docs/decisions/0009).
    */
   featureNotAvailable: (feature: string, why: string) =>
     new EsError('unsupported_operation_exception', `${feature}: not available in Gannet; ${why} (see docs/compat.md)`, { status: 501 }),

@@ -72,6 +72,7 @@ const NODE_SETTINGS: readonly NodeSettingDefinition[] = [
   setting('http.max_content_length', t.bytes, '100mb', 'larger request bodies are answered 413'),
   setting('http.max_initial_line_length', t.bytes, '4kb', 'reported in nodes info'),
   setting('http.max_header_size', t.bytes, '8kb', 'reported in nodes info'),
+  setting('http.allowed_hosts', t.list, '', 'names besides IP addresses, localhost and this machine’s name that requests may address the node by (`*`: any; DNS rebinding, [decision 0008](docs/decisions/0008-cross-site-requests.md))', { defaultText: 'none' }),
   setting('http.compression', t.boolean, 'true', 'gzip responses for clients that accept it'),
   setting('http.cors.enabled', t.boolean, 'false', 'answer cross-origin requests (browser tools such as elasticsearch-head)'),
   setting('http.cors.allow-origin', t.string, '', 'allowed origins: `*`, a comma list, or a `/regex/`'),

@@ -212,10 +212,10 @@ test('data path locked by a running node: the second start fails at once, the fi
     const httpPort = await freePort();
     const transportPort = await freePort();
     const run = await gannet([...startArgs(where, { 'http.port': httpPort, 'transport.port': transportPort }), '-E', `path.data=${first.dataPath}`]);
-    await assertFailedStart(run, new RegExp(`failed to obtain node lock: the data path \\[.*\\] is in use by process ${first.child.pid}`));
+    await assertFailedStart(run, new RegExp(`failed to obtain node locks, tried \\[.*\\]; .*\\(held by the running process ${first.child.pid}\\)$`));
     await assertNothingListens(httpPort);
     await assertNothingListens(transportPort);
-    assert.equal(readFileSync(join(first.dataPath, 'node.lock'), 'utf8').trim(), String(first.child.pid));
+    assert.equal(JSON.parse(readFileSync(join(first.dataPath, 'node.lock'), 'utf8')).pid, first.child.pid);
     assert.equal((await first.request('GET', '/_cluster/health')).status, 200);
   } finally {
     await first.stop();
