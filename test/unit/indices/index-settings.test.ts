@@ -65,7 +65,7 @@ test("setting types are ES's: longs take epoch milliseconds and values past 2^31
   assert.doesNotThrow(() => validateUserSettings({ 'index.merge.policy.segments_per_tier': '7.5', 'index.merge.policy.deletes_pct_allowed': '33' }, 'update'));
   fails({ 'index.merge.policy.deletes_pct_allowed': '60' }, 'Failed to parse value [60] for setting [index.merge.policy.deletes_pct_allowed] must be <= 50.0');
   fails({ 'index.merge.policy.segments_per_tier': 'many' }, 'Failed to parse value [many] for setting [index.merge.policy.segments_per_tier]');
-  fails({ 'index.shard.check_on_startup': 'always' }, 'unknown value for [index.shard.check_on_startup] must be one of [false, true, checksum] but was: always');
+  fails({ 'index.shard.check_on_startup': 'always' }, 'unknown value for [index.shard.check_on_startup] must be one of [true, false, checksum] but was: always');
 });
 
 test('the typed view: defaults, routing shards, durability, mapping limits, blocks', () => {
