@@ -16,7 +16,6 @@ import { recoveryRoutes } from './recovery-action.js';
 import { cacheClearRoutes } from './cache-clear-action.js';
 import { segmentsRoutes } from './segments-action.js';
 import { resolveIndexRoutes } from './resolve-index-action.js';
-import { blockRoutes } from './block-action.js';
 import { rolloverRoutes } from './rollover-action.js';
 import { resizeRoutes } from './resize-action.js';
 
@@ -37,7 +36,6 @@ export const indexApiRoutes: Route[] = [
   ...cacheClearRoutes,
   ...segmentsRoutes,
   ...resolveIndexRoutes,
-  ...blockRoutes,
   ...rolloverRoutes,
   ...resizeRoutes,
 ];
