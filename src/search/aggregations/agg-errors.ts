@@ -25,6 +25,9 @@ export const aggErrors = {
   /** ConstructingObjectParser: what the builder throws once every field is read (no location: ES has none). */
   failedToBuild: (parser: string, causedBy: EsError) =>
     new EsError('x_content_parse_exception', `Failed to build [${parser}] after last required field arrived`, { causedBy }),
+  /** IpPrefixAggregationBuilder.throwOnInvalidFieldValue. */
+  outOfRange: (field: string, min: number, max: number, value: number) =>
+    new EsError('illegal_argument_exception', `[${field}] must be in range [${min}, ${max}] while value is [${value}]`),
   numberFormat: (text: string) => new EsError('number_format_exception', `For input string: "${text}"`),
   unknownAggregationType: (type: string, candidates: Iterable<string>) =>
     new EsError('parsing_exception', `Unknown aggregation type [${type}]${suggest(type, candidates)}`),

@@ -6,6 +6,7 @@
 import { resolveSortValueGetter, type Aggregator, type AggregatorEnv } from './aggregator.js';
 import { DateHistogramAggregator, HistogramAggregator } from './bucket/histogram-aggregator.js';
 import { FilterAggregator, FiltersAggregator, MissingAggregator } from './bucket/filter-aggregators.js';
+import { IpPrefixAggregator } from './bucket/ip-prefix-aggregator.js';
 import { IpRangeAggregator } from './bucket/ip-range-aggregator.js';
 import { RangeAggregator } from './bucket/range-aggregator.js';
 import { TermsAggregator } from './bucket/terms-aggregator.js';
@@ -13,6 +14,7 @@ import { NumericMetricsAggregator } from './metrics/numeric-metrics.js';
 import { CardinalityAggregator } from './metrics/sketch-metrics.js';
 import { PercentileRanksAggregator, PercentilesAggregator } from './metrics/tdigest-aggregators.js';
 import { TopHitsAggregator } from './metrics/top-hits-aggregator.js';
+import { aggErrors } from './agg-errors.js';
 import type { AggregationSpec } from './spec.js';
 import { parseOrderPath } from './support/order-path.js';
 import { ALL_KINDS, NUMERIC_KINDS, resolveValuesSource, type ValuesKind } from './support/values-source-config.js';
@@ -29,6 +31,13 @@ function createOne(spec: AggregationSpec, env: AggregatorEnv): Aggregator {
       return new RangeAggregator(spec, env, resolve(NUMERIC_KINDS, 'date'));
     case 'ip_range':
       return new IpRangeAggregator(spec, env, resolve(['bytes'], 'bytes'));
+    case 'ip_prefix': {
+      // Registered for the IP values source only: a binary field is refused as any other type.
+      const config = resolve(['bytes'], 'bytes');
+      const fieldType = spec.source.field === null ? undefined : env.ctx.fieldType(spec.source.field);
+      if (fieldType !== undefined && config.format.kind !== 'ip') throw aggErrors.unsupportedFieldType(spec.source.field!, fieldType.typeName, 'ip_prefix');
+      return new IpPrefixAggregator(spec, env, config);
+    }
     case 'histogram':
       return new HistogramAggregator(spec, env, resolve(['long', 'double', 'boolean'], 'double'));
     case 'date_histogram':

@@ -22,7 +22,7 @@ export interface TopHitRef {
   readonly segment: AggregationSegment;
   readonly doc: number;
   readonly score: number;
-  readonly sortValues: readonly (number | string | null)[];
+  readonly sortValues: readonly (number | bigint | string | null)[];
 }
 
 export interface AggregationContext {

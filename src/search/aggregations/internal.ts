@@ -73,6 +73,24 @@ export interface InternalIpRange extends Base {
   readonly buckets: IpRangeBucket[];
 }
 
+/** An ip_prefix bucket (InternalIpPrefix.Bucket): the subnet's bytes in hex, 4 bytes for IPv4, 16 for IPv6. */
+export interface IpPrefixBucket {
+  readonly key: string;
+  readonly docCount: number;
+  readonly aggs: InternalAggregation[];
+}
+
+/** InternalIpPrefix: buckets sorted by key; `min_doc_count` applies at the final reduce. */
+export interface InternalIpPrefix extends Base {
+  readonly type: 'ip_prefix';
+  readonly keyed: boolean;
+  readonly minDocCount: number;
+  readonly isIpv6: boolean;
+  readonly prefixLength: number;
+  readonly appendPrefixLength: boolean;
+  readonly buckets: IpPrefixBucket[];
+}
+
 export interface KeyedBucket {
   readonly key: number;
   readonly docCount: number;
@@ -195,7 +213,7 @@ export interface InternalPercentileRanks extends Base {
 export interface TopHit {
   readonly score: number;
   /** Sort values as JSON values (numbers, strings or null), one per sort element. */
-  readonly sortValues: readonly (number | string | null)[];
+  readonly sortValues: readonly (number | bigint | string | null)[];
   /** Order of the hit on its shard, the final tie-break. */
   readonly shardIndex: number;
   readonly docId: number;
@@ -218,6 +236,7 @@ export type InternalAggregation =
   | InternalTerms
   | InternalRange
   | InternalIpRange
+  | InternalIpPrefix
   | InternalHistogram
   | InternalDateHistogram
   | InternalSingleBucket

@@ -12,6 +12,7 @@ import { HyperLogLogPlusPlus } from './metrics/hyperloglog.js';
 import { percentileRankOfState, quantileOfState, stateSize, type TDigestStateData } from './metrics/tdigest.js';
 import { formatBytesKey, formatDouble, formatLong, isRaw, type FormatSpec } from './support/doc-value-format.js';
 import { formatIp, hexToIp } from '../../mapping/ip-address.js';
+import { ipNetmask } from './bucket/ip-prefix-aggregator.js';
 
 export interface RenderOptions {
   /** `typed_keys`: prefix each name with its type (`sterms#tags`). */
@@ -50,6 +51,11 @@ function withSubs(body: Json, aggs: readonly InternalAggregation[], options: Ren
   return body;
 }
 
+/** DocValueFormat.IP of a network's bytes: 4 bytes print as IPv4, 16 as InetAddress prints them. */
+function formatNetwork(hex: string): string {
+  return formatIp(hexToIp(hex.length === 8 ? `00000000000000000000ffff${hex}` : hex));
+}
+
 function termsKey(agg: InternalTerms, key: string | number): Json {
   // StringTerms print DocValueFormat.format(termBytes): an ip or binary key is its address or base64.
   if (agg.valueType === 'string' && (agg.format.kind === 'ip' || agg.format.kind === 'binary')) return { key: formatBytesKey(agg.format, key as string) };
@@ -84,6 +90,21 @@ function renderOne(agg: InternalAggregation, options: RenderOptions): Json {
         if (from !== null) body['from'] = from;
         if (to !== null) body['to'] = to;
         body['doc_count'] = bucket.docCount;
+        return [key, withSubs(body, bucket.aggs, options)] as const;
+      });
+      out['buckets'] = agg.keyed ? Object.fromEntries(buckets) : buckets.map(([, body]) => body);
+      return out;
+    }
+    case 'ip_prefix': {
+      // InternalIpPrefix.Bucket.toXContent: key (with /length when asked), netmask for IPv4, then the counts.
+      const buckets = agg.buckets.map((bucket) => {
+        let key = formatNetwork(bucket.key);
+        if (agg.appendPrefixLength) key = `${key}/${agg.prefixLength}`;
+        const body: Json = agg.keyed ? {} : { key };
+        if (!agg.isIpv6) body['netmask'] = formatNetwork(Buffer.from(ipNetmask(agg.prefixLength, false)).toString('hex'));
+        body['doc_count'] = bucket.docCount;
+        body['is_ipv6'] = agg.isIpv6;
+        body['prefix_length'] = agg.prefixLength;
         return [key, withSubs(body, bucket.aggs, options)] as const;
       });
       out['buckets'] = agg.keyed ? Object.fromEntries(buckets) : buckets.map(([, body]) => body);

@@ -83,6 +83,20 @@ export interface IpRangeSpec extends Common {
   readonly keyed: boolean;
 }
 
+/**
+ * ip_prefix (IpPrefixAggregationBuilder): `prefixLength` is -1 when not given, and is checked against the address
+ * family when the aggregator is built, as ES's innerBuild does.
+ */
+export interface IpPrefixSpec extends Common {
+  readonly type: 'ip_prefix';
+  readonly source: ValuesSourceSpec;
+  readonly prefixLength: number;
+  readonly isIpv6: boolean;
+  readonly appendPrefixLength: boolean;
+  readonly minDocCount: number;
+  readonly keyed: boolean;
+}
+
 export interface HistogramSpec extends Common {
   readonly type: 'histogram';
   readonly source: ValuesSourceSpec;
@@ -194,6 +208,7 @@ export type AggregationSpec =
   | TermsSpec
   | RangeSpec
   | IpRangeSpec
+  | IpPrefixSpec
   | HistogramSpec
   | DateHistogramSpec
   | FilterSpec

@@ -3,10 +3,14 @@
  * sort (score descending by default; fields sort ascending by their smallest value, descending by their
  * largest, missing values last), the number of documents collected and the best score. At build time the
  * kept documents are fetched (by the search layer's fetch when it provides one) and travel rendered.
+ * An ip field sorts by its bytes (carried as hex, printed as the address, as ES formats a BytesRef sort value);
+ * a date_nanos field sorts by its exact nanoseconds (BigInt), printed as that long, as ES does.
  */
 import { filterSource } from '../../../mapping/source-filter.js';
 import { ID_FIELD, SOURCE_FIELD } from '../../../engine/searcher.js';
 import { EsError } from '../../../common/errors.js';
+import { formatIp, hexToIp } from '../../../mapping/ip-address.js';
+import { exactLongValues } from '../../fetch/doc-value-reader.js';
 import { jsonFloat } from '../../../common/json-float.js';
 import { aggErrors } from '../agg-errors.js';
 import { Aggregator, type AggregatorEnv, type LeafCollector } from '../aggregator.js';
@@ -17,7 +21,7 @@ import { compareDoubles, compareTerms } from '../support/order-path.js';
 import { resolveValuesSource, type ValuesSourceConfig } from '../support/values-source-config.js';
 import type { AggregationSegment } from '../support/values.js';
 
-type SortValue = number | string | null;
+type SortValue = number | bigint | string | null;
 
 interface Candidate {
   readonly segment: AggregationSegment;
@@ -37,7 +41,12 @@ export function compareSortValues(sort: readonly SortSpec[], a: readonly SortVal
       const missingFirst = spec.missing === 'first';
       return (x === null) === missingFirst ? -1 : 1;
     }
-    const result = typeof x === 'string' || typeof y === 'string' ? compareTerms(String(x), String(y)) : compareDoubles(x, y);
+    const result =
+      typeof x === 'string' || typeof y === 'string'
+        ? compareTerms(String(x), String(y))
+        : typeof x === 'bigint' && typeof y === 'bigint'
+          ? (x < y ? -1 : x > y ? 1 : 0)
+          : compareDoubles(Number(x), Number(y));
     if (result !== 0) return spec.asc ? result : -result;
   }
   return 0;
@@ -54,6 +63,8 @@ export class TopHitsAggregator extends Aggregator {
   private readonly maxScores: number[] = [];
   private readonly sort: readonly SortSpec[];
   private readonly fieldSources: Array<ValuesSourceConfig | null>;
+  /** Per sort: whether the field is a date_nanos field, sorted on its exact nanoseconds. */
+  private readonly nanos: boolean[];
   private readonly keep: number;
   private readonly scored: boolean;
 
@@ -73,14 +84,22 @@ export class TopHitsAggregator extends Aggregator {
     this.scored = spec.trackScores || this.sort.some((s) => s.field === '_score');
     this.fieldSources = this.sort.map((s) => {
       if (s.field === '_score' || s.field === '_doc') return null;
-      if (env.ctx.fieldType(s.field) === undefined) {
+      const fieldType = env.ctx.fieldType(s.field);
+      if (fieldType === undefined) {
         throw new EsError('query_shard_exception', `No mapping found for [${s.field}] in order to sort on`);
       }
-      return resolveValuesSource(
+      const source = resolveValuesSource(
         { field: s.field, script: null, missing: undefined, format: null, timeZone: null, valueType: null },
         env.ctx,
-        { aggregation: 'top_hits', allowed: ['keyword', 'long', 'double', 'date', 'boolean'], defaultKind: 'keyword' },
+        { aggregation: 'top_hits', allowed: ['keyword', 'long', 'double', 'date', 'boolean', 'bytes'], defaultKind: 'keyword' },
       );
+      // Of the byte fields only ip sorts (binary fields have no sortable field data).
+      if (source.kind === 'bytes' && source.format.kind !== 'ip') throw aggErrors.unsupportedFieldType(s.field, fieldType.typeName, 'top_hits');
+      return source;
+    });
+    this.nanos = this.sort.map((s) => {
+      const fieldType = s.field === '_score' || s.field === '_doc' ? undefined : env.ctx.fieldType(s.field);
+      return fieldType?.family === 'date' && fieldType.nanos === true;
     });
   }
 
@@ -92,7 +111,11 @@ export class TopHitsAggregator extends Aggregator {
     const readers = this.sort.map((s, i) => {
       const source = this.fieldSources[i];
       if (source === null || source === undefined) return null;
-      if (source.kind === 'keyword') {
+      if (this.nanos[i] === true) {
+        const exact = source.field === null ? null : exactLongValues(segment.readers, source.field, s.asc ? 'min' : 'max');
+        return (doc: number): SortValue => exact?.value(doc) ?? (typeof s.missing === 'number' ? BigInt(Math.trunc(s.missing)) : null);
+      }
+      if (source.kind === 'keyword' || source.kind === 'bytes') {
         const ords = source.ords(segment);
         return (doc: number): SortValue => {
           const count = ords.read(doc);
@@ -168,6 +191,7 @@ export class TopHitsAggregator extends Aggregator {
       // Doubles and scores are Java doubles on the wire ("10.0"); longs, dates and terms print as they are.
       hit['sort'] = ref.sortValues.map((value, i) => {
         const isDouble = this.sort[i]!.field === '_score' || this.fieldSources[i]?.kind === 'double';
+        if (typeof value === 'string' && this.fieldSources[i]?.kind === 'bytes') return formatIp(hexToIp(value));
         return typeof value === 'number' && isDouble ? jsonFloat(value) : value;
       });
     }

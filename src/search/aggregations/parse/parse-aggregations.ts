@@ -11,6 +11,7 @@ import {
   parseFilter,
   parseFilters,
   parseHistogram,
+  parseIpPrefix,
   parseIpRange,
   parseMissing,
   parseRange,
@@ -43,7 +44,7 @@ const ES_AGGREGATION_TYPES = [
 ];
 
 const SUPPORTED: ReadonlySet<string> = new Set<AggregationType>([
-  'terms', 'range', 'date_range', 'ip_range', 'histogram', 'date_histogram', 'filter', 'filters', 'missing',
+  'terms', 'range', 'date_range', 'ip_range', 'ip_prefix', 'histogram', 'date_histogram', 'filter', 'filters', 'missing',
   'min', 'max', 'avg', 'sum', 'value_count', 'stats', 'extended_stats', 'cardinality', 'percentiles', 'percentile_ranks',
   'top_hits',
 ]);
@@ -57,6 +58,8 @@ function parseBody(type: AggregationType, common: Common, body: JsonObject, pars
       return parseRange(common, body, type);
     case 'ip_range':
       return parseIpRange(common, body);
+    case 'ip_prefix':
+      return parseIpPrefix(common, body);
     case 'histogram':
       return parseHistogram(common, body);
     case 'date_histogram':

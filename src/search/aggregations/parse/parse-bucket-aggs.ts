@@ -12,6 +12,7 @@ import type {
   FilterSpec,
   FiltersSpec,
   HistogramSpec,
+  IpPrefixSpec,
   IpRangeEntry,
   IpRangeSpec,
   MissingSpec,
@@ -169,6 +170,42 @@ export function parseIpRange(common: Common, body: JsonObject): Omit<IpRangeSpec
   const source = parseValuesSource(fields, { formattable: false, timeZoneAware: false });
   if (ranges.length === 0) throw illegal(`No [ranges] specified for the [${common.name}] aggregation`);
   return { ...common, type: 'ip_range', source, ranges, keyed: fields.boolean('keyed') ?? false };
+}
+
+/**
+ * ip_prefix (IpPrefixAggregationBuilder's ObjectParser): the setters refuse a negative `prefix_length` (its message
+ * names the maximum of the family `is_ipv6` has chosen so far, as the setters run in the body's order) and a
+ * `min_doc_count` below 1; a `prefix_length` above the family's maximum fails later, when the aggregator is built.
+ */
+export function parseIpPrefix(common: Common, body: JsonObject): Omit<IpPrefixSpec, 'subAggregations'> {
+  const fields = new ObjectFields('ip_prefix', body, [
+    ...valuesSourceFieldNames({ formattable: false, timeZoneAware: false }),
+    'prefix_length',
+    'is_ipv6',
+    'append_prefix_length',
+    'min_doc_count',
+    'keyed',
+  ]);
+  const isIpv6 = fields.boolean('is_ipv6') ?? false;
+  const prefixLength = fields.int('prefix_length') ?? -1;
+  if (fields.has('prefix_length') && prefixLength < 0) {
+    const keys = Object.keys(body);
+    const ipv6SoFar = isIpv6 && keys.indexOf('is_ipv6') < keys.indexOf('prefix_length');
+    throw aggErrors.failedToParseField('ip_prefix', 'prefix_length', aggErrors.outOfRange('prefix_length', 0, ipv6SoFar ? 128 : 32, prefixLength));
+  }
+  const minDocCount = fields.long('min_doc_count') ?? 1;
+  if (minDocCount < 1) throw aggErrors.failedToParseField('ip_prefix', 'min_doc_count', aggErrors.outOfRange('min_doc_count', 1, 2147483647, minDocCount));
+  const source = parseValuesSource(fields, { formattable: false, timeZoneAware: false });
+  return {
+    ...common,
+    type: 'ip_prefix',
+    source,
+    prefixLength,
+    isIpv6,
+    appendPrefixLength: fields.boolean('append_prefix_length') ?? false,
+    minDocCount,
+    keyed: fields.boolean('keyed') ?? false,
+  };
 }
 
 function parseDoubleBounds(fields: ObjectFields, field: string): { min: number | null; max: number | null } | null {

@@ -12,6 +12,7 @@ import type {
   InternalMinMax,
   InternalPercentileRanks,
   InternalPercentiles,
+  InternalIpPrefix,
   InternalIpRange,
   InternalRange,
   InternalSingleBucket,
@@ -60,6 +61,8 @@ function reduceOne(group: InternalAggregation[], ctx: ReduceContext): InternalAg
       return reduceRange(group as InternalRange[], ctx);
     case 'ip_range':
       return reduceIpRange(group as InternalIpRange[], ctx);
+    case 'ip_prefix':
+      return reduceIpPrefix(group as InternalIpPrefix[], ctx);
     case 'filter':
     case 'missing':
       return reduceSingleBucket(group as InternalSingleBucket[], ctx);
@@ -136,6 +139,31 @@ function reduceIpRange(group: InternalIpRange[], ctx: ReduceContext): InternalIp
       aggs: reduceAggregations(group.map((g) => g.buckets[i]!.aggs), ctx),
     })),
   };
+}
+
+/**
+ * InternalIpPrefix.reduce: the shards' sorted buckets merged by key (hex of equal-length bytes sorts as the
+ * bytes do); the final reduce drops buckets under `min_doc_count`.
+ */
+function reduceIpPrefix(group: InternalIpPrefix[], ctx: ReduceContext): InternalIpPrefix {
+  const byKey = new Map<string, InternalIpPrefix['buckets'][number][]>();
+  for (const result of group) {
+    for (const bucket of result.buckets) {
+      const same = byKey.get(bucket.key);
+      if (same === undefined) byKey.set(bucket.key, [bucket]);
+      else same.push(bucket);
+    }
+  }
+  const first = group[0]!;
+  const buckets: InternalIpPrefix['buckets'] = [];
+  for (const key of [...byKey.keys()].sort()) {
+    const same = byKey.get(key)!;
+    const docCount = same.reduce((n, bucket) => n + bucket.docCount, 0);
+    if (ctx.isFinal && docCount < first.minDocCount) continue;
+    buckets.push({ key, docCount, aggs: reduceAggregations(same.map((bucket) => bucket.aggs), ctx) });
+  }
+  consumeBuckets(ctx, buckets.length);
+  return { ...first, buckets };
 }
 
 function reduceSingleBucket(group: InternalSingleBucket[], ctx: ReduceContext): InternalSingleBucket {
