@@ -62,11 +62,13 @@ export class GannetNode {
   /** Without a logger, the node logs to stdout and to its log file under `path.logs`. */
   constructor(settings: Settings, logger?: Logger) {
     this.settings = settings;
+    const logsPath = resolve(settings.getString('path.logs', 'logs'));
     if (logger !== undefined) {
+      // A node given its logger (in-process tests) writes slow log files only where path.logs is set for it.
       this.logger = logger;
+      if (settings.raw()['path.logs'] !== undefined) this.slowLogs = this.createSlowLogs(settings, logsPath);
       return;
     }
-    const logsPath = resolve(settings.getString('path.logs', 'logs'));
     try {
       this.logFile = new RotatingLogFile({
         directory: logsPath,
@@ -78,7 +80,11 @@ export class GannetNode {
       throw new Error(`unable to use path.logs [${logsPath}]: ${(err as Error).message}`);
     }
     this.logger = createLogger({ level: settings.getString('logger.level', 'info'), nodeName: settings.getString('node.name', hostname()), file: this.logFile });
-    this.slowLogs = new SlowLogFiles({
+    this.slowLogs = this.createSlowLogs(settings, logsPath);
+  }
+
+  private createSlowLogs(settings: Settings, logsPath: string): SlowLogFiles {
+    return new SlowLogFiles({
       directory: logsPath,
       clusterName: settings.getString('cluster.name', 'gannet'),
       nodeName: settings.getString('node.name', hostname()),

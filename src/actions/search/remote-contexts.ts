@@ -38,6 +38,8 @@ import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
 import { searchContextMissing } from './search-errors.js';
 import { targetFor, type ShardLabel } from './search-shards.js';
 import { decodeTagged, encodeTagged } from './wire-values.js';
+import { logRemoteSearchPhase, type SearchSlowLogRequest } from './search-slow-log.js';
+import { totalHitsText } from '../../indices/index.js';
 
 export const OPEN_READER_CONTEXT_ACTION = 'indices:data/read/open_reader_context';
 export const DFS_ACTION = 'indices:data/read/search[phase/dfs]';
@@ -156,6 +158,8 @@ export interface ContextQueryRequest {
   readonly after?: AfterDoc;
   readonly nowMillis: number;
   readonly dfs?: readonly DfsResult[];
+  /** Set when the index logs slow search phases: this node writes the line (search-slow-log.ts). */
+  readonly slowLog?: SearchSlowLogRequest;
 }
 
 export interface ContextQueryResult extends RemoteContextRef {
@@ -223,8 +227,10 @@ export async function queryOnContext(services: NodeServices, raw: unknown, task:
     if (mode.kind === 'scroll-start') {
       context.scroll = { request, aggregations: args.aggregations, sort, nowMillis: args.nowMillis, statistics, totalHits: result.totalHits, maxScore: result.maxScore, lastEmitted: undefined };
     }
+    const tookMillis = performance.now() - started;
     stats.queryTotal++;
-    stats.queryTimeMillis += Math.round(performance.now() - started);
+    stats.queryTimeMillis += Math.round(tookMillis);
+    logRemoteSearchPhase(services, context.service, 'query', args.slowLog, { index: context.index, shard: context.shardId, tookMillis, totalHits: totalHitsText(query.totalHits.value, query.totalHits.relation) });
     const answer: ContextQueryResult = { sessionId: registry.sessionId, contextId: context.id, index: context.index, indexUuid: context.indexUuid, shard: context.shardId, query, request };
     return encodeTagged(answer);
   } catch (err) {
@@ -250,6 +256,8 @@ export interface ContextFetchRequest {
   readonly dfs?: readonly DfsResult[];
   /** A scroll's last hit of this shard that made it into the page: the next page continues after it. */
   readonly lastEmitted?: AfterDoc;
+  /** Set when the index logs slow search phases: this node writes the line (search-slow-log.ts). */
+  readonly slowLog?: SearchSlowLogRequest;
 }
 
 export async function fetchOnContext(services: NodeServices, raw: unknown, task: Task): Promise<unknown> {
@@ -267,8 +275,11 @@ export async function fetchOnContext(services: NodeServices, raw: unknown, task:
     const control = new PhaseControl(() => task.ensureNotCancelled(), undefined);
     const hits = await executeFetchPhase(target, { request, docs: args.docs, ...(statistics !== undefined && { statistics }), nowMillis: context.scroll?.nowMillis ?? args.nowMillis }, control);
     if (args.lastEmitted !== undefined && context.scroll !== undefined) context.scroll.lastEmitted = args.lastEmitted;
+    const tookMillis = performance.now() - started;
     stats.fetchTotal++;
-    stats.fetchTimeMillis += Math.round(performance.now() - started);
+    stats.fetchTimeMillis += Math.round(tookMillis);
+    // A fetch phase knows no total (ES's fetch context has no query result: "-1").
+    logRemoteSearchPhase(services, context.service, 'fetch', args.slowLog, { index: context.index, shard: context.shardId, tookMillis, totalHits: '-1' });
     return encodeTagged(hits);
   } catch (err) {
     stats.fetchFailure++;

@@ -28,6 +28,8 @@ import type { NodeServices } from '../context.js';
 import { indicesOf } from '../indices-services.js';
 import { targetFor } from './search-shards.js';
 import { decodeTagged, encodeTagged } from './wire-values.js';
+import { logRemoteSearchPhase, type SearchSlowLogRequest } from './search-slow-log.js';
+import { totalHitsText } from '../../indices/index.js';
 
 export const QUERY_FETCH_ACTION = 'indices:data/read/search[phase/query+fetch]';
 
@@ -45,6 +47,8 @@ export interface RemoteShardSearchRequest {
   readonly nowMillis: number;
   /** dfs_query_then_fetch: every shard's statistics, summed here for scoring. */
   readonly dfs?: readonly DfsResult[];
+  /** Set when the index logs slow search phases: this node writes the lines (search-slow-log.ts). */
+  readonly slowLog?: SearchSlowLogRequest;
 }
 
 export interface RemoteShardSearchResult {
@@ -88,11 +92,18 @@ export async function executeRemoteShardSearch(services: NodeServices, request: 
       },
       control,
     );
+    const queryMillis = performance.now() - started;
     shard.searchStats.queryTotal++;
-    shard.searchStats.queryTimeMillis += Math.round(performance.now() - started);
+    shard.searchStats.queryTimeMillis += Math.round(queryMillis);
+    const label = { index: request.index, shard: request.shard };
+    logRemoteSearchPhase(services, service, 'query', request.slowLog, { ...label, tookMillis: queryMillis, totalHits: totalHitsText(query.totalHits.value, query.totalHits.relation) });
     const docs = query.hits.map((hit) => ({ shardIndex: request.shardIndex, doc: hit.doc, score: hit.score, ...(hit.sortValues !== undefined && { sortValues: hit.sortValues }) }));
+    const fetchStarted = performance.now();
     const hits = docs.length === 0 ? [] : await executeFetchPhase(target, { request: request.request, docs, ...(statistics !== undefined && { statistics }), nowMillis: request.nowMillis }, control);
-    if (docs.length > 0) shard.searchStats.fetchTotal++;
+    if (docs.length > 0) {
+      shard.searchStats.fetchTotal++;
+      logRemoteSearchPhase(services, service, 'fetch', request.slowLog, { ...label, tookMillis: performance.now() - fetchStarted, totalHits: '-1' });
+    }
     return encodeTagged({ query, hits } satisfies RemoteShardSearchResult);
   } catch (err) {
     shard.searchStats.queryFailure++;

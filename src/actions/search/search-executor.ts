@@ -17,7 +17,8 @@
  */
 import { EsError, toEsError } from '../../common/errors.js';
 import type { Searcher } from '../../engine/searcher.js';
-import { searchSlowLogFields, slowLogLevel, totalHitsText, type IndexService, type IndexShard } from '../../indices/index.js';
+import { totalHitsText, type IndexService, type IndexShard } from '../../indices/index.js';
+import { logSearchPhase, slowLogRequestFor, type SearchPhase, type SearchSlowLogRequest } from './search-slow-log.js';
 import type { SearchStats } from '../../indices/shard-stats.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
 import type { QueryAst, SearchRequest } from '../../search/dsl/index.js';
@@ -360,6 +361,7 @@ async function queryRemote(run: Running, plan: SearchPlan, dfs: DfsOutcome | und
     after: searchAfterOf(request, sort),
     nowMillis: plan.nowMillis,
     ...(dfs !== undefined && { dfs: dfs.results }),
+    ...remoteSlowLog(run, plan, context),
   };
   const result = decodeRemoteShardSearch(await sendToNode(context.services, run.remote!, QUERY_FETCH_ACTION, remoteRequest, context.task));
   run.query = result.query;
@@ -398,6 +400,7 @@ async function queryRemoteContext(run: Running, plan: SearchPlan, dfs: DfsOutcom
     ...(sortRequest !== undefined && mode.kind === 'search' && { after: searchAfterOf(sortRequest, resolveSortForIndex(context.services, run.slot.index, sortRequest, run.slot)) }),
     nowMillis: plan.nowMillis,
     ...(dfs !== undefined && { dfs: dfs.results }),
+    ...remoteSlowLog(run, plan, context),
   };
   const result = decodeTagged(await sendToNode(context.services, run.remote!, QUERY_CONTEXT_ACTION, encodeTagged(args), context.task)) as ContextQueryResult;
   run.remoteContext = { sessionId: result.sessionId, contextId: result.contextId };
@@ -419,6 +422,7 @@ async function fetchRemoteContext(run: Running, docs: ReducedQueryPhase['hits'],
     nowMillis: plan.nowMillis,
     ...(dfs !== undefined && { dfs: dfs.results }),
     ...(lastEmitted !== undefined && { lastEmitted }),
+    ...remoteSlowLog(run, plan, context),
   };
   return decodeTagged(await sendToNode(context.services, run.remote!, FETCH_CONTEXT_ACTION, encodeTagged(args), context.task)) as FetchedSearchHit[];
 }
@@ -491,7 +495,7 @@ async function queryOne(run: Running, plan: SearchPlan, dfs: DfsOutcome | undefi
       stats.queryTotal++;
       stats.queryTimeMillis += Math.round(tookMillis);
     }
-    slowLog(run, 'index.search.slowlog.query', tookMillis, totalHitsText(run.query.totalHits.value, run.query.totalHits.relation), plan, context);
+    slowLog(run, 'query', tookMillis, totalHitsText(run.query.totalHits.value, run.query.totalHits.relation), plan, context);
   } catch (err) {
     if (stats !== undefined) stats.queryFailure++;
     throw err;
@@ -522,7 +526,7 @@ async function fetchOne(run: Running, docs: ReducedQueryPhase['hits'], plan: Sea
       stats.fetchTimeMillis += Math.round(tookMillis);
     }
     // A fetch phase knows no total (ES's fetch context has no query result: "-1").
-    slowLog(run, 'index.search.slowlog.fetch', tookMillis, '-1', plan, context);
+    slowLog(run, 'fetch', tookMillis, '-1', plan, context);
     return hits;
   } catch (err) {
     if (stats !== undefined) stats.fetchFailure++;
@@ -532,28 +536,28 @@ async function fetchOne(run: Running, docs: ReducedQueryPhase['hits'], plan: Sea
   }
 }
 
-/** ES's SearchSlowLog.onQueryPhase / onFetchPhase: one line per shard phase above the index's thresholds. */
-function slowLog(run: Running, kind: 'index.search.slowlog.query' | 'index.search.slowlog.fetch', tookMillis: number, totalHits: string, plan: SearchPlan, context: ActionContext): void {
-  const sink = context.services.slowLogs;
-  const settings = run.service?.settings.slowLog;
-  if (sink === undefined || settings === undefined) return;
-  const tookNanos = Math.round(tookMillis * 1e6);
-  const level = slowLogLevel(kind === 'index.search.slowlog.query' ? settings.query : settings.fetch, tookNanos);
-  if (level === undefined) return;
+/** A local shard's phase in the search slow log (search-slow-log.ts; remote shards log on their own node). */
+function slowLog(run: Running, phase: SearchPhase, tookMillis: number, totalHits: string, plan: SearchPlan, context: ActionContext): void {
+  logSearchPhase(context.services, run.service, phase, {
+    index: run.slot.index,
+    shard: run.slot.shard,
+    tookMillis,
+    totalHits,
+    totalShards: plan.slots.length,
+    source: () => plan.slowLogSource?.() ?? '{}',
+    opaqueId: opaqueIdOf(context),
+  });
+}
+
+function opaqueIdOf(context: ActionContext): string | undefined {
   const opaqueId = context.task.headers['X-Opaque-Id'];
-  sink.write(
-    kind,
-    level,
-    searchSlowLogFields({
-      index: run.slot.index,
-      shard: run.slot.shard,
-      tookNanos,
-      totalHits,
-      totalShards: plan.slots.length,
-      source: plan.slowLogSource?.() ?? '{}',
-      opaqueId: typeof opaqueId === 'string' ? opaqueId : undefined,
-    }),
-  );
+  return typeof opaqueId === 'string' ? opaqueId : undefined;
+}
+
+/** The slow log details a remote shard's node needs, when the index logs search phases at all. */
+function remoteSlowLog(run: Running, plan: SearchPlan, context: ActionContext): { slowLog?: SearchSlowLogRequest } {
+  const slowLogRequest = slowLogRequestFor(context.services.clusterService.state(), run.slot.index, { totalShards: plan.slots.length, source: plan.slowLogSource, opaqueId: opaqueIdOf(context) });
+  return slowLogRequest === undefined ? {} : { slowLog: slowLogRequest };
 }
 
 /** Where each shard's scroll continues: after its last hit that made it into this page, by shard index. */
