@@ -180,3 +180,19 @@ test('_field_caps reports date_nanos', async () => {
   const res = await node.request('GET', '/date_ns/_field_caps?fields=date');
   assert.deepEqual(res.body.fields.date, { date_nanos: { type: 'date_nanos', metadata_field: false, searchable: true, aggregatable: true } });
 });
+
+test('numeric_type date_nanos on a date before 1970 fails the search as DateUtils.toNanoSeconds does', async () => {
+  const created = await node.request('PUT', '/date_old', { body: { settings: { number_of_shards: 1 }, mappings: { properties: { date: { type: 'date' } } } } });
+  assert.equal(created.status, 200, created.text);
+  await bulk([{ index: { _index: 'date_old', _id: 'before' } }, { date: '1969-12-31T23:59:59.999Z' }, { index: { _index: 'date_old', _id: 'after' } }, { date: '2000-01-01' }]);
+  const res = await node.request('POST', '/date_old/_search', { body: { sort: [{ date: { numeric_type: 'date_nanos' } }] } });
+  assert.equal(res.status, 400, res.text);
+  assert.equal(res.body.error.type, 'search_phase_execution_exception');
+  assert.equal(res.body.error.root_cause[0].type, 'illegal_argument_exception');
+  assert.equal(res.body.error.root_cause[0].reason, 'milliSeconds [-1] are before the epoch in 1970 and cannot be processed in nanosecond resolution');
+  // Dates inside the nanosecond range still sort, at nanosecond resolution.
+  const fine = await node.request('POST', '/date_old/_search', { body: { query: { ids: { values: ['after'] } }, sort: [{ date: { numeric_type: 'date_nanos' } }] } });
+  assert.equal(fine.status, 200, fine.text);
+  assert.match(fine.text, /"sort":\[946684800000000000\]/);
+  await node.request('DELETE', '/date_old');
+});

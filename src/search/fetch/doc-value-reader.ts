@@ -4,6 +4,7 @@
  * rounding for longs), keyword fields give an ord (min or max of the document's set) into the segment's
  * sorted terms.
  */
+import { errors } from '../../common/errors.js';
 import type { SegmentReaders } from '../../engine/codec/index.js';
 import type { NumericSortMode } from '../collect/sort.js';
 
@@ -106,20 +107,35 @@ function reduceExact(mode: NumericSortMode, start: number, end: number, valueAt:
   }
 }
 
+/** The last millisecond date_nanos can hold (2262-04-11T23:47:16.854Z), DateUtils.MAX_NANOSECOND_IN_MILLIS. */
+const MAX_NANOSECOND_IN_MILLIS = 9_223_372_036_854n;
+
+/**
+ * DateUtils.toNanoSeconds, as ES's numeric_type `date_nanos` applies it to each value of a date field: a date
+ * before 1970 or after 2262 cannot be read at nanosecond resolution, and the search fails on it.
+ */
+function millisToNanoseconds(millis: bigint): bigint {
+  if (millis < 0n) throw errors.illegalArgument(`milliSeconds [${millis}] are before the epoch in 1970 and cannot be processed in nanosecond resolution`);
+  if (millis > MAX_NANOSECOND_IN_MILLIS) {
+    throw errors.illegalArgument(`milliSeconds [${millis}] are after 2262-04-11T23:47:16.854775807 and cannot be processed in nanosecond resolution`);
+  }
+  return millis * 1_000_000n;
+}
+
 /**
  * A long field's values reduced to one per doc, exactly (date_nanos: nanoseconds beyond 2^53). `millisToNanos`
  * reads a date field's milliseconds at nanosecond resolution (numeric_type `date_nanos`).
  */
 export function exactLongValues(readers: SegmentReaders, field: string, mode: NumericSortMode, millisToNanos = false): ExactLongValues | null {
-  const scale = millisToNanos ? 1_000_000n : 1n;
+  const convert = millisToNanos ? millisToNanoseconds : (value: bigint): bigint => value;
   const single = readers.docValues.numeric(field);
   if (single !== undefined) {
     if (single.kind !== 'long') return { value: (doc) => (single.has(doc) ? BigInt(Math.trunc(single.get(doc))) : undefined) };
-    return { value: (doc) => (single.has(doc) ? single.getBigInt(doc) * scale : undefined) };
+    return { value: (doc) => (single.has(doc) ? convert(single.getBigInt(doc)) : undefined) };
   }
   const multi = readers.docValues.sortedNumeric(field);
   if (multi === undefined) return null;
-  const valueAt = multi.kind === 'long' ? (index: number): bigint => multi.bigIntAt(index) * scale : (index: number): bigint => BigInt(Math.trunc(multi.valueAt(index)));
+  const valueAt = multi.kind === 'long' ? (index: number): bigint => convert(multi.bigIntAt(index)) : (index: number): bigint => BigInt(Math.trunc(multi.valueAt(index)));
   return {
     value(doc) {
       const start = multi.docStart(doc);
