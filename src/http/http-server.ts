@@ -217,8 +217,8 @@ export class HttpServer {
       }
       const error = toEsError(err);
       // One line per failed request, as ES's RestResponse logs it: 5xx at warn, 4xx (the caller's mistake) at
-      // debug. The log gets what was thrown underneath (the client gets the error's reason only); the error
-      // serializer prints type and reason, and the stack only when the level is debug.
+      // debug. The line carries the error the client got and what was thrown underneath it (the serializer prints
+      // its type and message; an unexpected failure's stack is in the one internal_error line toEsError reported).
       const opaque = request.headers['x-opaque-id'];
       const entry = {
         event: 'request_failed',
@@ -226,7 +226,7 @@ export class HttpServer {
         uri: rawUri,
         status: error.status,
         ...(typeof opaque === 'string' && { x_opaque_id: opaque }),
-        err: error.cause instanceof Error ? error.cause : err instanceof Error ? err : error,
+        err: error,
       };
       const message = `path: ${rawUri}, status: ${error.status}, ${error.type}: ${error.message}`;
       if (error.status >= 500) this.logger.warn(entry, message);

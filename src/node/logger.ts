@@ -1,8 +1,8 @@
 /**
  * The node's logs: structured JSON lines (pino) on stdout and in `<path.logs>/<cluster.name>_server.json`,
  * rotated by size. `logger.level` takes ES's (log4j's) level names. An error is logged as its type and
- * reason on one line; its stack is added only when the level is debug or trace, so an operator's log is never
- * flooded with stack traces by requests that failed as they should.
+ * reason on one line; the stack of a request that failed as it should is added only when the level is debug or
+ * trace, so an operator's log is never flooded with stack traces (errorSerializer).
  */
 import { pino, type DestinationStream, type Logger } from 'pino';
 import { EsError } from '../common/errors.js';
@@ -34,12 +34,23 @@ export interface LoggerOptions {
   readonly stdout?: DestinationStream;
 }
 
-/** What an error becomes in a log line: type and reason, with the stack only at debug. */
+/**
+ * What an error becomes in a log line. One of ES's errors (a request that failed as it should) is its type and
+ * reason, the JavaScript failure underneath it as `cause` (its type and message: a system error's path is there),
+ * and the stacks only at debug. Any other error is a bug or a failure the node did not expect (common/errors.ts
+ * reports those once, as `internal_error`): its stack is what finds it, so it is always there, inside the one
+ * JSON line.
+ */
 function errorSerializer(withStack: boolean) {
   return (err: unknown): Record<string, unknown> => {
     if (!(err instanceof Error)) return { message: String(err) };
-    const out: Record<string, unknown> = err instanceof EsError ? { type: err.type, reason: err.message } : { type: err.name, message: err.message };
-    if (err instanceof EsError && err.causedBy !== undefined) out['caused_by'] = { type: err.causedBy.type, reason: err.causedBy.message };
+    if (!(err instanceof EsError)) return { type: err.name, message: err.message, ...(err.stack !== undefined && { stack: err.stack }) };
+    const out: Record<string, unknown> = { type: err.type, reason: err.message };
+    if (err.causedBy !== undefined) out['caused_by'] = { type: err.causedBy.type, reason: err.causedBy.message };
+    const cause = err.cause;
+    if (cause instanceof Error && !(cause instanceof EsError)) {
+      out['cause'] = { type: cause.name, message: cause.message, ...(withStack && cause.stack !== undefined && { stack: cause.stack }) };
+    }
     if (withStack && err.stack !== undefined) out['stack'] = err.stack;
     return out;
   };

@@ -59,6 +59,20 @@ test('an error is one line with type and reason; the stack only at debug', () =>
   assert.match(debug.lines[0]!.err.stack, /^TypeError: boom\n {4}at /);
 });
 
+test('an unexpected failure keeps its stack at info, once: the internal error line has it, the request line names it', () => {
+  const info = capture('info');
+  const bug = new TypeError("Cannot read properties of undefined (reading 'x')");
+  info.logger.error({ err: bug, event: 'internal_error' }, 'internal error');
+  info.logger.warn({ err: new EsError('exception', 'internal error', { cause: bug }), event: 'request_failed' }, 'path: /x, status: 500');
+  assert.equal(info.lines.length, 2);
+  assert.equal(info.lines[0]!.err.type, 'TypeError');
+  assert.match(info.lines[0]!.err.stack, /^TypeError: Cannot read properties/);
+  assert.deepEqual(info.lines[1]!.err, { type: 'exception', reason: 'internal error', cause: { type: 'TypeError', message: "Cannot read properties of undefined (reading 'x')" } });
+  const system = Object.assign(new Error("EIO: i/o error, open '/data/x/translog'"), { code: 'EIO' });
+  info.logger.warn({ err: new EsError('exception', 'i/o error', { cause: system }) }, 'failed');
+  assert.deepEqual(info.lines[2]!.err.cause, { type: 'Error', message: "EIO: i/o error, open '/data/x/translog'" }, 'the path is in the log, not in the answer');
+});
+
 test("ES's level names map to pino's", () => {
   assert.deepEqual(['OFF', 'fatal', 'Error', 'WARN', 'info', 'DEBUG', 'trace', 'ALL'].map(pinoLevel), ['silent', 'fatal', 'error', 'warn', 'info', 'debug', 'trace', 'trace']);
   const off = capture('OFF');
