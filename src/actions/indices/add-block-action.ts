@@ -24,7 +24,7 @@ const API_BLOCKS: ReadonlyMap<string, { readonly blocksMetadataWrites: boolean }
   ['read', { blocksMetadataWrites: false }],
   ['write', { blocksMetadataWrites: false }],
   ['metadata', { blocksMetadataWrites: true }],
-  ['read_only_allow_delete', { blocksMetadataWrites: true }],
+  ['read_only_allow_delete', { blocksMetadataWrites: false }],
 ]);
 
 const addBlockHandler: Route['handler'] = async (request, context) => {
