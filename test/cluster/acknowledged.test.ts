@@ -87,4 +87,42 @@ describe('acknowledged with three nodes', () => {
     assert.deepEqual(opened.body, { acknowledged: true, shards_acknowledged: true });
     for (const through of cluster.nodes) assert.equal(through.node.nodeServices.clusterService.state().indices.get('acked')?.state, 'open');
   });
+
+  test('cluster settings put through one node govern every node: search.max_buckets and allocation enable', async () => {
+    const [a, b, c] = cluster.nodes;
+    const put = await a!.request('PUT', '/_cluster/settings', { body: { persistent: { 'search.max_buckets': 3, 'cluster.routing.allocation.enable': 'none' } } });
+    assert.equal(put.status, 200, put.text);
+    assert.equal(put.body.acknowledged, true);
+    for (const node of cluster.nodes) {
+      const got = await node.request('GET', '/_cluster/settings?flat_settings=true');
+      assert.deepEqual(got.body.persistent, { 'cluster.routing.allocation.enable': 'none', 'search.max_buckets': '3' }, node.name);
+    }
+    // No allocation while disabled: the new index's copies stay unassigned.
+    const gated = await b!.request('PUT', '/gated?wait_for_active_shards=0', { body: { settings: { number_of_shards: 3, number_of_replicas: 0 } } });
+    assert.equal(gated.status, 200, gated.text);
+    const waiting = await c!.request('GET', '/_cluster/health/gated?timeout=500ms&wait_for_status=green');
+    // A new index's unassigned primaries are yellow, as ES's ClusterShardHealth says (never allocated yet).
+    assert.equal(waiting.body.timed_out, true, waiting.text);
+    assert.equal(waiting.body.unassigned_primary_shards, 3, waiting.text);
+    assert.equal(waiting.body.active_shards, 0);
+    const enabled = await c!.request('PUT', '/_cluster/settings', { body: { persistent: { 'cluster.routing.allocation.enable': null } } });
+    assert.equal(enabled.body.acknowledged, true, enabled.text);
+    const green = await b!.request('GET', '/_cluster/health/gated?timeout=30s&wait_for_status=green');
+    assert.equal(green.body.status, 'green', green.text);
+    // 60 distinct tags: every shard builds more buckets than the limit.
+    const bulk = Array.from({ length: 60 }, (_, i) => `{"index":{"_index":"gated"}}\n{"tag":"t${i}"}\n`).join('');
+    assert.equal((await a!.request('POST', '/_bulk?refresh=true', { raw: bulk, headers: { 'content-type': 'application/x-ndjson' } })).body.errors, false);
+    // Every node, coordinating or holding shards, counts buckets against the cluster's limit.
+    for (const node of cluster.nodes) {
+      const search = await node.request('POST', '/gated/_search', { body: { size: 0, aggs: { tags: { terms: { field: 'tag.keyword', size: 60 } } } } });
+      assert.equal(search.status, 400, `${node.name}: ${search.text}`);
+      assert.match(JSON.stringify(search.body.error), /too_many_buckets_exception/);
+    }
+    const reset = await b!.request('PUT', '/_cluster/settings', { body: { persistent: { 'search.max_buckets': null } } });
+    assert.equal(reset.body.acknowledged, true);
+    for (const node of cluster.nodes) {
+      const search = await node.request('POST', '/gated/_search', { body: { size: 0, aggs: { tags: { terms: { field: 'tag.keyword', size: 60 } } } } });
+      assert.equal(search.body.aggregations.tags.buckets.length, 60, `${node.name}: ${search.text}`);
+    }
+  });
 });

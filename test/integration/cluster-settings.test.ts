@@ -102,6 +102,25 @@ test('include_defaults lists node settings and the defaults of known cluster set
   await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'search.max_buckets': null } } });
 });
 
+test('cluster.routing.allocation.enable none keeps a new index unassigned until allocation is enabled again', async () => {
+  const off = await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'cluster.routing.allocation.enable': 'none' } } });
+  assert.equal(off.status, 200, off.text);
+  try {
+    const created = await node.request('PUT', '/gated?wait_for_active_shards=0', { body: { settings: { number_of_shards: 2, number_of_replicas: 0 } } });
+    assert.deepEqual(created.body, { acknowledged: true, shards_acknowledged: true, index: 'gated' });
+    const waiting = await node.request('GET', '/_cluster/health/gated?wait_for_status=green&timeout=300ms');
+    assert.equal(waiting.body.timed_out, true, waiting.text);
+    assert.equal(waiting.body.unassigned_primary_shards, 2, waiting.text);
+  } finally {
+    const on = await node.request('PUT', '/_cluster/settings', { body: { persistent: { 'cluster.routing.allocation.enable': null } } });
+    assert.equal(on.status, 200, on.text);
+  }
+  const green = await node.request('GET', '/_cluster/health/gated?wait_for_status=green&timeout=30s');
+  assert.equal(green.body.status, 'green', green.text);
+  assert.equal((await node.request('PUT', '/gated/_doc/1?refresh=true', { body: { a: 1 } })).status, 201);
+  assert.equal((await node.request('DELETE', '/gated')).status, 200);
+});
+
 test('persistent settings survive a restart, transient ones do not', async () => {
   const first = await NodeProcess.start({ keepData: true });
   const dataPath = first.dataPath;

@@ -578,6 +578,11 @@ function recordLastEmitted(runs: readonly Running[], last: ReadonlyMap<number, A
   }
 }
 
+function coordinatorMaxBuckets(context: ActionContext): number {
+  const value = Number(context.services.settings.get('search.max_buckets') ?? '65536');
+  return Number.isFinite(value) ? value : 65_536;
+}
+
 /** A scroll shard's context for the scroll id: this node's, or the one its first page opened on another node. */
 function scrollContextOf(run: Running, context: ActionContext): ContextRef[] {
   if (run.context !== undefined) return [{ sessionId: readerContextsOf(context.services).sessionId, contextId: run.context.id, nodeId: context.services.localNode.id }];
@@ -619,7 +624,8 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
         sort,
         trackTotalHitsUpTo: plan.mode.kind === 'search' ? plan.trackTotalHitsUpTo : TRACK_TOTAL_HITS_ACCURATE,
         hasAggregations: plan.mode.kind !== 'scroll-next' && plan.aggregations !== undefined && plan.aggregations.length > 0,
-        maxBuckets: succeeded[0]?.target?.settings.maxBuckets ?? 65_536,
+        // The coordinating node's own search.max_buckets (its shards may all be remote), as ES's reduce reads it.
+        maxBuckets: succeeded[0]?.target?.settings.maxBuckets ?? coordinatorMaxBuckets(context),
         checkCancelled: () => context.task.ensureNotCancelled(),
         ...(plan.batchedReduceSize !== undefined && { batchedReduceSize: plan.batchedReduceSize }),
         expectedResults: runs.length,

@@ -14,7 +14,7 @@ import type { ClusterService } from '../cluster-service.js';
 import type { ClusterState } from '../cluster-state.js';
 import { resolveDateMathExpression } from '../date-math-index-name.js';
 import type { Coordinator } from '../coordination/coordinator.js';
-import { markShardFailed, markShardsStarted, type StartedShard } from '../routing/shard-allocation.js';
+import { allocateNewPrimariesOfEveryIndex, markShardFailed, markShardsStarted, type StartedShard } from '../routing/shard-allocation.js';
 import { addNewIndex, type CreateIndexRequest } from './create-index.js';
 import { applyAliasActions, type AliasActionOutcome, type AliasActionRequest } from './alias-updates.js';
 import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
@@ -249,7 +249,8 @@ export class MetadataService {
     const committed = await this.coordinator.submitStateUpdate('cluster_update_settings', (state) => {
       const result = updateClusterSettings(state, update);
       updates = { transient: result.transientUpdates, persistent: result.persistentUpdates };
-      return result.state;
+      // A cluster's master reroutes after every change; a single node places what enabling allocation allows here.
+      return this.master === undefined ? allocateNewPrimariesOfEveryIndex(result.state) : result.state;
     });
     return this.acked(committed, ackTimeoutMillis, updates);
   }

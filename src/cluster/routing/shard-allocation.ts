@@ -81,7 +81,16 @@ function allocatePrimaries(state: ClusterState, index: string, shards: ShardRout
   );
 }
 
-/** Routing for a newly created index: primaries INITIALIZING from an empty store, replicas UNASSIGNED. */
+/** `cluster.routing.allocation.enable: none` (EnableAllocationDecider): not even a new index's primaries are placed. */
+function allocationDisabled(state: ClusterState): boolean {
+  const value = state.transientSettings['cluster.routing.allocation.enable'] ?? state.persistentSettings['cluster.routing.allocation.enable'];
+  return value?.toLowerCase() === 'none';
+}
+
+/**
+ * Routing for a newly created index: primaries INITIALIZING from an empty store, replicas UNASSIGNED; every copy
+ * UNASSIGNED while allocation is disabled (the master's next allocation round places them once it is enabled).
+ */
 export function routingForNewIndex(state: ClusterState, metadata: IndexMetadata, now: number): ShardRouting[][] {
   const shards: ShardRouting[][] = [];
   for (let shard = 0; shard < metadata.numberOfShards; shard++) {
@@ -89,7 +98,21 @@ export function routingForNewIndex(state: ClusterState, metadata: IndexMetadata,
     for (let r = 0; r < metadata.numberOfReplicas; r++) copies.push(unassignedCopy(metadata.name, shard, false, 'INDEX_CREATED', now));
     shards.push(copies);
   }
-  return allocatePrimaries(state, metadata.name, shards, 'EMPTY_STORE', metadata);
+  return allocationDisabled(state) ? shards : allocatePrimaries(state, metadata.name, shards, 'EMPTY_STORE', metadata);
+}
+
+/**
+ * A single node's allocation round after the cluster settings changed (a cluster's master runs allocation.ts
+ * instead): new indices' primaries left unassigned while allocation was disabled are placed once it is not.
+ */
+export function allocateNewPrimariesOfEveryIndex(state: ClusterState): ClusterState {
+  if (allocationDisabled(state)) return state;
+  let working = state;
+  for (const name of state.indices.keys()) {
+    const metadata = working.indices.get(name);
+    if (metadata !== undefined) working = allocateNewPrimaries(working, metadata);
+  }
+  return working;
 }
 
 /**
@@ -98,7 +121,7 @@ export function routingForNewIndex(state: ClusterState, metadata: IndexMetadata,
  */
 export function allocateNewPrimaries(state: ClusterState, metadata: IndexMetadata): ClusterState {
   const shards = state.routing.get(metadata.name);
-  if (shards === undefined || metadata.state === 'close') return state;
+  if (shards === undefined || metadata.state === 'close' || allocationDisabled(state)) return state;
   const pending = shards.map((copies) => copies.map((copy) => ({ ...copy })));
   if (!pending.some((copies) => copies.some((copy) => copy.primary && copy.state === 'UNASSIGNED' && copy.recoverySource === 'EMPTY_STORE'))) return state;
   const allocated = allocatePrimaries(state, metadata.name, pending, 'EMPTY_STORE', metadata);
