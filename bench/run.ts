@@ -9,6 +9,8 @@
  *   reindex --corpus debian|npm    _reindex docs/s vs the raw _bulk rate, and cancel latency (--cancels N, --seed S)
  *   answers --peer opensearch      not a benchmark: where Gannet's answers differ from the peer's (operational
  *                                  commands and the README's examples), as a markdown report
+ *   hostile                        ops endpoints' p50/p99 while each request of issue 18's list runs (npm corpus;
+ *                                  --seconds S window per case, --cap S, --cases a,b, --node-entry <build>/dist/src/cli/run.js)
  * options: --peer opensearch (a server measured beside Gannet with the same client code; skipped with the reason
  *          where it cannot run), --runs N (default 3), --limit N (first N docs), --no-peers (no in-process peers),
  *          --seconds S, --connections C and --samples N (ops), --out FILE
@@ -19,6 +21,7 @@ import { searchTrack } from './tracks/search.js';
 import { opsTrack } from './tracks/ops.js';
 import { aggregationsTrack } from './tracks/aggregations.js';
 import { reindexTrack } from './tracks/reindex.js';
+import { hostileTrack } from './tracks/hostile.js';
 import { renderTable, saveResult, type TrackResult } from './lib/report.js';
 import { answersReport } from './answers/answers-track.js';
 
@@ -39,6 +42,9 @@ async function main(): Promise<number> {
       shards: { type: 'string', default: '1' },
       clients: { type: 'string', default: '1' },
       samples: { type: 'string', default: '60' },
+      cap: { type: 'string', default: '60' },
+      cases: { type: 'string' },
+      'node-entry': { type: 'string' },
     },
   });
   const track = positionals[0];
@@ -72,8 +78,17 @@ async function main(): Promise<number> {
     case 'ops':
       result = await opsTrack({ runs, seconds: Number(values.seconds), connections: Number(values.connections), samples: Number(values.samples), serverPeers });
       break;
+    case 'hostile':
+      result = await hostileTrack({
+        limit: trackOptions.limit,
+        seconds: Number(values.seconds),
+        capSeconds: Number(values.cap),
+        nodeEntry: values['node-entry'],
+        cases: values.cases,
+      });
+      break;
     default:
-      process.stderr.write('usage: npm run bench -- <ingest|search|aggregations|ops|reindex> [--peer opensearch] [--corpus debian|npm] [--runs N] [--limit N] [--no-peers]\n');
+      process.stderr.write('usage: npm run bench -- <ingest|search|aggregations|ops|reindex|hostile> [--peer opensearch] [--corpus debian|npm] [--runs N] [--limit N] [--no-peers]\n');
       return 64;
   }
   const file = saveResult(result, values.out);

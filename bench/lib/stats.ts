@@ -1,4 +1,7 @@
 /** Summaries of repeated measurements: median and spread, and latency percentiles. */
+import { percentileOfSorted } from '../../test/helpers/percentiles.js';
+
+export { percentileOfSorted };
 
 export interface Summary {
   median: number;
@@ -15,14 +18,6 @@ export function summarize(values: number[]): Summary {
   const min = sorted[0] ?? Number.NaN;
   const max = sorted[sorted.length - 1] ?? Number.NaN;
   return { median, min, max, spread: median === 0 ? 0 : (max - min) / median, runs: values };
-}
-
-export function percentileOfSorted(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const rank = (p / 100) * (sorted.length - 1);
-  const low = Math.floor(rank);
-  const high = Math.ceil(rank);
-  return sorted[low]! + (sorted[high]! - sorted[low]!) * (rank - low);
 }
 
 export function percentile(values: readonly number[], p: number): number {

@@ -6,9 +6,10 @@ import type { ClusterService, DiscoveryNode } from '../cluster/index.js';
 import type { TaskManager } from '../tasks/index.js';
 import type { NodeMonitor } from '../monitor/index.js';
 import type { IndicesService, SlowLogSink } from '../indices/index.js';
-import type { ThreadPoolsView } from './cat/thread-pool-figures.js';
 import type { MetadataService } from '../cluster/metadata/metadata-service.js';
 import type { TransportService } from '../transport/index.js';
+import type { ThreadPools } from '../common/thread-pools.js';
+import type { CircuitBreakerService } from '../common/circuit-breakers.js';
 
 export interface NodeServices {
   readonly settings: Settings;
@@ -18,8 +19,10 @@ export interface NodeServices {
   readonly taskManager: TaskManager;
   readonly monitor: NodeMonitor;
   readonly logger: Logger;
-  /** The node's thread pools, once it runs work on named pools; without them `_cat/thread_pool` reports the event loop. */
-  readonly threadPools?: ThreadPoolsView;
+  /** ES's thread pools: search, write, get... (queues, rejections, the figures `_cat/thread_pool` reads). */
+  readonly threadPools: ThreadPools;
+  /** ES's circuit breakers (parent, request, fielddata, inflight_requests) over the V8 heap. */
+  readonly breakers: CircuitBreakerService;
   /** Where search and indexing slow log lines go; absent where a node is built without log files (unit tests). */
   readonly slowLogs?: SlowLogSink;
   /** Index and document services; absent only where a node is built without data handling (some unit tests). */

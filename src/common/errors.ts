@@ -17,6 +17,9 @@ export const ERROR_STATUS = {
   // QueryValidationException (a ValidationException, so an IllegalArgumentException).
   query_validation_exception: 400,
   json_parse_exception: 400,
+  // Netty's decoder limits on the request line and headers, which ES answers with a 400.
+  too_long_http_line_exception: 400,
+  too_long_http_header_exception: 400,
   not_x_content_exception: 400,
   media_type_header_exception: 400,
   action_request_validation_exception: 400,
@@ -51,6 +54,8 @@ export const ERROR_STATUS = {
   security_exception: 403,
   status_exception: 400,
   mapper_parsing_exception: 400,
+  // Jackson's StreamConstraintsException (an IOException): only ever a caused_by of document_parsing_exception.
+  stream_constraints_exception: 500,
   document_parsing_exception: 400,
   // Only ever a caused_by (java.time's parse failure); ES would answer 500 were it thrown bare.
   date_time_parse_exception: 500,
@@ -63,6 +68,12 @@ export const ERROR_STATUS = {
   index_closed_exception: 400,
   number_format_exception: 400,
   too_many_buckets_exception: 400,
+  // Lucene's IndexSearcher.TooManyClauses / TooManyNestedClauses: only ever causes (query_shard_exception,
+  // illegal_argument_exception "Query rewrite failed").
+  too_many_clauses: 500,
+  too_many_nested_clauses: 500,
+  // Lucene's TooComplexToDeterminizeException: only ever a cause of query_shard_exception.
+  too_complex_to_determinize_exception: 500,
   // Aggregation builder/collection failures: ElasticsearchExceptions without a status of their own (500).
   aggregation_initialization_exception: 500,
   aggregation_execution_exception: 500,
@@ -135,6 +146,29 @@ export class EsError extends Error {
   }
 }
 
+/** An EsError as plain data, to cross a thread (or any boundary that copies values). */
+export interface PlainEsError {
+  readonly type: string;
+  readonly reason: string;
+  readonly status: number;
+  readonly metadata: Record<string, unknown>;
+  readonly causedBy?: PlainEsError;
+}
+
+export function toPlainEsError(error: EsError): PlainEsError {
+  return { type: error.type, reason: error.reason, status: error.status, metadata: error.metadata, ...(error.causedBy !== undefined && { causedBy: toPlainEsError(error.causedBy) }) };
+}
+
+export function fromPlainEsError(plain: PlainEsError): EsError {
+  // The type came from an EsError, so it is one of the table's.
+  return new EsError(plain.type as EsErrorType, plain.reason, {
+    status: plain.status,
+    metadata: plain.metadata,
+    ...(plain.causedBy !== undefined && { causedBy: fromPlainEsError(plain.causedBy) }),
+  });
+}
+
+
 /** The reason of every internal error a client sees: stable, and free of paths and JavaScript internals. */
 export const INTERNAL_ERROR_REASON = 'internal error: the request failed on the node; its log has the details';
 
@@ -184,6 +218,12 @@ export const errors = {
   illegalArgument: (reason: string, causedBy?: EsError) => new EsError('illegal_argument_exception', reason, { causedBy }),
   /** Java's IllegalStateException, which ES answers with 500. */
   illegalState: (reason: string) => new EsError('illegal_state_exception', reason),
+
+  /** Lucene's TooManyClauses met while rewriting on a shard, as ES 8.16+ reports it (a 400, not a 500). */
+  rewriteTooManyClauses: (maxClauseCount: number) =>
+    new EsError('illegal_argument_exception', 'Query rewrite failed: too many clauses', {
+      causedBy: new EsError('too_many_clauses', `maxClauseCount is set to ${maxClauseCount}`),
+    }),
 
   unrecognizedParameters(path: string, unknown: string[], suggestions: Map<string, string[]>): EsError {
     const parts = unknown.map((name) => {

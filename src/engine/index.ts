@@ -30,3 +30,5 @@ export {
 export { openEngine, INDEX_FOLDER, TRANSLOG_FOLDER } from './engine-open.js';
 export type { InternalEngine } from './internal-engine.js';
 export { DEFAULT_MERGE_POLICY, type TieredMergePolicyOptions } from './merge/tiered-merge-policy.js';
+export { CachedAnalyzers, checkLongTextValues, hasLongTextValues, prevalidate } from './indexing/indexing-buffer.js';
+export { encodeDocumentFields } from './indexing/document-batch.js';

@@ -1,6 +1,7 @@
 /**
  * Reads a request body within `http.max_content_length`, inflating gzip/deflate bodies (with the same limit
- * on the inflated size, so a small compressed bomb cannot exhaust memory).
+ * on the inflated size, so a small compressed bomb cannot exhaust memory). Each chunk, inflated, is shown to
+ * `account` first (the in-flight requests breaker): a throw there stops reading and rejects with that error.
  */
 import type { IncomingMessage } from 'node:http';
 import { createGunzip, createInflate, type Gunzip, type Inflate } from 'node:zlib';
@@ -13,7 +14,7 @@ export class BodyTooLargeError extends Error {
 
 export class BadContentEncodingError extends Error {}
 
-export function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(request: IncomingMessage, limit: number, account?: (bytes: number) => void): Promise<Buffer> {
   const encoding = (request.headers['content-encoding'] ?? '').toLowerCase().trim();
   let source: NodeJS.ReadableStream = request;
   let decoder: Gunzip | Inflate | undefined;
@@ -39,6 +40,12 @@ export function readBody(request: IncomingMessage, limit: number): Promise<Buffe
       received += chunk.length;
       if (received > limit) {
         fail(new BodyTooLargeError(limit));
+        return;
+      }
+      try {
+        account?.(chunk.length);
+      } catch (err) {
+        fail(err as Error);
         return;
       }
       chunks.push(chunk);

@@ -23,6 +23,7 @@ import { contentTypeFor, negotiateCompatibleVersion, parseAccept, parseMediaType
 import { errorBody } from './error-response.js';
 import { CorsHandler, type CorsConfig } from './cors.js';
 import { checkCrossSite, checkHostHeader, type RequestOriginConfig } from './request-origin.js';
+import { BreakerReservation } from '../common/circuit-breakers.js';
 
 /** Parameters every endpoint accepts (ES's RestResponse.RESPONSE_PARAMS plus the xcontent ones). */
 const COMMON_PARAMS = ['format', 'filter_path', 'pretty', 'human', 'error_trace'];
@@ -37,6 +38,10 @@ export interface HttpServerOptions {
   /** Inclusive port range; the first free port is used (0 asks the OS). */
   ports: [number, number];
   maxContentLength: number;
+  /** `http.max_initial_line_length` (ES: 4kb): a longer request line is refused with too_long_http_line_exception. */
+  maxInitialLineLength?: number;
+  /** `http.max_header_size` (ES: 16kb): larger headers are refused with too_long_http_header_exception. */
+  maxHeaderSize?: number;
   compression: boolean;
   /** `http.cors.*`; absent means disabled. */
   cors?: CorsConfig;
@@ -51,6 +56,8 @@ export class HttpServer {
   private boundPort = 0;
   private readonly cors: CorsHandler | undefined;
   private readonly origin: RequestOriginConfig | undefined;
+  private readonly maxInitialLineLength: number;
+  private readonly maxHeaderSize: number;
 
   constructor(
     private readonly services: NodeServices,
@@ -59,7 +66,23 @@ export class HttpServer {
   ) {
     this.cors = options.cors?.enabled ? new CorsHandler(options.cors) : undefined;
     this.origin = options.allowedHosts === undefined ? undefined : { corsEnabled: this.cors !== undefined, allowedHosts: options.allowedHosts };
-    this.server = createServer({ maxHeaderSize: 16 * 1024 }, (request, response) => {
+    this.maxInitialLineLength = options.maxInitialLineLength ?? DEFAULT_MAX_INITIAL_LINE_LENGTH;
+    this.maxHeaderSize = options.maxHeaderSize ?? DEFAULT_MAX_HEADER_SIZE;
+    // Node's parser counts the request line and the headers together; the limits ES applies to each are checked
+    // on the parsed request, and Node's own limit only stops what is far beyond both.
+    this.server = createServer({ maxHeaderSize: this.maxInitialLineLength + this.maxHeaderSize + 1024 }, (request, response) => {
+      void this.dispatch(request, response);
+    });
+    // `Expect: 100-continue`: Netty's aggregator answers 417 at once for a body over http.max_content_length,
+    // before the client sends it, and 100 Continue otherwise.
+    this.server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+      if (Number(request.headers['content-length'] ?? '0') > this.options.maxContentLength) {
+        response.writeHead(417, { 'content-length': '0', connection: 'close', 'X-elastic-product': 'Elasticsearch' });
+        response.end();
+        response.on('finish', () => request.socket.destroySoon?.());
+        return;
+      }
+      response.writeContinue();
       void this.dispatch(request, response);
     });
     this.server.on('connection', (socket: Socket) => {
@@ -67,6 +90,16 @@ export class HttpServer {
       socket.on('close', () => this.sockets.delete(socket));
     });
     this.server.on('clientError', (err, socket) => {
+      if (socket.writable && (err as NodeJS.ErrnoException).code === 'HPE_HEADER_OVERFLOW') {
+        const packet = (err as { rawPacket?: Buffer }).rawPacket;
+        const lineEnd = packet?.indexOf('\r\n') ?? -1;
+        const error = lineEnd < 0 || lineEnd > this.maxInitialLineLength ? tooLongLine(this.maxInitialLineLength) : tooLongHeader(this.maxHeaderSize);
+        const body = JSON.stringify(errorBody(error, false));
+        socket.end(
+          `HTTP/1.1 400 Bad Request\r\nX-elastic-product: Elasticsearch\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+        );
+        return;
+      }
       if (socket.writable) {
         const body = JSON.stringify({ error: `bad request: ${(err as Error).message}`, status: 400 });
         socket.end(
@@ -148,6 +181,13 @@ export class HttpServer {
     }
     const rawUri = request.url ?? '/';
     const method = (request.method ?? 'GET').toUpperCase();
+    const limitError = this.checkLineAndHeaders(request);
+    if (limitError !== undefined) {
+      drain(request);
+      response.setHeader('connection', 'close');
+      this.send(request, response, { kind: 'json', status: limitError.status, body: errorBody(limitError, false) }, new Map(), undefined);
+      return;
+    }
     let pretty = false;
     let errorTrace = false;
     let compatibleWith: number | undefined;
@@ -186,14 +226,26 @@ export class HttpServer {
       const match = lookup.match;
       this.checkParameters(path, match, query, declaredCompatibleVersion(request));
       let body: Buffer;
+      // The body is held in memory until the response is sent: the in-flight requests breaker counts it (inflated)
+      // as it arrives, and refuses it with a 429 once it would pass the limit, except for the operator's commands
+      // (ES's canTripCircuitBreaker() false), which are counted without a check.
+      const inFlight = new BreakerReservation(this.services.breakers.breaker('inflight_requests'), '<http_request>', 0);
+      response.on('close', () => inFlight.release());
+      const canTrip = !isManagementAction(match.route.action);
       try {
-        body = await readBody(request, this.options.maxContentLength);
+        body = await readBody(request, this.options.maxContentLength, (bytes) => (canTrip ? inFlight.add(bytes) : inFlight.addWithoutBreaking(bytes)));
       } catch (err) {
         if (err instanceof BodyTooLargeError) {
           this.rejectTooLarge(request, response);
           return;
         }
         if (err instanceof BadContentEncodingError) throw new EsError('illegal_argument_exception', err.message);
+        if (err instanceof EsError) {
+          // The rest of the body is not read: answer, then close the connection.
+          response.setHeader('connection', 'close');
+          request.resume();
+          throw err;
+        }
         response.destroy();
         return;
       }
@@ -261,7 +313,9 @@ export class HttpServer {
       detached = true;
     };
     try {
-      return await route.handler(request, { task, services: this.services, detach });
+      const run = () => route.handler(request, { task, services: this.services, detach });
+      // The operator's commands are counted on ES's `management` pool (a scaling pool: it never holds them back).
+      return await (isManagementAction(route.action) ? this.services.threadPools.execute('management', run) : run());
     } finally {
       // A detached task is unregistered by its handler's background work when that work ends.
       if (!detached) taskManager.unregister(task);
@@ -278,6 +332,20 @@ export class HttpServer {
     for (const text of texts.length > 0 ? texts : [warning]) {
       this.logger.warn({ event: 'deprecation', logger: 'org.elasticsearch.deprecation', method, uri, ...(typeof opaqueId === 'string' && { x_opaque_id: opaqueId }) }, text);
     }
+  }
+
+  /**
+   * Netty's HttpObjectDecoder limits, as ES configures them: the request line (`GET /uri HTTP/1.1`) at most
+   * http.max_initial_line_length bytes, the header lines together at most http.max_header_size bytes.
+   */
+  private checkLineAndHeaders(request: IncomingMessage): EsError | undefined {
+    const lineLength = (request.method ?? '').length + 1 + Buffer.byteLength(request.url ?? '') + 1 + `HTTP/${request.httpVersion}`.length;
+    if (lineLength > this.maxInitialLineLength) return tooLongLine(this.maxInitialLineLength);
+    let headerBytes = 0;
+    const raw = request.rawHeaders;
+    for (let i = 0; i + 1 < raw.length; i += 2) headerBytes += Buffer.byteLength(raw[i]!) + 2 + Buffer.byteLength(raw[i + 1]!);
+    if (headerBytes > this.maxHeaderSize) return tooLongHeader(this.maxHeaderSize);
+    return undefined;
   }
 
   /** ES rejects parameters the handler did not consume: 400, with did-you-mean suggestions. */
@@ -373,11 +441,30 @@ export class HttpServer {
   }
 }
 
+/** ES 8's defaults for http.max_initial_line_length and http.max_header_size. */
+export const DEFAULT_MAX_INITIAL_LINE_LENGTH = 4096;
+export const DEFAULT_MAX_HEADER_SIZE = 16 * 1024;
+
+/** Netty's TooLongHttpLineException, as ES answers it (400). */
+function tooLongLine(limit: number): EsError {
+  return new EsError('too_long_http_line_exception', `An HTTP line is larger than ${limit} bytes.`);
+}
+
+/** Netty's TooLongHttpHeaderException, as ES answers it (400). */
+function tooLongHeader(limit: number): EsError {
+  return new EsError('too_long_http_header_exception', `HTTP header is larger than ${limit} bytes.`);
+}
+
 /** 406 for an unsupported request Content-Type, rendered like ES as a simple error. */
 class NotAcceptableError extends EsError {
   constructor(message: string) {
     super('status_exception', message, { status: 406 });
   }
+}
+
+/** Actions ES runs on its management pool: cluster and node monitoring, tasks, cat. */
+function isManagementAction(action: string): boolean {
+  return action.startsWith('cluster:monitor/') || action.startsWith('cluster:admin/tasks/');
 }
 
 function responseFormat(formatParam: string | undefined, accept: string | undefined): Format {

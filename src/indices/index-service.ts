@@ -7,6 +7,7 @@ import { AnalysisRegistry } from '../analysis/index.js';
 import { EMPTY_ROOT, parseDocument, parseMapping, type ParsedDocument, type RootMapping } from '../mapping/index.js';
 import type { IndexShard } from './index-shard.js';
 import { readIndexSettings, type FlatSettings, type IndexSettingsView } from './index-settings.js';
+import { LARGE_DOCUMENT_BYTES, parseInWorker } from './document-parse-pool.js';
 
 /** What the indices layer needs to know about an index (the cluster layer builds it from IndexMetadata). */
 export interface IndexDescriptor {
@@ -87,6 +88,16 @@ export class IndexService {
       settings: this.view.mapping,
       analyzerExists: this.analyzerExists,
     });
+  }
+
+  /**
+   * parseDocument for any size: from LARGE_DOCUMENT_BYTES up the parsing runs in a worker thread and the
+   * fields come back encoded (ParsedDocument.encodedFields), so a document of millions of values does not hold
+   * the event loop. Smaller documents are parsed here, as parsing them costs less than the trip.
+   */
+  async parseDocumentAnySize(source: Uint8Array, id: string, routing: string | undefined): Promise<ParsedDocument> {
+    if (source.length < LARGE_DOCUMENT_BYTES) return this.parseDocument(source, id, routing);
+    return parseInWorker({ indexName: this.name, analysisSettings: this.view.analysis, mapping: this.mappingRoot, settings: this.view.mapping, source, id, routing });
   }
 
   /** One closure for every document parsed (not one per document). */

@@ -36,3 +36,4 @@ export {
   type SlowLogSettings,
   type SlowLogThresholds,
 } from './slow-log.js';
+export { LARGE_DOCUMENT_BYTES } from './document-parse-pool.js';

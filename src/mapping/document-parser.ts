@@ -19,7 +19,7 @@ import { IpFormatError, parseIp } from './ip-address.js';
 import { defaultMappingType, findTemplate, templateMappingForName, templateMappingType } from './dynamic-templates.js';
 import { fieldOptions } from './field-options.js';
 import { acquireParser, releaseParser, type JsonPullParser, type JsonToken, type TokenLocation } from './json-pull-parser.js';
-import { JsonSyntaxError } from './json-syntax-error.js';
+import { JsonConstraintError, JsonSyntaxError } from './json-syntax-error.js';
 import { tryParseJavaDouble, tryParseJavaLong } from './java-numbers.js';
 import { mappingErrors } from './mapping-errors.js';
 import { countMappedFields, objectDepth, totalFieldsCount } from './mapping-limits.js';
@@ -165,6 +165,7 @@ class DocumentParserRun {
   // Created when first needed: most documents ignore nothing and add no field (fewer allocations per document).
   private ignoredMemo: Set<string> | undefined;
   private dynamicMappersMemo: Map<string, MappingNode[]> | undefined;
+  private dynamicFieldsMemo: Map<string, MappingNode> | undefined;
   private parserCtxMemo: ParserContext | undefined;
   private existingFieldCountMemo: number | undefined;
   private dateFormattersMemo: readonly DateFormatter[] | undefined;
@@ -185,6 +186,11 @@ class DocumentParserRun {
 
   private get dynamicMappers(): Map<string, MappingNode[]> {
     return (this.dynamicMappersMemo ??= new Map());
+  }
+
+  /** The mapping each (type, date format, path) of a new value got in this document. */
+  private get dynamicFieldMemo(): Map<string, MappingNode> {
+    return (this.dynamicFieldsMemo ??= new Map());
   }
 
   private get parserCtx(): ParserContext {
@@ -257,6 +263,7 @@ class DocumentParserRun {
 
   /** A JSON syntax error outside the document's body walk: "[l:c] <jackson message>". */
   private syntaxError(err: unknown): unknown {
+    if (err instanceof JsonConstraintError) return this.wrap(err);
     if (!(err instanceof JsonSyntaxError)) return err;
     const location = { line: err.line, column: err.column };
     const cause = new EsError('x_content_parse_exception', `[${err.line}:${err.column}] ${err.message}`);
@@ -268,6 +275,10 @@ class DocumentParserRun {
     if (err instanceof EsError) {
       if (err.type === 'document_parsing_exception' || err.type === 'strict_dynamic_mapping_exception') return err;
       return mappingErrors.failedToParseDocument(this.parser.location(), err);
+    }
+    if (err instanceof JsonConstraintError) {
+      // Jackson's StreamConstraintsException is not a parse exception: ES wraps its bare message.
+      return mappingErrors.failedToParseDocument({ line: err.line, column: err.column }, new EsError('stream_constraints_exception', err.message));
     }
     if (err instanceof JsonSyntaxError) {
       const location = { line: err.line, column: err.column };
@@ -514,9 +525,15 @@ class DocumentParserRun {
       }
     } else if (parser.token === 'VALUE_NUMBER') type = parser.isInteger ? 'long' : 'double';
     else type = 'boolean';
+    // The mapping is a function of (path, type, date format): an array of 400,000 new values maps its field once,
+    // not 400,000 times (and buildMappingUpdate then merges one node, not one per value).
+    const key = `${type}\u0000${dateFormat ?? ''}\u0000${path}`;
+    const known = this.dynamicFieldMemo.get(key);
+    if (known !== undefined) return known;
     const template = findTemplate(this.root.dynamicTemplates, path, name, type);
-    if (template !== undefined) return this.fromTemplate(template, name, path, type, dateFormat);
-    return defaultDynamicField(type, dateFormat);
+    const node = template !== undefined ? this.fromTemplate(template, name, path, type, dateFormat) : defaultDynamicField(type, dateFormat);
+    this.dynamicFieldMemo.set(key, node);
+    return node;
   }
 
   private fromTemplate(
@@ -557,7 +574,7 @@ class DocumentParserRun {
     }
     const list = this.dynamicMappers.get(path);
     if (list === undefined) this.dynamicMappers.set(path, [node]);
-    else list.push(node);
+    else if (!list.includes(node)) list.push(node);
     return true;
   }
 

@@ -31,6 +31,7 @@ export type {
   DateNanosField,
   IpField,
   DoubleField,
+  EncodedFields,
   IndexableField,
   KeywordField,
   LongField,

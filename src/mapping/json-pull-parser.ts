@@ -7,7 +7,7 @@
  * Contract: call next() until it returns undefined (end of input). After a token, `text` holds the field name,
  * the string value, the number's literal text or "true"/"false"; `line`/`column` locate the token's start.
  */
-import { JsonSyntaxError } from './json-syntax-error.js';
+import { JsonConstraintError, JsonSyntaxError, MAX_NUMBER_LENGTH } from './json-syntax-error.js';
 
 export type JsonToken =
   | 'START_OBJECT'
@@ -355,6 +355,16 @@ export class JsonPullParser {
     if (after !== undefined && isIdentifierByte(after)) {
       this.pos = p;
       throw this.unexpectedCharHere('Expected space separating root-level values');
+    }
+    // Jackson's StreamReadConstraints: an integer's digits, or a floating number's whole literal, at most 1000
+    // characters (a 2,000,000-digit literal is refused before anything converts it).
+    const length = integer ? p - intStart : p - start;
+    if (length > MAX_NUMBER_LENGTH) {
+      throw new JsonConstraintError(
+        `Number value length (${length}) exceeds the maximum allowed (${MAX_NUMBER_LENGTH}, from \`StreamReadConstraints.getMaxNumberLength()\`)`,
+        this.lineNumber,
+        start - this.lineStart + 1,
+      );
     }
     this.text = latin1(bytes, start, p);
     this.isInteger = integer;

@@ -100,4 +100,18 @@ export interface ParsedDocument {
   readonly docCount: number | undefined;
   /** The fields and objects this document added to the mapping, or undefined when it added none. */
   readonly mappingUpdate: RootMapping | undefined;
+  /**
+   * The fields already encoded where the document was parsed (a parse worker, for very large documents), in the
+   * engine's document-batch layout; `fields` is then empty. Moving them as flat arrays costs a copy, where a
+   * structured clone of millions of field objects would hold the event loop for seconds.
+   */
+  readonly encodedFields?: EncodedFields;
+}
+
+/** One document's fields in the engine's document-batch layout (a batch of that one document, without source). */
+export interface EncodedFields {
+  readonly ints: Int32Array;
+  readonly numbers: Float64Array;
+  readonly strings: readonly string[];
+  readonly names: readonly string[];
 }

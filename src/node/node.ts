@@ -3,7 +3,8 @@
  * reverse. This is the only place that knows how the pieces fit together.
  */
 import { setOwnValue } from '../common/own-keys.js';
-import { hostname } from 'node:os';
+import { availableParallelism, hostname } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Logger } from 'pino';
@@ -11,6 +12,8 @@ import type { Settings } from '../common/settings.js';
 import { parsePortRange } from '../common/settings.js';
 import { versionInfo, GANNET_VERSION } from '../common/version.js';
 import { randomBase64Uuid } from '../common/uuid.js';
+import { ThreadPools } from '../common/thread-pools.js';
+import { CircuitBreakerService } from '../common/circuit-breakers.js';
 import { ClusterService, type DiscoveryNode } from '../cluster/index.js';
 import { EmbeddedCoordinator, initialClusterState } from '../cluster/coordination/embedded-coordinator.js';
 import type { Coordinator } from '../cluster/coordination/coordinator.js';
@@ -208,6 +211,7 @@ export class GannetNode {
       clustered ? (state, copy) => checkReplicaCanStartEmpty(transport, state, copy) : undefined,
     );
     this.indicesApplier.start();
+    const threadPools = new ThreadPools(localNode.name, allocatedProcessors(settings), getHeapStatistics().heap_size_limit);
     const services: NodeServices = {
       settings: handlerSettings,
       version,
@@ -217,6 +221,8 @@ export class GannetNode {
       monitor,
       logger: this.logger,
       ...(this.slowLogs !== undefined && { slowLogs: this.slowLogs }),
+      threadPools,
+      breakers: new CircuitBreakerService(() => handlerSettings.raw()),
       indices: { service: indicesService, metadata },
       transport,
     };
@@ -231,6 +237,8 @@ export class GannetNode {
         host,
         ports: httpPorts,
         maxContentLength: settings.getBytes('http.max_content_length', 100 * 1024 * 1024),
+        maxInitialLineLength: settings.getBytes('http.max_initial_line_length', 4 * 1024),
+        maxHeaderSize: settings.getBytes('http.max_header_size', 16 * 1024),
         compression: settings.getBool('http.compression', true),
         cors: corsConfig(settings),
         allowedHosts: allowedHostNames(settings, hostname()),
@@ -306,6 +314,13 @@ function createCoordinator(kind: string, settings: Settings, clusterService: Clu
     reroute,
     log: (level, message, err) => logger[level]({ err, event: 'coordination' }, message),
   });
+}
+
+/** ES's `node.processors`: the processors thread pools are sized for (default: what the machine offers). */
+function allocatedProcessors(settings: Settings): number {
+  const available = availableParallelism();
+  const configured = Number(settings.getString('node.processors', String(available)));
+  return Number.isFinite(configured) && configured > 0 ? Math.min(Math.ceil(configured), available) : available;
 }
 
 /** `node.attr.<name>` settings become node attributes. */

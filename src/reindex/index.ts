@@ -9,8 +9,10 @@ export {
   type DestRouting,
   type HitConversion,
   type HitScript,
+  type HitScriptStep,
 } from './request.js';
 export { scriptApplier, type ScriptApplierOptions } from './script-applier.js';
+export { workerHitScript, type WorkerScriptOptions } from './script-pool.js';
 export { emptyCounts, FULL_STATUS, statusFields, sumStatuses, type BulkByScrollCounts, type BulkByScrollStatus, type StatusRenderOptions } from './status.js';
 export { parseRequestsPerSecond, perfectlyThrottledBatchNanos, rescaledDelayNanos, SYSTEM_CLOCK, Throttle, throttleWaitNanos, MAX_THROTTLE_WAIT_NANOS, type ThrottleClock } from './throttle.js';
 export { causeJson, responseBody, responseStatus } from './response.js';

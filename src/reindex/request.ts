@@ -4,6 +4,7 @@
  * timeout and active shards, `refresh`, the scroll keep-alive, and how each hit becomes a write, and the script applied
  * to each write.
  */
+import type { Task } from '../tasks/index.js';
 import type { ScrollHit, SourceSearch, WriteRequest, WriteVersionType } from './client.js';
 
 /** ES's DEFAULT_SCROLL_SIZE and DEFAULT_SCROLL_TIMEOUT. */
@@ -28,11 +29,18 @@ export type HitConversion =
   | { readonly kind: 'delete_by_query' };
 
 /**
- * A write script applied to every hit (ES's ScriptApplier, a BiFunction of the write and the hit): returns the
+ * A write script applied to one hit (ES's ScriptApplier, a BiFunction of the write and the hit): returns the
  * write to send (possibly changed, or turned into a delete), or `undefined` for a noop (counted in `noops`).
  * Built by `scriptApplier` (script-applier.ts) from a compiled script.
  */
-export type HitScript = (write: WriteRequest, hit: ScrollHit) => WriteRequest | undefined;
+export type HitScriptStep = (write: WriteRequest, hit: ScrollHit) => WriteRequest | undefined;
+
+/**
+ * The script applied to a batch of hits, off the event loop (script-pool.ts runs it in a worker thread):
+ * resolves with each hit's write or undefined; a script failure rejects with its script_exception, a cancel of
+ * `task` with task_cancelled.
+ */
+export type HitScript = (items: readonly { readonly write: WriteRequest; readonly hit: ScrollHit }[], task: Task) => Promise<(WriteRequest | undefined)[]>;
 
 export interface BulkByScrollRequest {
   readonly source: SourceSearch;

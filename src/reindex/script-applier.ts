@@ -15,7 +15,7 @@ import { RawJson, expandRawJson, stringifyWithRaw } from '../common/raw-json.js'
 import { REINDEX_METADATA, UPDATE_BY_QUERY_METADATA, type CompiledScript, type ScriptContext } from '../script/index.js';
 import { isMap, javaClassName, javaToString, normalize } from '../script/values.js';
 import type { ScrollHit, WriteRequest } from './client.js';
-import type { HitScript } from './request.js';
+import type { HitScriptStep } from './request.js';
 
 /** ES's ScriptApplier.INDEX: the op a script starts with. */
 const INDEX_OP = 'index';
@@ -28,6 +28,8 @@ export interface ScriptApplierOptions {
   readonly versionsFetched: boolean;
   /** ctx._now (ES's threadPool.absoluteTimeInMillis); the wall clock by default. */
   readonly nowMillis?: () => number;
+  /** Looked at while the script loops: true stops it (ScriptInterrupted), as a cancelled task asks. */
+  readonly interrupted?: () => boolean;
 }
 
 /** The metadata a hit offers the script, kept to tell what the script changed. */
@@ -102,7 +104,7 @@ function writeForOp(write: WriteRequest, op: unknown): WriteRequest | undefined 
 }
 
 /** The per-hit script step of a reindex or update_by_query worker. */
-export function scriptApplier(script: CompiledScript, options: ScriptApplierOptions): HitScript {
+export function scriptApplier(script: CompiledScript, options: ScriptApplierOptions): HitScriptStep {
   const metadataRules = options.kind === 'reindex' ? REINDEX_METADATA : UPDATE_BY_QUERY_METADATA;
   const now = options.nowMillis ?? Date.now;
   return (write, hit) => {
@@ -121,7 +123,7 @@ export function scriptApplier(script: CompiledScript, options: ScriptApplierOpti
       op: INDEX_OP,
       _now: now(),
     };
-    script.execute(ctx, metadataRules);
+    script.execute(ctx, metadataRules, options.interrupted);
     let scripted: WriteRequest = { ...write, source: sourceAfter(ctx) };
     if (options.kind === 'reindex') scripted = applyReindexMetadata(scripted, ctx, original);
     return writeForOp(scripted, ctx['op']);

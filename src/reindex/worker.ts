@@ -132,7 +132,7 @@ export class BulkByScrollWorker {
         const remaining = Math.max(0, request.maxDocs - this.successfullyProcessed);
         if (remaining < hits.length) hits = hits.slice(0, remaining);
       }
-      const items = this.buildWrites(hits);
+      const items = await this.buildWrites(hits);
       if (items.length > 0) {
         this.task.ensureNotCancelled();
         const results = await this.client.bulk(items, { timeoutMillis: request.timeoutMillis, waitForActiveShards: request.waitForActiveShards }, this.task);
@@ -163,17 +163,22 @@ export class BulkByScrollWorker {
     return { ...request.source, body };
   }
 
-  private buildWrites(hits: readonly ScrollHit[]): WriteRequest[] {
-    const out: WriteRequest[] = [];
-    const script = this.request.script;
+  private async buildWrites(hits: readonly ScrollHit[]): Promise<WriteRequest[]> {
+    const pairs: { write: WriteRequest; hit: ScrollHit }[] = [];
     for (const hit of hits) {
       const write = this.writeFor(hit);
-      if (write === undefined) continue;
-      // The script may change the write, turn it into a delete, or drop it (ctx.op = 'noop'); a script failure
-      // throws out of the batch before anything of it is written, and fails the run (ES's finishHim).
-      const scripted = script === undefined ? write : script(write, hit);
-      if (scripted === undefined) this.counts.noops++;
-      else out.push(scripted);
+      if (write !== undefined) pairs.push({ write, hit });
+    }
+    const script = this.request.script;
+    if (script === undefined) return pairs.map((pair) => pair.write);
+    // The script may change a write, turn it into a delete, or drop it (ctx.op = 'noop'); it runs over the whole
+    // batch in a worker thread, and a script failure rejects the batch before anything of it is written, failing
+    // the run (ES's finishHim).
+    const scripted = await script(pairs, this.task);
+    const out: WriteRequest[] = [];
+    for (const write of scripted) {
+      if (write === undefined) this.counts.noops++;
+      else out.push(write);
     }
     return out;
   }

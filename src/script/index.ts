@@ -21,7 +21,7 @@ import { isMap } from './values.js';
 import type { CtxMetadata } from './ctx-metadata.js';
 
 export { JavaNumber } from './values.js';
-export { MAX_LOOP_ITERATIONS } from './interpreter.js';
+export { MAX_LOOP_ITERATIONS, ScriptInterrupted } from './interpreter.js';
 export { MAX_NESTING } from './parser.js';
 export { REINDEX_METADATA, UPDATE_BY_QUERY_METADATA, UPDATE_METADATA, UPSERT_METADATA, type CtxMetadata, type FieldRule } from './ctx-metadata.js';
 
@@ -48,8 +48,9 @@ export interface CompiledScript {
    * Runs the script against `ctx` (changing it in place); throws ES's script_exception (`runtime error`).
    * `metadata` (optional) applies ES 8's rules for the ctx metadata keys of a write context (UPDATE_METADATA,
    * REINDEX_METADATA, ...): read-only keys, types, allowed `op` values. Without it ctx is a plain map.
+   * `interrupted` is looked at while loops run: when it answers true the run stops with ScriptInterrupted.
    */
-  execute(ctx: ScriptContext, metadata?: CtxMetadata): void;
+  execute(ctx: ScriptContext, metadata?: CtxMetadata, interrupted?: () => boolean): void;
 }
 
 /** ES's `script.max_size_in_bytes` default. */
@@ -123,9 +124,9 @@ export function compileScript(script: Script): CompiledScript {
   const params = script.params as Record<string, unknown>;
   readOnlyContainers.add(params);
   return {
-    execute(ctx: ScriptContext, metadata?: CtxMetadata): void {
+    execute(ctx: ScriptContext, metadata?: CtxMetadata, interrupted?: () => boolean): void {
       try {
-        execute(program, ctx, params, script.source.length, metadata);
+        execute(program, ctx, params, script.source.length, metadata, interrupted);
       } catch (err) {
         if (err instanceof ScriptFailure) throw toScriptException(err, script.source, script.lang, program.statementStarts);
         throw err;

@@ -36,6 +36,10 @@ export interface StartOptions {
   env?: NodeJS.ProcessEnv;
   /** Text of the node's config/gannet.yml (none by default). */
   configYaml?: string;
+  /** Another build's `src/cli/run.js` to run instead of this build's (the bench compares builds this way). */
+  entry?: string;
+  /** Runtime options appended after config/node.options (e.g. a smaller `--max-old-space-size`). */
+  runtimeOptions?: readonly string[];
 }
 
 export interface HttpResult {
@@ -86,7 +90,7 @@ export class NodeProcess {
       'node.name': 'test-node',
       ...options.settings,
     };
-    const args = [...NODE_RUNTIME_OPTIONS, GANNET_ENTRY, 'start', '--config', configDir];
+    const args = [...NODE_RUNTIME_OPTIONS, ...(options.runtimeOptions ?? []), options.entry ?? GANNET_ENTRY, 'start', '--config', configDir];
     for (const [key, value] of Object.entries(settings)) args.push('-E', `${key}=${value}`);
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
     const logs: string[] = [];

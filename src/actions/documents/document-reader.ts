@@ -108,11 +108,14 @@ export async function readDocument(context: ActionContext, expression: string, i
     return (await sendToNode(context.services, holder, GET_SHARD_ACTION, { index, id, options: { ...options, routing } }, context.task)) as DocumentRead;
   }
   const shard = holder;
-  if (options.refresh) await shard.refresh('refresh_flag_get');
   // Only mapped `store: true` fields have stored values (ShardGetService reads no others).
   const lookup = current === undefined ? undefined : fieldLookupFor(current.mapping, current.settings.mapping);
   const storedNames = lookup === undefined || options.storedFields === undefined ? undefined : storedFieldsOfMapping(lookup, options.storedFields);
-  const result = await shard.get(id, options.realtime, storedNames);
+  // The shard-level get runs on ES's `get` pool (bounded queue, 429 beyond it).
+  const result = await context.services.threadPools.execute('get', async () => {
+    if (options.refresh) await shard.refresh('refresh_flag_get');
+    return shard.get(id, options.realtime, storedNames);
+  });
   // VersionType.isVersionConflictForReads: for every version type a read wants exactly the version it names.
   if (result.found && options.version !== undefined && options.version !== result.version) {
     throw new EsError('version_conflict_engine_exception', `[${id}]: version conflict, current version [${result.version}] is different than the one provided [${options.version}]`, {

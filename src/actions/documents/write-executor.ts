@@ -223,7 +223,7 @@ function resolveNameForFailure(state: ClusterState, name: string): string {
 }
 
 async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], outcomes: DocWriteOutcome[], options: WriteOptions, context: ActionContext): Promise<void> {
-  const { service, metadata } = indicesOf(context.services);
+  const { service } = indicesOf(context.services);
   const started = performance.now();
   const indexName = group.index.name;
   const failAll = (err: unknown): void => {
@@ -249,6 +249,32 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
     failAll(errors.taskCancelled(context.task.cancellationReason ?? ''));
     return;
   }
+  // The shard's part of the request runs on ES's `write` pool: at most `processors` shard bulks at once, then a
+  // queue of 10,000, then every item of the group fails with es_rejected_execution_exception (429), as in ES.
+  const rejected = await context.services.threadPools.execute('write', () => applyOnPrimary(group, items, outcomes, options, context, shard, indexService, started)).then(
+    () => undefined,
+    (err: unknown) => {
+      // Only a rejection happens before any item ran; anything else failed mid-way and propagates as before.
+      if (err instanceof EsError && err.type === 'es_rejected_execution_exception') return err;
+      throw err;
+    },
+  );
+  if (rejected !== undefined) failAll(rejected);
+}
+
+/** The items of one shard group applied on its primary, in request order (the write pool's unit of work). */
+async function applyOnPrimary(
+  group: ShardGroup,
+  items: readonly DocWriteItem[],
+  outcomes: DocWriteOutcome[],
+  options: WriteOptions,
+  context: ActionContext,
+  shard: IndexShard,
+  indexService: IndexService,
+  started: number,
+): Promise<void> {
+  const { metadata } = indicesOf(context.services);
+  const indexName = group.index.name;
   const shardInfo = () => {
     const copies = context.services.clusterService.state().routing.get(indexName)?.[group.shard]?.length ?? 1;
     return { total: copies, successful: 1, failed: 0 };

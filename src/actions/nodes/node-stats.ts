@@ -1,10 +1,10 @@
 /**
  * One node's answer to a nodes stats request (what ES's TransportNodesStatsAction computes on each node), in
- * NodeStats.toXContent's order: timestamp and identity, then indices, os, process, jvm, fs, ingest and
- * adaptive_selection when asked for. The indices section is the CommonStats of this node's shard copies,
- * computed by the same code as `_stats`. Sections Gannet cannot fill with real figures (thread_pool,
- * transport, http, breakers, script, discovery, script_cache, indexing_pressure, repositories, allocations)
- * are left out; docs/compat.md lists them.
+ * NodeStats.toXContent's order: timestamp and identity, then indices, os, process, jvm, thread_pool, fs,
+ * breakers, ingest and adaptive_selection when asked for. The indices section is the CommonStats of this node's
+ * shard copies, computed by the same code as `_stats`; thread_pool and breakers are the node's own pools and
+ * circuit breakers. Sections Gannet cannot fill with real figures (transport, http, script, discovery,
+ * script_cache, indexing_pressure, repositories, allocations) are left out; docs/compat.md lists them.
  */
 import { resolve } from 'node:path';
 import type { ShardStatsSnapshot } from '../../indices/index.js';
@@ -13,6 +13,8 @@ import type { StatsMetric } from '../indices/stats-xcontent.js';
 import { commonStats } from '../indices/stats-xcontent.js';
 import type { NodeServices } from '../context.js';
 import { putBytes, putMillis, type JsonObject } from './human-fields.js';
+import { jsonFloat } from '../../common/json-float.js';
+import { byteSizeString } from '../../common/es-units.js';
 import { nodeIdentity } from './node-info.js';
 import type { NodesStatsRequest } from './nodes-request.js';
 
@@ -31,7 +33,9 @@ export async function localNodeStats(services: NodeServices, request: NodesStats
   if (sections.has('os')) out['os'] = osSection(services, human);
   if (sections.has('process')) out['process'] = processSection(services, human);
   if (sections.has('jvm')) out['jvm'] = runtimeSection(services, human);
+  if (sections.has('thread_pool')) out['thread_pool'] = threadPoolSection(services);
   if (sections.has('fs')) out['fs'] = fsSection(await services.monitor.fs(), human);
+  if (sections.has('breaker')) out['breakers'] = breakersSection(services);
   // No ingest pipelines exist, so nothing has been ingested: these zeros are the truth.
   if (sections.has('ingest')) out['ingest'] = { total: { count: 0, time_in_millis: 0, current: 0, failed: 0 }, pipelines: {} };
   // Adaptive replica selection tracks other nodes' search response times; no node has been ranked.
@@ -163,4 +167,29 @@ function fsSection(fs: FsStats, human: boolean): JsonObject {
     data['type'] = mount.type;
   }
   return { timestamp: Date.now(), total: totals({}), data: [totals(data)] };
+}
+
+/** ThreadPoolStats.toXContent: each pool's figures, by pool name. */
+function threadPoolSection(services: NodeServices): JsonObject {
+  const out: JsonObject = {};
+  for (const pool of services.threadPools.stats()) {
+    out[pool.name] = { threads: pool.threads, queue: pool.queue, active: pool.active, rejected: pool.rejected, largest: pool.largest, completed: pool.completed };
+  }
+  return out;
+}
+
+/** AllCircuitBreakerStats.toXContent: every child, then the parent; sizes are printed both ways whatever `human`. */
+function breakersSection(services: NodeServices): JsonObject {
+  const out: JsonObject = {};
+  for (const breaker of services.breakers.stats()) {
+    out[breaker.name] = {
+      limit_size_in_bytes: breaker.limitBytes,
+      limit_size: byteSizeString(breaker.limitBytes),
+      estimated_size_in_bytes: breaker.estimatedBytes,
+      estimated_size: byteSizeString(breaker.estimatedBytes),
+      overhead: jsonFloat(breaker.overhead),
+      tripped: breaker.tripped,
+    };
+  }
+  return out;
 }

@@ -245,7 +245,8 @@ function open(slot: ShardSlot, plan: SearchPlan, context: ActionContext): Runnin
 /** Runs a shard phase as a child task of the search, with cancellation and the request's timeout wired in. */
 async function inChildTask<T>(context: ActionContext, running: Running, phase: string, timeoutMillis: number | undefined, work: (control: PhaseControl) => Promise<T>): Promise<T> {
   const task: Task = context.task;
-  return context.services.taskManager.run(
+  // The shard-level phases run on ES's `search` pool: at most its size at once, then a bounded queue, then 429.
+  return context.services.threadPools.execute('search', () => context.services.taskManager.run(
     {
       type: 'transport',
       action: `${SEARCH_ACTION}[${phase}]`,
@@ -263,7 +264,7 @@ async function inChildTask<T>(context: ActionContext, running: Running, phase: s
       }, deadline);
       return work(control);
     },
-  );
+  ));
 }
 
 function live(runs: readonly Running[]): Running[] {

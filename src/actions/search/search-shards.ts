@@ -5,7 +5,9 @@
  * this node's copy (primary or replica); a shard with no active copy, or whose copies live on nodes this one
  * cannot reach yet, becomes a shard failure instead.
  */
+import { getHeapStatistics } from 'node:v8';
 import { EsError, errors } from '../../common/errors.js';
+import { calculateMaxClauseCount } from '../../search/dsl/index.js';
 import { transportAddress, type ClusterState, type DiscoveryNode } from '../../cluster/index.js';
 import { checkReadBlocks } from '../../cluster/metadata/index-updates.js';
 import type { Searcher } from '../../engine/searcher.js';
@@ -28,8 +30,14 @@ export interface SearchShardRef {
   readonly remoteNode?: DiscoveryNode;
 }
 
-/** The limit on boolean clauses: ES 8 derives it from the heap (at least 1024); 4096 matches a 1-4 GB node. */
-const MAX_CLAUSE_COUNT = 4096;
+/**
+ * The limit on boolean clauses, as ES 8 derives it at startup (SearchUtils.calculateMaxClauseValue): the heap
+ * (V8's limit here) in MB times 64, divided by the search pool's size, at least 1024.
+ */
+let maxClauseCountMemo: number | undefined;
+function maxClauseCount(services: NodeServices): number {
+  return (maxClauseCountMemo ??= calculateMaxClauseCount(services.threadPools.pool('search').info.max, getHeapStatistics().heap_size_limit));
+}
 
 function intSetting(flat: Readonly<Record<string, string>>, key: string, fallback: number): number {
   const raw = flat[key];
@@ -50,7 +58,7 @@ export function searchSettingsOf(service: IndexService, services: NodeServices):
     maxRegexLength: intSetting(flat, 'index.max_regex_length', 1000),
     defaultFields: defaultField === undefined ? ['*'] : defaultField.replace(/^\[|\]$/g, '').split(',').map((field) => field.trim().replace(/^"|"$/g, '')),
     queryStringLenient: flat['index.query_string.lenient'] === 'true',
-    maxClauseCount: MAX_CLAUSE_COUNT,
+    maxClauseCount: maxClauseCount(services),
     maxBuckets: intSetting(services.settings.raw(), 'search.max_buckets', 65_536),
     maxSlicesPerScroll: intSetting(flat, 'index.max_slices_per_scroll', 1024),
   };
@@ -76,6 +84,7 @@ export function targetFor(label: ShardLabel, service: IndexService, searcher: Se
     mappingSettings: service.settings.mapping,
     analysis: service.analysis,
     settings: searchSettingsOf(service, services),
+    requestBreaker: services.breakers.breaker('request'),
   };
 }
 

@@ -5,6 +5,7 @@
 import { EsError, errors } from '../../common/errors.js';
 import { parseByteSize } from '../../common/byte-size.js';
 import { parseTimeValueMillis } from '../../common/time-value.js';
+import { parseMemorySize } from '../../common/circuit-breakers.js';
 
 export type SettingValidator = (value: string, key: string) => void;
 
@@ -35,6 +36,20 @@ export const timeValue: SettingValidator = (value, key) => {
 export const byteSizeValue: SettingValidator = (value, key) => {
   parseByteSize(value, key);
 };
+
+/** Setting.memorySizeSetting: a percentage of the heap (`60%`) or a byte size. */
+export const memorySizeValue: SettingValidator = (value, key) => {
+  parseMemorySize(value, 1, key);
+};
+
+/** Setting.doubleSetting with a minimum (Double.parseDouble, then the bound). */
+export function doubleValue(min: number): SettingValidator {
+  return (value, key) => {
+    const parsed = /^\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?\s*$/.test(value) ? Number(value) : NaN;
+    if (!Number.isFinite(parsed)) throw errors.illegalArgument(`Failed to parse value [${value}] for setting [${key}]`, errors.numberFormat(value));
+    if (parsed < min) throw errors.illegalArgument(`Failed to parse value [${value}] for setting [${key}] must be >= ${min}`);
+  };
+}
 
 /** EnableAllocationDecider's Allocation/Rebalance.parse: the upper-cased value must name a constant. */
 export function allocationEnumValue(settingLabel: string, allowed: readonly string[]): SettingValidator {

@@ -22,7 +22,7 @@ import { IntSlicePool } from './int-slice-pool.js';
 import { SourceStore } from './source-store.js';
 import { INDEX_DOCS } from './term-postings.js';
 import { ID_FIELD, IGNORED_FIELD, ROUTING_FIELD } from '../searcher.js';
-import type { BufferInputDocument } from './document-batch.js';
+import { decodeDocumentFields, type BufferInputDocument } from './document-batch.js';
 
 /** Lucene's IndexWriter.MAX_TERM_LENGTH: the longest term, in UTF-8 bytes. */
 export const MAX_TERM_BYTES = 32766;
@@ -57,10 +57,11 @@ export interface BufferSink {
  * characters, which are analyzed here for that reason).
  */
 export function prevalidate(document: BufferInputDocument, analyzers: AnalyzerLookup): void {
+  const longTextsChecked = LONG_TEXTS_CHECKED.has(document);
   for (const field of document.fields) {
     if (field.kind === 'text' && field.indexed) {
       const analyzer = analyzers.analyzer(field.analyzer);
-      if (field.value.length > MAX_TERM_BYTES / 3) {
+      if (field.value.length > MAX_TERM_BYTES / 3 && !longTextsChecked) {
         const stream = analyzer.tokenStream(field.value);
         while (stream.incrementToken()) if (stream.token.term.length > MAX_TERM_BYTES / 3) checkTermLength(field.field, stream.token.term);
         stream.end();
@@ -70,6 +71,35 @@ export function prevalidate(document: BufferInputDocument, analyzers: AnalyzerLo
       if (value.length > MAX_TERM_BYTES / 3) checkTermLength(field.field, value);
     }
   }
+}
+
+/** Documents whose long text values were checked ahead (checkLongTextValues): prevalidate need not analyze them. */
+const LONG_TEXTS_CHECKED = new WeakSet<object>();
+
+/** Whether prevalidate would have to analyze a text value of `document` (one long enough to hold an immense term). */
+export function hasLongTextValues(document: BufferInputDocument): boolean {
+  for (const field of document.fields) if (field.kind === 'text' && field.indexed && field.value.length > MAX_TERM_BYTES / 3) return true;
+  return false;
+}
+
+/**
+ * prevalidate's term-length check for the long text values of `document`, done ahead in slices (`pause`
+ * between batches of tokens): a 95 MB text value takes seconds to tokenize, which must not hold the event
+ * loop. Each value is analyzed with its own copy of the analyzer (a shared one may be used meanwhile).
+ */
+export async function checkLongTextValues(document: BufferInputDocument, analyzerFor: (name: string) => Analyzer, pause: () => Promise<void>): Promise<void> {
+  for (const field of document.fields) {
+    if (field.kind !== 'text' || !field.indexed || field.value.length <= MAX_TERM_BYTES / 3) continue;
+    const shared = analyzerFor(field.analyzer);
+    const stream = shared.with(shared.name, {}).tokenStream(field.value);
+    let tokens = 0;
+    while (stream.incrementToken()) {
+      if (stream.token.term.length > MAX_TERM_BYTES / 3) checkTermLength(field.field, stream.token.term);
+      if (++tokens % 4096 === 0) await pause();
+    }
+    stream.end();
+  }
+  LONG_TEXTS_CHECKED.add(document);
 }
 
 export class IndexingBuffer implements BufferSink {
@@ -121,7 +151,9 @@ export class IndexingBuffer implements BufferSink {
    * Inverts `document` as the next doc id and returns that id. The engine sets the document's seqNo,
    * primary term and version right after with setMeta (before anything else can run).
    */
-  addDocument(id: string, document: BufferInputDocument): number {
+  addDocument(id: string, input: BufferInputDocument): number {
+    // Fields encoded where a large document was parsed come back as objects here (this buffer reads objects).
+    const document = input.encodedFields === undefined ? input : { ...input, fields: decodeDocumentFields(input.encodedFields), encodedFields: undefined };
     // Resolve every analyzer first: an unknown analyzer fails the request before the buffer changes.
     for (const field of document.fields) if (field.kind === 'text' && field.indexed) this.analyzers.analyzer(field.analyzer);
     const doc = this.ids.length;

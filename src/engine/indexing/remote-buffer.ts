@@ -49,8 +49,10 @@ export class RemoteBuffer implements BufferSink {
   addDocument(id: string, document: BufferInputDocument): number {
     if (this.closed) throw new Error('the buffer has been sent to be written');
     prevalidate(document, this.analyzers);
-    // Cut before adding, never after: setMeta for this document must still find it in the open batch.
-    if (this.encoder.bytes > MAX_BATCH_BYTES) this.send();
+    // Cut before adding, never after: setMeta for this document must still find it in the open batch. A
+    // document encoded where it was parsed (a very large one) starts a batch of its own, which takes its
+    // arrays over instead of copying them.
+    if (this.encoder.bytes > MAX_BATCH_BYTES || (document.encodedFields !== undefined && !this.encoder.isEmpty)) this.send();
     this.encoder.add(id, document);
     this.estimatedBytes += 256 + ESTIMATED_RAM_PER_SOURCE_BYTE * (document.storedSource?.length ?? 256);
     this.scheduleSend();

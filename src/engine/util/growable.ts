@@ -11,6 +11,14 @@ export class IntList {
     this.values = new Int32Array(Math.max(4, initialCapacity));
   }
 
+  /** A list holding `values` (taken over, not copied), full. */
+  static adopt(values: Int32Array): IntList {
+    const list = new IntList(4);
+    list.values = values;
+    list.length = values.length;
+    return list;
+  }
+
   push(value: number): void {
     if (this.length === this.values.length) this.grow(this.length + 1);
     this.values[this.length++] = value;
@@ -58,6 +66,14 @@ export class FloatList {
 
   constructor(initialCapacity = 16) {
     this.values = new Float64Array(Math.max(4, initialCapacity));
+  }
+
+  /** A list holding `values` (taken over, not copied), full. */
+  static adopt(values: Float64Array): FloatList {
+    const list = new FloatList(4);
+    list.values = values;
+    list.length = values.length;
+    return list;
   }
 
   push(value: number): void {

@@ -12,7 +12,7 @@
  */
 import { createAggregators } from './aggregator-factory.js';
 import type { Aggregator, LeafCollector } from './aggregator.js';
-import { BucketConsumer, NO_SCORES, type AggregationContext, type ScoreSource } from './context.js';
+import { AggregationMemory, BucketConsumer, NO_SCORES, type AggregationContext, type ScoreSource } from './context.js';
 import type { InternalAggregation } from './internal.js';
 import type { AggregationSpec } from './spec.js';
 import type { AggregationSegment } from './support/values.js';
@@ -27,13 +27,16 @@ export class AggregationsCollector {
   /** 'complete' when some aggregation reads scores (top_hits by score), as Lucene's ScoreMode. */
   readonly scoreMode: 'complete' | 'complete_no_scores';
   private readonly consumer: BucketConsumer;
+  private readonly memory: AggregationMemory;
 
   constructor(
     specs: readonly AggregationSpec[],
     readonly context: AggregationContext,
   ) {
     this.consumer = new BucketConsumer(context.maxBuckets);
-    this.aggregators = createAggregators(specs, { ctx: context, consumer: this.consumer });
+    this.memory = new AggregationMemory(context.reserveMemory, context.releaseMemory);
+    this.aggregators = createAggregators(specs, { ctx: context, consumer: this.consumer, memory: this.memory });
+    for (const aggregator of this.aggregators) aggregator.topLevel = true;
     this.scoreMode = this.aggregators.some((a) => a.needsScores()) ? 'complete' : 'complete_no_scores';
   }
 
@@ -54,5 +57,10 @@ export class AggregationsCollector {
   /** The shard's results, top-level aggregations in request order. */
   buildShardResult(): InternalAggregation[] {
     return this.aggregators.map((a) => a.buildAggregations([0])[0]!);
+  }
+
+  /** Gives back what the aggregators reserved on the request breaker (call once the shard is done with them). */
+  releaseMemory(): void {
+    this.memory.release();
   }
 }

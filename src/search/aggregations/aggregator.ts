@@ -10,7 +10,7 @@
  * so per-bucket state lives in typed arrays indexed by ordinal instead of per-bucket objects.
  */
 import { aggErrors } from './agg-errors.js';
-import type { AggregationContext, BucketConsumer, ScoreSource } from './context.js';
+import type { AggregationContext, AggregationMemory, BucketConsumer, ScoreSource } from './context.js';
 import type { InternalAggregation } from './internal.js';
 import type { AggregationSpec } from './spec.js';
 import { DoubleArray } from './support/arrays.js';
@@ -28,6 +28,8 @@ export interface AggregatorEnv {
   readonly ctx: AggregationContext;
   /** Counts buckets built on this shard against search.max_buckets. */
   readonly consumer: BucketConsumer;
+  /** What the aggregators hold, for the request circuit breaker. */
+  readonly memory: AggregationMemory;
 }
 
 /** Reads the value a bucket ordinal sorts by. */
@@ -35,6 +37,8 @@ export type SortValueGetter = (bucketOrd: number) => number;
 
 export abstract class Aggregator {
   subAggregators: Aggregator[] = [];
+  /** A top-level aggregation: its results for owner 0 are all built (so it can pledge buckets early). */
+  topLevel = false;
 
   constructor(
     readonly spec: AggregationSpec,

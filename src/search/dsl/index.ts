@@ -44,9 +44,11 @@ export {
 
 // building
 export { FieldLookup, type MappedField } from './build/field-lookup.js';
-export { buildContext, type BuildContext, type BuildContextOptions } from './build/build-context.js';
+export { buildContext, queryShardError, type BuildContext, type BuildContextOptions } from './build/build-context.js';
 export { buildQuery, buildTopLevelQuery } from './build/build-query.js';
 export type { Occur, PlanClause, PlanQuery, PlanScoreFunction, PlanType, PositionedTerm } from './build/query-plan.js';
 export { planToString } from './build/plan-string.js';
 export { toExecutionQuery, UNSUPPORTED_PLAN_TYPES } from './build/to-execution.js';
 export { calculateMinShouldMatch } from './build/minimum-should-match.js';
+export { calculateMaxClauseCount } from './build/clause-limits.js';
+export { prebuildSimpleQueryStringQuery } from './build/simple-query-string-builder.js';

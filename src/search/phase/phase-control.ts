@@ -47,6 +47,18 @@ export class PhaseControl {
     this.check();
   }
 
+  /**
+   * Cancellation, plus a yield when one is owed, but no timeout: what query building and rewriting call between
+   * slices (the timeout ends collection with partial results; there are none before collection starts).
+   */
+  async pause(): Promise<void> {
+    this.checkCancelled();
+    if (!this.shouldYield) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.lastYield = performance.now();
+    this.checkCancelled();
+  }
+
   /** check(), plus a yield when one is owed: what a phase calls between blocks of work. */
   async checkpoint(): Promise<void> {
     this.check();

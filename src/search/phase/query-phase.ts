@@ -35,7 +35,7 @@ import { CANCELLATION_WINDOW } from '../searcher/leaf-scoring.js';
 import { IndexSearcher, type StatisticsOverride } from '../searcher/index-searcher.js';
 import { afterFilterForLeaf, type AfterDoc, type LeafAfterFilter } from './after-filter.js';
 import { TimeExceeded, type PhaseControl } from './phase-control.js';
-import { buildShardQuery } from './shard-query.js';
+import { buildShardQuery, buildShardQuerySliced } from './shard-query.js';
 import { withSliceFilter } from './slice-filter.js';
 import type { ShardSearchTarget } from './shard-target.js';
 import { shardDocValue } from './sort-values.js';
@@ -141,6 +141,11 @@ export function aggregationContext(target: ShardSearchTarget, searcher: IndexSea
     fieldType: fieldTypesFromMapping(target.mapping, target.mappingSettings),
     nowInMillis: nowMillis,
     maxBuckets: target.settings.maxBuckets,
+    termStrings: new WeakMap(),
+    ...(target.requestBreaker !== undefined && {
+      reserveMemory: (bytes: number, label: string) => target.requestBreaker!.addEstimateBytesAndMaybeBreak(bytes, label),
+      releaseMemory: (bytes: number) => target.requestBreaker!.addWithoutBreaking(-bytes),
+    }),
     indexName: target.index,
     maxInnerResultWindow: target.settings.maxInnerResultWindow,
     segments: searcher.leaves,
@@ -284,10 +289,33 @@ export async function executeQueryPhase(target: ShardSearchTarget, input: QueryP
   control.check();
   const { request } = input;
   const searcher = shardSearcher(target, input.statistics);
-  const query = searcher.rewrite(withSliceFilter(buildShardQuery(target, request.query, input.nowMillis), target, request.slice));
+  // Automata and term expansions are built in slices between checkpoints: a costly regexp or 200 fuzzy terms
+  // keep the event loop turning and stay cancellable.
+  const pause = () => control.pause();
+  const query = await searcher.rewriteSliced(withSliceFilter(await buildShardQuerySliced(target, request.query, input.nowMillis, pause), target, request.slice), pause);
   const postFilter =
-    request.postFilter === undefined ? undefined : searcher.createWeight(searcher.rewrite(buildShardQuery(target, request.postFilter, input.nowMillis)), 'complete_no_scores', 1);
+    request.postFilter === undefined
+      ? undefined
+      : searcher.createWeight(await searcher.rewriteSliced(await buildShardQuerySliced(target, request.postFilter, input.nowMillis, pause), pause), 'complete_no_scores', 1);
   const collection = setUpCollection(target, searcher, input);
+  try {
+    return await runCollection(target, input, control, searcher, query, postFilter, collection);
+  } finally {
+    // The aggregators' memory is released from the request breaker once their results are built (or failed).
+    collection.aggs?.releaseMemory();
+  }
+}
+
+async function runCollection(
+  target: ShardSearchTarget,
+  input: QueryPhaseRequest,
+  control: PhaseControl,
+  searcher: IndexSearcher,
+  query: Query,
+  postFilter: Weight | undefined,
+  collection: Collection,
+): Promise<QueryPhaseResult> {
+  const { request } = input;
   const weight = searcher.createWeight(query, collection.scoreMode, 1);
   const state: LoopState = { collected: 0, terminated: false };
   let timedOut = false;

@@ -4,7 +4,10 @@
  * analyzers, then turned into the execution core's Query objects. Building errors come out as ES's
  * query_shard_exception for this index, which the coordinator reports as a shard failure.
  */
-import { buildContext, buildTopLevelQuery, FieldLookup, toExecutionQuery, type BuildContext, type QueryAst } from '../dsl/index.js';
+import { EsError } from '../../common/errors.js';
+import { buildContext, buildTopLevelQuery, FieldLookup, prebuildSimpleQueryStringQuery, queryShardError, toExecutionQuery, type BuildContext, type PlanQuery, type QueryAst, type SimpleQueryStringQuery } from '../dsl/index.js';
+import { precompileRegexpDfa } from '../query/multiterm/automaton.js';
+import { parseLuceneRegexp, REGEXP_ALL } from '../query/multiterm/lucene-regexp.js';
 import type { MappingSettings, RootMapping } from '../../mapping/index.js';
 import { MatchAllDocsQuery } from '../query/match-all-docs-query.js';
 import type { Query } from '../core/query.js';
@@ -40,5 +43,96 @@ export function shardBuildContext(target: ShardSearchTarget, nowMillis: number):
 /** A query AST built for this shard; undefined (no query in the request) is match_all. */
 export function buildShardQuery(target: ShardSearchTarget, ast: QueryAst | undefined, nowMillis: number): Query {
   if (ast === undefined) return new MatchAllDocsQuery();
-  return toExecutionQuery(buildTopLevelQuery(ast, shardBuildContext(target, nowMillis)));
+  const context = shardBuildContext(target, nowMillis);
+  return executionQuery(buildTopLevelQuery(ast, context), context);
+}
+
+/**
+ * buildShardQuery for a search phase: the automata of the query's regexps are built first in slices, with
+ * `pause` (the phase's checkpoint) between them, so a regexp that takes long to determinize (or to refuse)
+ * does not hold the event loop; the query built afterwards finds them compiled.
+ */
+export async function buildShardQuerySliced(target: ShardSearchTarget, ast: QueryAst | undefined, nowMillis: number, pause: () => Promise<void>): Promise<Query> {
+  if (ast === undefined) return new MatchAllDocsQuery();
+  const context = shardBuildContext(target, nowMillis);
+  for (const node of simpleQueryStringsOf(ast)) await prebuildSimpleQueryStringQuery(node, context, pause);
+  const plan = buildTopLevelQuery(ast, context);
+  for (const regexp of regexpsOf(plan)) {
+    let root;
+    try {
+      root = parseLuceneRegexp(regexp.pattern, regexp.flags);
+    } catch {
+      continue; // a syntax error is reported where the query is built, as before
+    }
+    await precompileRegexpDfa(root, regexp.pattern, regexp.caseInsensitive, regexp.maxDeterminizedStates, regexp.flags & REGEXP_ALL, pause);
+  }
+  return executionQuery(plan, context);
+}
+
+/** The simple_query_string queries anywhere in a query AST (a walk over its plain data). */
+function simpleQueryStringsOf(ast: QueryAst): SimpleQueryStringQuery[] {
+  const found: SimpleQueryStringQuery[] = [];
+  const stack: unknown[] = [ast];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== 'object') continue;
+    if (Array.isArray(value)) {
+      stack.push(...value);
+      continue;
+    }
+    if ((value as { kind?: unknown }).kind === 'simple_query_string') {
+      found.push(value as SimpleQueryStringQuery);
+      continue;
+    }
+    for (const child of Object.values(value)) if (child !== null && typeof child === 'object') stack.push(child);
+  }
+  return found;
+}
+
+type RegexpPlan = Extract<PlanQuery, { type: 'regexp' }>;
+
+/** The regexp queries anywhere in a plan. */
+function regexpsOf(plan: PlanQuery): RegexpPlan[] {
+  const found: RegexpPlan[] = [];
+  const stack: PlanQuery[] = [plan];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    switch (next.type) {
+      case 'regexp':
+        found.push(next);
+        break;
+      case 'bool':
+        for (const clause of next.clauses) stack.push(clause.query);
+        break;
+      case 'dis_max':
+        stack.push(...next.queries);
+        break;
+      case 'boost':
+      case 'constant_score':
+      case 'named':
+        stack.push(next.query);
+        break;
+      case 'function_score':
+        stack.push(next.query);
+        for (const fn of next.functions) if (fn.filter !== undefined) stack.push(fn.filter);
+        break;
+      case 'boosting':
+        stack.push(next.positive, next.negative);
+        break;
+      default:
+        break;
+    }
+  }
+  return found;
+}
+
+function executionQuery(plan: PlanQuery, context: BuildContext): Query {
+  try {
+    return toExecutionQuery(plan);
+  } catch (err) {
+    // Lucene builds automata (regexp, wildcard) in the query's constructor, inside ES's toQuery: a failure there
+    // (TooComplexToDeterminizeException) is a query_shard_exception "failed to create query", as in ES.
+    if (err instanceof EsError && err.type === 'too_complex_to_determinize_exception') throw queryShardError(context, `failed to create query: ${err.reason}`, err);
+    throw err;
+  }
 }

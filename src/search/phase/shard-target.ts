@@ -8,6 +8,12 @@ import type { AnalysisRegistry } from '../../analysis/index.js';
 import type { Searcher } from '../../engine/searcher.js';
 import type { MappingSettings, RootMapping } from '../../mapping/index.js';
 
+/** What a search needs of ES's request circuit breaker (common/circuit-breakers.ts's ChildCircuitBreaker). */
+export interface RequestBreaker {
+  addEstimateBytesAndMaybeBreak(bytes: number, label: string): void;
+  addWithoutBreaking(bytes: number): void;
+}
+
 /** Index settings (and node limits) a search reads, with ES's defaults filled in by the caller. */
 export interface ShardSearchSettings {
   /** index.max_result_window. */
@@ -48,4 +54,6 @@ export interface ShardSearchTarget {
   readonly mappingSettings: MappingSettings;
   readonly analysis: AnalysisRegistry;
   readonly settings: ShardSearchSettings;
+  /** The node's request circuit breaker (aggregations reserve what they hold on it); absent in unit tests. */
+  readonly requestBreaker?: RequestBreaker;
 }

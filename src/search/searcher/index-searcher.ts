@@ -63,11 +63,24 @@ export interface SearchOutcome {
   readonly terminatedEarly: boolean;
 }
 
+/**
+ * A query whose rewrite needs work that can be done ahead in slices (a multi-term query's walk over the term
+ * dictionary): in a prefetch pass its rewrite defers to `prefetch` instead of doing that work at once.
+ */
+export interface Prefetchable {
+  prefetch(searcher: IndexSearcher, pause: () => Promise<void>): Promise<void>;
+}
+
+/** Prefetch passes before the rewrite gives up slicing and lets whatever is left be done in one go. */
+const MAX_PREFETCH_PASSES = 8;
+
 export class IndexSearcher {
   readonly leaves: readonly LeafContext[];
   readonly similarity: Similarity;
   readonly maxClauseCount: number;
   private readonly statistics: StatisticsOverride | undefined;
+  /** Set during a prefetch pass: the queries whose expensive rewrite work was deferred. */
+  private deferred: Prefetchable[] | undefined;
 
   constructor(
     readonly reader: Searcher,
@@ -98,6 +111,36 @@ export class IndexSearcher {
     }
     // A rewrite rule that undoes another would otherwise spin forever on a request thread.
     throw new EsError('illegal_state_exception', `query rewriting did not settle after ${MAX_REWRITE_STEPS} steps: ${query.toString()}`);
+  }
+
+  /**
+   * In a prefetch pass, records `query` and returns true: its rewrite returns it unchanged for now. Outside one,
+   * returns false and the rewrite does its work at once.
+   */
+  deferToPrefetch(query: Prefetchable): boolean {
+    if (this.deferred === undefined) return false;
+    this.deferred.push(query);
+    return true;
+  }
+
+  /**
+   * rewrite(), with the expensive part of multi-term rewrites (the walks over term dictionaries) done first in
+   * slices: `pause` runs between slices (a search phase's checkpoint: cancellation, timeout, a yield of the event
+   * loop), so 200 fuzzy terms or a regexp over a large dictionary no longer hold the loop for seconds.
+   */
+  async rewriteSliced(query: Query, pause: () => Promise<void>): Promise<Query> {
+    for (let pass = 0; pass < MAX_PREFETCH_PASSES; pass++) {
+      const deferred: Prefetchable[] = [];
+      this.deferred = deferred;
+      try {
+        this.rewrite(query);
+      } finally {
+        this.deferred = undefined;
+      }
+      if (deferred.length === 0) break;
+      for (const item of deferred) await item.prefetch(this, pause);
+    }
+    return this.rewrite(query);
   }
 
   /** `query` must already be rewritten. */

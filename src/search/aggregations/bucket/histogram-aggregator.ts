@@ -9,7 +9,7 @@ import { dateFormatter } from '../../../mapping/date/date-formatter.js';
 import { parseDateMath } from '../../../mapping/date/date-math.js';
 import { aggErrors } from '../agg-errors.js';
 import { BucketsAggregator, type AggregatorEnv, type LeafCollector } from '../aggregator.js';
-import type { ScoreSource } from '../context.js';
+import { BUCKET_BYTES, type ScoreSource } from '../context.js';
 import type { InternalAggregation, InternalDateHistogram, InternalHistogram, KeyedBucket } from '../internal.js';
 import type { DateBound, DateHistogramSpec, HistogramSpec } from '../spec.js';
 import { KeyedBucketOrds } from '../support/arrays.js';
@@ -27,6 +27,8 @@ function contains(bounds: { min: number | null; max: number | null } | null, val
 
 abstract class AbstractHistogramAggregator extends BucketsAggregator {
   protected readonly bucketOrds = new KeyedBucketOrds();
+  /** Buckets pledged to the consumer while collecting (see BucketConsumer.pledge). */
+  private pledged = 0;
 
   constructor(
     override readonly spec: HistogramSpec | DateHistogramSpec,
@@ -53,16 +55,32 @@ abstract class AbstractHistogramAggregator extends BucketsAggregator {
           const key = this.keyOf(values.at(i));
           if (Number.isNaN(key) || key === previous) continue;
           previous = key;
-          this.collectBucket(subs, doc, this.bucketOrds.add(owner, key));
+          this.collectBucket(subs, doc, this.bucketOrd(owner, key));
         }
       },
     };
+  }
+
+  /** The ordinal of (owner, key); a new bucket is accounted for, and pledged at the top level (each is returned). */
+  private bucketOrd(owner: number, key: number): number {
+    const before = this.bucketOrds.size;
+    const ord = this.bucketOrds.add(owner, key);
+    if (this.bucketOrds.size !== before) {
+      this.env.memory.add(this.spec.name, BUCKET_BYTES);
+      if (this.topLevel) {
+        this.pledged++;
+        this.env.consumer.pledge(1);
+      }
+    }
+    return ord;
   }
 
   buildAggregations(owningBucketOrds: readonly number[]): InternalAggregation[] {
     return owningBucketOrds.map((owner) => {
       const ords = this.bucketOrds.ordsOf(owner);
       ords.sort((a, b) => this.bucketOrds.keyOf(a) - this.bucketOrds.keyOf(b));
+      this.env.consumer.release(this.pledged);
+      this.pledged = 0;
       this.env.consumer.accept(ords.length);
       const subAggs = this.buildSubAggregations(ords);
       const buckets = ords.map((ord, i) => ({ key: this.bucketKey(this.bucketOrds.keyOf(ord)), docCount: this.docCount(ord), aggs: subAggs[i]! }));

@@ -11,7 +11,7 @@
  */
 import { aggErrors } from '../agg-errors.js';
 import { BucketsAggregator, resolveSortValueGetter, type AggregatorEnv, type LeafCollector, type SortValueGetter } from '../aggregator.js';
-import type { ScoreSource } from '../context.js';
+import { BUCKET_BYTES, type ScoreSource } from '../context.js';
 import type { InternalAggregation, InternalTerms, TermsBucket } from '../internal.js';
 import type { IncludeExclude, TermsSpec } from '../spec.js';
 import { KeyedBucketOrds } from '../support/arrays.js';
@@ -79,6 +79,8 @@ export class TermsAggregator extends BucketsAggregator {
   private readonly shardMinDocCount: number;
   private readonly segments: AggregationSegment[] = [];
   private orderGetters: Array<SortValueGetter | null> = [];
+  /** Buckets pledged to the consumer while collecting (see BucketConsumer.pledge). */
+  private pledged = 0;
 
   constructor(
     override readonly spec: TermsSpec,
@@ -104,8 +106,27 @@ export class TermsAggregator extends BucketsAggregator {
       id = this.terms.length;
       this.terms.push(term);
       this.termIds.set(term, id);
+      this.env.memory.add(this.spec.name, 2 * term.length + BUCKET_BYTES);
     }
     return id;
+  }
+
+  /**
+   * The ordinal of (owner, key), creating it if needed. A new bucket is accounted for, and a top-level terms
+   * aggregation whose every bucket will be a candidate (shard_min_doc_count at most 1) pledges it while it still
+   * counts towards the shard_size it is certain to return.
+   */
+  private bucketOrd(owner: number, key: number): number {
+    const before = this.bucketOrds.size;
+    const ord = this.bucketOrds.add(owner, key);
+    if (this.bucketOrds.size !== before) {
+      this.env.memory.add(this.spec.name, BUCKET_BYTES);
+      if (this.topLevel && this.shardMinDocCount <= 1 && this.pledged < this.shardSize) {
+        this.pledged++;
+        this.env.consumer.pledge(1);
+      }
+    }
+    return ord;
   }
 
   getLeafCollector(segment: AggregationSegment, scores: ScoreSource): LeafCollector {
@@ -131,7 +152,7 @@ export class TermsAggregator extends BucketsAggregator {
               ids[slot] = id;
             }
             if (id < 0) continue;
-            this.collectBucket(subs, doc, this.bucketOrds.add(owner, id));
+            this.collectBucket(subs, doc, this.bucketOrd(owner, id));
           }
         },
       };
@@ -146,7 +167,7 @@ export class TermsAggregator extends BucketsAggregator {
           if (i > 0 && value === previous) continue;
           previous = value;
           if (accept !== null && !accept(value)) continue;
-          this.collectBucket(subs, doc, this.bucketOrds.add(owner, value));
+          this.collectBucket(subs, doc, this.bucketOrd(owner, value));
         }
       },
     };
@@ -248,6 +269,8 @@ export class TermsAggregator extends BucketsAggregator {
       candidates.sort((a, b) => this.compareBuckets(a, b));
       const top = candidates.slice(0, this.shardSize);
       for (const ord of top) otherDocCount -= this.docCount(ord);
+      this.env.consumer.release(this.pledged);
+      this.pledged = 0;
       this.env.consumer.accept(top.length);
       // Shards return buckets sorted by key so the coordinating node can merge them.
       top.sort((a, b) => this.compareKeys(a, b));

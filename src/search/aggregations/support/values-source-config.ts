@@ -161,7 +161,7 @@ export function resolveValuesSource(source: ValuesSourceSpec, ctx: AggregationCo
     ords: (segment) =>
       kind === 'bytes'
         ? bytesValues(valuesField === null ? null : segment, valuesField, missingString)
-        : keywordValues(valuesField === null ? null : segment, valuesField, missingString),
+        : keywordValues(valuesField === null ? null : segment, valuesField, missingString, ctx.termStrings),
   };
 }
 

@@ -157,6 +157,7 @@ class SortedSetOrds implements DocOrds {
   constructor(
     private readonly values: SortedSetDocValues,
     private readonly missing: string | null,
+    private readonly strings: (string | undefined)[] | undefined,
   ) {}
   get valueCount(): number {
     return this.values.valueCount;
@@ -174,7 +175,10 @@ class SortedSetOrds implements DocOrds {
     return this.start < 0 ? MISSING_ORD : this.values.ordAt(this.start + index);
   }
   lookup(ord: number): string {
-    return ord === MISSING_ORD ? this.missing! : this.values.lookupOrdString(ord);
+    if (ord === MISSING_ORD) return this.missing!;
+    const strings = this.strings;
+    if (strings === undefined) return this.values.lookupOrdString(ord);
+    return (strings[ord] ??= this.values.lookupOrdString(ord));
   }
   lookupBytes(ord: number): Uint8Array {
     return ord === MISSING_ORD ? Buffer.from(this.missing!, 'utf8') : this.values.lookupOrd(ord);
@@ -225,11 +229,21 @@ class ConstantOrds implements DocOrds {
   }
 }
 
-export function keywordValues(segment: AggregationSegment | null, field: string | null, missing: string | null): DocOrds {
+/**
+ * Term strings already decoded in this request, by doc-values object and ordinal: a hundred terms aggregations
+ * over one field decode each term once, not a hundred times (ES shares global ordinals the same way).
+ */
+export type TermStringCache = WeakMap<object, (string | undefined)[]>;
+
+export function keywordValues(segment: AggregationSegment | null, field: string | null, missing: string | null, cache?: TermStringCache): DocOrds {
   if (segment === null || field === null) return new ConstantOrds(missing);
   const docValues = segment.readers.docValues;
   const sortedSet = docValues.sortedSet(field);
-  if (sortedSet !== undefined) return new SortedSetOrds(sortedSet, missing);
+  if (sortedSet !== undefined) {
+    let strings = cache?.get(sortedSet);
+    if (cache !== undefined && strings === undefined) cache.set(sortedSet, (strings = []));
+    return new SortedSetOrds(sortedSet, missing, strings);
+  }
   const sorted = docValues.sorted(field);
   if (sorted !== undefined) return new SortedOrds(sorted, missing);
   return new ConstantOrds(missing);

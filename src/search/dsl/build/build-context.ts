@@ -24,6 +24,11 @@ export interface BuildContext {
   readonly defaultFields: readonly string[];
   /** index.query_string.lenient. */
   readonly queryStringLenient: boolean;
+  /**
+   * Queries built ahead in slices (or their failure), by AST node: a search phase fills it before the build so
+   * a costly builder (a 50,000-term simple_query_string) does not hold the event loop (shard-query.ts).
+   */
+  readonly prebuilt?: Map<object, unknown>;
 }
 
 export interface BuildContextOptions {
@@ -58,6 +63,7 @@ export function buildContext(options: BuildContextOptions): BuildContext {
     maxRegexLength: options.maxRegexLength ?? DEFAULT_MAX_REGEX_LENGTH,
     defaultFields: options.defaultFields ?? ['*'],
     queryStringLenient: options.queryStringLenient ?? false,
+    prebuilt: new Map(),
   };
 }
 

@@ -24,6 +24,7 @@ import { applyMinimumShouldMatch } from './minimum-should-match.js';
 import { defaultFieldBoosts, multiMatchQuery, resolveMappingFields } from './multi-match-builder.js';
 import { bool, boosted, isMatchAll, isRewrittenMatchNone, MATCH_ALL, matchNone, withRewrite, type PlanClause, type PlanQuery } from './query-plan.js';
 import { buildQueryString, buildSimpleQueryString } from './query-string-builder.js';
+import { countLeafClauses, exceedsNestedLimit, QueryRewriteFailure, tooManyClauses, tooManyNestedClauses } from './clause-limits.js';
 import { simpleMatch } from '../../../common/wildcards.js';
 
 const USER_MATCH_NONE = 'User requested "match_none" query.';
@@ -38,15 +39,19 @@ export function buildQuery(query: QueryAst, context: BuildContext): PlanQuery | 
 
 /** SearchExecutionContext.toQuery: the query a shard runs, or query_shard_exception. */
 export function buildTopLevelQuery(query: QueryAst, context: BuildContext): PlanQuery {
+  let built: PlanQuery | null;
   try {
-    const built = buildQuery(query, context);
-    if (built === null) return matchNone('No query left after rewrite.');
-    return fixNegativeQueryIfNeeded(built);
+    built = buildQuery(query, context);
   } catch (err) {
+    if (err instanceof QueryRewriteFailure) throw err;
     if (err instanceof EsError && (err.type === 'query_shard_exception' || err.type === 'parsing_exception')) throw err;
     const cause = err instanceof EsError ? err : toEsError(err);
     throw queryShardError(context, `failed to create query: ${cause.reason}`, cause);
   }
+  if (built === null) return matchNone('No query left after rewrite.');
+  // What Lucene's rewrite counts across nesting; the builders that can grow without bound count as they go.
+  if (exceedsNestedLimit(countLeafClauses(built, context.maxClauseCount + 1), context.maxClauseCount)) throw tooManyNestedClauses(context.maxClauseCount);
+  return fixNegativeQueryIfNeeded(built);
 }
 
 /** Queries.fixNegativeQueryIfNeeded: a boolean query of only must_not clauses also needs a match_all. */
@@ -218,9 +223,7 @@ function buildBool(query: BoolQuery, context: BuildContext): PlanQuery | null {
     ...should.map((inner) => ({ occur: 'should' as const, query: inner })),
     ...filter.map((inner) => ({ occur: 'filter' as const, query: inner })),
   ];
-  if (clauses.length > context.maxClauseCount) {
-    throw new EsError('illegal_argument_exception', `maxClauseCount is set to ${context.maxClauseCount}`);
-  }
+  if (clauses.length > context.maxClauseCount) throw tooManyClauses(context.maxClauseCount);
   if (clauses.length === 0) return MATCH_ALL;
   const built = applyMinimumShouldMatch(bool(clauses), query.minimumShouldMatch);
   return query.adjustPureNegative ? fixNegativeQueryIfNeeded(built) : built;

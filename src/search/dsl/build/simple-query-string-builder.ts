@@ -16,10 +16,50 @@ import type { MatchOptions } from './match-builder.js';
 import { unmappedFieldsQuery } from './match-builder.js';
 import { applyMinimumShouldMatch } from './minimum-should-match.js';
 import { defaultFieldBoosts, multiMatchQuery, resolveMappingFields } from './multi-match-builder.js';
-import { bool, boosted, MATCH_ALL, matchNone, type Occur, type PlanQuery } from './query-plan.js';
+import { bool, boosted, MATCH_ALL, matchNone, type Occur, type PlanClause, type PlanQuery } from './query-plan.js';
+import { ClauseBudget, tooManyClauses } from './clause-limits.js';
 import { analyze, normalizeWithAnalyzer, searchAnalyzer } from './text-analysis.js';
 
 export function buildSimpleQueryStringQuery(query: SimpleQueryStringQuery, context: BuildContext): PlanQuery {
+  const prebuilt = context.prebuilt?.get(query);
+  if (prebuilt !== undefined) {
+    if (prebuilt instanceof Error) throw prebuilt;
+    return prebuilt as PlanQuery;
+  }
+  const steps = simpleQueryStringSteps(query, context);
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
+  }
+}
+
+/**
+ * Builds the query in slices, `pause` between them, and keeps the outcome (or its failure) in
+ * `context.prebuilt` for the build that follows: 50,000 terms take long to build even when the clause limit
+ * refuses them, and the event loop must keep turning meanwhile.
+ */
+export async function prebuildSimpleQueryStringQuery(query: SimpleQueryStringQuery, context: BuildContext, pause: () => Promise<void>): Promise<void> {
+  if (context.prebuilt === undefined || context.prebuilt.has(query)) return;
+  const steps = simpleQueryStringSteps(query, context);
+  let outcome: PlanQuery | Error;
+  try {
+    for (;;) {
+      const step = steps.next();
+      if (step.done === true) {
+        outcome = step.value;
+        break;
+      }
+      await pause();
+    }
+  } catch (err) {
+    // A cancelled task stops here; a failure of the query itself is thrown again where the query is built.
+    if (!(err instanceof EsError) || err.type === 'task_cancelled_exception') throw err;
+    outcome = err;
+  }
+  context.prebuilt.set(query, outcome);
+}
+
+function* simpleQueryStringSteps(query: SimpleQueryStringQuery, context: BuildContext): Generator<void, PlanQuery> {
   const requested = query.fields.length > 0 ? query.fields : defaultFieldBoosts(context);
   const weights = resolveMappingFields(context, requested);
   const isAllField = requested.some((entry) => entry.field === '*');
@@ -32,23 +72,41 @@ export function buildSimpleQueryStringQuery(query: SimpleQueryStringQuery, conte
   const leaves = new LeafBuilder(context, query, weights, analyzer, lenient);
   const flags = query.flags === -1 ? ALL_FLAGS : query.flags;
   const tree = parseSimpleQueryStringSyntax(query.query, flags);
-  const built = evaluate(tree, leaves, query.defaultOperator === 'and' ? 'must' : 'should');
+  const built = yield* evaluate(tree, leaves, query.defaultOperator === 'and' ? 'must' : 'should', new ClauseBudget(context.maxClauseCount), context.maxClauseCount);
   const result = built ?? matchNone('empty string passed to query parser');
   return applyMinimumShouldMatch(result, query.minimumShouldMatch);
 }
 
 const ALL_FLAGS = Object.values(SIMPLE_QUERY_STRING_FLAGS).reduce((all, flag) => (flag > 0 ? all | flag : all), 0);
 
+/** Branches built between two pauses of a sliced build. */
+const BRANCHES_PER_STEP = 32;
+
 /**
  * SimpleQueryParser's state machine replayed over the scanned events: an operator only counts after a
  * non-empty branch; a new operator starts a new boolean level holding the tree so far (`a | b + c` is
  * `+(a b) +c`); an odd number of `-` wraps the branch as `-branch *:*`. Branches that analyze to nothing
  * are skipped, and the pending operator is cleared after every branch either way.
+ *
+ * The clause limit is checked as branches are added: one level passing it fails as BooleanQuery.Builder does;
+ * the leaves of the whole tree are counted as they come and fail as Lucene's rewrite would (only where no
+ * level can pass the limit, since ES would report that failure first).
  */
-function evaluate(node: SqsNode, leaves: LeafBuilder, defaultOperator: Extract<Occur, 'must' | 'should'>): PlanQuery | null {
+function* evaluate(
+  node: SqsNode,
+  leaves: LeafBuilder,
+  defaultOperator: Extract<Occur, 'must' | 'should'>,
+  budget: ClauseBudget,
+  maxClauseCount: number,
+): Generator<void, PlanQuery | null> {
   let top: PlanQuery | null = null;
+  // The clauses of the level being filled (a bool that becomes the result when the events end or a new level starts).
+  let level: PlanClause[] | undefined;
   let currentOperation: Extract<Occur, 'must' | 'should'> | undefined;
   let previousOperation: Occur | undefined;
+  const branchEvents = node.events.reduce((count, event) => count + (event.kind === 'branch' ? 1 : 0), 0);
+  const countLeaves = branchEvents <= maxClauseCount;
+  let built = 0;
   for (const event of node.events) {
     if (event.kind === 'operator') {
       if (currentOperation === undefined && top !== null) currentOperation = event.occur;
@@ -58,7 +116,8 @@ function evaluate(node: SqsNode, leaves: LeafBuilder, defaultOperator: Extract<O
       currentOperation = undefined;
       continue;
     }
-    let branch = leaves.branch(event.branch, (sub) => evaluate(sub, leaves, defaultOperator));
+    if (++built % BRANCHES_PER_STEP === 0) yield;
+    let branch = event.branch.kind === 'group' ? yield* evaluate(event.branch.node, leaves, defaultOperator, budget, maxClauseCount) : leaves.branch(event.branch);
     if (branch !== null) {
       if (event.negations % 2 === 1) {
         branch = bool([
@@ -66,19 +125,22 @@ function evaluate(node: SqsNode, leaves: LeafBuilder, defaultOperator: Extract<O
           { occur: 'should', query: MATCH_ALL },
         ]);
       }
+      if (countLeaves && event.branch.kind !== 'group') budget.add(branch);
       if (top === null) {
         top = branch;
       } else {
         const operation = currentOperation ?? defaultOperator;
-        if (previousOperation !== operation || top.type !== 'bool') top = bool([{ occur: operation, query: top }]);
-        const tree = top as Extract<PlanQuery, { type: 'bool' }>;
-        top = { ...tree, clauses: [...tree.clauses, { occur: operation, query: branch }] };
+        if (previousOperation !== operation || level === undefined) {
+          level = [{ occur: operation, query: level === undefined ? top : bool(level) }];
+        }
+        if (level.length >= maxClauseCount) throw tooManyClauses(maxClauseCount);
+        level.push({ occur: operation, query: branch });
         previousOperation = operation;
       }
     }
     currentOperation = undefined;
   }
-  return top;
+  return level === undefined ? top : bool(level);
 }
 
 class LeafBuilder {
@@ -90,10 +152,8 @@ class LeafBuilder {
     private readonly lenient: boolean,
   ) {}
 
-  branch(branch: SqsBranch, sub: (node: SqsNode) => PlanQuery | null): PlanQuery | null {
+  branch(branch: Exclude<SqsBranch, { kind: 'group' }>): PlanQuery | null {
     switch (branch.kind) {
-      case 'group':
-        return sub(branch.node);
       case 'term':
         return this.defaultQuery(branch.text);
       case 'phrase':

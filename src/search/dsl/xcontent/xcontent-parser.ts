@@ -9,6 +9,7 @@
  * which consume a whole container and leave the parser on its closing token.
  */
 import { EsError } from '../../../common/errors.js';
+import { invalidUtf8 } from '../../../common/utf8.js';
 import { JsonPullParser, type JsonToken, type TokenLocation } from '../../../mapping/json-pull-parser.js';
 import { JsonSyntaxError } from '../../../mapping/json-syntax-error.js';
 import { JavaNumberError, javaStringToLong, LONG_MAX, LONG_MIN, parseJavaDouble, parseJavaFloat } from '../../../mapping/java-numbers.js';
@@ -37,7 +38,10 @@ export class XContentParser {
   /** Field names per open container: the name the parser reports for the current token. */
   private readonly names: Array<string | undefined> = [undefined];
 
+  /** Refuses a body that is not valid UTF-8 as Jackson does (x_content_parse_exception, located). */
   constructor(bytes: Uint8Array) {
+    const fault = invalidUtf8(bytes);
+    if (fault !== undefined) throw new EsError('x_content_parse_exception', `${fault.location} ${fault.detail}`);
     this.json = new JsonPullParser(bytes);
   }
 

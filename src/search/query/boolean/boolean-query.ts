@@ -46,7 +46,7 @@ export class BooleanQuery extends Query {
 
   override rewrite(searcher: IndexSearcher): Query {
     if (this.clauses.length > searcher.maxClauseCount) {
-      throw errors.illegalArgument(`maxClauseCount is set to ${searcher.maxClauseCount}`);
+      throw errors.rewriteTooManyClauses(searcher.maxClauseCount);
     }
     return rewriteBoolean(this, searcher);
   }

@@ -7,7 +7,8 @@
 import { errors } from '../../../common/errors.js';
 import type { Query } from '../../core/query.js';
 import { fround } from '../../float32.js';
-import { codePoints, editDistance, MAX_EDITS } from './levenshtein.js';
+import { codePoints, MAX_EDITS, SortedTermsDistance } from './levenshtein.js';
+import { prefixSuccessor } from './automaton.js';
 import { MultiTermQuery } from './multi-term-query.js';
 import type { RewriteMethod } from './rewrite-method.js';
 import type { TermMatcher } from './term-matcher.js';
@@ -64,16 +65,23 @@ export class FuzzyQuery extends MultiTermQuery {
     }
     const suffix = points.slice(prefixPoints.length);
     const maxEdits = this.maxEdits;
-    const transpositions = this.transpositions;
+    // Terms come in order: the walker reuses the rows of the code points a term shares with the previous one,
+    // and a prefix that is already too far tells the walk to seek past every term that starts with it.
+    const walker = new SortedTermsDistance(suffix, maxEdits, this.transpositions);
+    let deadBytes = -1;
     return {
       prefix,
       accept(term) {
-        const termPoints = codePoints(term.toString('utf8'));
-        const distance = editDistance(termPoints.slice(prefixPoints.length), suffix, maxEdits, transpositions);
-        if (distance > maxEdits) return -1;
+        const distance = walker.distance(term, prefix.length);
+        if (distance > maxEdits) {
+          deadBytes = walker.deadPrefixBytes();
+          return -1;
+        }
+        deadBytes = -1;
         if (distance === 0) return 1;
-        return fround(1 - fround(distance / Math.min(termPoints.length, points.length)));
+        return fround(1 - fround(distance / Math.min(prefixPoints.length + walker.termLength, points.length)));
       },
+      skipTo: (term) => (deadBytes > 0 ? prefixSuccessor(term.subarray(0, deadBytes)) : undefined),
     };
   }
 

@@ -8,12 +8,12 @@
  * string, `( )` groups, `<n-m>` decimal intervals (INTERVAL), `\d \D \s \S \w \W` and `\`-escapes. A disabled
  * optional operator is an ordinary character, as in Lucene. `^` and `$` are ordinary characters.
  *
- * Lucene compiles the expression to a DFA; complement and intersection have no JavaScript RegExp
- * counterpart, so terms are matched here on the expression tree itself: for each node and start offset the
- * set of end offsets it can reach (memoized), which is exact for every operator including complement.
- * Terms are short, so the cubic worst case is small in practice.
+ * As Lucene, the expression is compiled to a DFA (automaton.ts), within ES's `max_determinized_states` work
+ * limit. The tree matcher below (for each node and start offset, the end offsets it can reach, memoized) is an
+ * independent way to the same answer, which the tests hold the DFA to.
  */
 import { errors } from '../../../common/errors.js';
+import { compileRegexpDfa, DEFAULT_DETERMINIZE_WORK_LIMIT, type Dfa } from './automaton.js';
 
 export const REGEXP_INTERSECTION = 0x0001;
 export const REGEXP_COMPLEMENT = 0x0002;
@@ -405,80 +405,6 @@ class TreeMatcher {
   }
 }
 
-/** A code point as a JavaScript RegExp atom (u mode). */
-function codePointSource(code: number, caseInsensitive: boolean): string {
-  const char = String.fromCodePoint(code);
-  if (caseInsensitive && code <= 127 && char.toLowerCase() !== char.toUpperCase()) return `[${char.toLowerCase()}${char.toUpperCase()}]`;
-  return /[\\^$.*+?()[\]{}|/]/.test(char) ? `\\${char}` : char;
-}
-
-/** The members of a class (single characters and ranges) as RegExp class items, or null. */
-function classItems(node: RegexpNode, caseInsensitive: boolean): string | null {
-  const hex = (code: number): string => `\\u{${code.toString(16)}}`;
-  switch (node.kind) {
-    case 'string': {
-      if (node.codePoints.length !== 1) return null;
-      const code = node.codePoints[0]!;
-      const char = String.fromCodePoint(code);
-      if (caseInsensitive && code <= 127 && char.toLowerCase() !== char.toUpperCase()) return hex(char.toLowerCase().charCodeAt(0)) + hex(char.toUpperCase().charCodeAt(0));
-      return hex(code);
-    }
-    case 'range':
-      return `${hex(node.from)}-${hex(node.to)}`;
-    case 'union': {
-      const left = classItems(node.left, caseInsensitive);
-      const right = classItems(node.right, caseInsensitive);
-      return left === null || right === null ? null : left + right;
-    }
-    default:
-      return null;
-  }
-}
-
-/**
- * The same language as a JavaScript RegExp source, when the tree only uses operators RegExp has (no
- * complement, intersection, interval or empty language): a fast path, exact because it is built from the
- * parsed tree (Lucene's grammar and flags already applied), not from the pattern text.
- */
-function jsSource(node: RegexpNode, caseInsensitive: boolean): string | null {
-  switch (node.kind) {
-    case 'string':
-      return node.codePoints.length === 0 ? '(?:)' : `(?:${node.codePoints.map((code) => codePointSource(code, caseInsensitive)).join('')})`;
-    case 'range':
-      return `[\\u{${node.from.toString(16)}}-\\u{${node.to.toString(16)}}]`;
-    case 'anychar':
-      return '[^]';
-    case 'anystring':
-      return '[^]*';
-    case 'union':
-    case 'concat': {
-      const left = jsSource(node.left, caseInsensitive);
-      const right = jsSource(node.right, caseInsensitive);
-      if (left === null || right === null) return null;
-      return node.kind === 'union' ? `(?:${left}|${right})` : `(?:${left}${right})`;
-    }
-    case 'optional':
-    case 'star': {
-      const inner = jsSource(node.inner, caseInsensitive);
-      return inner === null ? null : `(?:${inner})${node.kind === 'optional' ? '?' : '*'}`;
-    }
-    case 'repeat': {
-      const inner = jsSource(node.inner, caseInsensitive);
-      if (inner === null) return null;
-      if (node.max !== -1 && node.min > node.max) return '(?!)';
-      return `(?:${inner}){${node.min},${node.max === -1 ? '' : node.max}}`;
-    }
-    case 'intersection': {
-      // A negated class [^...] parses as "any char and not one of them".
-      if (node.left.kind !== 'anychar' || node.right.kind !== 'complement') return null;
-      const items = classItems(node.right.inner, caseInsensitive);
-      return items === null ? null : `[^${items}]`;
-    }
-    default:
-      return null;
-  }
-}
-
 /** The literal text every match starts with (walks the leftmost strings of concatenations). */
 function literalPrefix(node: RegexpNode): number[] {
   if (node.kind === 'string') return [...node.codePoints];
@@ -489,31 +415,30 @@ function literalPrefix(node: RegexpNode): number[] {
   return [];
 }
 
-/** A compiled expression: accepts whole terms. */
+/** A compiled expression: accepts whole terms, with a DFA (automaton.ts). */
 export class LuceneRegexp {
   readonly root: RegexpNode;
   /** UTF-8 bytes every matching term starts with (empty when case-insensitive or none). */
   readonly prefix: Buffer;
-  private readonly fast: RegExp | null;
+  readonly dfa: Dfa;
 
+  /** @param workLimit ES's `max_determinized_states`: past it the expression is refused as too complex */
   constructor(
     readonly pattern: string,
     flags = REGEXP_ALL,
     readonly caseInsensitive = false,
+    workLimit = DEFAULT_DETERMINIZE_WORK_LIMIT,
   ) {
     this.root = parseLuceneRegexp(pattern, flags);
-    const source = jsSource(this.root, caseInsensitive);
-    this.fast = source === null ? null : new RegExp(`^${source}$`, 'u');
+    this.dfa = compileRegexpDfa(this.root, pattern, caseInsensitive, workLimit, flags);
     this.prefix = caseInsensitive ? Buffer.alloc(0) : Buffer.from(String.fromCodePoint(...literalPrefix(this.root)), 'utf8');
   }
 
   matches(term: string): boolean {
-    if (this.fast !== null) return this.fast.test(term);
-    const text = [...term].map(cp);
-    return new TreeMatcher(text, this.caseInsensitive).ends(this.root, 0)[text.length] === 1;
+    return this.dfa.run(Buffer.from(term, 'utf8')) === 1;
   }
 
-  /** The tree matcher alone (what the fast path must agree with; used by the tests). */
+  /** The tree matcher alone (an independent oracle the DFA must agree with; used by the tests). */
   matchesOnTree(term: string): boolean {
     const text = [...term].map(cp);
     return new TreeMatcher(text, this.caseInsensitive).ends(this.root, 0)[text.length] === 1;

@@ -14,7 +14,7 @@ import type { LeafContext } from '../../core/leaf-context.js';
 import { Query } from '../../core/query.js';
 import type { ScoreMode } from '../../core/score-mode.js';
 import type { Weight } from '../../core/weight.js';
-import type { IndexSearcher } from '../../searcher/index-searcher.js';
+import type { IndexSearcher, Prefetchable } from '../../searcher/index-searcher.js';
 import { TermStates } from '../../searcher/term-states.js';
 import { BooleanQuery } from '../boolean/boolean-query.js';
 import { BoostQuery } from '../boost-query.js';
@@ -23,7 +23,7 @@ import { MatchNoDocsQuery } from '../match-no-docs-query.js';
 import { Term } from '../term/term.js';
 import { TermQuery } from '../term/term-query.js';
 import { CONSTANT_SCORE, type RewriteMethod } from './rewrite-method.js';
-import { forEachMatchingTerm, type TermMatcher } from './term-matcher.js';
+import { forEachMatchingTerm, forEachMatchingTermSliced, type TermMatcher } from './term-matcher.js';
 
 interface CollectedTerm {
   readonly bytes: Buffer;
@@ -33,7 +33,16 @@ interface CollectedTerm {
   totalTermFreq: number;
 }
 
-export abstract class MultiTermQuery extends Query {
+/** Each searcher's expansions of the multi-term queries run on it (gathered ahead in slices, or on first use). */
+const EXPANSIONS = new WeakMap<IndexSearcher, Map<MultiTermQuery, CollectedTerm[]>>();
+
+function expansionsOf(searcher: IndexSearcher): Map<MultiTermQuery, CollectedTerm[]> {
+  let map = EXPANSIONS.get(searcher);
+  if (map === undefined) EXPANSIONS.set(searcher, (map = new Map()));
+  return map;
+}
+
+export abstract class MultiTermQuery extends Query implements Prefetchable {
   constructor(
     readonly field: string,
     readonly rewriteMethod: RewriteMethod = CONSTANT_SCORE,
@@ -45,12 +54,15 @@ export abstract class MultiTermQuery extends Query {
 
   override rewrite(searcher: IndexSearcher): Query {
     const method = this.rewriteMethod;
+    const known = expansionsOf(searcher).get(this);
+    // In a prefetch pass the terms are gathered later, in slices (IndexSearcher.rewriteSliced).
+    if (known === undefined && searcher.deferToPrefetch(this)) return this;
     if (method.kind === 'constant_score') return this;
-    let terms = this.collectTerms(searcher);
+    let terms = known ?? this.expandOn(searcher);
     if (method.kind === 'top_terms' || method.kind === 'top_terms_boost' || method.kind === 'top_terms_blended_freqs') {
       terms = topTerms(terms, Math.min(method.size, searcher.maxClauseCount));
     } else if (terms.length > searcher.maxClauseCount) {
-      throw errors.illegalArgument(`maxClauseCount is set to ${searcher.maxClauseCount}`);
+      throw errors.rewriteTooManyClauses(searcher.maxClauseCount);
     }
     if (terms.length === 0) return new MatchNoDocsQuery(`no terms match ${this.toString()}`);
     let blendedDocFreq = 0;
@@ -73,31 +85,63 @@ export abstract class MultiTermQuery extends Query {
     return method.kind === 'constant_score_boolean' ? new ConstantScoreQuery(bool) : bool;
   }
 
-  /** Matching terms over every segment, in term order, with their per-segment states. */
-  private collectTerms(searcher: IndexSearcher): CollectedTerm[] {
-    const byTerm = new Map<string, CollectedTerm>();
-    const leaves = searcher.leaves;
-    for (const leaf of leaves) {
+  /** The matching terms of every segment, gathered at once and kept for this searcher. */
+  private expandOn(searcher: IndexSearcher): CollectedTerm[] {
+    const collector = new TermCollector(searcher.leaves.length);
+    for (const leaf of searcher.leaves) {
       const fieldTerms = leaf.readers.terms.terms(this.field);
-      if (fieldTerms === undefined) continue;
-      forEachMatchingTerm(fieldTerms, this.matcher(), (bytes, state, boost) => {
-        const key = bytes.toString('latin1');
-        let collected = byTerm.get(key);
-        if (collected === undefined) {
-          collected = { bytes, boost, states: new Array<TermState | null>(leaves.length).fill(null), docFreq: 0, totalTermFreq: 0 };
-          byTerm.set(key, collected);
-        }
-        collected.states[leaf.ord] = state;
-        collected.docFreq += state.docFreq;
-        collected.totalTermFreq += state.totalTermFreq;
-      });
+      if (fieldTerms !== undefined) forEachMatchingTerm(fieldTerms, this.matcher(), collector.visitor(leaf.ord));
     }
-    return [...byTerm.values()].sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+    const terms = collector.terms();
+    expansionsOf(searcher).set(this, terms);
+    return terms;
   }
 
-  createWeight(_searcher: IndexSearcher, _scoreMode: ScoreMode, boost: number): Weight {
+  /** The same expansion, walked in slices with `pause` between them (a fuzzy or regexp walk can be long). */
+  async prefetch(searcher: IndexSearcher, pause: () => Promise<void>): Promise<void> {
+    if (expansionsOf(searcher).has(this)) return;
+    const collector = new TermCollector(searcher.leaves.length);
+    for (const leaf of searcher.leaves) {
+      const fieldTerms = leaf.readers.terms.terms(this.field);
+      if (fieldTerms !== undefined) await forEachMatchingTermSliced(fieldTerms, this.matcher(), collector.visitor(leaf.ord), pause);
+    }
+    expansionsOf(searcher).set(this, collector.terms());
+  }
+
+  /** The expansion kept for `searcher`, if one was gathered (the constant-score weight reads it per segment). */
+  expansionOn(searcher: IndexSearcher): readonly CollectedTerm[] | undefined {
+    return expansionsOf(searcher).get(this);
+  }
+
+  createWeight(searcher: IndexSearcher, _scoreMode: ScoreMode, boost: number): Weight {
     if (this.rewriteMethod.kind !== 'constant_score') throw new Error(`${this.toString()} must be rewritten before it is run`);
-    return new MultiTermConstantScoreWeight(this, boost);
+    return new MultiTermConstantScoreWeight(this, boost, this.expansionOn(searcher));
+  }
+}
+
+/** Matching terms over every segment, merged by term, with their per-segment states. */
+class TermCollector {
+  private readonly byTerm = new Map<string, CollectedTerm>();
+
+  constructor(private readonly leafCount: number) {}
+
+  visitor(ord: number): (bytes: Buffer, state: TermState, boost: number) => void {
+    return (bytes, state, boost) => {
+      const key = bytes.toString('latin1');
+      let collected = this.byTerm.get(key);
+      if (collected === undefined) {
+        collected = { bytes, boost, states: new Array<TermState | null>(this.leafCount).fill(null), docFreq: 0, totalTermFreq: 0 };
+        this.byTerm.set(key, collected);
+      }
+      collected.states[ord] = state;
+      collected.docFreq += state.docFreq;
+      collected.totalTermFreq += state.totalTermFreq;
+    };
+  }
+
+  /** In term order. */
+  terms(): CollectedTerm[] {
+    return [...this.byTerm.values()].sort((a, b) => Buffer.compare(a.bytes, b.bytes));
   }
 }
 
@@ -111,6 +155,8 @@ class MultiTermConstantScoreWeight extends ConstantScoreWeight {
   constructor(
     override readonly query: MultiTermQuery,
     boost: number,
+    /** The terms gathered ahead for this searcher, when they were. */
+    private readonly expansion: readonly CollectedTerm[] | undefined,
   ) {
     super(query, boost);
   }
@@ -120,11 +166,19 @@ class MultiTermConstantScoreWeight extends ConstantScoreWeight {
     if (fieldTerms === undefined) return null;
     const bits = new FixedBitSet(leaf.maxDoc);
     let any = false;
-    forEachMatchingTerm(fieldTerms, this.query.matcher(), (_term, state) => {
+    const addPostings = (state: TermState): void => {
       any = true;
       const postings = fieldTerms.postings(state, POSTINGS_DOCS);
       for (let doc = postings.nextDoc(); doc !== NO_MORE_DOCS; doc = postings.nextDoc()) bits.set(doc);
-    });
+    };
+    if (this.expansion !== undefined) {
+      for (const term of this.expansion) {
+        const state = term.states[leaf.ord];
+        if (state !== null && state !== undefined) addPostings(state);
+      }
+    } else {
+      forEachMatchingTerm(fieldTerms, this.query.matcher(), (_term, state) => addPostings(state));
+    }
     return any ? new BitSetIterator(bits) : null;
   }
 }

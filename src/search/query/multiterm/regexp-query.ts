@@ -2,6 +2,7 @@
 import type { Query } from '../../core/query.js';
 import { MultiTermQuery } from './multi-term-query.js';
 import { LuceneRegexp, REGEXP_ALL } from './lucene-regexp.js';
+import { prefixSuccessor } from './automaton.js';
 import type { RewriteMethod } from './rewrite-method.js';
 import type { TermMatcher } from './term-matcher.js';
 
@@ -26,12 +27,22 @@ export class RegexpQuery extends MultiTermQuery {
     super(field, options.rewriteMethod);
     this.caseInsensitive = options.caseInsensitive ?? false;
     this.flags = (options.flags ?? REGEXP_ALL) & REGEXP_ALL;
-    this.regexp = new LuceneRegexp(pattern, this.flags, this.caseInsensitive);
+    this.regexp = new LuceneRegexp(pattern, this.flags, this.caseInsensitive, options.maxDeterminizedStates);
   }
 
   matcher(): TermMatcher {
-    const regexp = this.regexp;
-    return { prefix: regexp.prefix, accept: (term) => (regexp.matches(term.toString('utf8')) ? 1 : -1) };
+    const dfa = this.regexp.dfa;
+    let deadAfter = 0;
+    return {
+      prefix: this.regexp.prefix,
+      accept: (term) => {
+        const outcome = dfa.run(term);
+        deadAfter = outcome < 0 ? -outcome - 1 : 0;
+        return outcome === 1 ? 1 : -1;
+      },
+      // The automaton died inside the term: no term sharing the bytes read so far can match.
+      skipTo: (term) => (deadAfter > 0 ? prefixSuccessor(term.subarray(0, deadAfter)) : undefined),
+    };
   }
 
   toString(field?: string): string {

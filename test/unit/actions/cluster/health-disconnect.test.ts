@@ -15,6 +15,8 @@ import { TaskManager } from '../../../../src/tasks/task-manager.js';
 import { NodeMonitor } from '../../../../src/monitor/node-monitor.js';
 import { Settings } from '../../../../src/common/settings.js';
 import { versionInfo } from '../../../../src/common/version.js';
+import { ThreadPools } from '../../../../src/common/thread-pools.js';
+import { CircuitBreakerService } from '../../../../src/common/circuit-breakers.js';
 import { clusterState, node } from '../../../helpers/cluster-state-builder.js';
 
 let server: HttpServer;
@@ -33,6 +35,8 @@ before(async () => {
     taskManager,
     monitor: new NodeMonitor(tmpdir()),
     logger,
+    threadPools: new ThreadPools('node-a', 2, 1 << 30),
+    breakers: new CircuitBreakerService(() => ({})),
   };
   server = new HttpServer(services, { host: '127.0.0.1', ports: [0, 0], maxContentLength: 1 << 20, compression: false }, logger);
   server.register(clusterHealthRoutes);

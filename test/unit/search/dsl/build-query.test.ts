@@ -352,7 +352,7 @@ test('bool: ES\'s clause order, pure negatives, minimum_should_match, rewrites a
     reason: 'failed to create query: maxClauseCount is set to 2',
     index_uuid: 'uuid-1',
     index: 'test',
-    caused_by: { type: 'illegal_argument_exception', reason: 'maxClauseCount is set to 2' },
+    caused_by: { type: 'too_many_clauses', reason: 'maxClauseCount is set to 2' },
   } as never);
 });
 

@@ -1,0 +1,23 @@
+/**
+ * Cooperative slicing for work on the event loop: call `pause()` between small steps; it yields (setImmediate,
+ * so I/O such as the operator's requests is served first) only once the loop has been held for a few
+ * milliseconds, so fine-grained calls cost next to nothing.
+ */
+
+/** Milliseconds of work between two yields (the same budget as a search phase's slices). */
+export const SLICE_MILLIS = 8;
+
+export class TimeSlicer {
+  private lastYield = performance.now();
+
+  constructor(private readonly check: () => void = () => undefined) {}
+
+  /** Runs `check` (a cancellation test), and yields the loop when a slice's time is up. */
+  pause = async (): Promise<void> => {
+    this.check();
+    if (performance.now() - this.lastYield < SLICE_MILLIS) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.lastYield = performance.now();
+    this.check();
+  };
+}

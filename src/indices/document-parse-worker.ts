@@ -1,0 +1,74 @@
+/**
+ * The worker thread that parses very large documents (document-parse-pool.ts sends them): the same
+ * DocumentParser the event loop runs, then the engine's checks that must come before a document is
+ * acknowledged (unknown analyzers, immense terms) and the encoding of its fields in the engine's batch layout,
+ * so what travels back is a few flat arrays instead of millions of field objects.
+ */
+import { parentPort } from 'node:worker_threads';
+import { AnalysisRegistry } from '../analysis/index.js';
+import { toEsError, toPlainEsError, type PlainEsError } from '../common/errors.js';
+import { CachedAnalyzers, encodeDocumentFields, prevalidate } from '../engine/index.js';
+import { parseDocument, type EncodedFields, type MappingSettings, type RootMapping } from '../mapping/index.js';
+
+export interface ParseJob {
+  readonly indexName: string;
+  readonly analysisSettings: unknown;
+  readonly mapping: RootMapping;
+  readonly settings: MappingSettings;
+  readonly source: Uint8Array;
+  readonly id: string;
+  readonly routing: string | undefined;
+}
+
+export type ParseReply =
+  | { readonly kind: 'mapping_update'; readonly mappingUpdate: RootMapping }
+  | {
+      readonly kind: 'parsed';
+      readonly storedSource: Uint8Array | undefined;
+      readonly ignored: readonly string[];
+      readonly docCount: number | undefined;
+      readonly encodedFields: EncodedFields;
+    }
+  | { readonly kind: 'failed'; readonly error: PlainEsError };
+
+/** The analysis registry of an index, rebuilt here from its settings (kept for the next document). */
+const registries = new Map<string, AnalysisRegistry>();
+
+function registryFor(job: ParseJob): AnalysisRegistry {
+  const key = `${job.indexName}\u0000${JSON.stringify(job.analysisSettings)}`;
+  let registry = registries.get(key);
+  if (registry === undefined) {
+    registry = AnalysisRegistry.forIndex(job.analysisSettings, job.indexName);
+    if (registries.size >= 16) registries.delete(registries.keys().next().value!);
+    registries.set(key, registry);
+  }
+  return registry;
+}
+
+function run(job: ParseJob): { reply: ParseReply; transfer: ArrayBuffer[] } {
+  try {
+    const registry = registryFor(job);
+    const parsed = parseDocument({
+      source: job.source,
+      id: job.id,
+      routing: job.routing,
+      mapping: job.mapping,
+      settings: job.settings,
+      analyzerExists: (name) => registry.findAnalyzer(name) !== undefined,
+    });
+    if (parsed.mappingUpdate !== undefined) return { reply: { kind: 'mapping_update', mappingUpdate: parsed.mappingUpdate }, transfer: [] };
+    prevalidate(parsed, new CachedAnalyzers(registry));
+    const { encoded, transfer } = encodeDocumentFields(parsed);
+    return {
+      reply: { kind: 'parsed', storedSource: parsed.storedSource, ignored: parsed.ignored, docCount: parsed.docCount, encodedFields: encoded },
+      transfer,
+    };
+  } catch (err) {
+    return { reply: { kind: 'failed', error: toPlainEsError(toEsError(err)) }, transfer: [] };
+  }
+}
+
+parentPort?.on('message', (job: ParseJob) => {
+  const { reply, transfer } = run(job);
+  parentPort!.postMessage(reply, transfer);
+});

@@ -1,0 +1,93 @@
+/**
+ * Measures how the operator's commands answer while something else runs on a node: it sends them on a fixed
+ * schedule (every `intervalMillis`, rotating over `paths`) whether or not the previous one has answered, so
+ * a node that freezes for ten seconds yields a hundred slow samples, not one (no coordinated omission). A
+ * probe still unanswered when the probe stops counts with the time it has waited so far.
+ */
+import { Agent, request as httpRequest } from 'node:http';
+import { percentileOfSorted } from './percentiles.js';
+
+export const OPS_PATHS = ['/_cluster/health', '/_cat/tasks?v', '/_tasks'] as const;
+
+export interface ProbeOptions {
+  port: number;
+  intervalMillis?: number;
+  paths?: readonly string[];
+}
+
+export interface ProbeSummary {
+  /** Probes sent (answered or not). */
+  count: number;
+  /** Probes that had no answer when the probe stopped (their latency is the time they waited). */
+  unanswered: number;
+  /** Probes answered with a status other than 200. */
+  failed: number;
+  p50Millis: number;
+  p99Millis: number;
+  maxMillis: number;
+}
+
+export class OpsProbe {
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  private readonly latencies: number[] = [];
+  private readonly pending = new Set<number>();
+  private failed = 0;
+  private sent = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly interval: number;
+  private readonly paths: readonly string[];
+
+  private constructor(private readonly port: number, options: ProbeOptions) {
+    this.interval = options.intervalMillis ?? 100;
+    this.paths = options.paths ?? OPS_PATHS;
+  }
+
+  /** Starts probing at once. */
+  static start(options: ProbeOptions): OpsProbe {
+    const probe = new OpsProbe(options.port, options);
+    probe.timer = setInterval(() => probe.fire(), probe.interval);
+    probe.fire();
+    return probe;
+  }
+
+  private fire(): void {
+    const path = this.paths[this.sent % this.paths.length]!;
+    this.sent++;
+    const sentAt = performance.now();
+    this.pending.add(sentAt);
+    const done = (ok: boolean): void => {
+      if (!this.pending.delete(sentAt)) return;
+      this.latencies.push(performance.now() - sentAt);
+      if (!ok) this.failed++;
+    };
+    const req = httpRequest({ host: '127.0.0.1', port: this.port, path, agent: this.agent }, (res) => {
+      res.resume();
+      res.on('end', () => done(res.statusCode === 200));
+      res.on('error', () => done(false));
+    });
+    req.on('error', () => done(false));
+    req.end();
+  }
+
+  /** Stops sending, and summarizes what was measured (unanswered probes count with their wait so far). */
+  stop(): ProbeSummary {
+    clearInterval(this.timer);
+    const now = performance.now();
+    const unanswered = this.pending.size;
+    const all = [...this.latencies, ...[...this.pending].map((sentAt) => now - sentAt)].sort((a, b) => a - b);
+    this.pending.clear();
+    this.agent.destroy();
+    return {
+      count: this.sent,
+      unanswered,
+      failed: this.failed,
+      p50Millis: percentileOfSorted(all, 50),
+      p99Millis: percentileOfSorted(all, 99),
+      maxMillis: all[all.length - 1] ?? Number.NaN,
+    };
+  }
+}
+
+export function formatProbe(summary: ProbeSummary): string {
+  return `${summary.count} probes, p50 ${summary.p50Millis.toFixed(1)} ms, p99 ${summary.p99Millis.toFixed(1)} ms, max ${summary.maxMillis.toFixed(1)} ms, ${summary.unanswered} unanswered, ${summary.failed} failed`;
+}
