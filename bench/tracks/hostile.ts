@@ -31,10 +31,15 @@ export async function hostileTrack(options: HostileOptions): Promise<TrackResult
   const result = newTrackResult('hostile', 1, [], 'npm');
   let node = await startNode(options, undefined);
   try {
-    await ingest(node, options.limit);
+    const lines = await ingest(node, options.limit);
     const idle = await measureIdle(node);
     result.results.push({ engine: 'idle', metrics: probeMetrics(idle) });
     process.stderr.write(`idle: p50 ${idle.p50Millis.toFixed(1)} p99 ${idle.p99Millis.toFixed(1)}\n`);
+    for (const load of LOADS.filter((l) => options.cases === undefined || options.cases.split(',').some((part) => l.name.includes(part)))) {
+      const outcome = await runLoad(node, load, lines, options);
+      result.results.push({ engine: load.name, metrics: outcome.metrics, notes: outcome.notes });
+      process.stderr.write(`${load.name}: ${JSON.stringify(outcome.metrics)} ${outcome.notes.join('; ')}\n`);
+    }
     const selected = HOSTILE_CASES.filter((c) => options.cases === undefined || options.cases.split(',').some((part) => c.name.includes(part)));
     for (const hostile of selected) {
       const outcome = await runCase(node, hostile, options);
@@ -64,7 +69,7 @@ async function restart(node: NodeProcess, options: HostileOptions): Promise<Node
   return restarted;
 }
 
-async function ingest(node: NodeProcess, limit: number): Promise<void> {
+async function ingest(node: NodeProcess, limit: number): Promise<string[]> {
   const created = await node.request('PUT', `/${INDEX}`, { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
   if (created.status !== 200) throw new Error(`create index: ${created.text}`);
   const lines = await readCorpusLines(corpusSpec('npm'), limit);
@@ -75,6 +80,63 @@ async function ingest(node: NodeProcess, limit: number): Promise<void> {
   }
   await node.request('POST', `/${INDEX}/_refresh`);
   process.stderr.write(`ingested ${lines.length} npm documents\n`);
+  return lines;
+}
+
+/** Ordinary heavy load (issue 18): four clients flat out, the operator's commands probed meanwhile. */
+interface Load {
+  readonly name: string;
+  /** One request of one client; `i` counts that client's requests. */
+  send(node: NodeProcess, lines: readonly string[], client: number, i: number): Promise<HttpResult>;
+}
+
+const LOAD_CLIENTS = 4;
+
+const LOADS: readonly Load[] = [
+  {
+    name: 'load: 4 clients bulk indexing',
+    send: (node, lines, client, i) => {
+      const start = ((client * 7919 + i * 1000) % Math.max(1, lines.length - 1000)) | 0;
+      const body = lines.slice(start, start + 1000).map((line) => `{"index":{}}\n${line}\n`).join('');
+      return node.request('POST', `/${INDEX}-load/_bulk`, { raw: body, headers: { 'content-type': 'application/x-ndjson' } });
+    },
+  },
+  {
+    name: 'load: 4 clients searching and aggregating',
+    send: (node, _lines, client, i) => {
+      const terms = ['react', 'plugin', 'node', 'css', 'api', 'test', 'cli', 'util', 'server', 'data'];
+      const query = `${terms[(client + i) % terms.length]} ${terms[(client * 3 + i * 7) % terms.length]}`;
+      return node.request('POST', `/${INDEX}/_search`, {
+        body: {
+          query: { match: { summary: query } },
+          aggs: { names: { terms: { field: 'name.keyword', size: 50 } }, downloads: { histogram: { field: 'downloads', interval: 1000 } }, versions: { terms: { field: 'version.keyword', size: 20 } } },
+        },
+      });
+    },
+  },
+];
+
+async function runLoad(node: NodeProcess, load: Load, lines: readonly string[], options: HostileOptions): Promise<CaseOutcome> {
+  // Ten probes a second of each command, as the issue measured.
+  const probe = OpsProbe.start({ port: node.port, intervalMillis: 33 });
+  const windowEnds = performance.now() + options.seconds * 1000;
+  const statuses = new Map<number, number>();
+  let sends = 0;
+  await Promise.all(
+    Array.from({ length: LOAD_CLIENTS }, async (_, client) => {
+      for (let i = 0; performance.now() < windowEnds; i++) {
+        sends++;
+        const answer = await load.send(node, lines, client, i).catch(() => ({ status: 0 }) as HttpResult);
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      }
+    }),
+  );
+  const summary = probe.stop();
+  return {
+    metrics: { ...probeMetrics(summary), sends, req_per_s: sends / options.seconds },
+    notes: [`answers: ${[...statuses].map(([status, n]) => `${n}x ${status}`).join(', ')}`],
+    restart: false,
+  };
 }
 
 async function measureIdle(node: NodeProcess): Promise<ProbeSummary> {

@@ -1,6 +1,6 @@
 /**
  * ES's circuit breakers (HierarchyCircuitBreakerService with ChildMemoryCircuitBreaker children), measured
- * against the node's V8 heap in the JVM heap's place (decision 0006):
+ * against the node's V8 heap in the JVM heap's place (decision 0010):
  *
  *   parent             indices.breaker.total.limit             95% (70% without real memory accounting)
  *   request            indices.breaker.request.limit           60%, overhead 1.0, transient

@@ -1,5 +1,5 @@
 /**
- * A small pool of worker threads running one kind of job (decision 0006: CPU-heavy work of one request, such
+ * A small pool of worker threads running one kind of job (decision 0010: CPU-heavy work of one request, such
  * as a script over a batch of hits or the parsing of a very large document, runs off the event loop). Workers
  * are started on first use, up to `size`, and take queued jobs in order; an idle worker is unreferenced, so the
  * pool never keeps the process alive. A job whose `abort` signal fires is told so (`onAbort`, e.g. a shared

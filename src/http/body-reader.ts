@@ -14,12 +14,15 @@ export class BodyTooLargeError extends Error {
 
 export class BadContentEncodingError extends Error {}
 
+const INFLATE_CHUNK_BYTES = 256 * 1024;
+
 export function readBody(request: IncomingMessage, limit: number, account?: (bytes: number) => void): Promise<Buffer> {
   const encoding = (request.headers['content-encoding'] ?? '').toLowerCase().trim();
   let source: NodeJS.ReadableStream = request;
   let decoder: Gunzip | Inflate | undefined;
-  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip();
-  else if (encoding === 'deflate') decoder = createInflate();
+  // Large output chunks: inflating a 95 MB body in zlib's default 16 KB chunks costs 6,000 callbacks on the loop.
+  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });
+  else if (encoding === 'deflate') decoder = createInflate({ chunkSize: INFLATE_CHUNK_BYTES });
   else if (encoding !== '' && encoding !== 'identity') {
     return Promise.reject(new BadContentEncodingError(`unsupported content encoding [${encoding}]`));
   }

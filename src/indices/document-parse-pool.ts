@@ -1,5 +1,5 @@
 /**
- * Very large documents are parsed off the event loop (decision 0006): a document of 400,000 numbers takes
+ * Very large documents are parsed off the event loop (decision 0010): a document of 400,000 numbers takes
  * seconds to parse, encode and check, time in which the node could not answer `_cluster/health`. Documents
  * from LARGE_DOCUMENT_BYTES up go to a parse worker (document-parse-worker.ts); what comes back is the same
  * ParsedDocument, its fields already encoded for the engine (ParsedDocument.encodedFields).
@@ -21,8 +21,10 @@ function parsePool(): WorkerPool<ParseJob, ParseReply> {
 
 /** Parses `job` in a parse worker; the result is what parseDocument returns (parse errors are thrown alike). */
 export async function parseInWorker(job: ParseJob): Promise<ParsedDocument> {
-  // The worker gets its own copy of the bytes: the caller keeps the source (translog, response).
-  const reply = await parsePool().run({ ...job, source: job.source.slice() });
+  // The worker gets its own copy of the bytes, moved rather than cloned: the caller keeps the source (translog).
+  // new Uint8Array(view) copies into a buffer of its own (Buffer#slice would share the caller's and be detached).
+  const copy = new Uint8Array(job.source);
+  const reply = await parsePool().run({ ...job, source: copy }, { transfer: [copy.buffer] });
   switch (reply.kind) {
     case 'failed':
       throw fromPlainEsError(reply.error);

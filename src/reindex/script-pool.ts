@@ -1,5 +1,5 @@
 /**
- * Runs reindex and update_by_query scripts off the event loop (decision 0006): each batch of hits goes to a
+ * Runs reindex and update_by_query scripts off the event loop (decision 0010): each batch of hits goes to a
  * worker thread (script-worker.ts) as one message and comes back as the batch's writes, so a script looping
  * 999,999 times per document keeps one worker busy while the node keeps answering. A cancelled task sets the
  * batch's shared flag and the script stops within a thousand loop iterations; a worker that still does not

@@ -20,18 +20,22 @@ export interface ProbeSummary {
   count: number;
   /** Probes that had no answer when the probe stopped (their latency is the time they waited). */
   unanswered: number;
-  /** Probes answered with a status other than 200. */
+  /** Probes answered with a status other than 200 (or not at all: a connection error). */
   failed: number;
+  /** The first few failures, as `<path> <status or error>`. */
+  failures: string[];
   p50Millis: number;
   p99Millis: number;
   maxMillis: number;
 }
 
 export class OpsProbe {
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  // A connection per probe, as an operator's curl opens one: no keep-alive race with a server closing an idle socket.
+  private readonly agent = new Agent({ keepAlive: false, maxSockets: 256 });
   private readonly latencies: number[] = [];
   private readonly pending = new Set<number>();
   private failed = 0;
+  private readonly failures: string[] = [];
   private sent = 0;
   private timer: NodeJS.Timeout | undefined;
   private readonly interval: number;
@@ -55,17 +59,19 @@ export class OpsProbe {
     this.sent++;
     const sentAt = performance.now();
     this.pending.add(sentAt);
-    const done = (ok: boolean): void => {
+    const done = (ok: boolean, what: string): void => {
       if (!this.pending.delete(sentAt)) return;
       this.latencies.push(performance.now() - sentAt);
-      if (!ok) this.failed++;
+      if (ok) return;
+      this.failed++;
+      if (this.failures.length < 5) this.failures.push(`${path} ${what}`);
     };
     const req = httpRequest({ host: '127.0.0.1', port: this.port, path, agent: this.agent }, (res) => {
       res.resume();
-      res.on('end', () => done(res.statusCode === 200));
-      res.on('error', () => done(false));
+      res.on('end', () => done(res.statusCode === 200, String(res.statusCode)));
+      res.on('error', (err) => done(false, err.message));
     });
-    req.on('error', () => done(false));
+    req.on('error', (err) => done(false, err.message));
     req.end();
   }
 
@@ -81,6 +87,7 @@ export class OpsProbe {
       count: this.sent,
       unanswered,
       failed: this.failed,
+      failures: this.failures,
       p50Millis: percentileOfSorted(all, 50),
       p99Millis: percentileOfSorted(all, 99),
       maxMillis: all[all.length - 1] ?? Number.NaN,
@@ -89,5 +96,5 @@ export class OpsProbe {
 }
 
 export function formatProbe(summary: ProbeSummary): string {
-  return `${summary.count} probes, p50 ${summary.p50Millis.toFixed(1)} ms, p99 ${summary.p99Millis.toFixed(1)} ms, max ${summary.maxMillis.toFixed(1)} ms, ${summary.unanswered} unanswered, ${summary.failed} failed`;
+  return `${summary.count} probes, p50 ${summary.p50Millis.toFixed(1)} ms, p99 ${summary.p99Millis.toFixed(1)} ms, max ${summary.maxMillis.toFixed(1)} ms, ${summary.unanswered} unanswered, ${summary.failed} failed${summary.failures.length > 0 ? ` (${summary.failures.join('; ')})` : ''}`;
 }

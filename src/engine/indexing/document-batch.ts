@@ -291,7 +291,12 @@ export class BatchEncoder {
     this.strings[0] = id;
     this.names = [...encoded.names];
     this.nameRefs = new Map(this.names.map((name, ref) => [name, ref]));
-    if (source !== undefined) this.appendSource(source);
+    if (source !== undefined) {
+      // Sized to the source: one copy, not the growth of the default buffer by doubling.
+      this.sources = new Uint8Array(source.length);
+      this.sources.set(source);
+      this.sourcesUsed = source.length;
+    }
     this.meta.push(-1);
     this.meta.push(0);
     this.meta.push(0);

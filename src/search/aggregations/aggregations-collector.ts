@@ -28,6 +28,8 @@ export class AggregationsCollector {
   readonly scoreMode: 'complete' | 'complete_no_scores';
   private readonly consumer: BucketConsumer;
   private readonly memory: AggregationMemory;
+  /** Aggregators at every level: what collecting one document costs, roughly (a search checks in more often). */
+  readonly aggregatorCount: number;
 
   constructor(
     specs: readonly AggregationSpec[],
@@ -37,6 +39,7 @@ export class AggregationsCollector {
     this.memory = new AggregationMemory(context.reserveMemory, context.releaseMemory);
     this.aggregators = createAggregators(specs, { ctx: context, consumer: this.consumer, memory: this.memory });
     for (const aggregator of this.aggregators) aggregator.topLevel = true;
+    this.aggregatorCount = countAggregators(this.aggregators);
     this.scoreMode = this.aggregators.some((a) => a.needsScores()) ? 'complete' : 'complete_no_scores';
   }
 
@@ -63,4 +66,10 @@ export class AggregationsCollector {
   releaseMemory(): void {
     this.memory.release();
   }
+}
+
+function countAggregators(aggregators: readonly Aggregator[]): number {
+  let count = 0;
+  for (const aggregator of aggregators) count += 1 + countAggregators(aggregator.subAggregators);
+  return count;
 }

@@ -249,10 +249,12 @@ async function collectLeaf(
   const terminateAfter = input.request.terminateAfter;
   let windowEnd = CANCELLATION_WINDOW;
   let sinceCheck = 0;
+  // A match fed to a hundred aggregations costs a hundred times more: check in that much more often.
+  const checkEvery = collection.aggs === undefined ? CHECK_EVERY_MATCHES : Math.max(1, Math.floor(CHECK_EVERY_MATCHES / collection.aggs.aggregatorCount));
   for (let doc = scorer.nextDoc(); doc !== NO_MORE_DOCS; doc = scorer.nextDoc()) {
     // Every 4096-doc window (ES's cancellable bulk scorer), and every few matches too, since one match can
     // cost a lot (a sloppy phrase over long text): a cancel or timeout is seen within a few milliseconds.
-    if (doc >= windowEnd || ++sinceCheck === CHECK_EVERY_MATCHES) {
+    if (doc >= windowEnd || ++sinceCheck >= checkEvery) {
       sinceCheck = 0;
       if (doc >= windowEnd) windowEnd = (Math.floor(doc / CANCELLATION_WINDOW) + 1) * CANCELLATION_WINDOW;
       control.check();

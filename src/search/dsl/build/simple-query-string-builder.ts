@@ -80,7 +80,7 @@ function* simpleQueryStringSteps(query: SimpleQueryStringQuery, context: BuildCo
 const ALL_FLAGS = Object.values(SIMPLE_QUERY_STRING_FLAGS).reduce((all, flag) => (flag > 0 ? all | flag : all), 0);
 
 /** Branches built between two pauses of a sliced build. */
-const BRANCHES_PER_STEP = 32;
+const BRANCHES_PER_STEP = 4;
 
 /**
  * SimpleQueryParser's state machine replayed over the scanned events: an operator only counts after a
