@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IndexableField } from '../../../src/mapping/index.js';
-import { BatchEncoder, decodeBatch, type BufferInputDocument } from '../../../src/engine/indexing/document-batch.js';
+import { BatchEncoder, LONG_STRING_CHARS, decodeBatch, type BufferInputDocument } from '../../../src/engine/indexing/document-batch.js';
 
 const fields: IndexableField[] = [
   { kind: 'text', field: 'title', value: 'Hello \u{1f600} world', indexed: true, stored: true, analyzer: 'english', positionIncrementGap: 100, indexOptions: 'positions', norms: true },
@@ -71,4 +71,20 @@ test('a batch large enough to grow every array round-trips when its buffers are 
     i++;
   }
   assert.equal(i, count);
+});
+
+test('strings of a megabyte and more travel as transferred UTF-8 bytes and come back exactly', () => {
+  const long = 'gr\u00fc\u00dfe \u{1f600} '.repeat(Math.ceil(LONG_STRING_CHARS / 4));
+  const encoder = new BatchEncoder();
+  encoder.add('doc', { routing: undefined, ignored: [], storedSource: undefined, fields: [{ ...fields[0]!, value: long } as IndexableField, fields[2]!] });
+  encoder.setMeta(0, 1, 1, 1);
+  const { batch, transfer } = encoder.finish();
+  assert.equal(batch.longStrings?.length, 1);
+  assert.equal(batch.strings[batch.longStrings![0]!.index], '');
+  assert.ok(transfer.includes(batch.longStrings![0]!.utf8.buffer as ArrayBuffer));
+  // As postMessage delivers it: the bytes moved, the rest cloned.
+  const delivered = structuredClone(batch, { transfer });
+  const [decoded] = [...decodeBatch(delivered)];
+  assert.equal((decoded!.document.fields[0] as { value: string }).value, long);
+  assert.equal((decoded!.document.fields[1] as { value: string }).value, 'A');
 });

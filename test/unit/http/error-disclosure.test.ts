@@ -20,6 +20,8 @@ import { Settings } from '../../../src/common/settings.js';
 import { versionInfo } from '../../../src/common/version.js';
 import { EsError, INTERNAL_ERROR_REASON, setInternalErrorReporter, toEsError } from '../../../src/common/errors.js';
 import { registerRedactedRoot } from '../../../src/common/redact.js';
+import { ThreadPools } from '../../../src/common/thread-pools.js';
+import { CircuitBreakerService } from '../../../src/common/circuit-breakers.js';
 import { clusterState, node } from '../../helpers/cluster-state-builder.js';
 import { rawRequest } from '../../helpers/node-process.js';
 
@@ -75,6 +77,8 @@ before(async () => {
     taskManager: new TaskManager('node-a'),
     monitor: new NodeMonitor(tmpdir()),
     logger,
+    threadPools: new ThreadPools('node-a', 2, 1 << 30),
+    breakers: new CircuitBreakerService(() => ({})),
   };
   server = new HttpServer(services, { host: '127.0.0.1', ports: [0, 0], maxContentLength: 1 << 20, compression: false, allowedHosts: [] }, logger);
   server.register(routes);

@@ -255,7 +255,7 @@ class SortedSetBytesOrds extends SortedSetOrds {
     values: SortedSetDocValues,
     private readonly missingHex: string | null,
   ) {
-    super(values, missingHex);
+    super(values, missingHex, undefined);
   }
   override lookup(ord: number): string {
     return ord === MISSING_ORD ? this.missingHex! : Buffer.from(this.lookupBytes(ord)).toString('hex');
