@@ -35,7 +35,7 @@ const MISSING: readonly MissingFeature[] = [
   { feature: 'rollups', why: 'Gannet has no rollup jobs', prefixes: ['/_rollup', '/{index}/_rollup'] },
   { feature: 'watcher', why: 'Gannet has no watches', prefixes: ['/_watcher'] },
   { feature: 'cross-cluster replication', why: 'Gannet replicates only within its cluster', prefixes: ['/_ccr', '/{index}/_ccr'] },
-  { feature: 'remote clusters', why: 'Gannet has no cross-cluster search', prefixes: ['/_remote'] },
+  { feature: 'remote clusters', why: 'Gannet has no cross-cluster search', prefixes: ['/_remote', '/_resolve/cluster'] },
   { feature: 'enrich policies', why: 'Gannet has no enrich processor', prefixes: ['/_enrich'] },
   { feature: 'async search', why: 'use _search (with a timeout) or a scroll', prefixes: ['/_async_search', '/{index}/_async_search'] },
   { feature: 'graph explore', why: 'Gannet has no graph API', prefixes: ['/{index}/_graph'] },
@@ -51,6 +51,24 @@ const MISSING: readonly MissingFeature[] = [
   { feature: 'the health report', why: 'read _cluster/health instead', prefixes: ['/_health_report'] },
   { feature: 'feature states and upgrade migration', why: 'Gannet has no system features to migrate', prefixes: ['/_features', '/_migration'] },
   { feature: 'text structure finding', why: 'Gannet has no file structure finder', prefixes: ['/_text_structure'] },
+  // Cluster and index administration APIs ES has and Gannet does not, which operators and tools call on a routine day.
+  {
+    feature: 'cluster reroute',
+    why: 'shards are allocated by the node itself; move them with index.routing.allocation.* and cluster.routing.allocation.* settings',
+    prefixes: ['/_cluster/reroute'],
+  },
+  {
+    feature: 'cluster allocation explain',
+    why: 'read unassigned.reason in _cat/shards and the routing table in _cluster/state',
+    prefixes: ['/_cluster/allocation/explain'],
+  },
+  { feature: 'voting configuration exclusions', why: 'Gannet coordination (embedded or etcd) has no voting configuration', prefixes: ['/_cluster/voting_config_exclusions'] },
+  { feature: 'desired nodes and desired balance', why: 'Gannet balances shards without a desired state', prefixes: ['/_internal/desired_nodes', '/_internal/desired_balance'] },
+  { feature: 'secure settings', why: 'Gannet has no keystore', prefixes: ['/_nodes/reload_secure_settings'] },
+  { feature: 'shard stores', why: 'read _cat/shards and _recovery instead', prefixes: ['/_shard_stores', '/{index}/_shard_stores'] },
+  { feature: 'disk usage analysis', why: 'read store sizes in _stats and _cat/indices instead', prefixes: ['/{index}/_disk_usage'] },
+  { feature: 'field usage statistics', why: 'Gannet does not count field accesses', prefixes: ['/{index}/_field_usage_stats'] },
+  { feature: 'frozen indices', why: 'Gannet has no frozen indices; every open index is searchable as it is', prefixes: ['/{index}/_unfreeze', '/{index}/_freeze'] },
   {
     feature: 'Elastic stack integrations',
     why: 'Gannet has no Fleet, Logstash pipelines, connectors, synonyms sets, query rules, inference or search applications',

@@ -271,3 +271,17 @@ test('GET /_cat/thread_pool: ES columns, one row per pool, patterns, real active
   const help = await curl(node.url, ['/_cat/thread_pool?help']);
   assert.match(help.text, /^keep_alive +\| ka +\| thread keep alive time *$/m);
 });
+
+test('GET /_cat/nodeattrs: one row per node attribute, ES columns, full_id', async () => {
+  const table = await curl(node.url, ['/_cat/nodeattrs?v']);
+  assert.equal(table.status, 200, table.text);
+  const lines = table.text.trim().split('\n');
+  assert.match(lines[0]!, /^node +host +ip +attr +value$/);
+  assert.equal(lines.length, 2, 'the one attribute the node was started with');
+  assert.match(lines[1]!, /^ops-node +\S+ +127\.0\.0\.1 +rack +r1$/);
+  const rows = (await curl(node.url, ['/_cat/nodeattrs?format=json&h=id,attr.name,attr.value,port&full_id=true'])).body;
+  const port = (await curl(node.url, ['/_cat/nodes?format=json&h=port'])).body[0].port;
+  assert.deepEqual(rows, [{ id: node.nodeId, 'attr.name': 'rack', 'attr.value': 'r1', port }], 'an alias in h names its JSON key, as ES prints it');
+  assert.equal((await curl(node.url, ['/_cat/nodeattrs?format=json&h=id'])).body[0].id, node.nodeId.slice(0, 4));
+  assert.match((await curl(node.url, ['/_cat'])).text, /^\/_cat\/nodeattrs$/m);
+});

@@ -21,6 +21,7 @@ import { catPluginsEndpoint } from './plugins-action.js';
 import { catFielddataEndpoint } from './fielddata-action.js';
 import { catAliasesEndpoint } from './aliases-action.js';
 import { catThreadPoolEndpoint } from './thread-pool-action.js';
+import { catNodeAttrsEndpoint } from './node-attrs-action.js';
 
 const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   allocationEndpoint,
@@ -35,6 +36,7 @@ const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
   catPendingTasksEndpoint,
   catAliasesEndpoint,
   catThreadPoolEndpoint,
+  catNodeAttrsEndpoint,
   catPluginsEndpoint,
   catFielddataEndpoint,
 ];
@@ -60,6 +62,7 @@ const documentation = [
   ...catPendingTasksEndpoint.documentation,
   ...catAliasesEndpoint.documentation,
   ...catThreadPoolEndpoint.documentation,
+  ...catNodeAttrsEndpoint.documentation,
   ...catPluginsEndpoint.documentation,
   ...catFielddataEndpoint.documentation,
   ...CAT_TEMPLATES_DOCUMENTATION,
