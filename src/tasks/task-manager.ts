@@ -26,7 +26,6 @@ export class TaskManager {
   private readonly tasks = new Map<number, Task>();
   /** parent task id string -> reason; a banned parent may not get new cancellable children. */
   private readonly bans = new Map<string, string>();
-  private readonly completedByAction = new Map<string, number>();
   banPropagator: BanPropagator | undefined;
   resultStore: TaskResultStore | undefined;
   /** Where cancellations are reported (the node sets its logger); none in unit tests. */
@@ -62,16 +61,8 @@ export class TaskManager {
   }
 
   unregister(task: Task): void {
-    if (this.tasks.get(task.id) === task) {
-      this.tasks.delete(task.id);
-      this.completedByAction.set(task.action, (this.completedByAction.get(task.action) ?? 0) + 1);
-    }
+    if (this.tasks.get(task.id) === task) this.tasks.delete(task.id);
     task.markCompleted();
-  }
-
-  /** How many tasks of each action have finished on this node (the thread pools' `completed` counts). */
-  completedActions(): ReadonlyMap<string, number> {
-    return this.completedByAction;
   }
 
   /** Runs `work` as a registered task and unregisters it however the work ends. */

@@ -12,7 +12,7 @@ let node: NodeProcess;
 const JSON_HEADER = ['-H', 'Content-Type: application/json'];
 
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'node.name': 'ops-node', 'node.attr.rack': 'r1' } });
+  node = await NodeProcess.start({ settings: { 'node.name': 'ops-node', 'node.attr.rack': 'r1', 'node.processors': '2' } });
 });
 after(async () => {
   await node.stop();
@@ -247,7 +247,7 @@ test('index allocation filters are honoured: no matching node leaves the shards 
   assert.equal((await curl(node.url, ['/_cluster/health/placed-i?wait_for_status=green&timeout=20s'])).body.status, 'green');
 });
 
-test('GET /_cat/thread_pool: ES columns, one row per pool, patterns, real active and completed counts', async () => {
+test('GET /_cat/thread_pool: ES columns, one row per pool of the node, ES sizes, the counts nodes stats prints', async () => {
   const table = await curl(node.url, ['/_cat/thread_pool?v']);
   assert.equal(table.status, 200);
   const lines = table.text.trim().split('\n');
@@ -268,6 +268,19 @@ test('GET /_cat/thread_pool: ES columns, one row per pool, patterns, real active
   assert.ok(Number(after.completed) > Number(before.completed), `completed ${before.completed} -> ${after.completed}`);
   const wildcard = (await curl(node.url, ['/_cat/thread_pool/s*,w*?h=name&format=json'])).body.map((row: { name: string }) => row.name);
   assert.ok(wildcard.every((name: string) => name.startsWith('s') || name.startsWith('w')) && wildcard.includes('write'));
+  // The node's real pools, sized as ES sizes them for 2 processors (ThreadPool: search int(2*3/2)+1, write 2).
+  const config = (await curl(node.url, ['/_cat/thread_pool?format=json&h=name,type,size,queue_size,core,max,keep_alive'])).body as Array<Record<string, string | null>>;
+  const pool = (name: string) => config.find((row) => row.name === name);
+  assert.deepEqual(pool('search'), { name: 'search', type: 'fixed', size: '4', queue_size: '1000', core: null, max: null, keep_alive: null });
+  assert.deepEqual(pool('write'), { name: 'write', type: 'fixed', size: '2', queue_size: '10000', core: null, max: null, keep_alive: null });
+  assert.deepEqual(pool('management'), { name: 'management', type: 'scaling', size: null, queue_size: null, core: '1', max: '2', keep_alive: '5m' });
+  assert.equal(pool('force_merge')!.queue_size, '-1', 'an unbounded fixed queue is -1');
+  // The same counts as nodes stats: a get runs on the get pool, once.
+  await curl(node.url, ['/seg/_doc/1']);
+  const catGet = (await curl(node.url, ['/_cat/thread_pool/get?format=json&h=completed,rejected,largest,pool_size'])).body[0];
+  const statsGet = Object.values((await curl(node.url, ['/_nodes/_local/stats/thread_pool'])).body.nodes as Record<string, any>)[0].thread_pool.get;
+  assert.deepEqual(catGet, { completed: String(statsGet.completed), rejected: String(statsGet.rejected), largest: String(statsGet.largest), pool_size: String(statsGet.threads) });
+  assert.ok(statsGet.completed >= 1);
   const help = await curl(node.url, ['/_cat/thread_pool?help']);
   assert.match(help.text, /^keep_alive +\| ka +\| thread keep alive time *$/m);
 });
