@@ -195,4 +195,41 @@ describe('scroll, point in time and dfs through every node', () => {
     const deleted = await cluster.nodes[2]!.request('POST', '/one-shard/_delete_by_query?refresh=true&scroll_size=5', { body: { query: { range: { n: { lt: 20 } } } } });
     assert.equal(deleted.body.deleted, 20, deleted.text);
   });
+
+  test('_msearch, _mget, _count and _update_by_query through every node answer as one node', async () => {
+    const strip = (body: any) => JSON.parse(JSON.stringify(body, (key, value) => (key === 'took' ? 0 : value)));
+    const msearch =
+      [
+        { index: 'ctx' },
+        { query: { match: { text: 'lazy fox' } }, size: 5 },
+        { index: 'ctx' },
+        { size: 0, aggs: { spread: { stats: { field: 'n' } } } },
+        { index: 'missing-index' },
+        { query: { match_all: {} } },
+        { index: 'ctx', search_type: 'dfs_query_then_fetch' },
+        { query: { match: { text: 'busy dogs' } }, size: 3 },
+      ]
+        .map((line) => JSON.stringify(line))
+        .join('\n') + '\n';
+    const expectedMsearch = strip((await single.request('POST', '/_msearch', { raw: msearch, headers: { 'content-type': 'application/x-ndjson' } })).body);
+    const mget = { docs: [{ _index: 'ctx', _id: '3' }, { _index: 'ctx', _id: '17' }, { _index: 'ctx', _id: 'nope' }, { _index: 'ctx', _id: '42', _source: ['n'] }] };
+    const expectedMget = (await single.request('POST', '/_mget', { body: mget })).body;
+    for (const node of cluster.nodes) {
+      const answer = await node.request('POST', '/_msearch', { raw: msearch, headers: { 'content-type': 'application/x-ndjson' } });
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(strip(answer.body), expectedMsearch, `_msearch through ${node.name}`);
+      const docs = await node.request('POST', '/_mget', { body: mget });
+      assert.deepEqual(docs.body, expectedMget, `_mget through ${node.name}`);
+    }
+    // A by-query update run by one node reaches the shards on the others.
+    for (const node of [single, cluster.nodes[1]!]) {
+      const updated = await node.request('POST', '/ctx/_update_by_query?refresh=true&scroll_size=7', { body: { query: { range: { n: { gte: 40 } } }, script: { source: 'ctx._source.touched = true' } } });
+      assert.equal(updated.status, 200, updated.text);
+      assert.equal(updated.body.updated, 10, updated.text);
+    }
+    const touched = { query: { term: { touched: true } } };
+    const expected = (await single.request('POST', '/ctx/_count', { body: touched })).body;
+    for (const node of cluster.nodes) assert.deepEqual((await node.request('POST', '/ctx/_count', { body: touched })).body, expected);
+    assert.equal(expected.count, 10);
+  });
 });
