@@ -298,3 +298,23 @@ test('GET /_cat/nodeattrs: one row per node attribute, ES columns, full_id', asy
   assert.equal((await curl(node.url, ['/_cat/nodeattrs?format=json&h=id'])).body[0].id, node.nodeId.slice(0, 4));
   assert.match((await curl(node.url, ['/_cat'])).text, /^\/_cat\/nodeattrs$/m);
 });
+
+test('GET /_cat/component_templates: counts per component template and the index templates composed of it', async () => {
+  const put = (path: string, body: object) => curl(node.url, [path, '-X', 'PUT', ...JSON_HEADER, '-d', JSON.stringify(body)]);
+  assert.equal((await put('/_component_template/ct-mappings', { version: 3, template: { mappings: { dynamic: false, properties: { a: { type: 'keyword' }, b: { type: 'long' } } } }, _meta: { team: 'ops', tier: 1 } })).status, 200);
+  assert.equal((await put('/_component_template/ct-settings', { template: { settings: { number_of_shards: 1, 'index.refresh_interval': '5s' }, aliases: { 'ct-alias': {} } } })).status, 200);
+  assert.equal((await put('/_index_template/it-b', { index_patterns: ['ctb-*'], composed_of: ['ct-mappings', 'ct-settings'] })).status, 200);
+  assert.equal((await put('/_index_template/it-a', { index_patterns: ['cta-*'], composed_of: ['ct-mappings'] })).status, 200);
+  const table = await curl(node.url, ['/_cat/component_templates/ct-*?v']);
+  assert.equal(table.status, 200, table.text);
+  const lines = table.text.trim().split('\n');
+  assert.match(lines[0]!, /^name +version +alias_count +mapping_count +settings_count +metadata_count +included_in$/);
+  const rows = (await curl(node.url, ['/_cat/component_templates/ct-*?format=json'])).body;
+  assert.deepEqual(rows, [
+    // mapping_count as ES counts it: `dynamic` 1, `properties` its 2 fields.
+    { name: 'ct-mappings', version: '3', alias_count: '0', mapping_count: '3', settings_count: '0', metadata_count: '2', included_in: '[it-a, it-b]' },
+    { name: 'ct-settings', version: null, alias_count: '1', mapping_count: '0', settings_count: '2', metadata_count: '0', included_in: '[it-b]' },
+  ]);
+  assert.deepEqual((await curl(node.url, ['/_cat/component_templates/nothing*?format=json'])).body, []);
+  assert.match((await curl(node.url, ['/_cat'])).text, /^\/_cat\/component_templates$/m);
+});

@@ -46,8 +46,8 @@ const catEndpoints: ReadonlyArray<CatEndpoint<string>> = [
  * but listed here in ES's order. Importing it from there would make a module cycle, hence the literal line.
  */
 const CAT_TASKS_DOCUMENTATION = ['/_cat/tasks'];
-/** `_cat/templates` is served by the templates family (actions/templates/cat-templates-action.ts), for the same reason. */
-const CAT_TEMPLATES_DOCUMENTATION = ['/_cat/templates'];
+/** `_cat/templates` and `_cat/component_templates` are served by the templates family (actions/templates/), for the same reason. */
+const CAT_TEMPLATES_DOCUMENTATION = ['/_cat/templates', '/_cat/component_templates'];
 const documentation = [
   ...allocationEndpoint.documentation,
   ...catShardsEndpoint.documentation,
