@@ -5,7 +5,7 @@ import type { VersionInfo } from '../common/version.js';
 import type { ClusterService, DiscoveryNode } from '../cluster/index.js';
 import type { TaskManager } from '../tasks/index.js';
 import type { NodeMonitor } from '../monitor/index.js';
-import type { IndicesService, SlowLogSink } from '../indices/index.js';
+import type { IndicesService, ReplicationServices, SlowLogSink } from '../indices/index.js';
 import type { MetadataService } from '../cluster/metadata/metadata-service.js';
 import type { TransportService } from '../transport/index.js';
 import type { ThreadPools } from '../common/thread-pools.js';
@@ -29,6 +29,8 @@ export interface NodeServices {
   readonly indices?: IndicesServices;
   /** Node-to-node requests; absent where a node is built without one (unit tests): other nodes are then unreachable. */
   readonly transport?: TransportService;
+  /** Replication of writes to the other copies of a shard; absent where a node is built without a transport. */
+  readonly replication?: ReplicationServices;
 }
 
 /** What index and document handlers use: this node's shards, and the master-side index operations. */

@@ -43,6 +43,8 @@ import { INDICES_SEGMENTS_ACTION, shardSegmentsOnShard } from './indices/segment
 import { RECOVERY_ACTION, recoveryOnShard } from './indices/recovery-broadcast.js';
 import { HOT_THREADS_NODE_ACTION, localHotThreads, type HotThreadsRequest } from './nodes/hot-threads-action.js';
 import { localThreadPools, THREAD_POOL_NODE_ACTION } from './cat/thread-pool-action.js';
+import { performOnReplica, REPLICA_ACTION, type ReplicaRequest } from '../indices/index.js';
+import { indicesOf } from './indices-services.js';
 
 export const BAN_ACTION = 'internal:admin/tasks/ban';
 
@@ -64,6 +66,8 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [THREAD_POOL_NODE_ACTION]: (services) => Promise.resolve(localThreadPools(services)),
   [NODE_SNAPSHOT_ACTION]: (services) => localSnapshot(services, services.clusterService.state()),
   [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
+  // A replica's share of a shard bulk request (indices/replication/replica-apply.ts).
+  [REPLICA_ACTION]: (services, args: ReplicaRequest) => performOnReplica(indicesOf(services).service, services.replication!, args),
   [QUERY_FETCH_ACTION]: (services, args: RemoteShardSearchRequest, task) => executeRemoteShardSearch(services, args, task),
   [OPEN_READER_CONTEXT_ACTION]: (services, args: unknown) => Promise.resolve(openReaderContext(services, args)),
   [DFS_ACTION]: (services, args: unknown, task) => Promise.resolve(dfsOnShard(services, args, task)),

@@ -31,6 +31,11 @@ export interface ShardRouting {
   nodeId: string | undefined;
   relocatingNodeId: string | undefined;
   allocationId: string | undefined;
+  /**
+   * While RELOCATING: the allocation id of the copy being built on `relocatingNodeId` (ES's AllocationId
+   * relocation_id). That target exists only through this field, as in ES's routing table.
+   */
+  relocationId?: string | undefined;
   recoverySource: RecoverySource | undefined;
   unassignedInfo: UnassignedInfo | undefined;
 }
@@ -88,6 +93,38 @@ export function hasNoMasterBlock(state: ClusterState): boolean {
 
 export function shardCopies(state: ClusterState, index: string): ReadonlyArray<ReadonlyArray<ShardRouting>> {
   return state.routing.get(index) ?? [];
+}
+
+/**
+ * The relocation target a RELOCATING copy implies (ES's ShardRouting.getTargetRelocatingShard): INITIALIZING on
+ * the relocating node, with the relocation id as its allocation id, recovering from the primary.
+ */
+export function relocationTarget(source: ShardRouting): ShardRouting | undefined {
+  if (source.state !== 'RELOCATING' || source.relocatingNodeId === undefined || source.relocationId === undefined) return undefined;
+  return {
+    index: source.index,
+    shard: source.shard,
+    primary: source.primary,
+    state: 'INITIALIZING',
+    nodeId: source.relocatingNodeId,
+    relocatingNodeId: source.nodeId,
+    allocationId: source.relocationId,
+    relocationId: source.allocationId,
+    recoverySource: 'PEER',
+    unassignedInfo: undefined,
+  };
+}
+
+/** Every assigned copy of one shard, relocation targets included. */
+export function assignedCopiesWithTargets(copies: ReadonlyArray<ShardRouting>): ShardRouting[] {
+  const out: ShardRouting[] = [];
+  for (const copy of copies) {
+    if (copy.nodeId === undefined || copy.state === 'UNASSIGNED') continue;
+    out.push(copy);
+    const target = relocationTarget(copy);
+    if (target !== undefined) out.push(target);
+  }
+  return out;
 }
 
 export function allShardCopies(state: ClusterState): ShardRouting[] {

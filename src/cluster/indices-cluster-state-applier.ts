@@ -1,16 +1,19 @@
 /**
  * Makes this node's shards follow the cluster state (ES's IndicesClusterStateService): for every applied state
  * it updates each index's settings and mapping in the indices service (synchronously, so a mapping change is
- * visible to the next document parse as soon as the update that made it resolves), opens the engines of copies
- * newly assigned here and reports them started to the master (INITIALIZING -> STARTED) or failed, closes
- * copies moved away, and removes deleted indices with their files.
+ * visible to the next document parse as soon as the update that made it resolves), tells every open copy its
+ * replication group (copies, in-sync ids, primary term: the primary's tracker follows the master's in-sync set),
+ * opens the engines of copies newly assigned here (from the store, or by peer recovery from the primary for
+ * replicas and relocation targets) and reports them started to the master (INITIALIZING -> STARTED) or failed,
+ * closes copies moved away, and removes deleted indices with their files.
  */
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import type { IndicesService } from '../indices/index.js';
+import type { IndicesService, PeerRecoveryTargetService } from '../indices/index.js';
 import type { ClusterService } from './cluster-service.js';
-import type { ClusterState, ShardRouting } from './cluster-state.js';
+import { assignedCopiesWithTargets, type ClusterState, type ShardRouting } from './cluster-state.js';
 import type { MetadataService } from './metadata/metadata-service.js';
+import { recoveryNode, replicationGroupOf } from './replication-group-builder.js';
 
 export class IndicesClusterStateApplier {
   private unsubscribe: (() => void) | undefined;
@@ -25,8 +28,8 @@ export class IndicesClusterStateApplier {
     private readonly metadata: () => MetadataService,
     private readonly localNodeId: string,
     private readonly logger: Logger,
-    /** Fills a replica from its primary's node before it opens (cluster/peer-recovery.ts); absent on a single node. */
-    private readonly recoverReplica?: (state: ClusterState, copy: ShardRouting) => Promise<void>,
+    /** Fills replicas and relocation targets from their primary (indices/recovery); absent on a single node. */
+    private readonly peerRecovery?: PeerRecoveryTargetService,
   ) {}
 
   start(): void {
@@ -49,12 +52,12 @@ export class IndicesClusterStateApplier {
         this.logger.error({ err, index: metadata.name }, 'failed to apply index metadata');
       }
     }
-    const assignedHere = new Set<string>();
+    const assignedHere = new Map<string, string>();
     for (const shards of state.routing.values()) {
       for (const copies of shards) {
-        for (const copy of copies) {
-          if (copy.nodeId !== this.localNodeId || copy.state === 'UNASSIGNED') continue;
-          assignedHere.add(`${copy.index}/${copy.shard}`);
+        for (const copy of assignedCopiesWithTargets(copies)) {
+          if (copy.nodeId !== this.localNodeId) continue;
+          assignedHere.set(`${copy.index}/${copy.shard}`, copy.allocationId!);
           if (copy.state !== 'INITIALIZING') continue;
           if (state.indices.get(copy.index)?.state === 'close') this.startClosedCopy(copy);
           else this.openCopy(state, copy);
@@ -63,9 +66,31 @@ export class IndicesClusterStateApplier {
     }
     for (const service of this.indicesService.indexServices()) {
       const closed = state.indices.get(service.name)?.state === 'close';
-      for (const shardId of service.shards.keys()) {
-        // A closed index releases its engines (files closed, memory freed); its store stays for a reopen.
-        if (closed || !assignedHere.has(`${service.name}/${shardId}`)) this.track(this.indicesService.closeShard(service.name, shardId));
+      for (const [shardId, shard] of service.shards) {
+        const allocationId = assignedHere.get(`${service.name}/${shardId}`);
+        // A closed index releases its engines (files closed, memory freed); its store stays for a reopen. A copy
+        // here under another allocation id is a copy that failed and was allocated here again: it starts over.
+        if (closed || allocationId === undefined || (allocationId !== shard.allocationId && !this.opening.has(allocationId))) {
+          this.peerRecovery?.cancel(service.name, shardId);
+          this.track(this.indicesService.closeShard(service.name, shardId));
+          continue;
+        }
+        const group = replicationGroupOf(state, service.name, shardId);
+        if (group === undefined) continue;
+        const own = group.copies.find((copy) => copy.allocationId === shard.allocationId);
+        if (own !== undefined && !own.relocationTarget) shard.setRoutingPrimary(own.primary);
+        shard.replicationGroup = group;
+        shard.tracker.updateFromMaster(
+          state.version,
+          group.inSyncAllocationIds,
+          group.copies.map((copy) => copy.allocationId),
+        );
+        // Leases of nodes that hold no copy any more go once every copy is started (ES's rule); the others stay.
+        if (group.allStarted && shard.isPrimaryMode) {
+          const nodes = new Set(group.copies.map((copy) => `peer_recovery/${copy.nodeId}`));
+          shard.leases.retainOnly((id) => nodes.has(id));
+        }
+        shard.maintainLeases();
       }
     }
   }
@@ -109,23 +134,25 @@ export class IndicesClusterStateApplier {
     const metadata = state.indices.get(copy.index);
     if (metadata === undefined) return;
     const report = { index: copy.index, shard: copy.shard, allocationId };
-    if (open !== undefined) {
+    if (open !== undefined && open.allocationId === allocationId) {
       // Already open (a state published before our report was applied): report again, idempotently.
-      this.track(this.metadata().shardStarted(report));
+      if (open.state === 'started') this.track(this.metadata().shardStarted(report));
       return;
     }
     this.opening.add(allocationId);
     const recovery = copy.recoverySource === 'EXISTING_STORE' ? 'EXISTING_STORE' : 'EMPTY_STORE';
     const work = (async () => {
       try {
+        // The previous copy of this shard here (failed, now allocated again) closes first.
+        if (open !== undefined) await this.indicesService.closeShard(copy.index, copy.shard);
         if (copy.recoverySource === 'PEER') {
-          if (this.recoverReplica === undefined) throw new Error(`no peer recovery on this node for [${copy.index}][${copy.shard}]`);
-          await this.recoverReplica(state, copy);
+          await this.recoverFromPrimary(state, copy);
+        } else {
+          if (recovery === 'EXISTING_STORE' && !existsSync(this.indicesService.shardPath(metadata.uuid, copy.shard))) {
+            throw new Error(`no shard data on disk for [${copy.index}][${copy.shard}]`);
+          }
+          await this.indicesService.openShard(copy.index, copy.shard, copy.primary, metadata.primaryTerms[copy.shard] ?? 1, recovery, allocationId);
         }
-        if (recovery === 'EXISTING_STORE' && !existsSync(this.indicesService.shardPath(metadata.uuid, copy.shard))) {
-          throw new Error(`no shard data on disk for [${copy.index}][${copy.shard}]`);
-        }
-        await this.indicesService.openShard(copy.index, copy.shard, copy.primary, metadata.primaryTerms[copy.shard] ?? 1, recovery);
         if (!this.stopped) await this.metadata().shardStarted(report);
       } catch (err) {
         this.logger.error({ err, index: copy.index, shard: copy.shard }, 'failed to open shard');
@@ -135,6 +162,26 @@ export class IndicesClusterStateApplier {
       }
     })();
     this.track(work);
+  }
+
+  /** A replica or relocation target filled from its shard's primary (indices/recovery). */
+  private async recoverFromPrimary(state: ClusterState, copy: ShardRouting): Promise<void> {
+    if (this.peerRecovery === undefined) throw new Error(`no peer recovery on this node for [${copy.index}][${copy.shard}]`);
+    const copies = state.routing.get(copy.index)?.[copy.shard] ?? [];
+    const primary = copies.find((candidate) => candidate.primary && (candidate.state === 'STARTED' || candidate.state === 'RELOCATING'));
+    const sourceNode = primary?.nodeId === undefined ? undefined : state.nodes.get(primary.nodeId);
+    const localNode = state.nodes.get(this.localNodeId);
+    if (sourceNode === undefined || localNode === undefined) throw new Error(`[${copy.index}][${copy.shard}] no active primary to recover from`);
+    await this.peerRecovery.recover({
+      index: copy.index,
+      shard: copy.shard,
+      allocationId: copy.allocationId!,
+      primary: copy.primary,
+      primaryTerm: state.indices.get(copy.index)?.primaryTerms[copy.shard] ?? 1,
+      source: recoveryNode(sourceNode),
+      target: recoveryNode(localNode),
+      primaryRelocation: copy.primary && copy.relocatingNodeId !== undefined,
+    });
   }
 
   private track(work: Promise<unknown>): void {

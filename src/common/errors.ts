@@ -91,6 +91,12 @@ export const ERROR_STATUS = {
   // AliasesNotFoundException, a ResourceNotFoundException.
   aliases_not_found_exception: 404,
   unavailable_shards_exception: 503,
+  // Replication and recovery (ES: plain ElasticsearchExceptions or IllegalIndexShardStateExceptions, 500).
+  no_longer_primary_shard_exception: 500,
+  retry_on_primary_exception: 500,
+  shard_not_in_primary_mode_exception: 500,
+  recovery_failed_exception: 500,
+  delay_recovery_exception: 500,
   no_shard_available_action_exception: 503,
   // ShardNotFoundException (a ResourceNotFoundException): the copy is not on the node asked.
   shard_not_found_exception: 404,
@@ -527,6 +533,39 @@ export const httpOriginErrors = {
       `request addressed to host [${host}] refused: it is not an IP address, localhost, this machine's host name or a name in [http.allowed_hosts]; ` +
         'add the name to [http.allowed_hosts] to accept it',
     ),
+};
+
+// ---- Replication and peer recovery (ReplicationOperation, ShardStateAction, IndexShard, RecoveryTarget). ----
+
+export const replicationErrors = {
+  /** ShardNotFoundException: the copy is not (or no longer) on this node. */
+  shardNotFound: (index: string, uuid: string, shard: number, detail?: string) =>
+    new EsError('shard_not_found_exception', detail === undefined ? 'no such shard' : `no such shard (${detail})`, { metadata: { index_uuid: uuid, shard: String(shard), index } }),
+
+  /** IndexShard.acquireReplicaOperationPermit: an operation of an older primary term. */
+  termTooOld: (index: string, shard: number, operationTerm: number, currentTerm: number) =>
+    new EsError('illegal_state_exception', `[${index}][${shard}] operation primary term [${operationTerm}] is too old (current [${currentTerm}])`),
+
+  /** ShardStateAction.NoLongerPrimaryShardException: the master has a newer primary term for the shard. */
+  noLongerPrimary: (index: string, uuid: string, shard: number, sentTerm: number, currentTerm: number) =>
+    new EsError('no_longer_primary_shard_exception', `primary term [${sentTerm}] did not match current primary term [${currentTerm}]`, {
+      metadata: { index_uuid: uuid, shard: String(shard), index },
+    }),
+
+  /** RetryOnPrimaryException: this copy stopped being the primary while the write ran; the write failed. */
+  retryOnPrimary: (index: string, uuid: string, shard: number, reason: string, causedBy?: EsError) =>
+    new EsError('retry_on_primary_exception', reason, { metadata: { index_uuid: uuid, shard: String(shard), index }, causedBy }),
+
+  /** ShardNotInPrimaryModeException: a write reached a copy that is not (or no longer) in primary mode. */
+  notInPrimaryMode: (index: string, uuid: string, shard: number, state: string) =>
+    new EsError('shard_not_in_primary_mode_exception', `CurrentState[${state}] shard is not in primary mode`, { metadata: { index_uuid: uuid, shard: String(shard), index } }),
+
+  /** RecoveryFailedException: "[index][shard]: Recovery failed from {source} into {target}". */
+  recoveryFailed: (index: string, shard: number, sourceNode: string, targetNode: string, causedBy: EsError) =>
+    new EsError('recovery_failed_exception', `[${index}][${shard}]: Recovery failed from ${sourceNode} into ${targetNode}`, { causedBy }),
+
+  /** DelayRecoveryException: the primary has not applied the state that names the recovering copy yet. */
+  delayRecovery: (reason: string) => new EsError('delay_recovery_exception', reason),
 };
 
 // ---- Scripts (ScriptService, UpdateHelper); painless's own causes are worded in src/script/messages.ts ----

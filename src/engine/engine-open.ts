@@ -65,6 +65,25 @@ export async function openEngine(config: EngineConfig): Promise<InternalEngine> 
       await translog.close().catch(() => undefined);
       throw err;
     }
+  } else if (config.openMode === 'recovery_target') {
+    // Files just copied from the primary (or a store kept from before, for an operations-based recovery): the
+    // commit is the starting point and every operation above it comes from the primary, so the translog starts
+    // empty under a new uuid, and a new commit ties the segments to it (ES's associateIndexWithNewTranslog).
+    const loaded: LoadedSegment[] = [];
+    for (const segment of latest.commit.segments) {
+      loaded.push(await ShardSegments.loadCommitted(directory, segment.name, segment.id, segment.maxDoc, segment.deletedCount, segment.liveGen));
+    }
+    const referenced = new Set([...loaded.flatMap((segment) => segment.files()), latest.name]);
+    for (const file of files) if (!referenced.has(file)) await directory.deleteFile(file);
+    segments = ShardSegments.create(indexPath, directory, latest.commit, loaded, latest.bytes);
+    await rm(translogPath, { recursive: true, force: true });
+    translog = await Translog.open(translogPath, { ...translogOptions, createIfMissing: true });
+    try {
+      commit = await segments.commit({ ...latest.commit.userData, translogUUID: translog.translogUUID, translogGeneration: translog.currentGeneration });
+    } catch (err) {
+      await translog.close().catch(() => undefined);
+      throw err;
+    }
   } else {
     commit = latest.commit;
     const loaded: LoadedSegment[] = [];
@@ -96,7 +115,7 @@ export async function openEngine(config: EngineConfig): Promise<InternalEngine> 
     maxUnsafeAutoIdTimestamp: commit.userData.maxUnsafeAutoIdTimestamp,
   });
   try {
-    if (latest !== null) await engine.recoverFromTranslog(commit.userData.localCheckpoint);
+    if (latest !== null && config.openMode !== 'recovery_target') await engine.recoverFromTranslog(commit.userData.localCheckpoint);
   } catch (err) {
     await engine.close().catch(() => undefined);
     throw err;

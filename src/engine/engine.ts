@@ -21,6 +21,8 @@ import type { Searcher } from './searcher.js';
 import type { AnalysisRegistry } from '../analysis/index.js';
 import type { StoredCompression, StoredValue } from './codec/index.js';
 import type { TieredMergePolicyOptions } from './merge/tiered-merge-policy.js';
+import type { TranslogOperation } from './translog/index.js';
+import type { CommitSnapshot } from './segments/shard-segments.js';
 
 export type VersionType = 'internal' | 'external' | 'external_gte';
 
@@ -64,6 +66,15 @@ export interface DeleteOperation {
   readonly seqNo?: number;
   readonly primaryTerm: number;
 }
+
+/**
+ * An operation a primary already sequenced, as another copy applies it (replication, peer recovery): its
+ * seqNo, term and version are given, never assigned here. Updates travel as the index or delete they became.
+ */
+export type ReplicatedEngineOperation =
+  | { readonly type: 'index'; readonly id: string; readonly document: ParsedDocument; readonly seqNo: number; readonly primaryTerm: number; readonly version: number }
+  | { readonly type: 'delete'; readonly id: string; readonly seqNo: number; readonly primaryTerm: number; readonly version: number }
+  | { readonly type: 'noop'; readonly seqNo: number; readonly primaryTerm: number; readonly reason: string };
 
 export interface WriteResult {
   /** `created` / `updated` for index; `deleted` / `not_found` for delete. */
@@ -140,6 +151,34 @@ export interface Engine {
   /** Added: drops the per-segment read caches of the current segments (`POST /_cache/clear`). */
   clearCaches(): void;
   stats(): EngineStats;
+  /**
+   * Added, for replication: applies operations sequenced by a primary (ReplicatedEngineOperation), in order,
+   * with one durability wait; an operation older than what this copy holds for its id changes nothing.
+   */
+  applyReplicated(operations: Array<ReplicatedEngineOperation | undefined>, origin: 'replica' | 'peer_recovery'): Promise<Array<WriteResult | EsError>>;
+  /** Added: the local checkpoint of fsynced operations (what a copy reports to its primary). */
+  readonly persistedLocalCheckpoint: number;
+  readonly processedLocalCheckpoint: number;
+  readonly maxSeqNo: number;
+  /** Added: the last commit's local checkpoint. */
+  readonly lastCommitLocalCheckpoint: number;
+  /** Added: the global checkpoint this copy knows; persisted in the translog checkpoint at the next sync. */
+  readonly globalCheckpoint: number;
+  updateGlobalCheckpoint(globalCheckpoint: number): void;
+  /** Added: fsyncs the translog (and the global checkpoint) now. */
+  syncTranslog(): Promise<void>;
+  /** Added: operations of a newer primary term follow (a translog generation under that term starts). */
+  bumpPrimaryTerm(primaryTerm: number): Promise<void>;
+  /** Added: keeps translog history from this seqNo on (peer recovery retention; Infinity for none). */
+  retainHistoryFrom(seqNo: number): void;
+  /** Added: the logged operations with seqNo >= `fromSeqNo`. */
+  historySnapshot(fromSeqNo: number): AsyncIterableIterator<TranslogOperation> & { close(): Promise<void> };
+  /** Added: whether every operation from `fromSeqNo` to the local checkpoint is still in the translog. */
+  hasCompleteHistory(fromSeqNo: number): Promise<boolean>;
+  /** Added: flushes (when asked) and holds the last commit's files until released (file-based recovery). */
+  acquireLastCommit(flushFirst: boolean): Promise<CommitSnapshot>;
+  /** Added: the history this copy's operations belong to (same on every copy of a shard; kept in commits). */
+  readonly historyUUID: string;
   /** Added option: `flush: false` closes without the final commit (recovery then replays the translog). */
   close(options?: { flush?: boolean }): Promise<void>;
   /** Added: what opening replayed from the translog (absent for engines that never replay). */
@@ -181,6 +220,12 @@ export interface EngineConfig {
    * inversion runs on the calling thread.
    */
   readonly analysisSettings?: unknown;
+  /**
+   * Added: `store` (default) opens what is on disk and replays its translog; `recovery_target` opens the last
+   * commit (files copied by peer recovery, or a store an operations-based recovery builds on) with a new, empty
+   * translog, since every later operation comes from the primary.
+   */
+  readonly openMode?: 'store' | 'recovery_target';
   /** Added: where segments are written; `worker` (default) keeps that work off the event loop. */
   readonly backgroundWork?: 'worker' | 'inline';
   /** Added: told about every merge that completed (the indices layer logs the slow ones). */

@@ -12,6 +12,7 @@ export type {
   GetResult,
   IndexOperation,
   OperationOrigin,
+  ReplicatedEngineOperation,
   SegmentStats,
   VersionType,
   WriteResult,
@@ -29,6 +30,9 @@ export {
 } from './searcher.js';
 export { openEngine, INDEX_FOLDER, TRANSLOG_FOLDER } from './engine-open.js';
 export type { InternalEngine } from './internal-engine.js';
+export type { CommitSnapshot } from './segments/shard-segments.js';
+export type { TranslogOperation } from './translog/index.js';
+export { readCommitStoreInfo, type CommitStoreInfo } from './store-info.js';
 export { DEFAULT_MERGE_POLICY, type TieredMergePolicyOptions } from './merge/tiered-merge-policy.js';
 export { CachedAnalyzers, checkLongTextValues, hasLongTextValues, prevalidate } from './indexing/indexing-buffer.js';
 export { encodeDocumentFields } from './indexing/document-batch.js';

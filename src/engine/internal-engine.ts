@@ -37,6 +37,7 @@ import type {
   IndexOperation,
   WriteResult,
   BatchDurability,
+  ReplicatedEngineOperation,
 } from './engine.js';
 import {
   newFlushCounters,
@@ -54,6 +55,7 @@ import type { LoadedSegment } from './segments/loaded-segment.js';
 import type { SegmentJobs } from './segments/segment-jobs.js';
 import type { ShardSegments } from './segments/shard-segments.js';
 import type { Translog, TranslogLocation, TranslogOperation } from './translog/index.js';
+import type { CommitSnapshot } from './segments/shard-segments.js';
 import { AsyncMutex } from './util/async-mutex.js';
 import { AdmissionBarrier, WriteAdmission } from './util/write-admission.js';
 import { DEFAULT_GC_DELETES_MILLIS, LiveVersionMap } from './versions/live-version-map.js';
@@ -91,6 +93,8 @@ export interface EngineParts {
   readonly tracker: LocalCheckpointTracker;
   readonly historyUUID: string;
   readonly maxUnsafeAutoIdTimestamp: number;
+  /** The global checkpoint to start from; default: the one the translog last persisted. */
+  readonly globalCheckpoint?: number;
 }
 
 export class InternalEngine implements Engine {
@@ -103,8 +107,12 @@ export class InternalEngine implements Engine {
   private readonly versionMap = new LiveVersionMap();
   private readonly stateLock = new AsyncMutex();
   private readonly merges: MergeScheduler;
-  private readonly historyUUID: string;
+  readonly historyUUID: string;
   private maxUnsafeAutoIdTimestamp: number;
+  /** The global checkpoint as this copy knows it (the primary computes it; replicas are told). */
+  private knownGlobalCheckpoint: number;
+  /** Operations from this seqNo on stay in the translog for peer recovery (Infinity: keep only what the commit needs). */
+  private retainFromSeqNo = Infinity;
 
   private buffer: BufferSink;
   private bufferGeneration = 0;
@@ -139,6 +147,7 @@ export class InternalEngine implements Engine {
     this.jobs = parts.jobs;
     this.tracker = parts.tracker;
     this.historyUUID = parts.historyUUID;
+    this.knownGlobalCheckpoint = parts.globalCheckpoint ?? this.translog.lastSyncedGlobalCheckpoint;
     this.maxUnsafeAutoIdTimestamp = parts.maxUnsafeAutoIdTimestamp;
     this.admission = new WriteAdmission(WRITE_SLICE_MS, () => this.ensureOpen());
     this.buffer = this.jobs.newBuffer();
@@ -575,6 +584,179 @@ export class InternalEngine implements Engine {
     this.admission.release();
   }
 
+  // ---------------------------------------------------------------- replication and recovery
+
+  /**
+   * Operations a primary already sequenced, applied on this copy in order with one durability wait (a replica's
+   * share of a shard bulk request, or a batch of history during peer recovery). Each keeps its seqNo, term and
+   * version; one this copy already has something newer for is recorded as processed and changes nothing, so
+   * operations may arrive in any order and more than once (live replication and recovery overlap). Resolves
+   * once every operation is in the translog and, with `request` durability, fsynced; each position holds its
+   * result or its error.
+   */
+  async applyReplicated(operations: Array<ReplicatedEngineOperation | undefined>, origin: 'replica' | 'peer_recovery'): Promise<Array<WriteResult | EsError>> {
+    this.ensureOpen();
+    const started = performance.now();
+    const results: Array<WriteResult | EsError> = new Array(operations.length);
+    const seqNos: number[] = [];
+    await this.admission.submitBatch(operations.length, (i) => {
+      const operation = operations[i]!;
+      try {
+        this.ensureOpen();
+        operations[i] = undefined;
+        const applied = this.applyReplicatedOne(operation, origin);
+        results[i] = applied.result;
+        if (applied.location !== null) seqNos.push(applied.result.seqNo);
+      } catch (err) {
+        if (err instanceof AdmissionBarrier) {
+          operations[i] = operation;
+          throw err;
+        }
+        results[i] = toEsError(err);
+      }
+    });
+    this.indexing.indexTotal += seqNos.length;
+    this.indexing.indexTimeMillis += performance.now() - started;
+    if (seqNos.length > 0 || this.translog.syncNeeded()) {
+      if (this.translog.durability === 'request') {
+        try {
+          await this.translog.sync();
+        } catch (err) {
+          throw this.fail(toEsError(err));
+        }
+      }
+      for (const seqNo of seqNos) this.tracker.markPersisted(seqNo);
+    }
+    return results;
+  }
+
+  private applyReplicatedOne(operation: ReplicatedEngineOperation, origin: 'replica' | 'peer_recovery'): { result: WriteResult; location: TranslogLocation | null } {
+    if (operation.type === 'noop') {
+      const location = this.appendToTranslog({ type: 'noop', seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, reason: operation.reason });
+      this.tracker.markProcessed(operation.seqNo);
+      return { result: { result: 'updated', version: 0, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm }, location };
+    }
+    if (operation.type === 'delete') {
+      return this.applyDelete({ id: operation.id, versionType: 'external', version: operation.version, origin, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm });
+    }
+    return this.applyIndex({
+      id: operation.id,
+      document: operation.document,
+      opType: 'index',
+      versionType: 'external',
+      version: operation.version,
+      origin,
+      seqNo: operation.seqNo,
+      primaryTerm: operation.primaryTerm,
+    });
+  }
+
+  /** The local checkpoint of what is fsynced (what this copy may report to its primary). */
+  get persistedLocalCheckpoint(): number {
+    return this.tracker.persistedCheckpoint;
+  }
+
+  get processedLocalCheckpoint(): number {
+    return this.tracker.processedCheckpoint;
+  }
+
+  get maxSeqNo(): number {
+    return this.tracker.maxSeqNo;
+  }
+
+  get globalCheckpoint(): number {
+    return this.knownGlobalCheckpoint;
+  }
+
+  /** The local checkpoint of the last commit: a restarted copy's history starts right above it. */
+  get lastCommitLocalCheckpoint(): number {
+    return this.segments.lastCommitPoint.userData.localCheckpoint;
+  }
+
+  /**
+   * The global checkpoint as the primary computed it (never backwards). It goes into the translog checkpoint at
+   * the next sync, so a restarted copy knows which of its operations every in-sync copy had.
+   */
+  updateGlobalCheckpoint(globalCheckpoint: number): void {
+    if (globalCheckpoint <= this.knownGlobalCheckpoint) return;
+    this.knownGlobalCheckpoint = globalCheckpoint;
+    if (!this.closed && this.failure === null) this.translog.setGlobalCheckpoint(globalCheckpoint);
+  }
+
+  /** Makes the global checkpoint (and anything added) durable now. */
+  async syncTranslog(): Promise<void> {
+    this.ensureOpen();
+    if (!this.translog.syncNeeded()) return;
+    try {
+      await this.translog.sync();
+    } catch (err) {
+      throw this.fail(toEsError(err));
+    }
+  }
+
+  /**
+   * A new primary term for this copy's operations: the translog starts a generation under it (a generation's
+   * header names the highest term its operations may carry).
+   */
+  async bumpPrimaryTerm(primaryTerm: number): Promise<void> {
+    this.ensureOpen();
+    if (primaryTerm <= this.translog.primaryTerm) return;
+    try {
+      await this.translog.rollGeneration({ primaryTerm });
+    } catch (err) {
+      throw this.fail(toEsError(err));
+    }
+  }
+
+  /**
+   * Keeps translog operations from `seqNo` on (peer recovery's retention leases); Infinity keeps only what the
+   * last commit needs. Takes effect at the next flush.
+   */
+  retainHistoryFrom(seqNo: number): void {
+    this.retainFromSeqNo = seqNo;
+  }
+
+  private minRetainedGeneration(commitGeneration: number): number {
+    if (this.retainFromSeqNo === Infinity) return commitGeneration;
+    return Math.min(commitGeneration, this.translog.minGenerationHoldingSeqNo(this.retainFromSeqNo));
+  }
+
+  /** The operations with seqNo >= `fromSeqNo` still in the translog, in the order they were logged. */
+  historySnapshot(fromSeqNo: number): AsyncIterableIterator<TranslogOperation> & { close(): Promise<void> } {
+    this.ensureOpen();
+    return this.translog.snapshot(fromSeqNo);
+  }
+
+  /**
+   * Whether the translog holds every operation from `fromSeqNo` to this copy's local checkpoint (ES's
+   * hasCompleteHistoryOperations): what an operations-based recovery needs to send.
+   */
+  async hasCompleteHistory(fromSeqNo: number): Promise<boolean> {
+    const upTo = this.tracker.processedCheckpoint;
+    if (fromSeqNo > upTo) return true;
+    const seen = new LocalCheckpointTracker(fromSeqNo - 1, fromSeqNo - 1);
+    const snapshot = this.historySnapshot(fromSeqNo);
+    try {
+      for await (const operation of snapshot) {
+        seen.markProcessed(operation.seqNo);
+        if (seen.processedCheckpoint >= upTo) return true;
+      }
+    } finally {
+      await snapshot.close();
+    }
+    return seen.processedCheckpoint >= upTo;
+  }
+
+  /**
+   * Flushes, then holds the last commit's files (merges and later commits cannot delete them) until released:
+   * what a file-based recovery copies.
+   */
+  async acquireLastCommit(flushFirst: boolean): Promise<CommitSnapshot> {
+    this.ensureOpen();
+    if (flushFirst) await this.flushInternal(true, false);
+    return this.segments.acquireLastCommit();
+  }
+
   // ---------------------------------------------------------------- reads
 
   async get(id: string, options: GetOptions = {}): Promise<GetResult> {
@@ -796,7 +978,8 @@ export class InternalEngine implements Engine {
           historyUUID: this.historyUUID,
           maxUnsafeAutoIdTimestamp: this.maxUnsafeAutoIdTimestamp,
         });
-        await this.translog.trimUnreferencedGenerations(cut.translogGeneration);
+        this.translog.markCommitted(cut.translogGeneration);
+        await this.translog.trimUnreferencedGenerations(this.minRetainedGeneration(cut.translogGeneration));
       } catch (err) {
         throw this.fail(toEsError(err));
       }
@@ -846,7 +1029,7 @@ export class InternalEngine implements Engine {
       seqNo: {
         maxSeqNo: this.tracker.maxSeqNo,
         localCheckpoint: this.tracker.processedCheckpoint,
-        globalCheckpoint: this.tracker.persistedCheckpoint,
+        globalCheckpoint: this.knownGlobalCheckpoint,
       },
     };
   }

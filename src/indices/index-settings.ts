@@ -367,6 +367,8 @@ export interface IndexSettingsView {
   readonly syncIntervalMillis: number;
   readonly flushThresholdBytes: number;
   readonly gcDeletesMillis: number;
+  /** `index.soft_deletes.retention_lease.period`: how long a peer-recovery lease lives without renewal. */
+  readonly retentionLeasePeriodMillis: number;
   readonly maxResultWindow: number;
   readonly hidden: boolean;
   readonly mapping: MappingSettings;
@@ -404,6 +406,7 @@ export function readIndexSettings(settings: FlatSettings): IndexSettingsView {
     syncIntervalMillis: parseTimeValueMillis(read(settings, 'index.translog.sync_interval'), 'index.translog.sync_interval'),
     flushThresholdBytes: parseByteSize(read(settings, 'index.translog.flush_threshold_size'), 'index.translog.flush_threshold_size'),
     gcDeletesMillis: Math.max(0, parseTimeValueMillis(read(settings, 'index.gc_deletes'), 'index.gc_deletes')),
+    retentionLeasePeriodMillis: Math.max(0, parseTimeValueMillis(read(settings, 'index.soft_deletes.retention_lease.period'), 'index.soft_deletes.retention_lease.period')),
     maxResultWindow: Number(read(settings, 'index.max_result_window')),
     hidden: bool('index.hidden'),
     mapping,

@@ -3,12 +3,21 @@
  * ES's IndexShard schedules (refresh every `index.refresh_interval` when something was written, flush when the
  * uncommitted translog passes `index.translog.flush_threshold_size`). Every read and write of the shard's data
  * goes through here, so the counters stay right.
+ *
+ * Replication state (issue 13, docs/decisions/0008): the copy's allocation id, the term its operations run
+ * under, its checkpoints tracker (primary mode on the primary), the operation permits every write holds, the
+ * retention leases a primary keeps for its copies, and the replication group the cluster layer last pushed.
+ * The flows that use them live in replication/ (primary fan-out, replica apply) and recovery/.
  */
 import type { Logger } from 'pino';
 import { EsError } from '../common/errors.js';
-import type { BatchDurability, DeleteOperation, Engine, GetResult, IndexOperation, WriteResult } from '../engine/engine.js';
+import type { BatchDurability, DeleteOperation, Engine, GetResult, IndexOperation, ReplicatedEngineOperation, WriteResult } from '../engine/engine.js';
 import type { Searcher } from '../engine/searcher.js';
 import { BulkStats, GetStats, SearchStats, type ShardStatsSnapshot } from './shard-stats.js';
+import { ReplicationTracker } from './replication/replication-tracker.js';
+import { OperationPermits } from './replication/operation-permits.js';
+import { RetentionLeases, writeLeasesFile } from './replication/retention-leases.js';
+import type { ReplicationGroupState } from './replication/replication-group.js';
 
 /** ES's indices.memory.shard_inactive_time: an idle shard with uncommitted operations is flushed. */
 const INACTIVE_FLUSH_MILLIS = 5 * 60 * 1000;
@@ -18,6 +27,8 @@ export type ShardLifecycle = 'recovering' | 'started' | 'closed';
 export interface ShardSchedule {
   refreshIntervalMillis: number;
   flushThresholdBytes: number;
+  /** How long a retention lease lives without renewal. */
+  retentionLeasePeriodMillis: number;
 }
 
 export class IndexShard {
@@ -28,6 +39,21 @@ export class IndexShard {
   indexFailedDueToVersionConflict = 0;
   /** Updates that changed nothing (detect_noop): no engine operation, but ES counts them. */
   noopUpdates = 0;
+  /** The term this copy's operations run under (the primary's term; a replica adopts newer ones it is sent). */
+  operationPrimaryTerm: number;
+  readonly tracker: ReplicationTracker;
+  readonly permits = new OperationPermits();
+  readonly leases: RetentionLeases;
+  /** What the cluster layer last told this copy about its shard's copies (absent on a lone embedded copy). */
+  replicationGroup: ReplicationGroupState | undefined;
+  /** A primary whose primary context went to its relocation target: writes reaching it are forwarded there. */
+  relocated = false;
+  /** Stale marks of in-sync copies without a routing entry under way, by allocation id (one request each). */
+  readonly staleMarks = new Map<string, Promise<void>>();
+  /** A global checkpoint sync waiting to run (replication/global-checkpoint-sync.ts). */
+  globalCheckpointSyncTimer: NodeJS.Timeout | undefined;
+  private routingPrimary: boolean;
+  private persistedLeasesVersion: number;
   private dirty = false;
   private lastWriteMillis = Date.now();
   private timer: NodeJS.Timeout | undefined;
@@ -37,14 +63,64 @@ export class IndexShard {
     readonly indexName: string,
     readonly indexUuid: string,
     readonly shardId: number,
-    readonly primary: boolean,
-    readonly primaryTerm: number,
+    primary: boolean,
+    primaryTerm: number,
     readonly path: string,
     private readonly engine: Engine,
     private schedule: ShardSchedule,
     private readonly logger: Logger,
+    readonly allocationId: string = `${indexUuid}/${shardId}`,
+    leases: RetentionLeases = new RetentionLeases(),
+    activatePrimaryMode = primary,
   ) {
+    this.routingPrimary = primary;
+    this.operationPrimaryTerm = primaryTerm;
+    this.leases = leases;
+    this.persistedLeasesVersion = leases.version;
+    this.tracker = new ReplicationTracker(allocationId, engine.globalCheckpoint);
+    // A primary opened from its store (or empty) runs in primary mode at once; a replica, or a relocation target
+    // until its handoff, stays in replica mode.
+    if (activatePrimaryMode) this.tracker.activatePrimaryMode(engine.persistedLocalCheckpoint);
+    this.syncGlobalCheckpointToEngine();
     this.startTimer();
+  }
+
+  /** Whether the routing table names this copy the primary. */
+  get primary(): boolean {
+    return this.routingPrimary;
+  }
+
+  /** The primary term operations run under (kept for the callers that read the shard's term). */
+  get primaryTerm(): number {
+    return this.operationPrimaryTerm;
+  }
+
+  /** Whether this copy sequences operations (the primary, unless it handed its context to a relocation target). */
+  get isPrimaryMode(): boolean {
+    return this.tracker.isPrimaryMode && !this.relocated;
+  }
+
+  /** The engine's sequence-number figures and history, for replication and recovery. */
+  get replicationEngine(): Engine {
+    return this.engine;
+  }
+
+  /** Copies the tracker's global checkpoint into the engine, where the translog persists it. */
+  syncGlobalCheckpointToEngine(): void {
+    const globalCheckpoint = this.tracker.knownGlobalCheckpoint;
+    if (globalCheckpoint > this.engine.globalCheckpoint) this.engine.updateGlobalCheckpoint(globalCheckpoint);
+  }
+
+  /** On the primary: its own persisted local checkpoint moved (after a write's fsync). */
+  updateOwnLocalCheckpoint(): void {
+    if (!this.tracker.isPrimaryMode) return;
+    this.tracker.updateLocalCheckpoint(this.allocationId, this.engine.persistedLocalCheckpoint);
+    this.syncGlobalCheckpointToEngine();
+  }
+
+  /** The routing table changed this copy's role (a replica promoted, which issue 14 completes). */
+  setRoutingPrimary(primary: boolean): void {
+    this.routingPrimary = primary;
   }
 
   get label(): string {
@@ -75,6 +151,7 @@ export class IndexShard {
           this.dirty = false;
           await this.engine.refresh('schedule');
         }
+        this.maintainLeases();
         const translog = this.engine.stats().translog;
         // ES flushes when the translog passes its threshold, and when a shard went idle (indices.memory.
         // shard_inactive_time, 5 minutes) with uncommitted operations, so restarts replay little.
@@ -86,6 +163,23 @@ export class IndexShard {
     });
   }
 
+  /**
+   * Expires old retention leases, keeps the translog from the lowest seqNo a lease retains (a replica keeps
+   * none), and persists the leases when they changed, so a restarted primary still retains its copies' history.
+   */
+  maintainLeases(): void {
+    if (this.isPrimaryMode) this.leases.expire(Date.now(), this.schedule.retentionLeasePeriodMillis);
+    this.engine.retainHistoryFrom(this.isPrimaryMode ? this.leases.minRetainingSeqNo() : Infinity);
+    if (this.leases.version !== this.persistedLeasesVersion) {
+      this.persistedLeasesVersion = this.leases.version;
+      try {
+        writeLeasesFile(this.path, this.leases.list());
+      } catch (err) {
+        this.logger.warn({ err, shard: this.label }, 'failed to persist retention leases');
+      }
+    }
+  }
+
   private ensureOpen(): void {
     if (this.state === 'closed') throw new EsError('already_closed_exception', `${this.label} shard is closed`);
   }
@@ -94,8 +188,7 @@ export class IndexShard {
     this.ensureOpen();
     try {
       const result = await this.engine.index({ ...operation, origin: 'primary', primaryTerm: this.primaryTerm });
-      this.dirty = true;
-      this.lastWriteMillis = Date.now();
+      this.afterWrite();
       return result;
     } catch (err) {
       if (err instanceof EsError && err.type === 'version_conflict_engine_exception') this.indexFailedDueToVersionConflict++;
@@ -125,8 +218,7 @@ export class IndexShard {
       for (const result of results) {
         if (result instanceof EsError && result.type === 'version_conflict_engine_exception') this.indexFailedDueToVersionConflict++;
       }
-      this.dirty = true;
-      this.lastWriteMillis = Date.now();
+      this.afterWrite();
       return results;
     });
   }
@@ -134,9 +226,25 @@ export class IndexShard {
   async delete(operation: Omit<DeleteOperation, 'origin' | 'primaryTerm'>): Promise<WriteResult> {
     this.ensureOpen();
     const result = await this.engine.delete({ ...operation, origin: 'primary', primaryTerm: this.primaryTerm });
+    this.afterWrite();
+    return result;
+  }
+
+  /**
+   * Operations a primary sequenced, applied on this copy (replication or recovery; see Engine.applyReplicated).
+   * Resolves once they are durable here.
+   */
+  async applyReplicated(operations: Array<ReplicatedEngineOperation | undefined>, origin: 'replica' | 'peer_recovery'): Promise<Array<WriteResult | EsError>> {
+    this.ensureOpen();
+    const results = await this.engine.applyReplicated(operations, origin);
+    this.afterWrite();
+    return results;
+  }
+
+  private afterWrite(): void {
     this.dirty = true;
     this.lastWriteMillis = Date.now();
-    return result;
+    this.updateOwnLocalCheckpoint();
   }
 
   async get(id: string, realtime: boolean, storedFields?: readonly string[]): Promise<GetResult> {
@@ -191,6 +299,7 @@ export class IndexShard {
   }
 
   stats(): ShardStatsSnapshot {
+    this.syncGlobalCheckpointToEngine();
     return {
       index: this.indexName,
       indexUuid: this.indexUuid,
@@ -209,6 +318,9 @@ export class IndexShard {
   async close(): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
+    const closed = new EsError('already_closed_exception', `${this.label} shard is closed`);
+    this.tracker.close(closed);
+    this.permits.close(closed);
     clearInterval(this.timer);
     await this.periodicWork.catch(() => undefined);
     await this.engine.close();

@@ -23,7 +23,6 @@ export { IndexService, type IndexDescriptor } from './index-service.js';
 export { IndexShard, type ShardLifecycle } from './index-shard.js';
 export { IndicesService, type EngineFactory, type IndicesServiceOptions, type ShardRecovery } from './indices-service.js';
 export { GetStats, SearchStats, BulkStats, type ShardStatsSnapshot } from './shard-stats.js';
-export { ShardRecoveryState, percentText, type RecoveryStage, type StoreRecoveryType } from './recovery-state.js';
 export {
   slowLogLevel,
   searchSlowLogFields,
@@ -37,3 +36,11 @@ export {
   type SlowLogThresholds,
 } from './slow-log.js';
 export { LARGE_DOCUMENT_BYTES } from './document-parse-pool.js';
+export { ShardRecoveryState, percentText, type RecoveryStage, type StoreRecoveryType, type RecoveryType, type RecoveryNode } from './recovery-state.js';
+export type { ReplicationGroupState, ShardCopyRouting } from './replication/replication-group.js';
+export type { ReplicationServices, FailedShardEntry } from './replication/replication-services.js';
+export { replicate, type ReplicationShardInfo, type ShardReplicationFailure } from './replication/replication-operation.js';
+export { performOnReplica, syncGlobalCheckpointOnReplica } from './replication/replica-apply.js';
+export { REPLICA_ACTION, GLOBAL_CHECKPOINT_SYNC_ACTION, type ReplicatedOperation, type ReplicaRequest, type GlobalCheckpointSyncRequest } from './replication/replicated-operation.js';
+export { PeerRecoveryTargetService, type PeerRecoveryRequest } from './recovery/recovery-target.js';
+export { registerRecoverySource } from './recovery/recovery-source-service.js';

@@ -13,8 +13,9 @@ import { formatTimeValueMillis } from '../common/time-value.js';
 import { formatByteSize } from '../common/byte-size.js';
 import { directorySizeBytes, zeroIndicesStats, type NodeIndicesStats } from '../monitor/index.js';
 import { IndexService, type IndexDescriptor } from './index-service.js';
-import { IndexShard } from './index-shard.js';
+import { IndexShard, type ShardSchedule } from './index-shard.js';
 import { ShardRecoveryState } from './recovery-state.js';
+import { readLeasesFile, RetentionLeases } from './replication/retention-leases.js';
 import type { ShardStatsSnapshot } from './shard-stats.js';
 
 export type EngineFactory = (config: EngineConfig) => Promise<Engine>;
@@ -76,7 +77,7 @@ export class IndicesService {
    * Opens a shard copy's engine. EMPTY_STORE starts from an empty directory (a new index); EXISTING_STORE
    * reopens what is on disk, replaying the translog. Concurrent calls for the same copy share one open.
    */
-  openShard(index: string, shardId: number, primary: boolean, primaryTerm: number, recovery: ShardRecovery): Promise<IndexShard> {
+  openShard(index: string, shardId: number, primary: boolean, primaryTerm: number, recovery: ShardRecovery, allocationId?: string): Promise<IndexShard> {
     const service = this.byName.get(index);
     if (service === undefined) return Promise.reject(new Error(`index [${index}] is not known on this node`));
     const existing = service.shards.get(shardId);
@@ -84,14 +85,12 @@ export class IndicesService {
     const key = `${service.uuid}/${shardId}`;
     const pending = this.opening.get(key);
     if (pending !== undefined) return pending;
-    const opening = this.doOpenShard(service, shardId, primary, primaryTerm, recovery).finally(() => this.opening.delete(key));
+    const opening = this.doOpenShard(service, shardId, primary, primaryTerm, recovery, allocationId).finally(() => this.opening.delete(key));
     this.opening.set(key, opening);
     return opening;
   }
 
-  private async doOpenShard(service: IndexService, shardId: number, primary: boolean, primaryTerm: number, recovery: ShardRecovery): Promise<IndexShard> {
-    const factory = this.options.engineFactory;
-    if (factory === undefined) throw new EsError('illegal_state_exception', 'this node has no shard engine to open shards with');
+  private async doOpenShard(service: IndexService, shardId: number, primary: boolean, primaryTerm: number, recovery: ShardRecovery, allocationId: string | undefined): Promise<IndexShard> {
     await this.closing.get(`${service.uuid}/${shardId}`);
     const path = this.shardPath(service.uuid, shardId);
     const recoveryState = new ShardRecoveryState(service.name, shardId, primary, recovery);
@@ -102,11 +101,59 @@ export class IndicesService {
     recoveryState.startIndexStage(path);
     // ES's TRANSLOG stage is "starting up the engine, replaying the translog": opening is that stage here.
     recoveryState.startTranslogStage();
+    const { shard, engine } = await this.createShard(service, shardId, { primary, primaryTerm, allocationId, openMode: 'store', activatePrimaryMode: primary });
+    recoveryState.finish(engine.translogRecovery?.operations ?? 0, new Set(filesIn(join(path, 'index'))));
+    logRecovery(this.options.logger, service.name, shardId, recovery, performance.now() - recoveryStarted, engine.translogRecovery?.operations ?? 0);
+    shard.state = 'started';
+    service.shards.set(shardId, shard);
+    return shard;
+  }
+
+  /**
+   * A copy being filled by peer recovery: its engine opens the files in its store (copied from the primary, or
+   * kept for an operations-based recovery) with a new, empty translog, and the copy joins the index's shards in
+   * state `recovering`, in replica mode, so live operations from the primary reach it while history replays.
+   */
+  async openRecoveringShard(index: string, shardId: number, spec: { primary: boolean; primaryTerm: number; allocationId: string; globalCheckpoint: number }): Promise<IndexShard> {
+    const service = this.byName.get(index);
+    if (service === undefined) throw new Error(`index [${index}] is not known on this node`);
+    if (service.shards.has(shardId)) throw new EsError('illegal_state_exception', `[${index}][${shardId}] is already open on this node`);
+    await this.closing.get(`${service.uuid}/${shardId}`);
+    const { shard } = await this.createShard(service, shardId, { ...spec, openMode: 'recovery_target', activatePrimaryMode: false });
+    shard.tracker.updateGlobalCheckpointOnReplica(spec.globalCheckpoint);
+    shard.syncGlobalCheckpointToEngine();
+    shard.state = 'recovering';
+    service.shards.set(shardId, shard);
+    return shard;
+  }
+
+  /** Records the recovery of a copy (peer recovery keeps its own state object up to date). */
+  setRecoveryState(index: string, shardId: number, state: ShardRecoveryState): void {
+    const service = this.byName.get(index);
+    if (service !== undefined) this.recoveries.set(`${service.uuid}/${shardId}`, state);
+  }
+
+  /** Waits for a close of the copy's engine under way (its files are about to be reused). */
+  async waitForClose(index: string, shardId: number): Promise<void> {
+    const service = this.byName.get(index);
+    if (service !== undefined) await this.closing.get(`${service.uuid}/${shardId}`);
+  }
+
+  private async createShard(
+    service: IndexService,
+    shardId: number,
+    spec: { primary: boolean; primaryTerm: number; allocationId: string | undefined; openMode: 'store' | 'recovery_target'; activatePrimaryMode: boolean },
+  ): Promise<{ shard: IndexShard; engine: Engine }> {
+    const factory = this.options.engineFactory;
+    if (factory === undefined) throw new EsError('illegal_state_exception', 'this node has no shard engine to open shards with');
+    const path = this.shardPath(service.uuid, shardId);
+    mkdirSync(path, { recursive: true });
     const settings = service.settings;
     const engine = await factory({
+      openMode: spec.openMode,
       path,
       shardLabel: { index: service.name, indexUuid: service.uuid, shard: shardId },
-      primaryTerm,
+      primaryTerm: spec.primaryTerm,
       durability: settings.durability,
       translogSyncIntervalMillis: settings.syncIntervalMillis,
       analyzers: service.analysis,
@@ -125,12 +172,9 @@ export class IndicesService {
       await engine.close();
       throw new EsError('index_not_found_exception', `no such index [${service.name}]`);
     }
-    recoveryState.finish(engine.translogRecovery?.operations ?? 0, new Set(filesIn(join(path, 'index'))));
-    logRecovery(this.options.logger, service.name, shardId, recovery, performance.now() - recoveryStarted, engine.translogRecovery?.operations ?? 0);
-    const shard = new IndexShard(service.name, service.uuid, shardId, primary, primaryTerm, path, engine, scheduleOf(service), this.options.logger);
-    shard.state = 'started';
-    service.shards.set(shardId, shard);
-    return shard;
+    const leases = new RetentionLeases(readLeasesFile(path));
+    const shard = new IndexShard(service.name, service.uuid, shardId, spec.primary, spec.primaryTerm, path, engine, scheduleOf(service), this.options.logger, spec.allocationId, leases, spec.activatePrimaryMode);
+    return { shard, engine };
   }
 
   async closeShard(index: string, shardId: number): Promise<void> {
@@ -311,6 +355,10 @@ function logMerge(logger: Logger, index: string, shard: number, merge: MergeRepo
   else logger.debug(entry, message);
 }
 
-function scheduleOf(service: IndexService): { refreshIntervalMillis: number; flushThresholdBytes: number } {
-  return { refreshIntervalMillis: service.settings.refreshIntervalMillis, flushThresholdBytes: service.settings.flushThresholdBytes };
+function scheduleOf(service: IndexService): ShardSchedule {
+  return {
+    refreshIntervalMillis: service.settings.refreshIntervalMillis,
+    flushThresholdBytes: service.settings.flushThresholdBytes,
+    retentionLeasePeriodMillis: service.settings.retentionLeasePeriodMillis,
+  };
 }

@@ -1,14 +1,26 @@
 /**
  * How a shard copy on this node came to be (ES's RecoveryState): where it recovered from, the stage it is in,
- * the files it found in its store, the translog operations it replayed, and a timer per stage. A single node
- * only recovers from a store: EMPTY_STORE for a new index, EXISTING_STORE after a restart or an open/close, so
- * every file is "reused" (already local) and nothing is copied. `_recovery` and `_cat/recovery` print it.
+ * the files it found in its store or copied, the translog operations it replayed, and a timer per stage.
+ * A store recovery (EMPTY_STORE for a new index, EXISTING_STORE after a restart or an open/close) finds every
+ * file already local ("reused") and copies nothing; a PEER recovery copies files from the primary (file-based)
+ * or reuses its own store and replays the primary's operations (operations-based), with the bytes, files and
+ * operations counted as they arrive. `_recovery` and `_cat/recovery` print it.
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type RecoveryStage = 'INIT' | 'INDEX' | 'VERIFY_INDEX' | 'TRANSLOG' | 'FINALIZE' | 'DONE';
 export type StoreRecoveryType = 'EMPTY_STORE' | 'EXISTING_STORE';
+export type RecoveryType = StoreRecoveryType | 'PEER';
+
+/** A node as a recovery names it (source and target), in the shape `_recovery` prints. */
+export interface RecoveryNode {
+  readonly id: string;
+  readonly name: string;
+  readonly host: string;
+  readonly ip: string;
+  readonly transportAddress: string;
+}
 
 /** ES's RecoveryState.Timer: wall-clock start/stop for display, a monotonic clock for the elapsed time. */
 export class RecoveryTimer {
@@ -57,14 +69,67 @@ export class ShardRecoveryState {
   translogRecovered = 0;
   translogTotal = UNKNOWN_OPERATIONS;
   translogTotalOnStart = UNKNOWN_OPERATIONS;
+  /** Time the source (and this target) spent waiting for the recovery rate limit, in ms. */
+  sourceThrottleMillis = 0;
+  targetThrottleMillis = 0;
+  /** Where a PEER recovery comes from, and the node it recovers on. */
+  sourceNode: RecoveryNode | undefined;
+  targetNode: RecoveryNode | undefined;
 
   constructor(
     readonly index: string,
     readonly shard: number,
     readonly primary: boolean,
-    readonly type: StoreRecoveryType,
+    readonly type: RecoveryType,
   ) {
     this.timer.start();
+  }
+
+  /** PEER, INIT -> INDEX: the files the source will send (none reused) or, for an operations-based recovery, the store's own (all reused). */
+  startPeerIndexStage(files: ReadonlyArray<{ name: string; length: number }>, reused: boolean): void {
+    this.stage = 'INDEX';
+    this.indexTimer.start();
+    this.files = files.map((file) => ({ name: file.name, length: file.length, reused, recovered: 0 }));
+  }
+
+  /** PEER: bytes of a file arrived. */
+  addRecoveredBytes(name: string, bytes: number): void {
+    const at = this.files.findIndex((file) => file.name === name);
+    if (at < 0) return;
+    const file = this.files[at]!;
+    this.files[at] = { ...file, recovered: Math.min(file.length, file.recovered + bytes) };
+  }
+
+  /** PEER: the files are in place (INDEX -> VERIFY_INDEX -> TRANSLOG), `totalOperations` to replay. */
+  startPeerTranslogStage(totalOperations: number): void {
+    if (this.indexTimer.startMillis === 0) this.indexTimer.start();
+    this.indexTimer.stop();
+    this.stage = 'VERIFY_INDEX';
+    this.verifyIndexTimer.start();
+    this.verifyIndexTimer.stop();
+    this.stage = 'TRANSLOG';
+    this.translogTimer.start();
+    this.translogTotal = totalOperations;
+    this.translogTotalOnStart = totalOperations;
+  }
+
+  /** PEER: operations replayed (more may come than first counted: writes continue during recovery). */
+  addRecoveredOperations(count: number, totalOperations: number): void {
+    this.translogRecovered += count;
+    this.translogTotal = Math.max(this.translogTotal, totalOperations, this.translogRecovered);
+  }
+
+  /** PEER, TRANSLOG -> FINALIZE. */
+  startFinalizeStage(): void {
+    this.translogTimer.stop();
+    this.stage = 'FINALIZE';
+  }
+
+  /** PEER, FINALIZE -> DONE. */
+  finishPeer(): void {
+    if (this.translogTimer.stopMillis === 0) this.translogTimer.stop();
+    this.stage = 'DONE';
+    this.timer.stop();
   }
 
   /** INIT -> INDEX: the store's files are listed (all reused). */

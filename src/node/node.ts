@@ -21,14 +21,13 @@ import { EtcdCoordinator } from '../cluster/coordination/etcd/etcd-coordinator.j
 import { MasterRequests } from '../cluster/master-requests.js';
 import { PublicationAcks } from '../cluster/publication-acks.js';
 import { reroute } from '../cluster/routing/allocation.js';
-import { checkReplicaCanStartEmpty, registerRecoverySource } from '../cluster/peer-recovery.js';
 import { TaskManager } from '../tasks/index.js';
 import { TransportService, registerHandshake } from '../transport/index.js';
 import { GcOverheadMonitor, NodeMonitor } from '../monitor/index.js';
 import { HttpServer } from '../http/http-server.js';
 import { corsConfig } from '../http/cors.js';
 import { allowedHostNames } from '../http/request-origin.js';
-import { IndicesService } from '../indices/index.js';
+import { IndicesService, PeerRecoveryTargetService, registerRecoverySource, GLOBAL_CHECKPOINT_SYNC_ACTION, syncGlobalCheckpointOnReplica, type ReplicationServices } from '../indices/index.js';
 import { openEngine } from '../engine/index.js';
 import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
@@ -201,15 +200,24 @@ export class GannetNode {
     const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number, masterRequests, acks, this.logger);
     // What the cluster does (indices deleted, closed, opened, mappings and settings changed) goes to the log.
     this.stopEventLog = logClusterEvents(clusterService, this.logger, localNode.id);
-    if (clustered) registerRecoverySource(transport, indicesService);
-    this.indicesApplier = new IndicesClusterStateApplier(
-      clusterService,
-      indicesService,
-      () => metadata,
-      localNode.id,
-      this.logger,
-      clustered ? (state, copy) => checkReplicaCanStartEmpty(transport, state, copy) : undefined,
-    );
+    // Replication and peer recovery (indices/replication, indices/recovery) reach the master, the transport and the
+    // cluster state only through these.
+    const replication: ReplicationServices = {
+      localNodeId: localNode.id,
+      logger: this.logger,
+      send: (node, action, body, options) => transport.sendRequest(node, action, body, options),
+      shardFailed: (entry) => metadata.shardFailed(entry),
+      waitForNewerState: async (timeoutMillis) => {
+        const seen = clusterService.state().version;
+        await clusterService.waitFor((state) => state.version > seen, timeoutMillis);
+      },
+      recoveryMaxBytesPerSec: () => handlerSettings.getBytes('indices.recovery.max_bytes_per_sec', 40 * 1024 * 1024),
+    };
+    const peerRecovery = new PeerRecoveryTargetService(indicesService, replication);
+    registerRecoverySource(transport, indicesService, replication);
+    peerRecovery.registerHandlers(transport);
+    transport.registerHandler(GLOBAL_CHECKPOINT_SYNC_ACTION, (body) => syncGlobalCheckpointOnReplica(indicesService, body as never));
+    this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger, peerRecovery);
     this.indicesApplier.start();
     const threadPools = new ThreadPools(localNode.name, allocatedProcessors(settings), getHeapStatistics().heap_size_limit);
     const services: NodeServices = {
@@ -225,6 +233,7 @@ export class GannetNode {
       breakers: new CircuitBreakerService(() => handlerSettings.raw()),
       indices: { service: indicesService, metadata },
       transport,
+      replication,
     };
     registerNodeActions(services, transport);
     this.services = services;

@@ -5,6 +5,7 @@
 import type { EsError } from '../../common/errors.js';
 import type { VersionType } from '../../engine/engine.js';
 import type { UpdateSpec } from './update-request.js';
+import type { ShardReplicationFailure } from '../../indices/index.js';
 
 export type OpType = 'index' | 'create' | 'update' | 'delete';
 
@@ -29,6 +30,8 @@ export interface ShardInfo {
   total: number;
   successful: number;
   failed: number;
+  /** Copies that failed the write (ReplicationResponse.ShardInfo.Failure); printed only when there are some. */
+  failures?: readonly ShardReplicationFailure[];
 }
 
 export type WriteResultName = 'created' | 'updated' | 'deleted' | 'not_found' | 'noop';

@@ -5,17 +5,17 @@
  * (`wait_for_active_shards`, waiting up to `timeout`), then refreshes (`refresh=true`) or waits for a refresh
  * (`refresh=wait_for`). Outcomes come back in the items' order; an item's failure never fails the others.
  */
-import { EsError, errors, indexErrors, toEsError } from '../../common/errors.js';
-import { isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
+import { EsError, errors, indexErrors, replicationErrors, toEsError } from '../../common/errors.js';
+import { type DiscoveryNode, isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
 import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { RoutingTableShape } from '../../indices/index.js';
 import { parseActiveShardCount, requiredCopies, activeCopies, shardHasEnoughActive, type ActiveShardCount } from '../../cluster/metadata/active-shard-count.js';
-import { indexingSlowLogFields, readIndexSettings, shardIdFor, slowLogLevel, timeBasedUuid, type IndexService, type IndexShard } from '../../indices/index.js';
+import { indexingSlowLogFields, readIndexSettings, replicate, shardIdFor, slowLogLevel, timeBasedUuid, type IndexService, type IndexShard, type ReplicatedOperation, type ReplicationShardInfo } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
 import { sendToNode } from '../remote-node.js';
 import { fromWireError, toWireError, type WireError } from '../../transport/index.js';
 import { indicesOf } from '../indices-services.js';
-import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess } from './doc-write.js';
+import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess, ShardInfo } from './doc-write.js';
 import { executeOnPrimary, indexPrepared, prepareIndexIfMapped, prepareOnPrimary, type ShardIndexOperation } from './primary-executor.js';
 import type { RefreshPolicy } from './write-params.js';
 
@@ -155,22 +155,66 @@ export interface ShardBulkRequest {
   readonly ids: string[];
   readonly autoIds: number[];
   readonly options: WriteOptions;
+  /**
+   * Sent by a primary that handed its primary context to its relocation target: run on this node's copy in
+   * primary mode, whatever the routing table here says yet (the master has not marked the target started).
+   */
+  readonly fromRelocatedPrimary?: boolean;
 }
 
 /**
  * Runs a shard group where its primary is: here when the primary is local, else as a shard bulk request to
  * the primary's node (ES's TransportShardBulkAction), a child task of this bulk. Its items' outcomes come back
- * in order. (What makes an acknowledgement true is the primary's own translog sync, on that node.)
+ * in order. When the copy there turns out not to be the primary any more (it moved, or a relocation finished)
+ * before anything ran, the group is routed again on a newer cluster state, up to the request's timeout (ES's
+ * ReroutePhase retry). (What makes an acknowledgement true is said where the primary runs it: runShardGroup.)
  */
 async function runShardGroupOnPrimary(group: ShardGroup, items: readonly DocWriteItem[], outcomes: DocWriteOutcome[], options: WriteOptions, context: ActionContext): Promise<void> {
+  const services = context.services;
+  const deadline = Date.now() + options.timeoutMillis;
+  for (;;) {
+    const state = services.clusterService.state();
+    await runShardGroupOnce(group, items, outcomes, options, context);
+    const retry = notRunOnPrimary(group, outcomes);
+    if (retry === undefined || Date.now() >= deadline || context.task.isCancelled) return;
+    await services.clusterService.waitFor((next) => next.version > state.version, Math.min(1000, Math.max(0, deadline - Date.now())), context.task.signal);
+  }
+}
+
+/** The error every item of the group failed with when the copy asked was not the primary (nothing ran), if so. */
+function notRunOnPrimary(group: ShardGroup, outcomes: readonly DocWriteOutcome[]): EsError | undefined {
+  let error: EsError | undefined;
+  for (const position of group.positions) {
+    const outcome = outcomes[position];
+    if (outcome?.kind !== 'failure') return undefined;
+    if (outcome.error.type !== 'shard_not_found_exception' && outcome.error.type !== 'shard_not_in_primary_mode_exception') return undefined;
+    error = outcome.error;
+  }
+  return error;
+}
+
+async function runShardGroupOnce(group: ShardGroup, items: readonly DocWriteItem[], outcomes: DocWriteOutcome[], options: WriteOptions, context: ActionContext): Promise<void> {
   const services = context.services;
   const state = services.clusterService.state();
   const primary = state.routing.get(group.index.name)?.[group.shard]?.find((copy) => copy.primary);
   const primaryNode = primary?.nodeId === undefined ? undefined : state.nodes.get(primary.nodeId);
   if (primaryNode === undefined || primaryNode.id === services.localNode.id || services.transport === undefined) {
-    await runShardGroup(group, items, outcomes, options, context);
+    await runShardGroup(group, items, outcomes, options, context, false);
     return;
   }
+  await sendShardGroup(group, items, outcomes, options, context, primaryNode, false);
+}
+
+/** Sends a shard group to another node as a shard bulk request; a failure of the request fails every item. */
+async function sendShardGroup(
+  group: ShardGroup,
+  items: readonly DocWriteItem[],
+  outcomes: DocWriteOutcome[],
+  options: WriteOptions,
+  context: ActionContext,
+  node: DiscoveryNode,
+  fromRelocatedPrimary: boolean,
+): Promise<void> {
   const request: ShardBulkRequest = {
     index: group.index.name,
     indexUuid: group.index.uuid,
@@ -179,9 +223,10 @@ async function runShardGroupOnPrimary(group: ShardGroup, items: readonly DocWrit
     ids: group.ids,
     autoIds: group.positions.flatMap((position, i) => (group.autoIds.has(position) ? [i] : [])),
     options,
+    fromRelocatedPrimary,
   };
   try {
-    const remote = (await sendToNode(services, primaryNode, SHARD_BULK_ACTION, request, context.task)) as WireOutcome[];
+    const remote = (await sendToNode(context.services, node, SHARD_BULK_ACTION, request, context.task)) as WireOutcome[];
     remote.forEach((outcome, i) => {
       outcomes[group.positions[i]!] = outcomeFromWire(outcome);
     });
@@ -200,18 +245,25 @@ export async function executeShardBulk(request: ShardBulkRequest, context: Actio
   const positions = request.items.map((_, i) => i);
   const group: ShardGroup = { index, shard: request.shard, positions, ids: request.ids, autoIds: new Set(request.autoIds) };
   const outcomes: DocWriteOutcome[] = new Array(request.items.length);
-  await runShardGroup(group, request.items, outcomes, request.options, context);
+  await runShardGroup(group, request.items, outcomes, request.options, context, request.fromRelocatedPrimary === true);
   return outcomes.map(outcomeToWire);
 }
 
 type WireOutcome = DocWriteSuccess | (Omit<DocWriteFailure, 'error'> & { readonly error: WireError });
 
 function outcomeToWire(outcome: DocWriteOutcome): WireOutcome {
-  return outcome.kind === 'success' ? outcome : { ...outcome, error: toWireError(outcome.error) };
+  if (outcome.kind !== 'success') return { ...outcome, error: toWireError(outcome.error) };
+  const failures = outcome.shards.failures;
+  if (failures === undefined || failures.length === 0) return outcome;
+  // Replica failures carry errors: they cross the wire as wire errors like an item's own.
+  return { ...outcome, shards: { ...outcome.shards, failures: failures.map((failure) => ({ ...failure, error: toWireError(failure.error) as unknown as EsError })) } };
 }
 
 function outcomeFromWire(outcome: WireOutcome): DocWriteOutcome {
-  return outcome.kind === 'success' ? outcome : { ...outcome, error: fromWireError(outcome.error) };
+  if (outcome.kind !== 'success') return { ...outcome, error: fromWireError(outcome.error) };
+  const failures = outcome.shards.failures;
+  if (failures === undefined || failures.length === 0) return outcome;
+  return { ...outcome, shards: { ...outcome.shards, failures: failures.map((failure) => ({ ...failure, error: fromWireError(failure.error as unknown as WireError) })) } };
 }
 
 function resolveNameForFailure(state: ClusterState, name: string): string {
@@ -222,8 +274,18 @@ function resolveNameForFailure(state: ClusterState, name: string): string {
   }
 }
 
-async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], outcomes: DocWriteOutcome[], options: WriteOptions, context: ActionContext): Promise<void> {
-  const { service } = indicesOf(context.services);
+/**
+ * The primary's side of a shard group (ES's TransportShardBulkAction on the primary + ReplicationOperation):
+ * under an operation permit, the items run in order on this copy in primary mode, then the operations they
+ * sequenced go to every other copy (indices/replication). A primary that handed its context to a relocation
+ * target forwards the group there instead.
+ *
+ * What makes an acknowledgement true: an item reported successful here is in this copy's translog, fsynced
+ * (index.translog.durability=request; the engine resolves only then), and `replicate` resolved, which means
+ * every in-sync copy applied and fsynced it too or the master took that copy out of the in-sync set first.
+ * If replication fails (this copy learned it is no longer the primary), no item of the group is acknowledged.
+ */
+async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], outcomes: DocWriteOutcome[], options: WriteOptions, context: ActionContext, fromRelocatedPrimary: boolean): Promise<void> {
   const started = performance.now();
   const indexName = group.index.name;
   const failAll = (err: unknown): void => {
@@ -233,12 +295,70 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
     });
   };
   let shard: IndexShard;
+  let release: (() => void) | undefined;
   try {
-    shard = await primaryWhenActive(group, options, context);
+    shard = fromRelocatedPrimary ? localPrimaryModeCopy(group, context) : await primaryWhenActive(group, options, context);
+    release = await shard.permits.acquire();
   } catch (err) {
     failAll(err);
     return;
   }
+  try {
+    if (shard.relocated) {
+      release();
+      release = undefined;
+      await forwardToRelocationTarget(shard, group, items, outcomes, options, context);
+      return;
+    }
+    if (!shard.isPrimaryMode) {
+      failAll(replicationErrors.notInPrimaryMode(indexName, group.index.uuid, group.shard, shard.state.toUpperCase()));
+      return;
+    }
+    await executeOnPrimaryCopy(shard, group, items, outcomes, options, context, started);
+  } finally {
+    release?.();
+  }
+}
+
+/** A relocation source's copy in primary mode on this node (the routing here may not say so yet). */
+function localPrimaryModeCopy(group: ShardGroup, context: ActionContext): IndexShard {
+  const shard = indicesOf(context.services).service.shard(group.index.name, group.shard);
+  if (shard === undefined || shard.indexUuid !== group.index.uuid) throw replicationErrors.shardNotFound(group.index.name, group.index.uuid, group.shard);
+  if (!shard.isPrimaryMode && !shard.relocated) throw replicationErrors.notInPrimaryMode(group.index.name, group.index.uuid, group.shard, shard.state.toUpperCase());
+  return shard;
+}
+
+/** A relocated primary sends the group on to its relocation target, which is the primary now. */
+async function forwardToRelocationTarget(shard: IndexShard, group: ShardGroup, items: readonly DocWriteItem[], outcomes: DocWriteOutcome[], options: WriteOptions, context: ActionContext): Promise<void> {
+  const target = shard.replicationGroup?.copies.find((copy) => copy.relocationTarget && copy.primary);
+  const node = target === undefined ? undefined : context.services.clusterService.state().nodes.get(target.nodeId);
+  if (node === undefined) {
+    const error = replicationErrors.notInPrimaryMode(group.index.name, group.index.uuid, group.shard, 'RELOCATED');
+    group.positions.forEach((position, i) => {
+      outcomes[position] = { kind: 'failure', op: items[position]!.op, index: group.index.name, id: group.ids[i], error };
+    });
+    return;
+  }
+  await sendShardGroup(group, items, outcomes, options, context, node, true);
+}
+
+async function executeOnPrimaryCopy(
+  shard: IndexShard,
+  group: ShardGroup,
+  items: readonly DocWriteItem[],
+  outcomes: DocWriteOutcome[],
+  options: WriteOptions,
+  context: ActionContext,
+  started: number,
+): Promise<void> {
+  const { service } = indicesOf(context.services);
+  const indexName = group.index.name;
+  const failAll = (err: unknown): void => {
+    group.positions.forEach((position, i) => {
+      const failure: DocWriteFailure = { kind: 'failure', op: items[position]!.op, index: indexName, id: group.ids[i], error: toEsError(err) };
+      outcomes[position] = failure;
+    });
+  };
   const indexService = service.indexService(indexName);
   if (indexService === undefined) {
     failAll(errors.indexNotFound(indexName));
@@ -251,15 +371,31 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
   }
   // The shard's part of the request runs on ES's `write` pool: at most `processors` shard bulks at once, then a
   // queue of 10,000, then every item of the group fails with es_rejected_execution_exception (429), as in ES.
-  const rejected = await context.services.threadPools.execute('write', () => applyOnPrimary(group, items, outcomes, options, context, shard, indexService, started)).then(
-    () => undefined,
-    (err: unknown) => {
-      // Only a rejection happens before any item ran; anything else failed mid-way and propagates as before.
-      if (err instanceof EsError && err.type === 'es_rejected_execution_exception') return err;
-      throw err;
-    },
-  );
-  if (rejected !== undefined) failAll(rejected);
+  // Replication and the refresh wait run after it, off the pool (ES's ReplicationOperation is asynchronous too).
+  let applied: AppliedOnPrimary | undefined;
+  const rejected = await context.services.threadPools
+    .execute('write', async () => {
+      applied = await applyOnPrimary(group, items, outcomes, options, context, shard, indexService);
+    })
+    .then(
+      () => undefined,
+      (err: unknown) => {
+        // Only a rejection happens before any item ran; anything else failed mid-way and propagates as before.
+        if (err instanceof EsError && err.type === 'es_rejected_execution_exception') return err;
+        throw err;
+      },
+    );
+  if (rejected !== undefined) {
+    failAll(rejected);
+    return;
+  }
+  if (applied !== undefined) await finishOnPrimary(group, outcomes, options, context, shard, applied, started);
+}
+
+/** What the primary's items sequenced: the operations for the other copies and the highest seqNo. */
+interface AppliedOnPrimary {
+  readonly replicated: readonly ReplicatedOperation[];
+  readonly maxSeqNo: number;
 }
 
 /** The items of one shard group applied on its primary, in request order (the write pool's unit of work). */
@@ -271,15 +407,15 @@ async function applyOnPrimary(
   context: ActionContext,
   shard: IndexShard,
   indexService: IndexService,
-  started: number,
-): Promise<void> {
+): Promise<AppliedOnPrimary> {
   const { metadata } = indicesOf(context.services);
   const indexName = group.index.name;
   const shardInfo = () => {
     const copies = context.services.clusterService.state().routing.get(indexName)?.[group.shard]?.length ?? 1;
     return { total: copies, successful: 1, failed: 0 };
   };
-  const primaryContext = { indexService, shard, metadata, shardInfo };
+  const replicated: ReplicatedOperation[] = [];
+  const primaryContext = { indexService, shard, metadata, shardInfo, replicated };
   let maxSeqNo = -1;
   // The indexing slow log (ES's IndexingSlowLog) times a document only when the index has a threshold set.
   const slowLog = indexingSlowLogFor(indexService, context);
@@ -375,6 +511,41 @@ async function applyOnPrimary(
   }
   submitRun('wait');
   await Promise.all(inFlight);
+  return { replicated, maxSeqNo };
+}
+
+/**
+ * After the primary applied a group: the operations go to the other copies (what makes the acknowledgement true
+ * is said at runShardGroup), then the primary's statistics and its refresh (`refresh=true|wait_for`).
+ */
+async function finishOnPrimary(
+  group: ShardGroup,
+  outcomes: DocWriteOutcome[],
+  options: WriteOptions,
+  context: ActionContext,
+  shard: IndexShard,
+  applied: AppliedOnPrimary,
+  started: number,
+): Promise<void> {
+  const indexName = group.index.name;
+  const { replicated, maxSeqNo } = applied;
+  if (replicated.length > 0 && context.services.replication !== undefined) {
+    try {
+      const info = await replicate(shard, context.services.replication, replicated, options.refresh, context.task.taskId.toString());
+      const shards = toShardInfo(info);
+      for (const position of group.positions) {
+        const outcome = outcomes[position];
+        if (outcome?.kind === 'success' && outcome.result !== 'noop') outcome.shards = shards;
+      }
+    } catch (err) {
+      // Not acknowledged: the copies may not all have these operations (this copy is no longer the primary).
+      for (const position of group.positions) {
+        const outcome = outcomes[position];
+        if (outcome?.kind === 'success') outcomes[position] = { kind: 'failure', op: outcome.op, index: indexName, id: outcome.id, error: toEsError(err) };
+      }
+      return;
+    }
+  }
   shard.bulkStats.record(group.positions.length, Math.round(performance.now() - started), options.requestBytes ?? 0);
   if (maxSeqNo < 0 || options.refresh === 'none') return;
   try {
@@ -438,7 +609,7 @@ async function primaryWhenActive(group: ShardGroup, options: WriteOptions, conte
   const ready = (state: ClusterState): boolean => {
     const copies = state.routing.get(indexName)?.[group.shard];
     const primary = copies?.find((copy) => copy.primary);
-    if (primary === undefined || primary.state !== 'STARTED' || primary.nodeId !== context.services.localNode.id) return false;
+    if (primary === undefined || (primary.state !== 'STARTED' && primary.state !== 'RELOCATING') || primary.nodeId !== context.services.localNode.id) return false;
     // (A primary elsewhere gets the group as a shard bulk request: runShardGroupOnPrimary.)
     return service.shard(indexName, group.shard) !== undefined && shardHasEnoughActive(state, indexName, group.shard, wanted);
   };
@@ -447,11 +618,12 @@ async function primaryWhenActive(group: ShardGroup, options: WriteOptions, conte
   const timeoutText = formatTimeout(options.timeoutMillis);
   const request = `[BulkShardRequest [[${indexName}][${group.shard}]] containing [${group.positions.length}] requests]`;
   const primary = state.routing.get(indexName)?.[group.shard]?.find((copy) => copy.primary);
-  if (primary === undefined || primary.state !== 'STARTED') {
+  if (primary === undefined || (primary.state !== 'STARTED' && primary.state !== 'RELOCATING')) {
     throw indexErrors.unavailableShards(indexName, group.shard, `primary shard is not active Timeout: [${timeoutText}], request: ${request}`);
   }
   if (primary.nodeId !== context.services.localNode.id) {
-    throw indexErrors.unavailableShards(indexName, group.shard, `primary shard is on another node, which this node cannot reach yet, request: ${request}`);
+    // The primary moved while this request waited: the coordinating node routes it again.
+    throw replicationErrors.shardNotFound(indexName, group.index.uuid, group.shard, 'the primary is on another node now');
   }
   const have = activeCopies(state, indexName, group.shard);
   const needed = requiredCopies(state, indexName, group.shard, wanted);
@@ -460,6 +632,12 @@ async function primaryWhenActive(group: ShardGroup, options: WriteOptions, conte
     group.shard,
     `Not enough active copies to meet shard count of [${raw}] (have ${have}, needed ${needed}). Timeout: [${timeoutText}], request: ${request}`,
   );
+}
+
+/** `_shards` as the response prints it, from what replication reported. */
+function toShardInfo(info: ReplicationShardInfo): ShardInfo {
+  if (info.failures.length === 0) return { total: info.total, successful: info.successful, failed: 0 };
+  return { total: info.total, successful: info.successful, failed: info.failed, failures: info.failures };
 }
 
 /** TimeValue.toString for the timeouts people pass (1m, 30s, 500ms). */

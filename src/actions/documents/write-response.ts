@@ -5,7 +5,8 @@
  */
 import type { EsError } from '../../common/errors.js';
 import { RawJson } from '../../common/raw-json.js';
-import { successStatus, type DocWriteOutcome, type DocWriteSuccess } from './doc-write.js';
+import { successStatus, type DocWriteOutcome, type DocWriteSuccess, type ShardInfo } from './doc-write.js';
+import { restStatusName } from '../tasks/task-json.js';
 
 export function docWriteBody(success: DocWriteSuccess): Record<string, unknown> {
   const body: Record<string, unknown> = {
@@ -15,12 +16,31 @@ export function docWriteBody(success: DocWriteSuccess): Record<string, unknown> 
     result: success.result,
   };
   if (success.forcedRefresh) body['forced_refresh'] = true;
-  body['_shards'] = { total: success.shards.total, successful: success.shards.successful, failed: success.shards.failed };
+  body['_shards'] = shardsBody(success.shards);
   if (success.seqNo >= 0) {
     body['_seq_no'] = success.seqNo;
     body['_primary_term'] = success.primaryTerm;
   }
   if (success.get !== undefined) body['get'] = success.get;
+  return body;
+}
+
+/**
+ * ReplicationResponse.ShardInfo: `total`, `successful`, `failed`, and `failures` (each ShardInfo.Failure:
+ * `_index`, `_shard`, `_node`, `reason`, `status` as its RestStatus name, `primary`) when a copy failed.
+ */
+export function shardsBody(shards: ShardInfo): Record<string, unknown> {
+  const body: Record<string, unknown> = { total: shards.total, successful: shards.successful, failed: shards.failed };
+  if (shards.failures !== undefined && shards.failures.length > 0) {
+    body['failures'] = shards.failures.map((failure) => ({
+      _index: failure.index,
+      _shard: failure.shard,
+      _node: failure.nodeId ?? null,
+      reason: errorXContent(failure.error),
+      status: restStatusName(failure.error.status),
+      primary: failure.primary,
+    }));
+  }
   return body;
 }
 
@@ -71,7 +91,7 @@ export function bulkItems(outcomes: readonly DocWriteOutcome[]): RawJson | Array
 }
 
 function isPlainSuccess(outcome: DocWriteOutcome): outcome is DocWriteSuccess {
-  return outcome.kind === 'success' && outcome.get === undefined;
+  return outcome.kind === 'success' && outcome.get === undefined && (outcome.shards.failures === undefined || outcome.shards.failures.length === 0);
 }
 
 /** Characters that never need escaping in a JSON string (auto-generated ids, usual index names). */

@@ -14,7 +14,7 @@ import type { ClusterService } from '../cluster-service.js';
 import type { ClusterState } from '../cluster-state.js';
 import { resolveDateMathExpression } from '../date-math-index-name.js';
 import type { Coordinator } from '../coordination/coordinator.js';
-import { allocateNewPrimariesOfEveryIndex, markShardFailed, markShardsStarted, type StartedShard } from '../routing/shard-allocation.js';
+import { allocateNewPrimariesOfEveryIndex, markShardFailed, markShardsStarted, type FailedShard, type StartedShard } from '../routing/shard-allocation.js';
 import { addNewIndex, type CreateIndexRequest } from './create-index.js';
 import { applyAliasActions, type AliasActionOutcome, type AliasActionRequest } from './alias-updates.js';
 import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
@@ -90,7 +90,7 @@ export class MetadataService {
     register('cluster-settings', (args: { update: ClusterSettingsUpdate; ackTimeoutMillis?: number }) => this.updateClusterSettingsOnMaster(args.update, args.ackTimeoutMillis));
     register('templates', (args: { source: string; change: TemplateChange; ackTimeoutMillis?: number }) => this.updateTemplatesOnMaster(args.source, args.change, args.ackTimeoutMillis));
     register('shard-started', (args: { shard: StartedShard }) => this.shardStartedOnMaster(args.shard));
-    register('shard-failed', (args: { shard: StartedShard }) => this.shardFailedOnMaster(args.shard));
+    register('shard-failed', (args: { shard: FailedShard }) => this.shardFailedOnMaster(args.shard));
   }
 
   /** Runs a registered operation on the master (in-process when there is no transport: a single node). */
@@ -278,11 +278,15 @@ export class MetadataService {
     await this.coordinator.submitStateUpdate(`shard-started ${shard.index}[${shard.shard}]`, (state) => markShardsStarted(state, [shard]));
   }
 
-  shardFailed(shard: StartedShard): Promise<void> {
+  /**
+   * `internal:cluster/shard/failure`: resolves once the master published the change (or had nothing to change);
+   * rejects with no_longer_primary_shard_exception when the sender's primary term is not the shard's any more.
+   */
+  shardFailed(shard: FailedShard): Promise<void> {
     return this.onMaster('shard-failed', { shard }, () => this.shardFailedOnMaster(shard));
   }
 
-  private async shardFailedOnMaster(shard: StartedShard): Promise<void> {
+  private async shardFailedOnMaster(shard: FailedShard): Promise<void> {
     await this.coordinator.submitStateUpdate(`shard-failed ${shard.index}[${shard.shard}]`, (state) => markShardFailed(state, shard, Date.now()));
   }
 

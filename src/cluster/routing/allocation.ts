@@ -8,9 +8,10 @@
  *    (issue 13) keeps other copies in sync, and no replica is promoted before that;
  * 2. unassigned primaries go to a data node: a new index's to the node of lowest weight, a known one's back
  *    to the node that holds its files; each allocation raises the shard's primary term;
- * 3. unassigned replicas of a started primary go to the data node of lowest weight that holds no copy of the
+ * 3. unassigned replicas of a started primary go back to the node that held them when it is there (its store
+ *    lets the copy recover by operations), else to the data node of lowest weight that holds no copy of the
  *    shard (same_shard), at most `cluster.routing.allocation.node_concurrent_recoveries` (2) recoveries in and
- *    out per node (throttling);
+ *    out per node (throttling); they recover from the primary (indices/recovery);
  * 4. `cluster.routing.allocation.enable` (all, primaries, new_primaries, none) gates 2 and 3, and a copy that
  *    failed `index.allocation.max_retries` (5) times waits (max_retry decider);
  * 5. a new primary or a replica goes only to a node the index's allocation filters allow (allocation-filters.ts:
@@ -208,7 +209,12 @@ function allocateUnassigned(state: ClusterState): ClusterState {
         const primary = copies.find((candidate) => candidate.primary);
         if (primary?.state !== 'STARTED' || primary.nodeId === undefined) return copy;
         if ((loads.outgoing.get(primary.nodeId) ?? 0) >= limit) return copy;
-        const nodeId = best(shard, holders, (node) => (loads.incoming.get(node.id) ?? 0) < limit && allocationFiltersAllow(state, metadata, node));
+        // A replica goes back to the node that held it when it can (ES's ReplicaShardAllocator prefers the node
+        // whose store matches): its files there let it recover by operations instead of copying them.
+        const lastNode = copy.unassignedInfo?.lastNodeId;
+        const accepts = (node: DiscoveryNode): boolean => (loads.incoming.get(node.id) ?? 0) < limit && allocationFiltersAllow(state, metadata, node);
+        const previousHome = lastNode === undefined ? undefined : dataNodes.find((node) => node.id === lastNode && !holders.has(node.id) && accepts(node));
+        const nodeId = previousHome?.id ?? best(shard, holders, accepts);
         if (nodeId === undefined) return copy;
         holders.add(nodeId);
         add(loads.perNode, nodeId);

@@ -1,12 +1,11 @@
 /**
- * Routing-table changes the master makes for indices: placing a new index's copies, rebuilding routing after
- * a restart, following a replica-count change, and the INITIALIZING -> STARTED transition when a node reports
- * a copy started. Placement is the simple rule of a small cluster: a primary goes to the data node holding the
- * fewest copies; a replica to a different data node than its shard's other copies, else it stays UNASSIGNED
- * (a copy never shares a node with another copy of the same shard, as ES's SameShardAllocationDecider says).
- * Replicas on other nodes need peer recovery, which is not built yet, so for now only a single node is placed.
+ * Routing-table changes the master makes for indices: placing a new index's primaries, rebuilding routing after
+ * a restart, following a replica-count change, the INITIALIZING -> STARTED transition when a node reports a
+ * copy started (relocations included) and the shard-failed transition with its primary-term check. Replicas
+ * are placed by the allocation round (allocation.ts) and filled by peer recovery (indices/recovery/).
  */
 import { randomBase64Uuid } from '../../common/uuid.js';
+import { replicationErrors } from '../../common/errors.js';
 import type { ClusterState, IndexMetadata, ShardRouting, UnassignedInfo } from '../cluster-state.js';
 import { isDataNode } from '../discovery-node.js';
 import { allocationFiltersAllow } from './allocation-filters.js';
@@ -18,7 +17,8 @@ export type UnassignedReason =
   | 'REPLICA_ADDED'
   | 'ALLOCATION_FAILED'
   | 'NODE_LEFT'
-  | 'INDEX_CLOSED';
+  | 'INDEX_CLOSED'
+  | 'PRIMARY_FAILED';
 
 function unassignedInfo(reason: UnassignedReason, now: number, failedAllocations = 0): UnassignedInfo {
   return { reason, atMillis: now, delayed: false, failedAllocations, lastAllocationStatus: failedAllocations > 0 ? 'NO_VALID_SHARD_COPY' : 'NO_ATTEMPT' };
@@ -207,8 +207,36 @@ export interface StartedShard {
   readonly allocationId: string;
 }
 
-/** Marks reported copies STARTED (only if still the same INITIALIZING allocation) and adds them to the in-sync set. */
-export function markShardsStarted(state: ClusterState, started: readonly StartedShard[]): ClusterState {
+/** ES's ShardStateAction.FailedShardEntry, as the master takes it. */
+export interface FailedShard extends StartedShard {
+  /** The index's uuid as the sender knows it: a report about an index deleted and created again is ignored. */
+  readonly indexUuid?: string;
+  /** The sender's primary term; absent or 0 when a copy fails itself. */
+  readonly primaryTerm?: number;
+  /** Take the copy out of the in-sync set (a replica that missed a write). */
+  readonly markAsStale?: boolean;
+  readonly message?: string;
+}
+
+type Shards = ReadonlyArray<ReadonlyArray<ShardRouting>>;
+
+function withShard(shards: Shards, shard: number, copies: ShardRouting[]): ShardRouting[][] {
+  return shards.map((group, number) => (number === shard ? copies : [...group]));
+}
+
+function withInSync(metadata: IndexMetadata, shard: number, ids: readonly string[]): IndexMetadata {
+  return { ...metadata, inSyncAllocationIds: metadata.inSyncAllocationIds.map((existing, number) => (number === shard ? [...ids] : existing)) };
+}
+
+/**
+ * Marks reported copies STARTED (only if still the same INITIALIZING allocation) and adds them to the in-sync
+ * set (ES's AllocationService.applyStartedShards + IndexMetadataUpdater):
+ * - a relocation target takes its source's place (the source's id leaves the in-sync set, the target's joins);
+ * - a primary recovered from its store starts a new in-sync set of its own; copies that were started under the
+ *   previous primary go back to UNASSIGNED (reason PRIMARY_FAILED, remembering their node), so they recover from
+ *   this primary, which the new primary term may have made diverge from them.
+ */
+export function markShardsStarted(state: ClusterState, started: readonly StartedShard[], now = Date.now()): ClusterState {
   let changed = false;
   const routing = new Map(state.routing);
   const indices = new Map(state.indices);
@@ -217,45 +245,103 @@ export function markShardsStarted(state: ClusterState, started: readonly Started
     const metadata = indices.get(entry.index);
     if (shards === undefined || metadata === undefined) continue;
     const copies = shards[entry.shard];
-    const target = copies?.find((copy) => copy.allocationId === entry.allocationId && copy.state === 'INITIALIZING');
-    if (copies === undefined || target === undefined) continue;
+    if (copies === undefined) continue;
+    const inSync = metadata.inSyncAllocationIds[entry.shard] ?? [];
+    const source = copies.find((copy) => copy.state === 'RELOCATING' && copy.relocationId === entry.allocationId);
+    if (source !== undefined) {
+      changed = true;
+      const moved: ShardRouting = {
+        ...source,
+        state: 'STARTED',
+        nodeId: source.relocatingNodeId,
+        relocatingNodeId: undefined,
+        allocationId: entry.allocationId,
+        relocationId: undefined,
+        recoverySource: undefined,
+        unassignedInfo: undefined,
+      };
+      routing.set(entry.index, withShard(shards, entry.shard, copies.map((copy) => (copy === source ? moved : copy))));
+      indices.set(entry.index, withInSync(metadata, entry.shard, [...inSync.filter((id) => id !== source.allocationId), entry.allocationId]));
+      continue;
+    }
+    const target = copies.find((copy) => copy.allocationId === entry.allocationId && copy.state === 'INITIALIZING');
+    if (target === undefined) continue;
     changed = true;
-    const nextShards = shards.map((group, number) =>
-      number === entry.shard ? group.map((copy) => (copy === target ? { ...copy, state: 'STARTED' as const, recoverySource: undefined, unassignedInfo: undefined } : copy)) : group,
-    );
-    routing.set(entry.index, nextShards);
-    const inSync = metadata.inSyncAllocationIds.map((ids, number) =>
-      number === entry.shard ? (target.primary ? [entry.allocationId] : [...new Set([...ids, entry.allocationId])]) : ids,
-    );
-    indices.set(entry.index, { ...metadata, inSyncAllocationIds: inSync });
+    const fromStore = target.primary && target.recoverySource !== 'PEER';
+    const next = copies.map((copy): ShardRouting => {
+      if (copy === target) return { ...copy, state: 'STARTED', recoverySource: undefined, unassignedInfo: undefined };
+      if (fromStore && !copy.primary && copy.nodeId !== undefined && copy.state !== 'UNASSIGNED') {
+        return {
+          ...copy,
+          state: 'UNASSIGNED',
+          nodeId: undefined,
+          relocatingNodeId: undefined,
+          allocationId: undefined,
+          relocationId: undefined,
+          recoverySource: 'PEER',
+          unassignedInfo: { reason: 'PRIMARY_FAILED', atMillis: now, delayed: false, failedAllocations: 0, lastAllocationStatus: 'NO_ATTEMPT', lastNodeId: copy.nodeId },
+        };
+      }
+      return copy;
+    });
+    routing.set(entry.index, withShard(shards, entry.shard, next));
+    indices.set(entry.index, withInSync(metadata, entry.shard, fromStore ? [entry.allocationId] : [...new Set([...inSync, entry.allocationId])]));
   }
   return changed ? { ...state, routing, indices } : state;
 }
 
-/** A copy that failed to open goes back to UNASSIGNED, counting the failure (ES's failed allocation). */
-export function markShardFailed(state: ClusterState, failed: StartedShard, now: number): ClusterState {
+/**
+ * A copy failed (ES's ShardFailedTaskExecutor + AllocationService.applyFailedShards):
+ * - a sender with a primary term that is not the shard's current one is told it is no longer the primary;
+ * - a failed relocation target cancels the relocation (its source is STARTED again);
+ * - any other copy goes back to UNASSIGNED (a relocating source takes its target with it), counting the failure
+ *   and remembering its node; with `markAsStale` its id leaves the in-sync set;
+ * - an id with no routing entry that is still in sync is just marked stale (its node left before).
+ * The in-sync set is never emptied: a failed primary with no copy to replace it keeps its id.
+ */
+export function markShardFailed(state: ClusterState, failed: FailedShard, now: number): ClusterState {
+  const metadata = state.indices.get(failed.index);
   const shards = state.routing.get(failed.index);
-  const copies = shards?.[failed.shard];
-  const target = copies?.find((copy) => copy.allocationId === failed.allocationId);
-  if (shards === undefined || target === undefined) return state;
+  if (metadata === undefined || shards === undefined || (failed.indexUuid !== undefined && failed.indexUuid !== metadata.uuid)) return state;
+  const currentTerm = metadata.primaryTerms[failed.shard] ?? 0;
+  if ((failed.primaryTerm ?? 0) > 0 && failed.primaryTerm !== currentTerm) {
+    throw replicationErrors.noLongerPrimary(failed.index, metadata.uuid, failed.shard, failed.primaryTerm!, currentTerm);
+  }
+  const copies = shards[failed.shard];
+  if (copies === undefined) return state;
+  const inSync = metadata.inSyncAllocationIds[failed.shard] ?? [];
+  const withoutId = (id: string): string[] => {
+    const remaining = inSync.filter((existing) => existing !== id);
+    return remaining.length === 0 ? [...inSync] : remaining;
+  };
   const routing = new Map(state.routing);
-  routing.set(
-    failed.index,
-    shards.map((group, number) =>
-      number === failed.shard
-        ? group.map((copy) =>
-            copy === target
-              ? {
-                  ...copy,
-                  state: 'UNASSIGNED' as const,
-                  nodeId: undefined,
-                  allocationId: undefined,
-                  unassignedInfo: unassignedInfo('ALLOCATION_FAILED', now, (copy.unassignedInfo?.failedAllocations ?? 0) + 1),
-                }
-              : copy,
-          )
-        : group,
-    ),
-  );
-  return { ...state, routing };
+  const indices = new Map(state.indices);
+  const relocating = copies.find((copy) => copy.state === 'RELOCATING' && copy.relocationId === failed.allocationId);
+  if (relocating !== undefined) {
+    const back: ShardRouting = { ...relocating, state: 'STARTED', relocatingNodeId: undefined, relocationId: undefined };
+    routing.set(failed.index, withShard(shards, failed.shard, copies.map((copy) => (copy === relocating ? back : copy))));
+    if (inSync.includes(failed.allocationId)) indices.set(failed.index, withInSync(metadata, failed.shard, withoutId(failed.allocationId)));
+    return { ...state, routing, indices };
+  }
+  const target = copies.find((copy) => copy.allocationId === failed.allocationId);
+  if (target === undefined) {
+    if ((failed.primaryTerm ?? 0) > 0 && inSync.includes(failed.allocationId)) {
+      indices.set(failed.index, withInSync(metadata, failed.shard, withoutId(failed.allocationId)));
+      return { ...state, indices };
+    }
+    return state;
+  }
+  const unassigned: ShardRouting = {
+    ...target,
+    state: 'UNASSIGNED',
+    nodeId: undefined,
+    relocatingNodeId: undefined,
+    allocationId: undefined,
+    relocationId: undefined,
+    recoverySource: target.primary ? (target.recoverySource === 'EMPTY_STORE' ? 'EMPTY_STORE' : 'EXISTING_STORE') : 'PEER',
+    unassignedInfo: { ...unassignedInfo('ALLOCATION_FAILED', now, (target.unassignedInfo?.failedAllocations ?? 0) + 1), lastNodeId: target.nodeId },
+  };
+  routing.set(failed.index, withShard(shards, failed.shard, copies.map((copy) => (copy === target ? unassigned : copy))));
+  if (failed.markAsStale === true && inSync.includes(failed.allocationId)) indices.set(failed.index, withInSync(metadata, failed.shard, withoutId(failed.allocationId)));
+  return { ...state, routing, indices };
 }

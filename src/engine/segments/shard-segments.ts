@@ -33,6 +33,14 @@ export interface LiveDocRef {
   readonly doc: number;
 }
 
+/** A commit held for copying (peer recovery): its files stay on disk until `release()`. */
+export interface CommitSnapshot {
+  readonly commit: CommitPoint;
+  /** The commit's files with their sizes, the commit point (`segments_N`) last. */
+  readonly files: ReadonlyArray<{ readonly name: string; readonly length: number }>;
+  release(): void;
+}
+
 export class ShardSegments {
   private segments: LoadedSegment[];
   private readonly refs: FileRefs;
@@ -293,6 +301,24 @@ export class ShardSegments {
     this.fileSizes.set(written.name, written.bytes);
     for (const segment of this.segments) segment.committed = commit.segments.some((s) => s.name === segment.name);
     return commit;
+  }
+
+  /** Holds the last commit's files (see CommitSnapshot). */
+  acquireLastCommit(): CommitSnapshot {
+    const held = [...this.commitFiles];
+    this.refs.incRef(held);
+    let released = false;
+    const commitName = commitFileName(this.lastCommit.generation);
+    const files = held.filter((name) => name !== commitName).concat(held.includes(commitName) ? [commitName] : []);
+    return {
+      commit: this.lastCommit,
+      files: files.map((name) => ({ name, length: this.fileSizes.get(name) ?? 0 })),
+      release: () => {
+        if (released) return;
+        released = true;
+        this.refs.decRef(held);
+      },
+    };
   }
 
   /** Whether the segments differ from the last commit. */

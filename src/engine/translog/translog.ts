@@ -79,6 +79,11 @@ export class Translog {
   private readonly frozen: GenerationWriter[] = [];
   private current: GenerationWriter;
   private minGeneration: number;
+  /**
+   * The oldest generation the last commit needs: operations from here on are not in the commit ("uncommitted").
+   * Older generations may still be kept for history (peer recovery's retention), which is not uncommitted work.
+   */
+  private committedGeneration: number;
   private globalCheckpoint: number;
   private durabilityMode: TranslogDurability;
   private syncIntervalMs: number;
@@ -104,6 +109,7 @@ export class Translog {
     this.readers = readers;
     this.current = writer;
     this.minGeneration = minGeneration;
+    this.committedGeneration = minGeneration;
     this.globalCheckpoint = globalCheckpoint;
     this.durabilityMode = durability;
     this.syncIntervalMs = syncIntervalMs;
@@ -354,6 +360,23 @@ export class Translog {
     await old.finalized;
   }
 
+  /** Records the oldest generation the last commit needs (stats count the operations from there as uncommitted). */
+  markCommitted(generation: number): void {
+    this.committedGeneration = Math.max(this.committedGeneration, Math.min(generation, this.current.generation));
+  }
+
+  /**
+   * The oldest generation holding an operation with a seqNo >= `seqNo` (the current generation when none does):
+   * keeping every generation from there keeps the history peer recovery may replay from `seqNo`.
+   */
+  minGenerationHoldingSeqNo(seqNo: number): number {
+    for (const reader of [...this.readers].sort((a, b) => a.generation - b.generation)) {
+      if (reader.checkpoint.numOps > 0 && reader.checkpoint.maxSeqNo >= seqNo) return reader.generation;
+    }
+    for (const writer of this.frozen) if (writer.numOps > 0) return writer.generation;
+    return this.current.generation;
+  }
+
   /**
    * Deletes generations older than `minRequiredGeneration` (clamped to the generation being written). The
    * checkpoint records the new minimum first, so a crash mid-way leaves only files the next open deletes.
@@ -458,7 +481,7 @@ export class Translog {
         lastModifiedMs: writer.lastModifiedMs,
       })),
     ];
-    const uncommitted = generations.filter((generation) => generation.generation >= this.minGeneration);
+    const uncommitted = generations.filter((generation) => generation.generation >= Math.max(this.minGeneration, this.committedGeneration));
     const sum = (list: typeof generations, key: 'numOps' | 'size'): number => list.reduce((total, g) => total + g[key], 0);
     const oldest = Math.min(...generations.map((generation) => generation.lastModifiedMs));
     return {

@@ -1,0 +1,250 @@
+/**
+ * The primary's side of a peer recovery (ES's RecoverySourceHandler), run for one `start_recovery` request:
+ *
+ * 1. wait until this primary has applied the cluster state that names the recovering copy (it must be in the
+ *    replication group to be tracked);
+ * 2. decide: operations-based when the copy's store belongs to this history (same history uuid), its safe
+ *    commit gives a starting seqNo, and the translog still holds every operation from there; else file-based;
+ * 3. a retention lease for the copy's node keeps that history while the recovery runs (and after);
+ * 4. file-based: flush, hold the commit, send its files in chunks under the node's rate limit
+ *    (`indices.recovery.max_bytes_per_sec`), and have the target move them into place;
+ * 5. the target opens its engine on those files (or its own store) with an empty translog; then it is
+ *    *tracked*: every write from now on is sent to it as well;
+ * 6. history from the starting seqNo (a snapshot taken after tracking began, so every operation is either in it
+ *    or replicated live, or both; duplicates are harmless, applied by seqNo) is sent in batches;
+ * 7. finalize: the copy's global checkpoint is set and it is marked in sync once its local checkpoint reached the
+ *    global checkpoint; the target then reports itself started to the master;
+ * 8. a relocating primary then hands its primary context to the target, with every write blocked meanwhile:
+ *    writes after that are forwarded to the new primary.
+ */
+import { open } from 'node:fs/promises';
+import { join } from 'node:path';
+import { EsError, replicationErrors, toEsError } from '../../common/errors.js';
+import type { TranslogOperation } from '../../engine/index.js';
+import type { IndexShard } from '../index-shard.js';
+import type { IndicesService } from '../indices-service.js';
+import { peerRecoveryLeaseId } from '../replication/retention-leases.js';
+import { recordReplicaResponse } from '../replication/replication-operation.js';
+import type { ReplicaResponse, ReplicatedOperation } from '../replication/replicated-operation.js';
+import type { ReplicationServices } from '../replication/replication-services.js';
+import { scheduleGlobalCheckpointSync } from '../replication/global-checkpoint-sync.js';
+import type { TransportNode } from '../../transport/index.js';
+import {
+  CLEAN_FILES_ACTION,
+  FILE_CHUNK_ACTION,
+  FILES_INFO_ACTION,
+  FINALIZE_ACTION,
+  HANDOFF_PRIMARY_CONTEXT_ACTION,
+  PREPARE_TRANSLOG_ACTION,
+  TRANSLOG_OPS_ACTION,
+  type FileChunkRequest,
+  type StartRecoveryRequest,
+  type StartRecoveryResponse,
+} from './recovery-messages.js';
+import type { RecoveryRateLimiter } from './rate-limiter.js';
+
+/** ES's `indices.recovery.chunk_size` (512kb) and max_concurrent_file_chunks (2). */
+const CHUNK_BYTES = 512 * 1024;
+const CONCURRENT_CHUNKS = 2;
+/** A batch of history: up to this many bytes of sources (ES's 512kb) or operations. */
+const OPS_BATCH_BYTES = 512 * 1024;
+const OPS_BATCH_COUNT = 1000;
+/** How long the primary waits to apply the state that names the copy (ES delays and the target retries). */
+const WAIT_FOR_TARGET_MILLIS = 30_000;
+const HANDOFF_WAIT_MILLIS = 30 * 60_000;
+const TARGET_REQUEST_TIMEOUT_MILLIS = 120_000;
+
+export async function runRecoverySource(
+  indices: IndicesService,
+  services: ReplicationServices,
+  limiter: RecoveryRateLimiter,
+  request: StartRecoveryRequest,
+): Promise<StartRecoveryResponse> {
+  const started = Date.now();
+  const shard = await primaryNamingTarget(indices, services, request);
+  const engine = shard.replicationEngine;
+  const target: TransportNode = { id: request.targetNode.id, name: request.targetNode.name, address: request.targetNode.address };
+  const send = (action: string, body: unknown): Promise<unknown> => services.send(target, action, body, { timeoutMillis: TARGET_REQUEST_TIMEOUT_MILLIS });
+  const leaseId = peerRecoveryLeaseId(request.targetNode.id);
+
+  const opsBased =
+    request.startingSeqNo >= 0 && request.historyUUID === engine.historyUUID && (await engine.hasCompleteHistory(request.startingSeqNo));
+  let startingSeqNo = request.startingSeqNo;
+  let filesCopied = 0;
+  let bytesCopied = 0;
+  if (opsBased) {
+    shard.leases.addOrRenew(leaseId, startingSeqNo, Date.now(), true);
+    shard.maintainLeases();
+  } else {
+    // Keep history from the current commit on before the flush below replaces it.
+    shard.leases.addOrRenew(leaseId, engine.lastCommitLocalCheckpoint + 1, Date.now(), true);
+    shard.maintainLeases();
+    const commit = await engine.acquireLastCommit(true);
+    try {
+      startingSeqNo = commit.commit.userData.localCheckpoint + 1;
+      shard.leases.addOrRenew(leaseId, startingSeqNo, Date.now(), true);
+      shard.maintainLeases();
+      await send(FILES_INFO_ACTION, { recoveryId: request.recoveryId, files: commit.files });
+      const copied = await sendFiles(join(shard.path, 'index'), commit.files, request.recoveryId, limiter, send);
+      filesCopied = commit.files.length;
+      bytesCopied = copied;
+      const commitName = commit.files[commit.files.length - 1]!.name;
+      await send(CLEAN_FILES_ACTION, { recoveryId: request.recoveryId, commitName });
+    } finally {
+      commit.release();
+    }
+  }
+
+  const totalOperations = await countHistory(shard, startingSeqNo);
+  await send(PREPARE_TRANSLOG_ACTION, {
+    recoveryId: request.recoveryId,
+    totalOperations,
+    globalCheckpoint: shard.tracker.knownGlobalCheckpoint,
+    primaryTerm: shard.operationPrimaryTerm,
+  });
+  // From here on every write is sent to the copy too; the history snapshot below is taken after this.
+  shard.tracker.initiateTracking(request.targetAllocationId);
+  const operations = await sendHistory(shard, startingSeqNo, totalOperations, request, send);
+
+  const finalized = (await send(FINALIZE_ACTION, { recoveryId: request.recoveryId, globalCheckpoint: shard.tracker.knownGlobalCheckpoint })) as ReplicaResponse;
+  recordReplicaResponse(shard, request.targetAllocationId, request.targetNode.id, finalized);
+  await shard.tracker.markInSync(request.targetAllocationId, finalized.localCheckpoint);
+  scheduleGlobalCheckpointSync(shard, services);
+
+  if (request.primaryRelocation) await handOff(shard, request, send);
+  return { fileBased: !opsBased, filesCopied, bytesCopied, operations, tookMillis: Date.now() - started };
+}
+
+/** The local primary once it has applied a state in which the copy is part of the shard's group. */
+async function primaryNamingTarget(indices: IndicesService, services: ReplicationServices, request: StartRecoveryRequest): Promise<IndexShard> {
+  const deadline = Date.now() + WAIT_FOR_TARGET_MILLIS;
+  for (;;) {
+    const service = indices.indexService(request.index);
+    if (service === undefined || service.uuid !== request.indexUuid) throw replicationErrors.shardNotFound(request.index, request.indexUuid, request.shard);
+    const shard = service.shards.get(request.shard);
+    if (shard === undefined || shard.state !== 'started') throw replicationErrors.shardNotFound(request.index, request.indexUuid, request.shard, 'no started primary on this node');
+    if (!shard.isPrimaryMode) throw replicationErrors.notInPrimaryMode(request.index, request.indexUuid, request.shard, shard.relocated ? 'RELOCATED' : 'STARTED');
+    if (shard.tracker.checkpoint(request.targetAllocationId) !== undefined) return shard;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      throw replicationErrors.delayRecovery(`source node does not have the shard listed in its state as allocated on the node [${request.targetNode.id}]`);
+    }
+    await services.waitForNewerState(Math.min(remaining, 1000));
+  }
+}
+
+/** Sends every file in chunks (a few in flight), each chunk waiting on the node's rate limit; returns the bytes sent. */
+async function sendFiles(
+  directory: string,
+  files: ReadonlyArray<{ name: string; length: number }>,
+  recoveryId: string,
+  limiter: RecoveryRateLimiter,
+  send: (action: string, body: unknown) => Promise<unknown>,
+): Promise<number> {
+  let bytes = 0;
+  const inFlight = new Set<Promise<unknown>>();
+  let failure: unknown;
+  for (const file of files) {
+    const handle = await open(join(directory, file.name), 'r');
+    try {
+      let position = 0;
+      do {
+        const length = Math.min(CHUNK_BYTES, file.length - position);
+        const data = Buffer.allocUnsafe(length);
+        const { bytesRead } = await handle.read(data, 0, length, position);
+        if (bytesRead !== length) throw new EsError('illegal_state_exception', `[${file.name}] is shorter than the commit says (${position + bytesRead} of ${file.length} bytes)`);
+        const throttled = await limiter.pause(length);
+        const chunk: FileChunkRequest = { recoveryId, name: file.name, position, data, lastChunk: position + length >= file.length, sourceThrottleMillis: throttled };
+        position += length;
+        bytes += length;
+        const sending = send(FILE_CHUNK_ACTION, chunk).catch((err: unknown) => {
+          failure ??= err;
+        });
+        inFlight.add(sending);
+        void sending.finally(() => inFlight.delete(sending));
+        if (inFlight.size >= CONCURRENT_CHUNKS) await Promise.race(inFlight);
+        if (failure !== undefined) throw failure;
+      } while (position < file.length);
+    } finally {
+      await handle.close();
+    }
+  }
+  await Promise.all(inFlight);
+  if (failure !== undefined) throw failure;
+  return bytes;
+}
+
+/** How many logged operations a recovery from `fromSeqNo` would send now (for the target's progress figures). */
+async function countHistory(shard: IndexShard, fromSeqNo: number): Promise<number> {
+  let count = 0;
+  const snapshot = shard.replicationEngine.historySnapshot(fromSeqNo);
+  try {
+    for await (const operation of snapshot) if (operation.seqNo >= fromSeqNo) count++;
+  } finally {
+    await snapshot.close();
+  }
+  return count;
+}
+
+async function sendHistory(
+  shard: IndexShard,
+  fromSeqNo: number,
+  totalOperations: number,
+  request: StartRecoveryRequest,
+  send: (action: string, body: unknown) => Promise<unknown>,
+): Promise<number> {
+  let sent = 0;
+  let batch: ReplicatedOperation[] = [];
+  let batchBytes = 0;
+  const flushBatch = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    const operations = batch;
+    batch = [];
+    batchBytes = 0;
+    const response = (await send(TRANSLOG_OPS_ACTION, {
+      recoveryId: request.recoveryId,
+      operations,
+      totalOperations: Math.max(totalOperations, sent),
+      globalCheckpoint: shard.tracker.knownGlobalCheckpoint,
+    })) as ReplicaResponse;
+    recordReplicaResponse(shard, request.targetAllocationId, request.targetNode.id, response);
+  };
+  const snapshot = shard.replicationEngine.historySnapshot(fromSeqNo);
+  try {
+    for await (const operation of snapshot) {
+      if (operation.seqNo < fromSeqNo) continue;
+      batch.push(toReplicated(operation));
+      sent++;
+      batchBytes += operation.type === 'index' ? operation.source.length + 64 : 64;
+      if (batchBytes >= OPS_BATCH_BYTES || batch.length >= OPS_BATCH_COUNT) await flushBatch();
+    }
+    await flushBatch();
+  } catch (err) {
+    throw toEsError(err);
+  } finally {
+    await snapshot.close();
+  }
+  return sent;
+}
+
+function toReplicated(operation: TranslogOperation): ReplicatedOperation {
+  if (operation.type === 'index') {
+    return { type: 'index', id: operation.id, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version, source: operation.source, routing: operation.routing };
+  }
+  if (operation.type === 'delete') return { type: 'delete', id: operation.id, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version };
+  return { type: 'noop', seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, reason: operation.reason };
+}
+
+/**
+ * Primary relocation's handoff (ES's relocated()): with every write of this primary finished and new ones
+ * waiting, the target receives the checkpoints of every copy and the leases and enters primary mode; this copy
+ * leaves primary mode, so the writes that were waiting (and every later one) are forwarded to the target.
+ */
+async function handOff(shard: IndexShard, request: StartRecoveryRequest, send: (action: string, body: unknown) => Promise<unknown>): Promise<void> {
+  await shard.permits.blockOperations(HANDOFF_WAIT_MILLIS, async () => {
+    const context = shard.tracker.primaryContext();
+    await send(HANDOFF_PRIMARY_CONTEXT_ACTION, { recoveryId: request.recoveryId, ...context, leases: shard.leases.list() });
+    shard.relocated = true;
+    shard.tracker.deactivatePrimaryMode();
+  });
+}

@@ -1,0 +1,134 @@
+/**
+ * A copy's side of replication (ES's TransportShardBulkAction.performOnReplica + IndexShard's replica permits):
+ *
+ * - the request must be for this very copy (allocation id) and from the current primary: an operation of an
+ *   older primary term is refused ("operation primary term [x] is too old"); a newer term is adopted first,
+ *   with every operation of the old term finished (a permit block) and the translog rolled under the new term;
+ * - index operations are parsed against this node's mapping; a field it does not know yet means the master's
+ *   mapping update has not been applied here, so the copy waits for the next cluster state and parses again;
+ * - the operations are applied with the primary's seqNos, versions and terms and fsynced; the global checkpoint
+ *   the primary sent is recorded first, so the same fsync persists it in the translog checkpoint;
+ * - `refresh` runs here too (true: a refresh; wait_for: until a refresh makes the operations visible).
+ * The answer carries this copy's persisted local checkpoint and global checkpoint, and where its history would
+ * start after a restart (for its retention lease).
+ */
+import { EsError, errors, replicationErrors } from '../../common/errors.js';
+import type { ReplicatedEngineOperation } from '../../engine/engine.js';
+import type { ParsedDocument } from '../../mapping/index.js';
+import type { IndexService } from '../index-service.js';
+import type { IndexShard } from '../index-shard.js';
+import type { IndicesService } from '../indices-service.js';
+import type { GlobalCheckpointSyncRequest, ReplicaRequest, ReplicaResponse, ReplicatedOperation } from './replicated-operation.js';
+import type { ReplicationServices } from './replication-services.js';
+import type { ReleasePermit } from './operation-permits.js';
+
+/** How long a copy waits for the cluster state that brings a mapping its primary already used. */
+const MAPPING_WAIT_MILLIS = 60_000;
+/** How long a term change waits for the operations of the old term to finish. */
+const TERM_BUMP_WAIT_MILLIS = 30 * 60_000;
+
+/** The copy a replication or recovery request is for, or ES's shard-not-available errors. */
+export function targetShard(indices: IndicesService, index: string, indexUuid: string, shardId: number, allocationId: string): { shard: IndexShard; service: IndexService } {
+  const service = indices.indexService(index);
+  if (service === undefined || service.uuid !== indexUuid) throw errors.indexNotFound(index);
+  const shard = service.shards.get(shardId);
+  if (shard === undefined || shard.state === 'closed') throw replicationErrors.shardNotFound(index, indexUuid, shardId);
+  if (shard.allocationId !== allocationId) {
+    throw replicationErrors.shardNotFound(index, indexUuid, shardId, `expected aID [${allocationId}] but found [${shard.allocationId}]`);
+  }
+  return { shard, service };
+}
+
+/** A permit for operations of `operationTerm` (see the file comment). */
+export async function acquireReplicaPermit(shard: IndexShard, operationTerm: number): Promise<ReleasePermit> {
+  if (operationTerm < shard.operationPrimaryTerm) throw replicationErrors.termTooOld(shard.indexName, shard.shardId, operationTerm, shard.operationPrimaryTerm);
+  if (operationTerm > shard.operationPrimaryTerm) {
+    await shard.permits.blockOperations(TERM_BUMP_WAIT_MILLIS, async () => {
+      if (operationTerm <= shard.operationPrimaryTerm) return;
+      await shard.replicationEngine.bumpPrimaryTerm(operationTerm);
+      shard.operationPrimaryTerm = operationTerm;
+    });
+  }
+  const release = await shard.permits.acquire();
+  if (operationTerm < shard.operationPrimaryTerm) {
+    release();
+    throw replicationErrors.termTooOld(shard.indexName, shard.shardId, operationTerm, shard.operationPrimaryTerm);
+  }
+  return release;
+}
+
+export async function performOnReplica(indices: IndicesService, services: ReplicationServices, request: ReplicaRequest): Promise<ReplicaResponse> {
+  const { shard, service } = targetShard(indices, request.index, request.indexUuid, request.shard, request.targetAllocationId);
+  if (shard.isPrimaryMode) throw new EsError('illegal_state_exception', `${shard.label} is in primary mode and cannot take operations from another primary`);
+  const release = await acquireReplicaPermit(shard, request.primaryTerm);
+  try {
+    shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
+    shard.syncGlobalCheckpointToEngine();
+    await applyOperations(shard, service, services, request.operations, 'replica');
+    if (request.refresh === 'immediate') await shard.refresh('api');
+    else if (request.refresh === 'wait_for') {
+      const maxSeqNo = request.operations.reduce((max, operation) => Math.max(max, operation.seqNo), -1);
+      if (maxSeqNo >= 0) await shard.waitForRefresh(maxSeqNo);
+    }
+    return replicaResponse(shard);
+  } finally {
+    release();
+  }
+}
+
+export async function syncGlobalCheckpointOnReplica(indices: IndicesService, request: GlobalCheckpointSyncRequest): Promise<ReplicaResponse> {
+  const { shard } = targetShard(indices, request.index, request.indexUuid, request.shard, request.targetAllocationId);
+  const release = await acquireReplicaPermit(shard, request.primaryTerm);
+  try {
+    shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
+    shard.syncGlobalCheckpointToEngine();
+    await shard.replicationEngine.syncTranslog();
+    return replicaResponse(shard);
+  } finally {
+    release();
+  }
+}
+
+export function replicaResponse(shard: IndexShard): ReplicaResponse {
+  const engine = shard.replicationEngine;
+  return { localCheckpoint: engine.persistedLocalCheckpoint, globalCheckpoint: engine.globalCheckpoint, retainFromSeqNo: engine.lastCommitLocalCheckpoint + 1 };
+}
+
+/**
+ * Parses and applies operations sequenced by the primary; any operation that fails fails the whole request
+ * (the primary then fails this copy: a copy that cannot apply an acknowledged operation must not stay in sync).
+ */
+export async function applyOperations(
+  shard: IndexShard,
+  service: IndexService,
+  services: ReplicationServices,
+  operations: readonly ReplicatedOperation[],
+  origin: 'replica' | 'peer_recovery',
+): Promise<void> {
+  const prepared: Array<ReplicatedEngineOperation | undefined> = new Array(operations.length);
+  for (let i = 0; i < operations.length; i++) {
+    const operation = operations[i]!;
+    if (operation.type !== 'index') {
+      prepared[i] = operation;
+      continue;
+    }
+    const document = await parseKnownMapping(service, services, operation.source, operation.id, operation.routing);
+    prepared[i] = { type: 'index', id: operation.id, document, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version };
+  }
+  const results = await shard.applyReplicated(prepared, origin);
+  for (const result of results) if (result instanceof EsError) throw result;
+}
+
+/** Parses with the mapping of the moment, waiting for the cluster state that holds a field the primary mapped. */
+async function parseKnownMapping(service: IndexService, services: ReplicationServices, source: Uint8Array, id: string, routing: string | undefined): Promise<ParsedDocument> {
+  const deadline = Date.now() + MAPPING_WAIT_MILLIS;
+  for (;;) {
+    const parsed = service.parseDocument(source, id, routing);
+    if (parsed.mappingUpdate === undefined) return parsed;
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) {
+      throw new EsError('illegal_state_exception', `[${service.name}] mapping for document [${id}] is not known on this copy after waiting [${MAPPING_WAIT_MILLIS}ms] for the cluster state`);
+    }
+    await services.waitForNewerState(Math.min(remaining, 5000));
+  }
+}

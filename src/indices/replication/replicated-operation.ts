@@ -1,0 +1,56 @@
+/**
+ * What travels from a primary to the other copies of its shard: the operations it sequenced (index with the
+ * source bytes as received, delete, no-op), each with its seqNo, primary term and version, never the request
+ * that produced them (an update is replicated as the index or delete it became, so it is never run twice).
+ * Serializable values for the transport; the translog's own operations have the same shape, so peer
+ * recovery sends translog history as it is.
+ */
+export type ReplicatedOperation =
+  | {
+      readonly type: 'index';
+      readonly id: string;
+      readonly seqNo: number;
+      readonly primaryTerm: number;
+      readonly version: number;
+      readonly source: Uint8Array;
+      readonly routing?: string;
+    }
+  | { readonly type: 'delete'; readonly id: string; readonly seqNo: number; readonly primaryTerm: number; readonly version: number }
+  | { readonly type: 'noop'; readonly seqNo: number; readonly primaryTerm: number; readonly reason: string };
+
+/** `indices:data/write/bulk[s][r]`: a shard request's operations for one replica. */
+export interface ReplicaRequest {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shard: number;
+  /** The copy this is for: a request meant for another allocation of the shard is refused. */
+  readonly targetAllocationId: string;
+  readonly primaryTerm: number;
+  /** The primary's global checkpoint, sampled before the replication group was read. */
+  readonly globalCheckpoint: number;
+  readonly operations: ReplicatedOperation[];
+  /** `refresh=true|wait_for` runs on every copy. */
+  readonly refresh: 'none' | 'immediate' | 'wait_for';
+}
+
+/** What a copy answers to a replica request, a global checkpoint sync or a batch of recovery operations. */
+export interface ReplicaResponse {
+  /** Persisted (fsynced) local checkpoint. */
+  readonly localCheckpoint: number;
+  readonly globalCheckpoint: number;
+  /** The lowest seqNo this copy would ask for after a restart (its last commit's local checkpoint + 1). */
+  readonly retainFromSeqNo: number;
+}
+
+export const REPLICA_ACTION = 'indices:data/write/bulk[s][r]';
+export const GLOBAL_CHECKPOINT_SYNC_ACTION = 'indices:admin/seq_no/global_checkpoint_sync[r]';
+
+/** `indices:admin/seq_no/global_checkpoint_sync[r]`: the primary's global checkpoint when no write carries it. */
+export interface GlobalCheckpointSyncRequest {
+  readonly index: string;
+  readonly indexUuid: string;
+  readonly shard: number;
+  readonly targetAllocationId: string;
+  readonly primaryTerm: number;
+  readonly globalCheckpoint: number;
+}

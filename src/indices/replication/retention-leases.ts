@@ -1,0 +1,88 @@
+/**
+ * Peer-recovery retention leases of one primary (ES's RetentionLeases, the `peer_recovery/<node>` kind only):
+ * each node holding (or about to hold) a copy of the shard has a lease naming the lowest seqNo its next
+ * operations-based recovery would ask for; the primary keeps its translog from the lowest such seqNo on.
+ *
+ * Simplified from ES (docs/decisions/0008-replication-and-retention.md): history is the translog, not soft
+ * deletes; a lease is keyed by node, so a copy that comes back to the same node (a restart) finds it; a lease is
+ * renewed from the copy's replication responses with the first seqNo above its last commit (what a restarted
+ * copy asks for); leases of nodes that hold no copy are dropped once every copy is started, and any lease
+ * expires after `index.soft_deletes.retention_lease.period` (12h) without renewal.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomically } from '../../common/atomic-file.js';
+
+/** The file in a shard directory that keeps a primary's leases across restarts (ES persists them likewise). */
+export const LEASES_FILE = 'retention-leases.json';
+
+export function readLeasesFile(shardPath: string): RetentionLease[] {
+  try {
+    const parsed = JSON.parse(readFileSync(join(shardPath, LEASES_FILE), 'utf8')) as { leases?: RetentionLease[] };
+    return Array.isArray(parsed.leases) ? parsed.leases.filter((lease) => typeof lease.id === 'string' && Number.isFinite(lease.retainingSeqNo)) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function writeLeasesFile(shardPath: string, leases: readonly RetentionLease[]): void {
+  writeFileAtomically(join(shardPath, LEASES_FILE), JSON.stringify({ leases }));
+}
+
+export interface RetentionLease {
+  readonly id: string;
+  readonly retainingSeqNo: number;
+  readonly timestampMillis: number;
+}
+
+export function peerRecoveryLeaseId(nodeId: string): string {
+  return `peer_recovery/${nodeId}`;
+}
+
+export class RetentionLeases {
+  private readonly leases = new Map<string, RetentionLease>();
+  /** Bumped on every change, so the owner knows when to persist. */
+  version = 0;
+
+  constructor(initial: readonly RetentionLease[] = []) {
+    for (const lease of initial) this.leases.set(lease.id, lease);
+  }
+
+  /** Adds a lease or moves it; a lease's retaining seqNo only moves up unless `reset` (a new recovery). */
+  addOrRenew(id: string, retainingSeqNo: number, nowMillis: number, reset = false): void {
+    const existing = this.leases.get(id);
+    const seqNo = existing === undefined || reset ? retainingSeqNo : Math.max(existing.retainingSeqNo, retainingSeqNo);
+    if (existing !== undefined && existing.retainingSeqNo === seqNo && nowMillis - existing.timestampMillis < 1000) return;
+    this.leases.set(id, { id, retainingSeqNo: seqNo, timestampMillis: nowMillis });
+    if (existing === undefined || existing.retainingSeqNo !== seqNo) this.version++;
+  }
+
+  remove(id: string): void {
+    if (this.leases.delete(id)) this.version++;
+  }
+
+  get(id: string): RetentionLease | undefined {
+    return this.leases.get(id);
+  }
+
+  /** Drops leases not renewed within `periodMillis`. */
+  expire(nowMillis: number, periodMillis: number): void {
+    for (const [id, lease] of this.leases) if (nowMillis - lease.timestampMillis > periodMillis) this.remove(id);
+  }
+
+  /** Keeps only the leases `keep` accepts. */
+  retainOnly(keep: (id: string) => boolean): void {
+    for (const id of [...this.leases.keys()]) if (!keep(id)) this.remove(id);
+  }
+
+  /** The lowest seqNo any lease retains; Infinity with no lease. */
+  minRetainingSeqNo(): number {
+    let lowest = Infinity;
+    for (const lease of this.leases.values()) lowest = Math.min(lowest, lease.retainingSeqNo);
+    return lowest;
+  }
+
+  list(): RetentionLease[] {
+    return [...this.leases.values()].sort((a, b) => a.id.localeCompare(b.id));
+  }
+}
