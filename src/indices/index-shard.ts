@@ -4,7 +4,7 @@
  * uncommitted translog passes `index.translog.flush_threshold_size`). Every read and write of the shard's data
  * goes through here, so the counters stay right.
  *
- * Replication state (issue 13, docs/decisions/0008): the copy's allocation id, the term its operations run
+ * Replication state (issue 13, docs/decisions/0012): the copy's allocation id, the term its operations run
  * under, its checkpoints tracker (primary mode on the primary), the operation permits every write holds, the
  * retention leases a primary keeps for its copies, and the replication group the cluster layer last pushed.
  * The flows that use them live in replication/ (primary fan-out, replica apply) and recovery/.

@@ -60,8 +60,9 @@ export const catRecoveryEndpoint: CatEndpoint<RecoveryColumn> = {
           time: cell.millis(state.timer.timeMillis),
           type: cell.string(state.type.toLowerCase()),
           stage: cell.string(state.stage.toLowerCase()),
-          source_host: cell.string('n/a'),
-          source_node: cell.string('n/a'),
+          // A peer recovery names the primary's node; a store recovery has none.
+          source_host: cell.string(state.sourceNode?.host ?? 'n/a'),
+          source_node: cell.string(state.sourceNode?.name ?? 'n/a'),
           target_host: cell.string(target.host),
           target_node: cell.string(target.name),
           repository: cell.string('n/a'),

@@ -64,17 +64,19 @@ function noShardAvailable(state: ClusterState, index: string, shard: number, wha
 }
 
 /**
- * The copy that serves reads of a shard: the primary, since replicas are not kept in sync yet (issue 13 makes
- * any started copy answer). Local: its IndexShard; on another node: that node; none active: ES's
+ * The copy that serves reads of a shard: any started copy (replicas hold every acknowledged write and apply
+ * them to their version map, so a realtime get reads the same there), this node's when it has one, else the
+ * primary's, else a replica's. Local: its IndexShard; on another node: that node; none active: ES's
  * NoShardAvailableActionException.
  */
 function readableShard(state: ClusterState, context: ActionContext, index: string, shard: number, what: string): IndexShard | DiscoveryNode {
   const { service } = indicesOf(context.services);
-  const copies = state.routing.get(index)?.[shard] ?? [];
-  const primary = copies.find((copy) => copy.primary && (copy.state === 'STARTED' || copy.state === 'RELOCATING'));
-  if (primary?.nodeId === undefined) throw noShardAvailable(state, index, shard, what);
-  if (primary.nodeId !== context.services.localNode.id) {
-    const node = state.nodes.get(primary.nodeId);
+  const localId = context.services.localNode.id;
+  const copies = (state.routing.get(index)?.[shard] ?? []).filter((copy) => copy.nodeId !== undefined && (copy.state === 'STARTED' || copy.state === 'RELOCATING'));
+  const chosen = copies.find((copy) => copy.nodeId === localId && service.shard(index, shard)?.state === 'started') ?? copies.find((copy) => copy.primary) ?? copies[0];
+  if (chosen?.nodeId === undefined) throw noShardAvailable(state, index, shard, what);
+  if (chosen.nodeId !== localId) {
+    const node = state.nodes.get(chosen.nodeId);
     if (node === undefined || context.services.transport === undefined) throw noShardAvailable(state, index, shard, what);
     return node;
   }

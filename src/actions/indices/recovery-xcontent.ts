@@ -1,8 +1,9 @@
 /**
  * A shard's recovery state as ES's RecoveryState.toXContent prints it, field for field: with `human`, each
  * time and size is preceded by its readable form (XContentBuilder.humanReadableField / timeField), and
- * `detailed` adds the per-file `details` list. A store recovery has no source node: `source` holds the
- * recovery source's own fields (`bootstrap_new_history_uuid` for EXISTING_STORE, nothing for EMPTY_STORE).
+ * `detailed` adds the per-file `details` list. A PEER recovery's `source` is the primary's node; a store recovery
+ * has no source node: `source` holds the recovery source's own fields (`bootstrap_new_history_uuid` for
+ * EXISTING_STORE, nothing for EMPTY_STORE).
  */
 import { byteSizeString, timeValueString } from '../../common/es-units.js';
 import type { DiscoveryNode } from '../../cluster/index.js';
@@ -36,7 +37,12 @@ export function recoveryStateXContent(state: ShardRecoveryState, target: Discove
   dateField(out, 'start_time_in_millis', 'start_time', state.timer.startMillis, options);
   if (state.timer.stopMillis > 0) dateField(out, 'stop_time_in_millis', 'stop_time', state.timer.stopMillis, options);
   timeField(out, 'total_time_in_millis', 'total_time', state.timer.timeMillis, options);
-  out['source'] = state.type === 'EXISTING_STORE' ? { bootstrap_new_history_uuid: false } : {};
+  const source = state.sourceNode;
+  if (state.type === 'PEER' && source !== undefined) {
+    out['source'] = { id: source.id, host: source.host, transport_address: source.transportAddress, ip: source.ip, name: source.name };
+  } else {
+    out['source'] = state.type === 'EXISTING_STORE' ? { bootstrap_new_history_uuid: false } : {};
+  }
   out['target'] = { id: target.id, host: target.host, transport_address: `${target.ip}:${target.transportPort}`, ip: target.ip, name: target.name };
 
   const size: Fields = {};
@@ -63,11 +69,17 @@ export function recoveryStateXContent(state: ShardRecoveryState, target: Discove
   }
   const index: Fields = { size, files };
   timeField(index, 'total_time_in_millis', 'total_time', state.indexTimer.timeMillis, options);
-  // Nothing is copied, so nothing is throttled; ES prints its UNKNOWN (-1 ns) as 0 ms, "-1" when human.
-  if (options.human) index['source_throttle_time'] = '-1';
-  index['source_throttle_time_in_millis'] = 0;
-  if (options.human) index['target_throttle_time'] = '-1';
-  index['target_throttle_time_in_millis'] = 0;
+  if (state.type === 'PEER') {
+    // A peer recovery's copy waits on the node's rate limit (indices.recovery.max_bytes_per_sec).
+    timeField(index, 'source_throttle_time_in_millis', 'source_throttle_time', state.sourceThrottleMillis, options);
+    timeField(index, 'target_throttle_time_in_millis', 'target_throttle_time', state.targetThrottleMillis, options);
+  } else {
+    // A store recovery copies nothing, so nothing is throttled; ES prints its UNKNOWN (-1 ns) as 0 ms, "-1" when human.
+    if (options.human) index['source_throttle_time'] = '-1';
+    index['source_throttle_time_in_millis'] = 0;
+    if (options.human) index['target_throttle_time'] = '-1';
+    index['target_throttle_time_in_millis'] = 0;
+  }
   out['index'] = index;
 
   const translog: Fields = {

@@ -51,7 +51,7 @@ function indexSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
   const state = services.clusterService.state();
   const targets = resolveSearchTargets(state, input.indicesOptions, input.indices, input.routing);
   const filters = aliasFiltersOf(targets);
-  return resolveSearchShards(services, state, targets.indices, targets.routingOf).map((ref): ShardSlot => ({
+  return resolveSearchShards(services, state, targets.indices, targets.routingOf, input.preference).map((ref): ShardSlot => ({
     index: ref.index,
     indexUuid: ref.indexUuid,
     shard: ref.shard,

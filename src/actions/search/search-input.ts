@@ -41,6 +41,8 @@ export interface SearchInput {
   readonly scrollKeepAliveMillis: number | undefined;
   readonly pit: PitReference | undefined;
   readonly routing: string | undefined;
+  /** `preference`: which copy of each shard answers (search-shards.ts reads it). */
+  readonly preference: string | undefined;
   readonly allowPartialResults: boolean;
   readonly trackTotalHitsUpTo: number;
   readonly totalHitsAsInt: boolean;
@@ -241,6 +243,7 @@ export function readSearchInput(source: SearchInputSource): SearchInput {
     scrollKeepAliveMillis: scroll,
     pit,
     routing,
+    preference: param('preference'),
     allowPartialResults: booleanParam(param, 'allow_partial_search_results', true),
     trackTotalHitsUpTo,
     totalHitsAsInt,

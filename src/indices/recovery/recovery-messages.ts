@@ -3,7 +3,7 @@
  * action names. The target asks once (`start_recovery`) and waits; the source drives the rest by calling the
  * target: file metadata, file chunks, moving the files into place, opening the engine, batches of history,
  * finalize, and for a relocating primary the handoff of the primary context. The source answers
- * `start_recovery` when the copy is in sync (docs/decisions/0008-replication-and-retention.md).
+ * `start_recovery` when the copy is in sync (docs/decisions/0012-replication-and-retention.md).
  */
 import type { RecoveryNode } from '../recovery-state.js';
 import type { CopyCheckpoint } from '../replication/replication-tracker.js';

@@ -17,7 +17,7 @@
  * 8. a relocating primary then hands its primary context to the target, with every write blocked meanwhile:
  *    writes after that are forwarded to the new primary.
  */
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EsError, replicationErrors, toEsError } from '../../common/errors.js';
 import type { TranslogOperation } from '../../engine/index.js';
@@ -84,11 +84,14 @@ export async function runRecoverySource(
       startingSeqNo = commit.commit.userData.localCheckpoint + 1;
       shard.leases.addOrRenew(leaseId, startingSeqNo, Date.now(), true);
       shard.maintainLeases();
-      await send(FILES_INFO_ACTION, { recoveryId: request.recoveryId, files: commit.files });
-      const copied = await sendFiles(join(shard.path, 'index'), commit.files, request.recoveryId, limiter, send);
-      filesCopied = commit.files.length;
+      // The lengths on disk (the commit holds the files, so they cannot change or go while it is held).
+      const directory = join(shard.path, 'index');
+      const files = await Promise.all(commit.files.map(async (file) => ({ name: file.name, length: (await stat(join(directory, file.name))).size })));
+      await send(FILES_INFO_ACTION, { recoveryId: request.recoveryId, files });
+      const copied = await sendFiles(directory, files, request.recoveryId, limiter, send);
+      filesCopied = files.length;
       bytesCopied = copied;
-      const commitName = commit.files[commit.files.length - 1]!.name;
+      const commitName = files[files.length - 1]!.name;
       await send(CLEAN_FILES_ACTION, { recoveryId: request.recoveryId, commitName });
     } finally {
       commit.release();

@@ -3,7 +3,7 @@
  * each node holding (or about to hold) a copy of the shard has a lease naming the lowest seqNo its next
  * operations-based recovery would ask for; the primary keeps its translog from the lowest such seqNo on.
  *
- * Simplified from ES (docs/decisions/0008-replication-and-retention.md): history is the translog, not soft
+ * Simplified from ES (docs/decisions/0012-replication-and-retention.md): history is the translog, not soft
  * deletes; a lease is keyed by node, so a copy that comes back to the same node (a restart) finds it; a lease is
  * renewed from the copy's replication responses with the first seqNo above its last commit (what a restarted
  * copy asks for); leases of nodes that hold no copy are dropped once every copy is started, and any lease

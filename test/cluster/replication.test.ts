@@ -1,0 +1,265 @@
+/**
+ * Replication with sequence numbers and primary terms (issue 13), on nodes in this process over real sockets
+ * and a real etcd: every acknowledged write is on every in-sync copy (same ids, versions, seq_nos and
+ * `_source` on each copy after concurrent bulk, updates and deletes), `_shards` counts every copy as ES does,
+ * a replica refuses an operation of an older primary term, a replica that fails a write leaves the in-sync set
+ * before the write is acknowledged, `wait_for_active_shards` waits then times out with ES's error, and a new
+ * replica recovers by copying files while bulk requests keep coming, then equals its primary.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { InProcessCluster, type InProcessNode } from '../helpers/in-process-cluster.js';
+import { REPLICA_ACTION, type ReplicaRequest } from '../../src/indices/index.js';
+import { transportNode } from '../../src/cluster/transport-nodes.js';
+
+const NDJSON = { 'content-type': 'application/x-ndjson' };
+/** Generous: the host may be loaded; a hang fails the test instead of the run. */
+const TEST_TIMEOUT = 240_000;
+
+/** Every document of `index` as one node's own copy holds it, by _id. */
+async function copyOn(node: InProcessNode, index: string): Promise<Map<string, unknown>> {
+  const answer = await node.request('POST', `/${index}/_search?preference=_only_nodes:${node.nodeId}`, {
+    body: { size: 10_000, seq_no_primary_term: true, version: true, query: { match_all: {} } },
+  });
+  assert.equal(answer.status, 200, answer.text);
+  const hits = [...answer.body.hits.hits].sort((x: any, y: any) => (x._id < y._id ? -1 : x._id > y._id ? 1 : 0));
+  const out = new Map<string, unknown>();
+  for (const hit of hits) out.set(hit._id, { seqNo: hit._seq_no, term: hit._primary_term, version: hit._version, source: hit._source });
+  return out;
+}
+
+async function assertCopiesEqual(nodes: readonly InProcessNode[], index: string): Promise<number> {
+  for (const node of nodes) assert.equal((await node.request('POST', `/${index}/_refresh`)).status, 200);
+  const [first, ...rest] = await Promise.all(nodes.map((node) => copyOn(node, index)));
+  for (const other of rest) assert.deepEqual(other, first);
+  return first!.size;
+}
+
+/** The shard's seq_no figures per copy as `_stats?level=shards` reports them. */
+async function seqNoStats(node: InProcessNode, index: string): Promise<Array<{ primary: boolean; seq_no: { max_seq_no: number; local_checkpoint: number; global_checkpoint: number } }>> {
+  const stats = await node.request('GET', `/${index}/_stats?level=shards`);
+  assert.equal(stats.status, 200, stats.text);
+  return stats.body.indices[index].shards['0'].map((copy: any) => ({ primary: copy.routing.primary, seq_no: copy.seq_no }));
+}
+
+function bulkOf(lines: string[]): string {
+  return `${lines.join('\n')}\n`;
+}
+
+describe('replication to in-sync copies', () => {
+  let cluster: InProcessCluster;
+  before(async () => {
+    cluster = await InProcessCluster.start(2);
+  });
+  after(async () => {
+    // GANNET_TEST_DUMP_LOGS=<file> keeps the nodes' logs of a run for a look afterwards.
+    const dump = process.env['GANNET_TEST_DUMP_LOGS'];
+    if (dump !== undefined && cluster !== undefined) writeFileSync(dump, cluster.nodes.flatMap((node) => node.logs).join('\n'));
+    await cluster?.stop();
+  });
+
+  test('copies are equal after concurrent bulk, updates and deletes; _shards counts both copies', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    const created = await a.request('PUT', '/rep', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, '/_cluster/health/rep?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+
+    const single = await b.request('PUT', '/rep/_doc/one', { body: { n: 1 } });
+    assert.equal(single.status, 201, single.text);
+    assert.deepEqual(single.body._shards, { total: 2, successful: 2, failed: 0 });
+
+    // Four clients at once through both nodes: index, then update and delete some of what they wrote.
+    await Promise.all(
+      [0, 1, 2, 3].map(async (client) => {
+        const node = client % 2 === 0 ? a : b;
+        for (let round = 0; round < 5; round++) {
+          const lines: string[] = [];
+          for (let i = 0; i < 40; i++) lines.push(JSON.stringify({ index: { _index: 'rep', _id: `c${client}-${(round * 40 + i) % 120}` } }), JSON.stringify({ client, round, i, text: `doc ${i}` }));
+          const bulk = await node.request('POST', '/_bulk', { raw: bulkOf(lines), headers: NDJSON });
+          assert.equal(bulk.body.errors, false, bulk.text);
+          for (const item of bulk.body.items) assert.deepEqual(item.index._shards, { total: 2, successful: 2, failed: 0 });
+          const changes = [
+            JSON.stringify({ update: { _index: 'rep', _id: `c${client}-${round}` } }),
+            JSON.stringify({ script: { source: 'ctx._source.bumped = ctx._source.round + 1' } }),
+            JSON.stringify({ delete: { _index: 'rep', _id: `c${client}-${round + 50}` } }),
+            JSON.stringify({ update: { _index: 'rep', _id: `c${client}-new-${round}` } }),
+            JSON.stringify({ doc: { upserted: true }, doc_as_upsert: true }),
+          ];
+          const changed = await node.request('POST', '/_bulk', { raw: bulkOf(changes), headers: NDJSON });
+          assert.equal(changed.body.errors, false, changed.text);
+        }
+      }),
+    );
+    const deleted = await a.request('DELETE', '/rep/_doc/one');
+    assert.deepEqual(deleted.body._shards, { total: 2, successful: 2, failed: 0 });
+    const count = await assertCopiesEqual([a, b], 'rep');
+    assert.ok(count > 400, `documents on each copy: ${count}`);
+
+    // Both copies report the same sequence numbers, and the global checkpoint reached them.
+    await cluster.waitFor(a, '/rep/_stats?level=shards', (r) => {
+      const copies = r.body?.indices?.rep?.shards?.['0'] ?? [];
+      return copies.length === 2 && copies.every((copy: any) => copy.seq_no.global_checkpoint === copy.seq_no.max_seq_no);
+    });
+    const stats = await seqNoStats(a, 'rep');
+    assert.equal(stats.length, 2);
+    assert.deepEqual(stats[0]!.seq_no, stats[1]!.seq_no);
+    assert.equal(stats[0]!.seq_no.local_checkpoint, stats[0]!.seq_no.max_seq_no);
+
+    // A realtime get through either node finds what the other wrote, on its own copy.
+    const written = await b.request('PUT', '/rep/_doc/rt', { body: { v: 'fresh' } });
+    assert.equal(written.status, 201);
+    for (const node of [a, b]) {
+      const got = await node.request('GET', `/rep/_doc/rt?preference=_local`);
+      assert.equal(got.status, 200, got.text);
+      assert.deepEqual(got.body._source, { v: 'fresh' });
+    }
+  });
+
+  test('refresh=true and refresh=wait_for make the write visible on every copy', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    await a.request('PUT', '/vis', { body: { settings: { number_of_shards: 1, number_of_replicas: 1, refresh_interval: '1h' } } });
+    await cluster.waitFor(a, '/_cluster/health/vis?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const visibleOn = async (node: InProcessNode): Promise<number> => (await node.request('GET', `/vis/_search?preference=_only_nodes:${node.nodeId}`)).body.hits.total.value;
+    // No scheduled refresh comes within the test: only refresh=true can make the document visible on both copies.
+    assert.equal((await a.request('PUT', '/vis/_doc/1?refresh=true', { body: { x: 1 } })).status, 201);
+    for (const node of [a, b]) assert.equal(await visibleOn(node), 1, node.name);
+    // wait_for returns once a refresh made the write visible, on each copy.
+    assert.equal((await a.request('PUT', '/vis/_settings', { body: { index: { refresh_interval: '1s' } } })).status, 200);
+    assert.equal((await b.request('PUT', '/vis/_doc/2?refresh=wait_for', { body: { x: 2 } })).status, 201);
+    for (const node of [a, b]) assert.equal(await visibleOn(node), 2, node.name);
+  });
+
+  test('a replica refuses an operation of an older primary term', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    await a.request('PUT', '/terms', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+    await cluster.waitFor(a, '/_cluster/health/terms?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const state = a.node.nodeServices.clusterService.state();
+    const replica = state.routing.get('terms')![0]!.find((copy) => !copy.primary)!;
+    const replicaNode = [a, b].find((node) => node.nodeId === replica.nodeId)!;
+    const primaryNode = [a, b].find((node) => node.nodeId !== replica.nodeId)!;
+    const metadata = state.indices.get('terms')!;
+    const request = (primaryTerm: number): ReplicaRequest => ({
+      index: 'terms',
+      indexUuid: metadata.uuid,
+      shard: 0,
+      targetAllocationId: replica.allocationId!,
+      primaryTerm,
+      globalCheckpoint: -1,
+      operations: [{ type: 'delete', id: 'x', seqNo: 1000, primaryTerm, version: 5 }],
+      refresh: 'none',
+    });
+    const current = metadata.primaryTerms[0]!;
+    const target = transportNode(state.nodes.get(replicaNode.nodeId)!);
+    await assert.rejects(primaryNode.node.nodeServices.transport!.sendRequest(target, REPLICA_ACTION, request(current - 1)), (err: any) => {
+      assert.equal(err.type, 'illegal_state_exception');
+      assert.equal(err.reason, `[terms][0] operation primary term [${current - 1}] is too old (current [${current}])`);
+      return true;
+    });
+    // Nothing of that operation reached the copy.
+    const stats = await seqNoStats(replicaNode, 'terms');
+    for (const copy of stats) assert.equal(copy.seq_no.max_seq_no, -1);
+    // A request meant for another allocation of the shard is not applied either.
+    await assert.rejects(
+      primaryNode.node.nodeServices.transport!.sendRequest(target, REPLICA_ACTION, { ...request(current), targetAllocationId: 'not-this-copy' }),
+      (err: any) => err.type === 'shard_not_found_exception',
+    );
+  });
+
+  test('a replica that fails a write leaves the in-sync set before the write is acknowledged', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    await a.request('PUT', '/failing', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+    await cluster.waitFor(a, '/_cluster/health/failing?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const before = a.node.nodeServices.clusterService.state();
+    const replica = before.routing.get('failing')![0]!.find((copy) => !copy.primary)!;
+    const replicaNode = [a, b].find((node) => node.nodeId === replica.nodeId)!;
+    const primaryNode = [a, b].find((node) => node.nodeId !== replica.nodeId)!;
+    assert.equal(before.indices.get('failing')!.inSyncAllocationIds[0]!.length, 2);
+    // The replica's engine breaks underneath (as a disk failure would): its next write fails.
+    const replicaShard = replicaNode.node.nodeServices.indices!.service.shard('failing', 0)!;
+    await replicaShard.replicationEngine.close({ flush: false });
+
+    const written = await primaryNode.request('PUT', '/failing/_doc/1', { body: { after: 'failure' } });
+    assert.equal(written.status, 201, written.text);
+    assert.equal(written.body._shards.total, 2);
+    assert.equal(written.body._shards.successful, 1);
+    assert.equal(written.body._shards.failed, 1);
+    const failure = written.body._shards.failures[0];
+    assert.equal(failure._index, 'failing');
+    assert.equal(failure._shard, 0);
+    assert.equal(failure._node, replicaNode.nodeId);
+    assert.equal(failure.primary, false);
+    assert.equal(typeof failure.reason.type, 'string');
+    // When the write was acknowledged, the master had already taken the copy out of the in-sync set.
+    const masterState = await primaryNode.request('GET', '/_cluster/state/metadata/failing');
+    const inSync: string[] = masterState.body.metadata.indices.failing.in_sync_allocations['0'];
+    assert.ok(!inSync.includes(replica.allocationId!), `in sync after the ack: ${inSync.join(', ')}`);
+    assert.equal(inSync.length, 1);
+
+    // The failed copy is allocated again, recovers from the primary and is equal to it.
+    await cluster.waitFor(a, '/_cluster/health/failing?wait_for_status=green&timeout=60s', (r) => r.body?.status === 'green', 90_000);
+    await assertCopiesEqual([a, b], 'failing');
+  });
+
+  test('wait_for_active_shards=2 with one active copy waits, then times out as ES', { timeout: TEST_TIMEOUT }, async () => {
+    const [a] = cluster.nodes as [InProcessNode, InProcessNode];
+    // Two replicas on two nodes: one stays unassigned, so at most two copies are active; ask for all three.
+    await a.request('PUT', '/wfas', { body: { settings: { number_of_shards: 1, number_of_replicas: 2 } } });
+    await cluster.waitFor(a, '/_cluster/health/wfas?wait_for_active_shards=2&timeout=30s', (r) => r.body?.active_shards === 2);
+    const started = Date.now();
+    const refused = await a.request('PUT', '/wfas/_doc/1?wait_for_active_shards=3&timeout=1s', { body: { x: 1 } });
+    assert.ok(Date.now() - started >= 900, 'it waited for the timeout');
+    assert.equal(refused.status, 503, refused.text);
+    assert.equal(refused.body.error.type, 'unavailable_shards_exception');
+    assert.match(refused.body.error.reason, /^\[wfas\]\[0\] Not enough active copies to meet shard count of \[3\] \(have 2, needed 3\)\. Timeout: \[1s\], request: \[BulkShardRequest \[\[wfas\]\[0\]\] containing /);
+    const allowed = await a.request('PUT', '/wfas/_doc/1?wait_for_active_shards=2', { body: { x: 1 } });
+    assert.equal(allowed.status, 201, allowed.text);
+    // The unassigned replica counts in total, not as a failure.
+    assert.deepEqual(allowed.body._shards, { total: 3, successful: 2, failed: 0 });
+  });
+
+  test('a new replica recovers by copying files while bulk requests keep coming, then equals its primary', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    await a.request('PUT', '/grow', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
+    await cluster.waitFor(a, '/_cluster/health/grow?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    let next = 0;
+    const batch = (): string => {
+      const lines: string[] = [];
+      for (let i = 0; i < 50; i++, next++) lines.push(JSON.stringify({ index: { _index: 'grow', _id: String(next % 700) } }), JSON.stringify({ n: next, pad: 'x'.repeat(200) }));
+      return bulkOf(lines);
+    };
+    for (let i = 0; i < 10; i++) assert.equal((await a.request('POST', '/_bulk', { raw: batch(), headers: NDJSON })).body.errors, false);
+    assert.equal((await a.request('POST', '/grow/_flush')).status, 200);
+
+    let writing = true;
+    let acknowledged = 0;
+    const writer = (async () => {
+      while (writing) {
+        const bulk = await b.request('POST', '/_bulk', { raw: batch(), headers: NDJSON });
+        assert.equal(bulk.body.errors, false, bulk.text);
+        acknowledged += bulk.body.items.length;
+      }
+    })();
+    const raised = await a.request('PUT', '/grow/_settings', { body: { index: { number_of_replicas: 1 } } });
+    assert.equal(raised.status, 200, raised.text);
+    await cluster.waitFor(a, '/_cluster/health/grow?wait_for_status=green&timeout=60s', (r) => r.body?.status === 'green', 90_000);
+    // Let a few more bulk requests run against the recovered copy, then stop.
+    const at = acknowledged;
+    await cluster.waitFor(a, '/_cluster/health', () => acknowledged >= at + 150, 60_000);
+    writing = false;
+    await writer;
+    await assertCopiesEqual([a, b], 'grow');
+
+    const recovery = await a.request('GET', '/grow/_recovery');
+    assert.equal(recovery.status, 200, recovery.text);
+    const peer = recovery.body.grow.shards.find((shard: any) => shard.type === 'PEER');
+    assert.ok(peer !== undefined, recovery.text);
+    assert.equal(peer.stage, 'DONE');
+    assert.equal(peer.primary, false);
+    assert.ok(peer.index.files.recovered > 0, `files copied: ${JSON.stringify(peer.index)}`);
+    assert.ok(peer.index.size.recovered_in_bytes > 0);
+    assert.equal(peer.index.files.reused, 0);
+    const cat = await a.request('GET', '/_cat/recovery/grow?h=type,stage,source_node,target_node,files_recovered&v');
+    assert.match(cat.text, /peer\s+done/, cat.text);
+  });
+});
