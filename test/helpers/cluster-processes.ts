@@ -29,9 +29,14 @@ export class ClusterProcesses {
     return cluster;
   }
 
-  async addNode(settings: Record<string, string> = {}): Promise<NodeProcess> {
+  /**
+   * Starts a node; `options.dataPath` with `keepData` restarts a node stopped with its data kept (same node id:
+   * it is kept in the data path).
+   */
+  async addNode(settings: Record<string, string> = {}, options: { dataPath?: string; keepData?: boolean } = {}): Promise<NodeProcess> {
     const name = `node-${this.counter++}`;
     const node = await NodeProcess.start({
+      ...options,
       settings: {
         'node.name': name,
         'cluster.name': this.clusterName,

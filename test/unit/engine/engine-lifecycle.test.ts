@@ -137,6 +137,8 @@ test('flush + reopen keeps documents, versions, seqNos and deletes; the translog
   await engine.index(indexOp(factory, 'a', { v: 2 }));
   await engine.delete({ id: 'b', versionType: 'internal', origin: 'primary', primaryTerm: 1 });
   await engine.index(indexOp(factory, 'c', { v: 1 }));
+  // The global checkpoint comes from the shard's replication tracker; the translog persists it across a reopen.
+  engine.updateGlobalCheckpoint(4);
   await engine.flush();
   const beforeTranslog = engine.stats().translog;
   assert.equal(beforeTranslog.uncommittedOperations, 0);
@@ -246,7 +248,10 @@ test('stats report docs, store, indexing, refresh, flush, merges, translog and s
     assert.equal(stats.translog.operations, 6);
     assert.equal(stats.translog.uncommittedOperations, 6);
     assert.ok(stats.store.sizeInBytes > 0);
-    assert.deepEqual(stats.seqNo, { maxSeqNo: 5, localCheckpoint: 5, globalCheckpoint: 5 });
+    // An engine knows only the global checkpoint its shard told it (none yet here).
+    assert.deepEqual(stats.seqNo, { maxSeqNo: 5, localCheckpoint: 5, globalCheckpoint: -2 });
+    engine.updateGlobalCheckpoint(5);
+    assert.equal(engine.stats().seqNo.globalCheckpoint, 5);
     await engine.flush();
     assert.equal(engine.stats().flush.total, 1);
     assert.equal(engine.stats().translog.uncommittedOperations, 0);

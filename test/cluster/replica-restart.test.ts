@@ -1,0 +1,113 @@
+/**
+ * A replica's node restarts (issue 13), on real node processes and a real etcd: writes go on while it is away
+ * (acknowledged by the primary alone once the master took the absent copy out of the in-sync set), and when the
+ * node comes back its copy recovers by operations only (no segment file copied: the primary kept the history
+ * the copy misses, for its retention lease), then holds exactly the primary's documents (ids, versions,
+ * seq_nos, sources) and the index is green.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
+import { ClusterProcesses } from '../helpers/cluster-processes.js';
+import type { NodeProcess } from '../helpers/node-process.js';
+
+const NDJSON = { 'content-type': 'application/x-ndjson' };
+
+async function copyOn(node: NodeProcess, nodeId: string, index: string): Promise<Map<string, unknown>> {
+  const answer = await node.request('POST', `/${index}/_search?preference=_only_nodes:${nodeId}`, {
+    body: { size: 10_000, seq_no_primary_term: true, version: true, query: { match_all: {} } },
+  });
+  assert.equal(answer.status, 200, answer.text);
+  const hits = [...answer.body.hits.hits].sort((x: any, y: any) => (x._id < y._id ? -1 : x._id > y._id ? 1 : 0));
+  return new Map(hits.map((hit: any) => [hit._id, { seqNo: hit._seq_no, term: hit._primary_term, version: hit._version, source: hit._source }]));
+}
+
+function bulk(from: number, count: number, extra: (i: number) => string[] = () => []): string {
+  const lines: string[] = [];
+  for (let i = from; i < from + count; i++) {
+    lines.push(JSON.stringify({ index: { _index: 'restart', _id: String(i % 1500) } }), JSON.stringify({ n: i, text: `document number ${i}` }));
+    lines.push(...extra(i));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('a replica whose node restarts', () => {
+  let cluster: ClusterProcesses;
+  let keptData: string | undefined;
+  before(async () => {
+    cluster = await ClusterProcesses.start(1);
+  });
+  after(async () => {
+    await cluster?.stop();
+    if (keptData !== undefined) rmSync(keptData, { recursive: true, force: true });
+  });
+
+  test('recovers by operations only and then equals its primary; the index goes green', { timeout: 420_000 }, async () => {
+    const [a] = cluster.nodes as [NodeProcess];
+    const created = await a.request('PUT', '/restart', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+    assert.equal(created.status, 200, created.text);
+    // The replica's node joins second, keeping its data when it stops (its node id lives there).
+    const b = await cluster.addNode({}, { keepData: true });
+    keptData = b.dataPath;
+    await cluster.waitFor(a, '/_cluster/health', (r) => r.body?.number_of_nodes === 2);
+    await cluster.waitFor(a, '/_cluster/health/restart?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green', 60_000);
+    for (let from = 0; from < 1000; from += 250) {
+      const loaded = await a.request('POST', '/_bulk', { raw: bulk(from, 250), headers: NDJSON });
+      assert.equal(loaded.body.errors, false, loaded.text);
+    }
+    // Both copies know every operation is on both (the global checkpoint reached the max seq_no), then commit.
+    await cluster.waitFor(a, '/restart/_stats?level=shards', (r) => {
+      const copies = r.body?.indices?.restart?.shards?.['0'] ?? [];
+      return copies.length === 2 && copies.every((copy: any) => copy.seq_no.global_checkpoint === copy.seq_no.max_seq_no);
+    });
+    assert.equal((await a.request('POST', '/restart/_flush')).status, 200);
+
+    // The node holding the replica stops (its data stays).
+    const routing = await a.request('GET', '/_cluster/state/routing_table/restart');
+    const replicaNodeId: string = routing.body.routing_table.indices.restart.shards['0'].find((copy: any) => !copy.primary).node;
+    assert.equal(replicaNodeId, b.nodeId, routing.text);
+    const replica = b;
+    const primary = a;
+    const replicaIndex = cluster.nodes.indexOf(replica);
+    await replica.stop();
+    cluster.nodes.splice(replicaIndex, 1);
+    await cluster.waitFor(primary, '/_cluster/health', (r) => r.body?.number_of_nodes === 1, 60_000);
+
+    // Writes go on without it: new documents, updates of old ones and deletes.
+    for (let from = 1000; from < 3000; from += 250) {
+      const written = await primary.request('POST', '/_bulk', {
+        raw: bulk(from, 250, (i) => (i % 10 === 0 ? [JSON.stringify({ delete: { _index: 'restart', _id: String((i * 7) % 1500) } })] : [])),
+        headers: NDJSON,
+      });
+      assert.equal(written.body.errors, false, written.text);
+      // The absent copy counts in total, not as a failure (it was taken out of the in-sync set first).
+      assert.deepEqual(written.body.items[0].index._shards, { total: 2, successful: 1, failed: 0 });
+    }
+    const inSync = await primary.request('GET', '/_cluster/state/metadata/restart');
+    assert.equal(inSync.body.metadata.indices.restart.in_sync_allocations['0'].length, 1, inSync.text);
+
+    // The node comes back with its data; its copy recovers from the primary.
+    const restarted = await cluster.addNode({ 'node.name': `back-${replicaNodeId.slice(0, 4)}` }, { dataPath: replica.dataPath, keepData: true });
+    assert.equal(restarted.nodeId, replicaNodeId);
+    const green = await cluster.waitFor(primary, '/_cluster/health/restart?wait_for_status=green&timeout=60s', (r) => r.body?.status === 'green', 180_000);
+    assert.equal(green.body.status, 'green');
+
+    const recovery = await primary.request('GET', '/restart/_recovery');
+    const peer = recovery.body.restart.shards.find((shard: any) => shard.type === 'PEER' && shard.target.id === replicaNodeId);
+    assert.ok(peer !== undefined, recovery.text);
+    assert.equal(peer.stage, 'DONE');
+    assert.equal(peer.source.id, primary.nodeId);
+    // Operations only: no segment file was copied.
+    assert.equal(peer.index.files.recovered, 0, JSON.stringify(peer.index));
+    assert.equal(peer.index.size.recovered_in_bytes, 0);
+    assert.ok(peer.translog.recovered >= 2000, `operations replayed: ${JSON.stringify(peer.translog)}`);
+
+    for (const node of [primary, restarted]) assert.equal((await node.request('POST', '/restart/_refresh')).status, 200);
+    const onPrimary = await copyOn(primary, primary.nodeId, 'restart');
+    const onReplica = await copyOn(primary, replicaNodeId, 'restart');
+    assert.ok(onPrimary.size > 1000, `documents: ${onPrimary.size}`);
+    assert.deepEqual(onReplica, onPrimary);
+    const cat = await primary.request('GET', '/_cat/recovery/restart?h=type,stage,source_node,target_node,files_recovered,translog_ops_recovered');
+    assert.match(cat.text, /peer\s+done/, cat.text);
+  });
+});
