@@ -11,7 +11,7 @@ import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'cluster.name': 'compat-ops', 'node.name': 'ops-client-node' } });
+  node = await NodeProcess.start({ settings: { 'cluster.name': 'compat-ops', 'node.name': 'ops-client-node', 'node.attr.zone': 'z1' } });
 });
 after(async () => {
   await node.stop();
@@ -22,7 +22,8 @@ type Api = (params?: Record<string, unknown>) => Promise<any>;
 interface OpsClient {
   indices: Record<'create' | 'segments' | 'getMapping' | 'resolveIndex' | 'addBlock' | 'rollover' | 'shrink' | 'split' | 'clone' | 'refresh' | 'getAlias', Api>;
   nodes: { hotThreads: Api };
-  cat: { threadPool: Api };
+  cat: { threadPool: Api; nodeattrs: Api; componentTemplates: Api };
+  cluster: { putComponentTemplate: Api };
   snapshot: { getRepository: Api };
   license: { get: Api };
   bulk: Api;
@@ -39,7 +40,7 @@ const makers: Array<[string, string, () => OpsClient, new (...args: any[]) => Er
 
 for (const [label, prefix, make, ResponseError] of makers) {
   describe(label, () => {
-    test('segments, _all mappings, resolve index, synced flush, blocks, hot threads, thread pools', async () => {
+    test('segments, _all mappings, resolve index, synced flush, blocks, hot threads, thread pools, node attributes, component templates', async () => {
       const client = make();
       try {
         const index = `${prefix}-ops`;
@@ -73,6 +74,11 @@ for (const [label, prefix, make, ResponseError] of makers) {
         assert.ok(Array.isArray(pools) && pools.length > 0);
         assert.deepEqual(Object.keys(pools[0]), ['node_name', 'name', 'active', 'queue', 'rejected']);
         assert.ok(pools.some((row: { name: string }) => row.name === 'write'));
+        const attrs = await client.cat.nodeattrs({ format: 'json' });
+        assert.deepEqual(attrs, [{ node: 'ops-client-node', host: attrs[0]?.host, ip: attrs[0]?.ip, attr: 'zone', value: 'z1' }]);
+        await client.cluster.putComponentTemplate({ name: `${prefix}-ct`, template: { settings: { number_of_shards: 1 } } });
+        const components = await client.cat.componentTemplates({ name: `${prefix}-ct`, format: 'json' });
+        assert.deepEqual(components, [{ name: `${prefix}-ct`, version: null, alias_count: '0', mapping_count: '0', settings_count: '1', metadata_count: '0', included_in: '[]' }]);
       } finally {
         await client.close();
       }
