@@ -2,6 +2,7 @@
  * Deleting through an alias and with wildcards, through the unmodified official JavaScript clients (9.x and 8.x):
  * `indices.delete` of an alias is ES 8's 400 and leaves the index alone; wildcards are refused while
  * `action.destructive_requires_name` holds, and once lifted expand to indices only (`allow_no_indices: false` 404).
+ * `indices.addBlock` through an alias blocks the indices behind it and refuses wildcards the same way.
  */
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,7 +23,9 @@ interface DeleteClient {
     create(params: Record<string, unknown>): Promise<Record<string, any>>;
     delete(params: Record<string, unknown>): Promise<Record<string, any>>;
     exists(params: Record<string, unknown>): Promise<boolean>;
+    addBlock(params: Record<string, unknown>): Promise<Record<string, any>>;
   };
+  index(params: Record<string, unknown>): Promise<Record<string, any>>;
   cluster: { putSettings(params: Record<string, unknown>): Promise<Record<string, any>> };
   close(): Promise<void>;
 }
@@ -70,6 +73,24 @@ for (const [label, prefix, make] of makers) {
           await client.cluster.putSettings({ transient: { 'action.destructive_requires_name': null } });
         }
       } finally {
+        await client.close();
+      }
+    });
+
+    test('indices.addBlock through an alias blocks the index behind it; a wildcard is refused', async () => {
+      const client = make();
+      const index = `${prefix}-logs-v1`;
+      const alias = `${prefix}-logs`;
+      try {
+        await client.indices.create({ index, settings: { number_of_replicas: 0 }, aliases: { [alias]: {} } });
+        await assert.rejects(client.indices.addBlock({ index: `${prefix}-logs*`, block: 'write' }), rejectedWith(400, 'illegal_argument_exception', 'Wildcard expressions or all indices are not allowed'));
+        assert.deepEqual(await client.indices.addBlock({ index: alias, block: 'write' }), { acknowledged: true, shards_acknowledged: true, indices: [{ name: index, blocked: true }] });
+        await assert.rejects(
+          client.index({ index, document: { message: 'refused' } }),
+          rejectedWith(403, 'cluster_block_exception', `index [${index}] blocked by: [FORBIDDEN/8/index write (api)];`),
+        );
+      } finally {
+        await client.indices.delete({ index }).catch(() => undefined);
         await client.close();
       }
     });
