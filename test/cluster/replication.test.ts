@@ -262,4 +262,64 @@ describe('replication to in-sync copies', () => {
     const cat = await a.request('GET', '/_cat/recovery/grow?h=type,stage,source_node,target_node,files_recovered&v');
     assert.match(cat.text, /peer\s+done/, cat.text);
   });
+
+  test('a primary relocates under bulk (allocation filters exclude its node) without losing or duplicating an acknowledged write', { timeout: TEST_TIMEOUT }, async () => {
+    const third = await cluster.addNode();
+    const nodes = cluster.nodes;
+    const [a] = nodes as [InProcessNode];
+    await cluster.waitFor(a, '/_cluster/health', (r) => r.body?.number_of_nodes === 3);
+    await a.request('PUT', '/moving', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+    await cluster.waitFor(a, '/_cluster/health/moving?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const copiesOf = async (): Promise<Array<{ primary: boolean; node: string; state: string }>> =>
+      (await a.request('GET', '/_cluster/state/routing_table/moving')).body.routing_table.indices.moving.shards['0'];
+    const before = await copiesOf();
+    const primaryNodeId = before.find((copy) => copy.primary)!.node;
+    const writerNode = nodes.find((node) => node.nodeId !== primaryNodeId)!;
+
+    // Unique ids written with op_type create: an acknowledged write applied twice would show as a conflict or a
+    // version above 1; one lost would be missing.
+    let writing = true;
+    let next = 0;
+    const acknowledged = new Set<string>();
+    const writer = (async () => {
+      while (writing) {
+        const lines: string[] = [];
+        for (let i = 0; i < 25; i++, next++) lines.push(JSON.stringify({ create: { _index: 'moving', _id: `w${next}` } }), JSON.stringify({ n: next }));
+        const bulk = await writerNode.request('POST', '/_bulk', { raw: bulkOf(lines), headers: NDJSON });
+        assert.equal(bulk.status, 200, bulk.text);
+        for (const item of bulk.body.items) if (item.create.status === 201) acknowledged.add(item.create._id);
+      }
+    })();
+    await cluster.waitFor(a, '/_cluster/health', () => acknowledged.size >= 200, 60_000);
+    const excluded = await a.request('PUT', '/moving/_settings', { body: { index: { 'routing.allocation.exclude._id': primaryNodeId } } });
+    assert.equal(excluded.status, 200, excluded.text);
+    // The primary leaves the excluded node; the index is green again with no relocation left.
+    await cluster.waitFor(
+      a,
+      '/_cluster/state/routing_table/moving',
+      (r) => {
+        const copies = r.body?.routing_table?.indices?.moving?.shards?.['0'] ?? [];
+        return copies.length === 2 && copies.every((copy: any) => copy.state === 'STARTED' && copy.node !== primaryNodeId);
+      },
+      120_000,
+    );
+    const at = acknowledged.size;
+    await cluster.waitFor(a, '/_cluster/health', () => acknowledged.size >= at + 100, 60_000);
+    writing = false;
+    await writer;
+    const after = await copiesOf();
+    assert.ok(after.some((copy) => copy.primary && copy.node === third.nodeId) || after.some((copy) => copy.primary && copy.node !== primaryNodeId), JSON.stringify(after));
+    const holders = nodes.filter((node) => after.some((copy) => copy.node === node.nodeId));
+    const count = await assertCopiesEqual(holders, 'moving');
+    const docs = await copyOn(holders[0]!, 'moving');
+    for (const id of acknowledged) assert.ok(docs.has(id), `acknowledged ${id} is on the copies`);
+    for (const [id, doc] of docs) assert.equal((doc as { version: number }).version, 1, `${id} written once`);
+    assert.ok(count >= acknowledged.size);
+    // The new primary came by a peer recovery from the old one (a relocation, not a new empty copy).
+    const recovery = await a.request('GET', '/moving/_recovery');
+    const moved = recovery.body.moving.shards.find((shard: any) => shard.primary);
+    assert.equal(moved.type, 'PEER', recovery.text);
+    assert.equal(moved.stage, 'DONE');
+    assert.equal(moved.source.id, primaryNodeId);
+  });
 });

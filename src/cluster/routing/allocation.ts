@@ -15,7 +15,8 @@
  * 4. `cluster.routing.allocation.enable` (all, primaries, new_primaries, none) gates 2 and 3, and a copy that
  *    failed `index.allocation.max_retries` (5) times waits (max_retry decider);
  * 5. a new primary or a replica goes only to a node the index's allocation filters allow (allocation-filters.ts:
- *    require/include/exclude and the tier preference); a known primary returns to its data whatever they say.
+ *    require/include/exclude and the tier preference); a known primary returns to its data whatever they say;
+ * 6. a started copy on a node the filters no longer allow relocates (moveCopiesFiltersExclude).
  *
  * Weight of a node for an index (BalancedShardsAllocator): 0.45 x (copies on the node - mean copies per node)
  * + 0.55 x (the index's copies on the node - the index's mean per node); ties go to the node id order.
@@ -54,7 +55,67 @@ export function reroute(previous: ClusterState, next: ClusterState, now: number)
   const departed = departedNodes(previous, next);
   let state = departed.size > 0 || hasCopiesOnUnknownNodes(next) ? unassignCopiesOf(next, departed, now) : next;
   state = allocateUnassigned(state);
+  state = moveCopiesFiltersExclude(state);
   return state;
+}
+
+/**
+ * ES's AllocationService.moveShards with the filter decider's canRemain: a started copy on a node the index's
+ * allocation filters no longer allow relocates to an allowed node of lowest weight that holds no copy of the
+ * shard. One relocation per shard at a time, within the recovery throttle. The copy turns RELOCATING with a
+ * relocation id; its target (cluster-state.ts relocationTarget) recovers from the primary (a primary hands its
+ * primary context over at the end: indices/recovery) and takes the source's place when it reports started.
+ */
+function moveCopiesFiltersExclude(state: ClusterState): ClusterState {
+  const dataNodes = [...state.nodes.values()].filter(isDataNode).sort((a, b) => a.id.localeCompare(b.id));
+  if (dataNodes.length < 2 || enableMode(state) !== 'all') return state;
+  const limit = concurrentRecoveries(state);
+  const loads = loadsOf(state, dataNodes);
+  const routing = new Map(state.routing);
+  let changed = false;
+  for (const index of [...state.routing.keys()].sort()) {
+    const metadata = state.indices.get(index);
+    if (metadata === undefined || metadata.state === 'close') continue;
+    const shards = state.routing.get(index)!;
+    const indexCopies = metadata.numberOfShards * (metadata.numberOfReplicas + 1);
+    let indexChanged = false;
+    const nextShards = shards.map((copies) => {
+      // Only a shard whose copies are all started moves, one copy at a time.
+      if (!copies.every((copy) => copy.state === 'STARTED' || copy.state === 'UNASSIGNED')) return copies;
+      const primary = copies.find((copy) => copy.primary && copy.state === 'STARTED');
+      if (primary?.nodeId === undefined) return copies;
+      const holders = new Set(copies.flatMap((copy) => (copy.nodeId === undefined ? [] : [copy.nodeId])));
+      let moved = false;
+      return copies.map((copy): ShardRouting => {
+        if (moved || copy.state !== 'STARTED' || copy.nodeId === undefined) return copy;
+        const node = state.nodes.get(copy.nodeId);
+        if (node === undefined || allocationFiltersAllow(state, metadata, node)) return copy;
+        if ((loads.outgoing.get(primary.nodeId!) ?? 0) >= limit) return copy;
+        let target: string | undefined;
+        let targetWeight = Infinity;
+        for (const candidate of dataNodes) {
+          if (holders.has(candidate.id) || (loads.incoming.get(candidate.id) ?? 0) >= limit || !allocationFiltersAllow(state, metadata, candidate)) continue;
+          const w = weight(loads, dataNodes.length, index, indexCopies, candidate.id);
+          if (w < targetWeight) {
+            target = candidate.id;
+            targetWeight = w;
+          }
+        }
+        if (target === undefined) return copy;
+        moved = true;
+        indexChanged = true;
+        add(loads.incoming, target);
+        add(loads.outgoing, primary.nodeId!);
+        add(loads.perNode, target);
+        return { ...copy, state: 'RELOCATING', relocatingNodeId: target, relocationId: randomBase64Uuid() };
+      });
+    });
+    if (indexChanged) {
+      changed = true;
+      routing.set(index, nextShards);
+    }
+  }
+  return changed ? { ...state, routing } : state;
 }
 
 function departedNodes(previous: ClusterState, next: ClusterState): Set<string> {
@@ -77,13 +138,20 @@ function unassignCopiesOf(state: ClusterState, departed: ReadonlySet<string>, no
     let changed = false;
     const nextShards = shards.map((copies) =>
       copies.map((copy): ShardRouting => {
-        if (copy.nodeId === undefined || (!departed.has(copy.nodeId) && state.nodes.has(copy.nodeId))) return copy;
+        const gone = (nodeId: string): boolean => departed.has(nodeId) || !state.nodes.has(nodeId);
+        if (copy.nodeId !== undefined && !gone(copy.nodeId) && copy.state === 'RELOCATING' && copy.relocatingNodeId !== undefined && gone(copy.relocatingNodeId)) {
+          // The relocation's target left: the source stays where it is (ES cancels the relocation).
+          changed = true;
+          return { ...copy, state: 'STARTED', relocatingNodeId: undefined, relocationId: undefined };
+        }
+        if (copy.nodeId === undefined || !gone(copy.nodeId)) return copy;
         changed = true;
         return {
           ...copy,
           state: 'UNASSIGNED',
           nodeId: undefined,
           relocatingNodeId: undefined,
+          relocationId: undefined,
           allocationId: undefined,
           recoverySource: copy.primary ? 'EXISTING_STORE' : 'PEER',
           unassignedInfo: { reason: 'NODE_LEFT', atMillis: now, delayed: false, failedAllocations: 0, lastAllocationStatus: 'NO_ATTEMPT', lastNodeId: copy.nodeId },
@@ -116,6 +184,14 @@ function loadsOf(state: ClusterState, dataNodes: readonly DiscoveryNode[]): Load
         if (copy.nodeId === undefined) continue;
         perNode.set(copy.nodeId, (perNode.get(copy.nodeId) ?? 0) + 1);
         byNode.set(copy.nodeId, (byNode.get(copy.nodeId) ?? 0) + 1);
+        if (copy.state === 'RELOCATING' && copy.relocatingNodeId !== undefined) {
+          // A relocation target recovers from the primary like a replica does.
+          perNode.set(copy.relocatingNodeId, (perNode.get(copy.relocatingNodeId) ?? 0) + 1);
+          byNode.set(copy.relocatingNodeId, (byNode.get(copy.relocatingNodeId) ?? 0) + 1);
+          incoming.set(copy.relocatingNodeId, (incoming.get(copy.relocatingNodeId) ?? 0) + 1);
+          const source = primaryNode ?? copies.find((candidate) => candidate.primary && candidate.state === 'RELOCATING')?.nodeId;
+          if (source !== undefined) outgoing.set(source, (outgoing.get(source) ?? 0) + 1);
+        }
         if (copy.state === 'INITIALIZING' && copy.recoverySource === 'PEER') {
           incoming.set(copy.nodeId, (incoming.get(copy.nodeId) ?? 0) + 1);
           if (primaryNode !== undefined) outgoing.set(primaryNode, (outgoing.get(primaryNode) ?? 0) + 1);
@@ -181,7 +257,8 @@ function allocateUnassigned(state: ClusterState): ClusterState {
       return chosen;
     };
     const nextShards = shards.map((copies, shard) => {
-      const holders = new Set(copies.flatMap((copy) => (copy.nodeId === undefined ? [] : [copy.nodeId])));
+      // A relocation's target node holds a copy too (same_shard).
+      const holders = new Set(copies.flatMap((copy) => [copy.nodeId, copy.relocatingNodeId].filter((id): id is string => id !== undefined)));
       return copies.map((copy): ShardRouting => {
         if (copy.state !== 'UNASSIGNED' || metadata.state === 'close') return copy;
         // max_retry decider: a copy that failed this often waits for `_cluster/reroute?retry_failed`.
