@@ -20,6 +20,8 @@ import { executeShardBulk, SHARD_BULK_ACTION, type ShardBulkRequest } from './do
 import { GET_SHARD_ACTION, readDocumentOnShardNode } from './documents/document-reader.js';
 import { executeRemoteShardSearch, QUERY_FETCH_ACTION, type RemoteShardSearchRequest } from './search/remote-shard-search.js';
 import {
+  CAN_MATCH_ACTION,
+  canMatchOnShard,
   CLEAR_SCROLL_CONTEXTS_ACTION,
   clearScrollContextsOnNode,
   DFS_ACTION,
@@ -70,6 +72,7 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [REPLICA_ACTION]: (services, args: ReplicaRequest) => performOnReplica(indicesOf(services).service, services.replication!, args),
   [QUERY_FETCH_ACTION]: (services, args: RemoteShardSearchRequest, task) => executeRemoteShardSearch(services, args, task),
   [OPEN_READER_CONTEXT_ACTION]: (services, args: unknown) => Promise.resolve(openReaderContext(services, args)),
+  [CAN_MATCH_ACTION]: (services, args: unknown) => Promise.resolve(canMatchOnShard(services, args)),
   [DFS_ACTION]: (services, args: unknown, task) => Promise.resolve(dfsOnShard(services, args, task)),
   [QUERY_CONTEXT_ACTION]: (services, args: unknown, task) => queryOnContext(services, args, task),
   [FETCH_CONTEXT_ACTION]: (services, args: unknown, task) => fetchOnContext(services, args, task),

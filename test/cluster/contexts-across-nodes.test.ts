@@ -232,4 +232,31 @@ describe('scroll, point in time and dfs through every node', () => {
     for (const node of cluster.nodes) assert.deepEqual((await node.request('POST', '/ctx/_count', { body: touched })).body, expected);
     assert.equal(expected.count, 10);
   });
+
+  test('the can-match pre-filter skips shards on every node as one node does', async () => {
+    // Queries the shards rewrite to match_none: ES skips those shards (all but one when none can match).
+    const cases = [
+      { query: { term: { not_mapped: 'x' } } },
+      { query: { bool: { filter: [{ term: { _index: 'other-index' } }] } }, aggs: { top: { max: { field: 'n' } } } },
+      { query: { bool: { should: [{ term: { not_mapped: 'x' } }, { match: { text: 'lazy' } }] } }, size: 3 },
+    ];
+    const nothing = (await single.request('POST', '/ctx/_search?pre_filter_shard_size=1', { body: cases[0] })).body;
+    assert.equal(nothing._shards.skipped, 2, 'all shards but one skipped when none can match');
+    for (const body of cases) {
+      const expected = (await single.request('POST', '/ctx/_search?pre_filter_shard_size=1', { body })).body;
+      for (const node of cluster.nodes) {
+        const answer = await node.request('POST', '/ctx/_search?pre_filter_shard_size=1', { body });
+        assert.equal(answer.status, 200, answer.text);
+        assert.deepEqual(answer.body._shards, expected._shards, `${JSON.stringify(body)} through ${node.name}`);
+        assert.deepEqual(answer.body.hits, expected.hits);
+        assert.deepEqual(answer.body.aggregations, expected.aggregations);
+      }
+    }
+    // On a point in time too: its contexts are asked on their nodes.
+    const pit = (await cluster.nodes[0]!.request('POST', '/ctx/_pit?keep_alive=1m')).body.id as string;
+    const onPit = await cluster.nodes[1]!.request('POST', '/_search?pre_filter_shard_size=1', { body: { pit: { id: pit }, query: { term: { not_mapped: 'x' } } } });
+    assert.equal(onPit.body._shards.skipped, 2, onPit.text);
+    assert.equal(onPit.body.hits.total.value, 0);
+    await cluster.nodes[2]!.request('DELETE', '/_pit', { body: { id: pit } });
+  });
 });

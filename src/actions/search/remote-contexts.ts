@@ -4,6 +4,7 @@
  * coordinating node runs each phase there. These are the data node's handlers:
  *
  *   indices:data/read/open_reader_context        open a point-in-time context on a shard copy
+ *   indices:data/read/search[can_match]          whether the shard's query can match there (the pre-filter)
  *   indices:data/read/search[phase/dfs]          a shard's term and field statistics (dfs_query_then_fetch)
  *   indices:data/read/search[phase/query]        the query phase on a context (opening a scroll's context first)
  *   indices:data/read/search[phase/fetch/id]     the page's winners from a context, recording a scroll's position
@@ -19,6 +20,7 @@ import type { QueryAst, SearchRequest } from '../../search/dsl/index.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
 import {
   aggregateDfs,
+  canMatchShard,
   executeDfsPhase,
   executeFetchPhase,
   executeQueryPhase,
@@ -42,6 +44,7 @@ import { logRemoteSearchPhase, type SearchSlowLogRequest } from './search-slow-l
 import { totalHitsText } from '../../indices/index.js';
 
 export const OPEN_READER_CONTEXT_ACTION = 'indices:data/read/open_reader_context';
+export const CAN_MATCH_ACTION = 'indices:data/read/search[can_match]';
 export const DFS_ACTION = 'indices:data/read/search[phase/dfs]';
 export const QUERY_CONTEXT_ACTION = 'indices:data/read/search[phase/query]';
 export const FETCH_CONTEXT_ACTION = 'indices:data/read/search[phase/fetch/id]';
@@ -98,6 +101,39 @@ export function openReaderContext(services: NodeServices, raw: unknown): unknown
   } catch (err) {
     searcher.release();
     throw err;
+  }
+}
+
+// ---- can_match ----------------------------------------------------------------------------------------------
+
+export interface CanMatchRequest {
+  readonly label: ShardLabel;
+  /** A point in time's context (its searcher, and its alias filter); otherwise the shard's current searcher. */
+  readonly context?: RemoteContextRef;
+  /** The query with the alias filter the coordinating node knows of applied. */
+  readonly query: QueryAst | undefined;
+  readonly nowMillis: number;
+}
+
+export function canMatchOnShard(services: NodeServices, raw: unknown): { canMatch: boolean } {
+  const request = decodeTagged(raw) as CanMatchRequest;
+  if (request.context !== undefined) {
+    const context = liveContext(services, request.context, 'pit');
+    const registry = readerContextsOf(services);
+    registry.acquire(context, undefined);
+    try {
+      const target = targetFor(labelOf(context, request.label.shardIndex), context.service, context.searcher, services);
+      return { canMatch: canMatchShard(target, withAliasFilter({ query: request.query } as SearchRequest, context.aliasFilter).query, request.nowMillis) };
+    } finally {
+      registry.release(context);
+    }
+  }
+  const { service, shard } = localShard(services, request.label);
+  const searcher = shard.acquireSearcher();
+  try {
+    return { canMatch: canMatchShard(targetFor(request.label, service, searcher, services), request.query, request.nowMillis) };
+  } finally {
+    searcher.release();
   }
 }
 

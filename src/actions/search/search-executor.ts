@@ -57,9 +57,11 @@ import type { DiscoveryNode } from '../../cluster/index.js';
 import { sendToNode } from '../remote-node.js';
 import { decodeRemoteShardSearch, QUERY_FETCH_ACTION, resolveSortForIndex, type RemoteShardSearchRequest } from './remote-shard-search.js';
 import {
+  CAN_MATCH_ACTION,
   DFS_ACTION,
   FETCH_CONTEXT_ACTION,
   QUERY_CONTEXT_ACTION,
+  type CanMatchRequest,
   type ContextFetchRequest,
   type ContextQueryRequest,
   type ContextQueryResult,
@@ -280,7 +282,7 @@ function queried(runs: readonly Running[]): Running[] {
  * CanMatchPreFilterSearchPhase: marks the shards whose query (with their alias filter) rewrites to match_none as
  * skipped, keeping the first shard when none can match (ES needs one real result to build the response).
  */
-function preFilter(runs: readonly Running[], plan: SearchPlan): void {
+async function preFilter(runs: readonly Running[], plan: SearchPlan, context: ActionContext): Promise<void> {
   if (plan.preFilter === undefined || plan.mode.kind !== 'search') return;
   const request = plan.request;
   const first = request.sort?.[0];
@@ -295,10 +297,25 @@ function preFilter(runs: readonly Running[], plan: SearchPlan): void {
   };
   if (!shouldPreFilterSearchShards(decision)) return;
   const candidates = live(runs);
-  for (const run of candidates) {
-    // A remote shard is not pre-filtered (its can-match would be another round trip): its query phase decides.
-    run.skipped = run.target !== undefined && !canMatchShard(run.target, withAliasFilter(request, run.slot.aliasFilter).query, plan.nowMillis);
-  }
+  await Promise.all(
+    candidates.map(async (run) => {
+      const query = withAliasFilter(request, run.slot.aliasFilter).query;
+      if (run.target !== undefined) {
+        run.skipped = !canMatchShard(run.target, query, plan.nowMillis);
+        return;
+      }
+      if (run.remote === undefined) return;
+      // A shard on another node answers there (its mapping, its segments' value ranges); a node that does not
+      // answer leaves the shard to the query phase, which reports its failure.
+      const args: CanMatchRequest = { label: run.slot, ...(run.remoteContext !== undefined && { context: run.remoteContext }), query, nowMillis: plan.nowMillis };
+      try {
+        const answer = (await sendToNode(context.services, run.remote, CAN_MATCH_ACTION, encodeTagged(args), context.task)) as { canMatch: boolean };
+        run.skipped = answer.canMatch === false;
+      } catch {
+        run.skipped = false;
+      }
+    }),
+  );
   if (candidates.length > 0 && candidates.every((run) => run.skipped)) candidates[0]!.skipped = false;
 }
 
@@ -596,7 +613,7 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
   let completed = false;
   const failures = (): ShardFailure[] => runs.flatMap((run) => (run.failure === undefined ? [] : [run.failure]));
   try {
-    preFilter(runs, plan);
+    await preFilter(runs, plan, context);
     const dfs = await dfsPhase(runs, plan, context);
     if (plan.dfs && live(runs).length === 0 && runs.length > 0) throw searchPhaseExecutionError('dfs', 'all shards failed', failures());
     await Promise.all(
