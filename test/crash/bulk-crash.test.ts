@@ -42,7 +42,7 @@ interface IdHistory {
   maxAckedVersion: number;
 }
 
-test(`kill -9 during continuous _bulk, ${CYCLES} cycles: every acknowledged document survives`, { timeout: 170_000 }, async () => {
+test(`kill -9 during continuous _bulk, ${CYCLES} cycles: every acknowledged document survives`, { timeout: 300_000 }, async () => {
   const seed = Number(process.env['GANNET_CRASH_SEED'] ?? Date.now() % 1_000_000);
   console.log(`bulk crash seed ${seed}`);
   const random = mulberry32(seed);
