@@ -75,7 +75,9 @@ test('a 10 MB string: accepted for text, ignored past ignore_above for keyword, 
   const dynamic = doc({ t: big });
   assert.deepEqual(dynamic.fields.map((f) => f.field), ['t']);
   assert.deepEqual(dynamic.ignored, ['t.keyword']);
-  assert.ok(Date.now() - started < 5000, 'parsing 10 MB takes well under the request timeout');
+  // Not a speed goal (bench/ has those): a guard against work quadratic in the string's length, which would take
+  // minutes. Linear parsing took 8.5 s at load 30 on two cores, hence the wide bound.
+  assert.ok(Date.now() - started < 30_000, 'parsing 10 MB is linear in its length');
   assert.throws(
     () => doc({ k: 'é'.repeat(20000) }, { properties: { k: { type: 'keyword' } } }),
     (err: unknown) => {
