@@ -1,0 +1,140 @@
+/**
+ * Replication figures of issue 13, on node processes and an etcd of their own:
+ *  1. `_bulk` of the npm corpus into 1 primary + 1 replica on 2 nodes vs 1 primary on 1 node, same run
+ *     (goal: at least 0.6x);
+ *  2. file-based peer recovery throughput: a new replica of that shard (bytes copied / recovery time, against the
+ *     `indices.recovery.max_bytes_per_sec` limit, default 40mb);
+ *  3. operations-based recovery after the replica's node restarts with `--missed` operations written meanwhile
+ *     (goal < 2 s; no file copied).
+ *
+ * Usage: node dist/bench/micro/replication.js [--docs 50000] [--batch 1000] [--clients 2] [--missed 10000]
+ */
+import { rmSync } from 'node:fs';
+import { ClusterProcesses } from '../../test/helpers/cluster-processes.js';
+import type { NodeProcess } from '../../test/helpers/node-process.js';
+import { readCorpusLines } from './corpus.js';
+
+function arg(name: string, fallback: number): number {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+const NDJSON = { 'content-type': 'application/x-ndjson' };
+
+function bulkBodies(lines: readonly Buffer[], index: string, batch: number, idOffset = 0): string[] {
+  const bodies: string[] = [];
+  for (let start = 0; start < lines.length; start += batch) {
+    const parts: string[] = [];
+    for (let i = start; i < Math.min(lines.length, start + batch); i++) parts.push(`{"index":{"_index":"${index}","_id":"${i + idOffset}"}}\n${lines[i]!.toString('utf8')}\n`);
+    bodies.push(parts.join(''));
+  }
+  return bodies;
+}
+
+/** Sends the bodies with `clients` requests in flight; returns documents per second. */
+async function ingest(node: NodeProcess, bodies: readonly string[], clients: number, docs: number): Promise<number> {
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++]!;
+        const answer = await node.request('POST', '/_bulk', { raw: body, headers: NDJSON });
+        if (answer.status !== 200 || answer.body.errors) throw new Error(`bulk failed: ${answer.text.slice(0, 500)}`);
+      }
+    }),
+  );
+  return docs / ((performance.now() - started) / 1000);
+}
+
+async function waitGreen(node: NodeProcess, index: string): Promise<void> {
+  for (;;) {
+    const health = await node.request('GET', `/_cluster/health/${index}?wait_for_status=green&timeout=120s`);
+    if (health.body?.status === 'green') return;
+  }
+}
+
+async function peerRecovery(node: NodeProcess, index: string): Promise<any> {
+  const recovery = await node.request('GET', `/${index}/_recovery`);
+  return recovery.body[index].shards.filter((shard: any) => shard.type === 'PEER').sort((a: any, b: any) => b.start_time_in_millis - a.start_time_in_millis)[0];
+}
+
+async function main(): Promise<void> {
+  const docs = arg('docs', 50_000);
+  const batch = arg('batch', 1000);
+  const clients = arg('clients', 2);
+  const missed = arg('missed', 10_000);
+  const lines = readCorpusLines(docs, 'npm');
+  const bodies = bulkBodies(lines, 'bench', batch);
+  const sourceBytes = lines.reduce((sum, line) => sum + line.length, 0);
+  console.log(`npm corpus: ${lines.length} documents, ${(sourceBytes / 1e6).toFixed(1)} MB of sources, bulk ${batch}, ${clients} clients`);
+
+  // 1a. One node, one primary.
+  const single = await ClusterProcesses.start(1);
+  let singleRate: number;
+  try {
+    const [node] = single.nodes as [NodeProcess];
+    await node.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
+    await waitGreen(node, 'bench');
+    singleRate = await ingest(node, bodies, clients, lines.length);
+  } finally {
+    await single.stop();
+  }
+  console.log(`1 primary on 1 node:             ${Math.round(singleRate)} docs/s`);
+
+  // 1b. Two nodes, primary + replica; then 2 and 3 on the same cluster.
+  const cluster = await ClusterProcesses.start(1);
+  let keptData: string | undefined;
+  try {
+    const [a] = cluster.nodes as [NodeProcess];
+    const b = await cluster.addNode({}, { keepData: true });
+    keptData = b.dataPath;
+    await a.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+    await waitGreen(a, 'bench');
+    const replicatedRate = await ingest(a, bodies, clients, lines.length);
+    console.log(`1 primary + 1 replica, 2 nodes:  ${Math.round(replicatedRate)} docs/s (${(replicatedRate / singleRate).toFixed(2)}x of one node; goal >= 0.6x)`);
+
+    // 2. File-based recovery of a new copy: drop the replica, flush, add it back.
+    await a.request('PUT', '/bench/_settings', { body: { index: { number_of_replicas: 0 } } });
+    await waitGreen(a, 'bench');
+    await a.request('POST', '/bench/_flush');
+    const raisedAt = performance.now();
+    await a.request('PUT', '/bench/_settings', { body: { index: { number_of_replicas: 1 } } });
+    await waitGreen(a, 'bench');
+    const fileWall = performance.now() - raisedAt;
+    const fileBased = await peerRecovery(a, 'bench');
+    const copied = fileBased.index.size.recovered_in_bytes as number;
+    const recoveryMillis = fileBased.total_time_in_millis as number;
+    console.log(
+      `file-based recovery:             ${(copied / 1e6).toFixed(1)} MB in ${fileBased.index.files.recovered} files, ${recoveryMillis} ms ` +
+        `(${(copied / 1e6 / (recoveryMillis / 1000)).toFixed(1)} MB/s; limit 40mb = 41.9 MB/s; throttled ${fileBased.index.source_throttle_time_in_millis} ms), ` +
+        `settings change to green ${Math.round(fileWall)} ms`,
+    );
+
+    // 3. Operations-based recovery: the replica's node stops, `missed` operations are written, it comes back.
+    const routing = await a.request('GET', '/_cluster/state/routing_table/bench');
+    const replicaNode: string = routing.body.routing_table.indices.bench.shards['0'].find((copy: any) => !copy.primary).node;
+    const replica = cluster.nodes.find((node) => node.nodeId === replicaNode)!;
+    const primary = cluster.nodes.find((node) => node !== replica)!;
+    await primary.request('POST', '/bench/_flush');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await replica.stop();
+    cluster.nodes.splice(cluster.nodes.indexOf(replica), 1);
+    const missedBodies = bulkBodies(readCorpusLines(missed, 'npm'), 'bench', batch, 1_000_000);
+    await ingest(primary, missedBodies, clients, missed);
+    const restartAt = performance.now();
+    await cluster.addNode({}, { dataPath: replica.dataPath, keepData: true });
+    await waitGreen(primary, 'bench');
+    const opsWall = performance.now() - restartAt;
+    const opsBased = await peerRecovery(primary, 'bench');
+    console.log(
+      `operations-based recovery:       ${opsBased.translog.recovered} operations, ${opsBased.index.files.recovered} files copied, ` +
+        `${opsBased.total_time_in_millis} ms (goal < 2 s); node start to green ${Math.round(opsWall)} ms`,
+    );
+  } finally {
+    await cluster.stop();
+    if (keptData !== undefined) rmSync(keptData, { recursive: true, force: true });
+  }
+}
+
+await main();
