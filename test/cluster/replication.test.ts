@@ -9,6 +9,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
 import { InProcessCluster, type InProcessNode } from '../helpers/in-process-cluster.js';
 import { REPLICA_ACTION, type ReplicaRequest } from '../../src/indices/index.js';
 import { transportNode } from '../../src/cluster/transport-nodes.js';
@@ -321,5 +322,34 @@ describe('replication to in-sync copies', () => {
     assert.equal(moved.type, 'PEER', recovery.text);
     assert.equal(moved.stage, 'DONE');
     assert.equal(moved.source.id, primaryNodeId);
+  });
+
+  test('file-based recovery keeps to indices.recovery.max_bytes_per_sec', { timeout: TEST_TIMEOUT }, async () => {
+    const [a] = cluster.nodes as [InProcessNode];
+    await a.request('PUT', '/throttled', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
+    await cluster.waitFor(a, '/_cluster/health/throttled?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    // About 2 MB of random (incompressible) text, committed.
+    for (let round = 0; round < 4; round++) {
+      const lines: string[] = [];
+      for (let i = 0; i < 500; i++) lines.push(JSON.stringify({ index: { _index: 'throttled', _id: `${round}-${i}` } }), JSON.stringify({ blob: randomBytes(768).toString('base64') }));
+      assert.equal((await a.request('POST', '/_bulk', { raw: bulkOf(lines), headers: NDJSON })).body.errors, false);
+    }
+    assert.equal((await a.request('POST', '/throttled/_flush')).status, 200);
+    const limited = await a.request('PUT', '/_cluster/settings', { body: { transient: { 'indices.recovery.max_bytes_per_sec': '512kb' } } });
+    assert.equal(limited.status, 200, limited.text);
+    try {
+      await a.request('PUT', '/throttled/_settings', { body: { index: { number_of_replicas: 1 } } });
+      await cluster.waitFor(a, '/_cluster/health/throttled?wait_for_status=green&timeout=60s', (r) => r.body?.status === 'green', 120_000);
+      const recovery = await a.request('GET', '/throttled/_recovery');
+      const peer = recovery.body.throttled.shards.find((shard: any) => shard.type === 'PEER');
+      const bytes: number = peer.index.size.recovered_in_bytes;
+      assert.ok(bytes > 1_000_000, `copied ${bytes} bytes`);
+      // At 512kb/s the copy cannot take less than bytes / 512 KiB seconds (less the first chunk, sent at once).
+      const floorMillis = ((bytes - 512 * 1024) / (512 * 1024)) * 1000;
+      assert.ok(peer.index.total_time_in_millis >= floorMillis * 0.9, `index stage ${peer.index.total_time_in_millis} ms for ${bytes} bytes`);
+      assert.ok(peer.index.source_throttle_time_in_millis > 0, JSON.stringify(peer.index));
+    } finally {
+      await a.request('PUT', '/_cluster/settings', { body: { transient: { 'indices.recovery.max_bytes_per_sec': null } } });
+    }
   });
 });
