@@ -18,6 +18,8 @@ export interface EtcdOptions {
   /** Reuse ports (a restart keeps its address); free ones are picked otherwise. */
   readonly clientPort?: number;
   readonly peerPort?: number;
+  /** The address etcd listens on (default loopback; the fault suite's partitions use a bridge address). */
+  readonly host?: string;
   /** Leave etcd running after this process exits (the cluster command); tests keep it attached. */
   readonly detached?: boolean;
 }
@@ -79,8 +81,9 @@ export class EtcdProcess {
     mkdirSync(options.dataDir, { recursive: true });
     const clientPort = options.clientPort ?? (await freePort());
     const peerPort = options.peerPort ?? (await freePort());
-    const client = `http://127.0.0.1:${clientPort}`;
-    const peer = `http://127.0.0.1:${peerPort}`;
+    const host = options.host ?? '127.0.0.1';
+    const client = `http://${host}:${clientPort}`;
+    const peer = `http://${host}:${peerPort}`;
     const args = [
       '--name', 'gannet',
       '--data-dir', options.dataDir,

@@ -157,3 +157,30 @@ export function nodeRoles(settings: Settings): NodeRole[] {
   }
   return [...new Set(configured as NodeRole[])].sort();
 }
+
+/** Failure detection's node settings (docs/decisions/0011-failure-detection.md), checked when the node starts. */
+export interface FaultDetectionSettings {
+  /** `cluster.etcd.lease_ttl` (10s, at least 1s, whole seconds): how long a silent node stays a member. */
+  readonly leaseTtlSeconds: number;
+  /** `cluster.etcd.join_timeout` (30s): how long start waits for a master before serving with the no-master block. */
+  readonly joinTimeoutMillis: number;
+  /** `cluster.fault_detection.probe_timeout` (1s): the connect that asks whether a disconnected node is gone. */
+  readonly probeTimeoutMillis: number;
+  /** `cluster.nodes.reconnect_interval` (ES's default 10s; Gannet 1s): how often a failed connection is retried. */
+  readonly reconnectIntervalMillis: number;
+}
+
+export function faultDetectionSettings(settings: Settings): FaultDetectionSettings {
+  const atLeast = (key: string, fallback: number, minimum: number, minimumText: string): number => {
+    const millis = settings.getTimeMillis(key, fallback);
+    if (millis < minimum) throw new EsError('illegal_argument_exception', `failed to parse value [${settings.getString(key, '')}] for setting [${key}], must be >= [${minimumText}]`);
+    return millis;
+  };
+  return {
+    // etcd grants leases in whole seconds.
+    leaseTtlSeconds: Math.round(atLeast('cluster.etcd.lease_ttl', 10_000, 1000, '1s') / 1000),
+    joinTimeoutMillis: atLeast('cluster.etcd.join_timeout', 30_000, 0, '0s'),
+    probeTimeoutMillis: atLeast('cluster.fault_detection.probe_timeout', 1000, 1, '1ms'),
+    reconnectIntervalMillis: atLeast('cluster.nodes.reconnect_interval', 1000, 1, '1ms'),
+  };
+}

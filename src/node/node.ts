@@ -20,6 +20,7 @@ import type { Coordinator } from '../cluster/coordination/coordinator.js';
 import { EtcdCoordinator } from '../cluster/coordination/etcd/etcd-coordinator.js';
 import { MasterRequests } from '../cluster/master-requests.js';
 import { PublicationAcks } from '../cluster/publication-acks.js';
+import { NodeConnectionsService } from '../cluster/node-connections.js';
 import { reroute } from '../cluster/routing/allocation.js';
 import { TaskManager } from '../tasks/index.js';
 import { TransportService, registerHandshake } from '../transport/index.js';
@@ -38,7 +39,7 @@ import { registerNodeActions } from '../actions/node-actions.js';
 import { TaskResultsIndex, readStoredTaskIdFloor } from '../actions/tasks/index.js';
 import { NodeEnvironment } from './node-environment.js';
 import { liveNodeSettings } from '../cluster/settings/index.js';
-import { nodeRoles } from './node-settings.js';
+import { faultDetectionSettings, nodeRoles } from './node-settings.js';
 import { createLogger } from './logger.js';
 import { registerRedactedRoot } from '../common/redact.js';
 import { setInternalErrorReporter } from '../common/errors.js';
@@ -51,6 +52,7 @@ export class GannetNode {
   private environment: NodeEnvironment | undefined;
   private http: HttpServer | undefined;
   private transport: TransportService | undefined;
+  private nodeConnections: NodeConnectionsService | undefined;
   private coordinator: Coordinator | undefined;
   private services: NodeServices | undefined;
   private indicesService: IndicesService | undefined;
@@ -220,6 +222,15 @@ export class GannetNode {
     this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger, peerRecovery);
     this.indicesApplier.start();
     const threadPools = new ThreadPools(localNode.name, allocatedProcessors(settings), getHeapStatistics().heap_size_limit);
+    if (clustered) {
+      this.nodeConnections = new NodeConnectionsService(clusterService, transport, localNode.id, {
+        probeTimeoutMillis: faultDetectionSettings(settings).probeTimeoutMillis,
+        reconnectIntervalMillis: faultDetectionSettings(settings).reconnectIntervalMillis,
+        nodeGone: (node) => coordinator.removeGoneNode?.(node) ?? Promise.resolve(),
+        log: (level, message, err) => this.logger[level]({ err, event: 'fault_detection' }, message),
+      });
+      this.nodeConnections.start();
+    }
     const services: NodeServices = {
       settings: handlerSettings,
       version,
@@ -290,6 +301,7 @@ export class GannetNode {
     this.stopEventLog?.();
     this.gcMonitor?.stop();
     await this.http?.stop();
+    this.nodeConnections?.stop();
     await this.transport?.stop();
     await this.indicesApplier?.stop();
     await this.coordinator?.stop();
@@ -318,10 +330,10 @@ function createCoordinator(kind: string, settings: Settings, clusterService: Clu
     .filter(Boolean);
   return new EtcdCoordinator(clusterService, localNode, {
     endpoints,
-    leaseTtlSeconds: Math.max(1, Math.round(settings.getTimeMillis('cluster.etcd.lease_ttl', 10_000) / 1000)),
-    joinTimeoutMillis: settings.getTimeMillis('cluster.etcd.join_timeout', 30_000),
+    leaseTtlSeconds: faultDetectionSettings(settings).leaseTtlSeconds,
+    joinTimeoutMillis: faultDetectionSettings(settings).joinTimeoutMillis,
     reroute,
-    log: (level, message, err) => logger[level]({ err, event: 'coordination' }, message),
+    log: (level, message, err, fields) => logger[level]({ err, event: 'coordination', ...fields }, message),
   });
 }
 

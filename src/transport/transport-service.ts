@@ -141,6 +141,7 @@ export class TransportService {
   private readonly nodeConnections = new Map<string, { address: string; connection: Promise<Connection> }>();
   /** Requests served by the local shortcut (tests assert that local work never touched a socket). */
   localRequests = 0;
+  private readonly disconnectListeners: Array<(nodeId: string, address: string) => void> = [];
 
   constructor(
     private readonly host: string,
@@ -243,6 +244,40 @@ export class TransportService {
     return this.nodeConnections.has(nodeId);
   }
 
+  /**
+   * Tells `listener` when a handshaken connection to a node closed without this node closing it (the peer's
+   * process exited, or the network dropped it). Failure detection (cluster/node-connections.ts) starts there.
+   */
+  onNodeDisconnected(listener: (nodeId: string, address: string) => void): void {
+    this.disconnectListeners.push(listener);
+  }
+
+  /** Opens (or keeps) the handshaken connection to a node; rejects as sendRequest would. */
+  async connectToNode(target: TransportNode): Promise<void> {
+    if (this.local !== undefined && target.id === this.local.nodeId) return;
+    await this.nodeConnection(target);
+  }
+
+  /**
+   * Whether a process listens on `address` now, asked of the kernel with one TCP connect: `refused` means
+   * nothing listens there (the process is gone), `open` that something accepted (a paused process's kernel
+   * still accepts), `unknown` anything else (timeout, unreachable host: a partition or a slow network).
+   */
+  probe(address: string, timeoutMillis: number): Promise<'refused' | 'open' | 'unknown'> {
+    const [host, portText] = splitAddress(address);
+    return new Promise((resolve) => {
+      const socket = connect({ host, port: Number(portText) });
+      const done = (answer: 'refused' | 'open' | 'unknown') => {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(answer);
+      };
+      const timer = setTimeout(() => done('unknown'), timeoutMillis);
+      socket.once('connect', () => done('open'));
+      socket.once('error', (err: NodeJS.ErrnoException) => done(err.code === 'ECONNREFUSED' ? 'refused' : 'unknown'));
+    });
+  }
+
   /** Closes the connection to a node that left the cluster; requests in flight fail as disconnected. */
   disconnectFromNode(nodeId: string): void {
     const entry = this.nodeConnections.get(nodeId);
@@ -304,7 +339,12 @@ export class TransportService {
         socket.removeAllListeners('error');
         const opened = new Connection(socket, target.address, (c, frame) => this.handle(c, frame), (c) => {
           const entry = this.nodeConnections.get(target.id);
-          if (entry !== undefined) void entry.connection.then((current) => current === c && this.nodeConnections.delete(target.id), () => undefined);
+          if (entry === undefined) return; // closed by this node (disconnectFromNode, stop)
+          void entry.connection.then((current) => {
+            if (current !== c || this.nodeConnections.get(target.id) !== entry) return;
+            this.nodeConnections.delete(target.id);
+            for (const listener of this.disconnectListeners) listener(target.id, target.address);
+          }, () => undefined);
         });
         opened.senderId = local?.nodeId;
         resolve(opened);

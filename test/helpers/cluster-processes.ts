@@ -8,6 +8,7 @@ import { TestEtcd } from './etcd.js';
 export class ClusterProcesses {
   readonly nodes: NodeProcess[] = [];
   private counter = 0;
+  private readonly settingsOf = new Map<NodeProcess, Record<string, string>>();
 
   private constructor(
     readonly etcd: TestEtcd,
@@ -35,19 +36,34 @@ export class ClusterProcesses {
    */
   async addNode(settings: Record<string, string> = {}, options: { dataPath?: string; keepData?: boolean } = {}): Promise<NodeProcess> {
     const name = `node-${this.counter++}`;
-    const node = await NodeProcess.start({
-      ...options,
-      settings: {
-        'node.name': name,
-        'cluster.name': this.clusterName,
-        'cluster.coordination': 'etcd',
-        'cluster.etcd.endpoints': this.etcd.endpoint,
-        'cluster.etcd.lease_ttl': '3s',
-        ...this.extraSettings,
-        ...settings,
-      },
-    });
+    const nodeSettings = {
+      'node.name': name,
+      'cluster.name': this.clusterName,
+      'cluster.coordination': 'etcd',
+      'cluster.etcd.endpoints': this.etcd.endpoint,
+      'cluster.etcd.lease_ttl': '3s',
+      ...this.extraSettings,
+      ...settings,
+    };
+    const node = await NodeProcess.start({ ...options, settings: nodeSettings, startTimeoutMillis: 60_000 });
+    this.settingsOf.set(node, nodeSettings);
     this.nodes.push(node);
+    return node;
+  }
+
+  /**
+   * Starts a node that was killed (or stopped with its data kept) again on its data path: the same node id
+   * and name, a new process (a new ephemeral id). It takes the old one's place in `nodes`.
+   */
+  async restart(old: NodeProcess): Promise<NodeProcess> {
+    const settings = this.settingsOf.get(old);
+    if (settings === undefined) throw new Error(`not a node of this cluster: ${old.nodeId}`);
+    if (old.child.exitCode === null && old.child.signalCode === null) throw new Error(`node ${old.nodeId} still runs`);
+    const node = await NodeProcess.start({ settings, dataPath: old.dataPath, startTimeoutMillis: 60_000 });
+    this.settingsOf.set(node, settings);
+    const slot = this.nodes.indexOf(old);
+    if (slot >= 0) this.nodes[slot] = node;
+    else this.nodes.push(node);
     return node;
   }
 

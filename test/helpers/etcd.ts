@@ -12,12 +12,13 @@ export class TestEtcd {
   private constructor(
     public process: EtcdProcess,
     readonly dataDir: string,
+    readonly host?: string,
   ) {}
 
-  static async start(): Promise<TestEtcd> {
+  static async start(options: { host?: string } = {}): Promise<TestEtcd> {
     const dataDir = mkdtempSync(join(tmpdir(), 'gannet-etcd-'));
-    const process = await EtcdProcess.start({ dataDir: join(dataDir, 'data') }, true);
-    return new TestEtcd(process, dataDir);
+    const process = await EtcdProcess.start({ dataDir: join(dataDir, 'data'), host: options.host }, true);
+    return new TestEtcd(process, dataDir, options.host);
   }
 
   get endpoint(): string {
@@ -28,7 +29,7 @@ export class TestEtcd {
   async restart(signal: NodeJS.Signals = 'SIGTERM', downMillis = 0): Promise<void> {
     await this.process.stop(signal);
     if (downMillis > 0) await new Promise((resolve) => setTimeout(resolve, downMillis));
-    this.process = await EtcdProcess.start({ dataDir: join(this.dataDir, 'data'), clientPort: this.process.clientPort, peerPort: this.process.peerPort });
+    this.process = await EtcdProcess.start({ dataDir: join(this.dataDir, 'data'), clientPort: this.process.clientPort, peerPort: this.process.peerPort, host: this.host });
   }
 
   async stop(): Promise<void> {

@@ -40,6 +40,10 @@ export interface StartOptions {
   entry?: string;
   /** Runtime options appended after config/node.options (e.g. a smaller `--max-old-space-size`). */
   runtimeOptions?: readonly string[];
+  /** A command the node runs under, e.g. `['ip', 'netns', 'exec', 'ns1']` (it must exec the node, keeping the pid). */
+  wrapper?: readonly string[];
+  /** How long the node may take to log that it started (at least GANNET_TEST_START_SECONDS, default 20 s). */
+  startTimeoutMillis?: number;
 }
 
 export interface HttpResult {
@@ -55,6 +59,8 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   /** Raw bytes to send as the body (no JSON encoding). */
   raw?: Buffer | string;
+  /** Give up (reject) when no answer came in this time: a paused or cut-off node never answers. */
+  timeoutMillis?: number;
 }
 
 /** How long a node may take to start (GANNET_TEST_START_SECONDS: a heavily loaded host needs more than 20 s). */
@@ -74,6 +80,8 @@ export class NodeProcess {
     readonly home: string,
     private readonly keepData: boolean,
     exited: Promise<number | null>,
+    /** The address HTTP requests go to (loopback unless the node binds another address). */
+    readonly host = '127.0.0.1',
   ) {
     this.exited = exited;
   }
@@ -95,7 +103,9 @@ export class NodeProcess {
     };
     const args = [...NODE_RUNTIME_OPTIONS, ...(options.runtimeOptions ?? []), options.entry ?? GANNET_ENTRY, 'start', '--config', configDir];
     for (const [key, value] of Object.entries(settings)) args.push('-E', `${key}=${value}`);
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    const [command, ...commandArgs] = [...(options.wrapper ?? []), process.execPath, ...args];
+    const child = spawn(command!, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...options.env } });
+    const startTimeout = Math.max(options.startTimeoutMillis ?? 0, START_SECONDS * 1000);
     const logs: string[] = [];
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     const started = await new Promise<{ address: string; nodeId: string }>((resolve, reject) => {
@@ -103,8 +113,8 @@ export class NodeProcess {
         // Never leave a half-started node behind.
         child.kill('SIGKILL');
         rmSync(home, { recursive: true, force: true });
-        reject(new Error(`node did not start in ${START_SECONDS}s:\n${logs.join('\n')}`));
-      }, START_SECONDS * 1000);
+        reject(new Error(`node did not start in ${startTimeout / 1000}s:\n${logs.join('\n')}`));
+      }, startTimeout);
       createInterface({ input: child.stderr! }).on('line', (line) => logs.push(line));
       createInterface({ input: child.stdout! }).on('line', (line) => {
         logs.push(line);
@@ -124,8 +134,10 @@ export class NodeProcess {
         reject(new Error(`node exited with ${code} before starting:\n${logs.join('\n')}`));
       });
     });
-    const port = Number(started.address.split(':').pop());
-    const node = new NodeProcess(child, `http://${started.address}`, port, started.nodeId, dataPath, home, options.keepData ?? false, exited);
+    const colon = started.address.lastIndexOf(':');
+    const port = Number(started.address.slice(colon + 1));
+    const host = started.address.slice(0, colon);
+    const node = new NodeProcess(child, `http://${started.address}`, port, started.nodeId, dataPath, home, options.keepData ?? false, exited, host);
     // Share the array the output readers fill, so lines logged after start show up too.
     (node as { logs: string[] }).logs = logs;
     return node;
@@ -133,7 +145,7 @@ export class NodeProcess {
 
   /** A request through node:http (no automatic decompression or header rewriting). */
   request(method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
-    return rawRequest(this.port, method, path, options);
+    return rawRequest(this.port, method, path, options, this.host);
   }
 
   async stop(): Promise<number | null> {
@@ -160,7 +172,7 @@ export class NodeProcess {
   }
 }
 
-export function rawRequest(port: number, method: string, path: string, options: RequestOptions = {}): Promise<HttpResult> {
+export function rawRequest(port: number, method: string, path: string, options: RequestOptions = {}, host = '127.0.0.1'): Promise<HttpResult> {
   return new Promise((resolve, reject) => {
     let payload: Buffer | undefined;
     const headers: Record<string, string> = { ...options.headers };
@@ -170,7 +182,7 @@ export function rawRequest(port: number, method: string, path: string, options: 
       headers['content-type'] ??= 'application/json';
     }
     if (payload) headers['content-length'] = String(payload.length);
-    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers }, (res) => {
+    const req = httpRequest({ host, port, method, path, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
@@ -186,6 +198,7 @@ export function rawRequest(port: number, method: string, path: string, options: 
       res.on('error', reject);
     });
     req.on('error', reject);
+    if (options.timeoutMillis !== undefined) req.setTimeout(options.timeoutMillis, () => req.destroy(new Error(`no answer in ${options.timeoutMillis} ms`)));
     if (payload) req.end(payload);
     else req.end();
   });

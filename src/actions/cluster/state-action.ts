@@ -56,8 +56,8 @@ const handler: Route['handler'] = async (request, { services }) => {
     body.metadata = {
       cluster_uuid: state.clusterUuid,
       cluster_uuid_committed: state.masterNodeId !== undefined,
-      // The embedded coordinator is its own single voting node and never changes term.
-      cluster_coordination: { term: 1, last_committed_config: masterConfig, last_accepted_config: masterConfig, voting_config_exclusions: [] },
+      // The master's term (the embedded coordinator's is always 1; on etcd it grows with each election).
+      cluster_coordination: { term: state.term, last_committed_config: masterConfig, last_accepted_config: masterConfig, voting_config_exclusions: [] },
       templates: templates.legacy,
       indices,
       ...templates.customs,

@@ -27,18 +27,21 @@ const INDEX_BLOCKS = [
   },
 ] as const;
 
-/** The global blocks Gannet has (state not recovered) are retryable and never persisted, as ES's. */
+/**
+ * How ES prints the global blocks Gannet has, by id: state not recovered (GatewayService: every level, never
+ * persisted) and no master (NoMasterBlockService's default NO_MASTER_BLOCK_WRITES: writes only). Both retryable.
+ */
+const GLOBAL_BLOCK_SHAPES: Readonly<Record<number, Json>> = {
+  1: { retryable: true, disable_state_persistence: true, levels: ['read', 'write', 'metadata_read', 'metadata_write'] },
+  2: { retryable: true, levels: ['write', 'metadata_write'] },
+};
+
 export function blocksXContent(state: ClusterState, indexNames: readonly string[]): Json {
   const out: Json = {};
   if (state.globalBlocks.length > 0) {
     const global: Json = {};
     for (const block of state.globalBlocks) {
-      global[String(block.id)] = {
-        description: block.description,
-        retryable: true,
-        disable_state_persistence: true,
-        levels: ['read', 'write', 'metadata_read', 'metadata_write'],
-      };
+      global[String(block.id)] = { description: block.description, ...(GLOBAL_BLOCK_SHAPES[block.id] ?? GLOBAL_BLOCK_SHAPES[1]) };
     }
     out.global = global;
   }

@@ -6,7 +6,7 @@
  * (`refresh=wait_for`). Outcomes come back in the items' order; an item's failure never fails the others.
  */
 import { EsError, errors, indexErrors, replicationErrors, toEsError } from '../../common/errors.js';
-import { type DiscoveryNode, isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
+import { type DiscoveryNode, hasNoMasterBlock, isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
 import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { RoutingTableShape } from '../../indices/index.js';
 import { parseActiveShardCount, requiredCopies, activeCopies, shardHasEnoughActive, type ActiveShardCount } from '../../cluster/metadata/active-shard-count.js';
@@ -69,7 +69,11 @@ export async function executeWrites(requested: readonly DocWriteItem[], options:
     }
   });
 
-  // 1. Missing indices are created first, each once, whatever the number of items naming it.
+  // 1. A node that knows no master (etcd lost, an election under way) refuses writes: ES's no-master block is
+  // retryable, so the request waits for a master up to its `timeout`, then fails as a whole with the block.
+  await waitForNoMasterBlockToClear(clusterService, options.timeoutMillis, context.task.signal);
+
+  // 2. Missing indices are created first, each once, whatever the number of items naming it.
   const creationErrors = new Map<string, EsError>();
   const before = clusterService.state();
   const toCreate = new Set<string>();
@@ -85,7 +89,7 @@ export async function executeWrites(requested: readonly DocWriteItem[], options:
     ),
   );
 
-  // 2. Route every item to its shard.
+  // 3. Route every item to its shard.
   const state = clusterService.state();
   const groups = new Map<string, ShardGroup>();
   // Per index once per batch: the routing shape and whether routing is required.
@@ -138,10 +142,17 @@ export async function executeWrites(requested: readonly DocWriteItem[], options:
     }
   });
 
-  // 3. Each shard's items run in order on its primary (on this node or sent to the primary's node); shards run
+  // 4. Each shard's items run in order on its primary (on this node or sent to the primary's node); shards run
   // side by side.
   await Promise.all([...groups.values()].map((group) => runShardGroupOnPrimary(group, routed, outcomes, options, context)));
   return outcomes;
+}
+
+/** ES's TransportBulkAction on a retryable global block: wait for a state without it, else fail with the block. */
+async function waitForNoMasterBlockToClear(clusterService: ActionContext['services']['clusterService'], timeoutMillis: number, signal: AbortSignal): Promise<void> {
+  if (!hasNoMasterBlock(clusterService.state())) return;
+  const { timedOut } = await clusterService.waitFor((state) => !hasNoMasterBlock(state), timeoutMillis, signal);
+  if (timedOut) throw errors.noMasterBlock();
 }
 
 export const SHARD_BULK_ACTION = 'indices:data/write/bulk[s]';
@@ -609,12 +620,15 @@ async function primaryWhenActive(group: ShardGroup, options: WriteOptions, conte
   const ready = (state: ClusterState): boolean => {
     const copies = state.routing.get(indexName)?.[group.shard];
     const primary = copies?.find((copy) => copy.primary);
+    // The primary's node refuses too while it knows no master: its copy may already have been replaced.
+    if (hasNoMasterBlock(state)) return false;
     if (primary === undefined || (primary.state !== 'STARTED' && primary.state !== 'RELOCATING') || primary.nodeId !== context.services.localNode.id) return false;
     // (A primary elsewhere gets the group as a shard bulk request: runShardGroupOnPrimary.)
     return service.shard(indexName, group.shard) !== undefined && shardHasEnoughActive(state, indexName, group.shard, wanted);
   };
   const { state, timedOut } = await clusterService.waitFor(ready, options.timeoutMillis, context.task.signal);
   if (!timedOut) return service.shard(indexName, group.shard)!;
+  if (hasNoMasterBlock(state)) throw errors.noMasterBlock();
   const timeoutText = formatTimeout(options.timeoutMillis);
   const request = `[BulkShardRequest [[${indexName}][${group.shard}]] containing [${group.positions.length}] requests]`;
   const primary = state.routing.get(indexName)?.[group.shard]?.find((copy) => copy.primary);

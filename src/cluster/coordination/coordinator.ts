@@ -15,6 +15,7 @@
  * - Terms only grow; a node never applies a state of a lower term than one it applied.
  */
 import type { ClusterState } from '../cluster-state.js';
+import type { DiscoveryNode } from '../discovery-node.js';
 
 export type CoordinationKind = 'embedded' | 'etcd';
 
@@ -31,4 +32,9 @@ export interface Coordinator {
    * change); the coordinator assigns version, uuid and term, persists, and publishes.
    */
   submitStateUpdate(source: string, update: (state: ClusterState) => ClusterState): Promise<ClusterState>;
+  /**
+   * A node proven gone (its process no longer listens: cluster/node-connections.ts) leaves now, as if its
+   * liveness had expired. Only that incarnation (ephemeral id) is removed; one that already came back stays.
+   */
+  removeGoneNode?(node: DiscoveryNode): Promise<void>;
 }

@@ -103,6 +103,8 @@ export interface Namespace {
   if(key: string, column: 'Create' | 'Mod' | 'Version' | 'Value' | 'Lease', cmp: '==' | '!=' | '<' | '>', value: string | number): ComparatorBuilder;
   watch(): WatchBuilder;
   lease(ttlSeconds: number): Lease;
+  /** The raw lease RPCs: revoking another holder's lease by id (a node proven gone). */
+  readonly leaseClient: { leaseRevoke(request: { ID: string }): Promise<unknown> };
 }
 
 export interface EtcdClient extends Namespace {
