@@ -21,6 +21,8 @@ export interface UnassignedInfo {
   lastAllocationStatus: 'NO_ATTEMPT' | 'DECIDERS_NO' | 'NO_VALID_SHARD_COPY' | 'DECIDERS_THROTTLED' | 'DELAYED_ALLOCATION';
   /** The node the copy was on before it became unassigned (ES's last_allocated_node / `last_node`). */
   lastNodeId?: string;
+  /** ES's `details`: why an allocation failed (the failure a shard reported). */
+  details?: string;
 }
 
 export interface ShardRouting {

@@ -9,6 +9,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
+import { describeError, type EsError } from '../common/errors.js';
 import type { IndicesService, PeerRecoveryTargetService } from '../indices/index.js';
 import type { ClusterService } from './cluster-service.js';
 import { assignedCopiesWithTargets, type ClusterState, type ShardRouting } from './cluster-state.js';
@@ -34,6 +35,32 @@ export class IndicesClusterStateApplier {
 
   start(): void {
     this.unsubscribe = this.clusterService.onChange((state, previous) => this.apply(state, previous));
+    this.indicesService.onShardFailed = (index, indexUuid, shardId, cause) => this.failShard(index, indexUuid, shardId, cause);
+  }
+
+  /**
+   * An open copy's engine failed (ENOSPC or another I/O error on the write path): as ES's
+   * IndicesClusterStateService does, the copy is closed here and reported failed with the failure, so it shows as
+   * UNASSIGNED with the reason (health red for a primary) and the master can allocate it again, recovering from
+   * its own store (the translog still holds every acknowledged operation).
+   */
+  private failShard(index: string, indexUuid: string, shardId: number, cause: EsError): void {
+    if (this.stopped) return;
+    const state = this.clusterService.state();
+    if (state.indices.get(index)?.uuid !== indexUuid) return;
+    const copy = state.routing.get(index)?.[shardId]?.find((candidate) => candidate.nodeId === this.localNodeId && candidate.state !== 'UNASSIGNED');
+    const allocationId = copy?.allocationId;
+    if (allocationId === undefined) return;
+    let root = cause;
+    while (root.causedBy !== undefined) root = root.causedBy;
+    const failure = `shard failure, reason [engine failed], failure ${root.type}: ${root.reason}`;
+    this.logger.warn({ err: cause, index, shard: shardId, event: 'shard_failed' }, `[${index}][${shardId}] marking and sending shard failed due to [engine failed]`);
+    this.track(
+      (async () => {
+        await this.indicesService.closeShard(index, shardId);
+        if (!this.stopped) await this.metadata().shardFailed({ index, shard: shardId, allocationId, indexUuid, message: failure });
+      })(),
+    );
   }
 
   /** Stops reacting to states and waits for shard opens under way. */
@@ -156,7 +183,7 @@ export class IndicesClusterStateApplier {
         if (!this.stopped) await this.metadata().shardStarted(report);
       } catch (err) {
         this.logger.error({ err, index: copy.index, shard: copy.shard }, 'failed to open shard');
-        if (!this.stopped) await this.metadata().shardFailed(report).catch(() => undefined);
+        if (!this.stopped) await this.metadata().shardFailed({ ...report, message: `failed recovery, failure ${describeError(err)}` }).catch(() => undefined);
       } finally {
         this.opening.delete(allocationId);
       }

@@ -186,6 +186,11 @@ export interface Engine {
 }
 
 export interface EngineConfig {
+  /**
+   * Added: told once when the engine fails (a tragic translog or segment write, ENOSPC among them: ES's
+   * Engine.EventListener.onFailedEngine), so the shard can be failed and recovered from its store.
+   */
+  readonly onFailed?: (cause: EsError) => void;
   /** The shard's directory (holds `index/` segments and `translog/`). */
   readonly path: string;
   readonly shardLabel: { index: string; indexUuid: string; shard: number };

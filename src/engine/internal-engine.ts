@@ -1042,6 +1042,8 @@ export class InternalEngine implements Engine {
       for (const listener of this.refreshListeners.splice(0)) listener.reject(indexErrors.engineClosed(this.shard, cause));
       this.admission.failAll(indexErrors.engineClosed(this.shard, cause));
       void this.jobs.close().catch(() => undefined);
+      // After the engine refuses work: the listener may close the shard and reopen it from its store.
+      queueMicrotask(() => this.config.onFailed?.(cause));
     }
     return cause;
   }

@@ -77,6 +77,9 @@ export class IndicesService {
    * Opens a shard copy's engine. EMPTY_STORE starts from an empty directory (a new index); EXISTING_STORE
    * reopens what is on disk, replaying the translog. Concurrent calls for the same copy share one open.
    */
+  /** Told when an open shard's engine fails (the cluster-state applier fails the copy; ES's IndicesClusterStateService). */
+  onShardFailed: ((index: string, indexUuid: string, shardId: number, cause: EsError) => void) | undefined;
+
   openShard(index: string, shardId: number, primary: boolean, primaryTerm: number, recovery: ShardRecovery, allocationId?: string): Promise<IndexShard> {
     const service = this.byName.get(index);
     if (service === undefined) return Promise.reject(new Error(`index [${index}] is not known on this node`));
@@ -166,6 +169,7 @@ export class IndicesService {
       storedCompression: service.flatSettings['index.codec'] === 'best_compression' ? 'deflate_best' : 'deflate_fast',
       gcDeletesMillis: settings.gcDeletesMillis,
       onMergeFinished: (merge) => logMerge(this.options.logger, service.name, shardId, merge),
+      onFailed: (cause) => this.onShardFailed?.(service.name, service.uuid, shardId, cause),
     });
     // The index may have been deleted while the engine opened.
     if (this.byName.get(service.name) !== service) {

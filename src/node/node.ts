@@ -34,6 +34,7 @@ import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
 import { logClusterEvents } from '../cluster/cluster-event-log.js';
 import { restoredRouting } from '../cluster/routing/shard-allocation.js';
+import { DiskThresholdMonitor, READ_ONLY_ALLOW_DELETE } from '../cluster/routing/disk-threshold-monitor.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
 import { registerNodeActions } from '../actions/node-actions.js';
 import { TaskResultsIndex, readStoredTaskIdFloor } from '../actions/tasks/index.js';
@@ -57,6 +58,7 @@ export class GannetNode {
   private services: NodeServices | undefined;
   private indicesService: IndicesService | undefined;
   private indicesApplier: IndicesClusterStateApplier | undefined;
+  private diskMonitor: DiskThresholdMonitor | undefined;
 
   private logFile: RotatingLogFile | undefined;
   private slowLogs: SlowLogFiles | undefined;
@@ -276,6 +278,20 @@ export class GannetNode {
     localNode.httpPort = httpPort;
 
     await coordinator.start();
+    // The flood stage block before the disk is full, released below the high watermark (issue 18).
+    this.diskMonitor = new DiskThresholdMonitor({
+      settings: handlerSettings,
+      clusterService,
+      localNodeId: localNode.id,
+      localNodeName: localNode.name,
+      probe: () => monitor.fs(),
+      updateBlock: async (indices, value) => {
+        await metadata.updateSettings(indices, { [READ_ONLY_ALLOW_DELETE]: value }, false);
+      },
+      retryFailedAllocations: () => metadata.retryDiskFailures(),
+      logger: this.logger,
+    });
+    this.diskMonitor.start();
 
     this.logger.info(
       {
@@ -303,6 +319,7 @@ export class GannetNode {
     await this.http?.stop();
     this.nodeConnections?.stop();
     await this.transport?.stop();
+    await this.diskMonitor?.stop();
     await this.indicesApplier?.stop();
     await this.coordinator?.stop();
     await this.indicesService?.close();

@@ -123,7 +123,7 @@ export const catShardsEndpoint: CatEndpoint<string> = {
             'unassigned.reason': info === undefined ? null : cell.string(info.reason),
             'unassigned.at': info === undefined ? null : cell.string(unassignedAt(info.atMillis)),
             'unassigned.for': info === undefined ? null : cell.millis(Math.max(0, now - info.atMillis)),
-            'unassigned.details': null,
+            'unassigned.details': info?.details === undefined ? null : cell.string(info.details),
             'recoverysource.type': copy.recoverySource === undefined ? null : cell.string(copy.recoverySource.toLowerCase()),
             'seq_no.max': snapshot === undefined ? null : cell.long(snapshot.engine.seqNo.maxSeqNo),
             'seq_no.local_checkpoint': snapshot === undefined ? null : cell.long(snapshot.engine.seqNo.localCheckpoint),

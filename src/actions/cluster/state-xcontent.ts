@@ -126,6 +126,7 @@ export function shardRoutingXContent(copy: ShardRouting): Json {
     const unassigned: Json = { reason: info.reason, at: new Date(info.atMillis).toISOString() };
     if (info.failedAllocations > 0) unassigned.failed_attempts = info.failedAllocations;
     unassigned.delayed = info.delayed;
+    if (info.details !== undefined) unassigned.details = info.details;
     unassigned.allocation_status = ALLOCATION_STATUS[info.lastAllocationStatus] ?? 'no_attempt';
     out.unassigned_info = unassigned;
   }

@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomically } from '../../common/atomic-file.js';
+import { DiskReserve } from '../../common/disk-reserve.js';
 import { randomBase64Uuid } from '../../common/uuid.js';
 import { errors } from '../../common/errors.js';
 import type { ClusterService } from '../cluster-service.js';
@@ -50,6 +51,8 @@ export class EmbeddedCoordinator implements Coordinator {
   private started = false;
   private queue: Promise<unknown> = Promise.resolve();
   private readonly stateFile: string;
+  /** Space kept so the metadata can be rewritten on a full disk (deleting an index is how space is freed). */
+  private readonly reserve: DiskReserve;
 
   constructor(
     private readonly clusterService: ClusterService,
@@ -59,6 +62,7 @@ export class EmbeddedCoordinator implements Coordinator {
     private readonly restoreRouting: (state: ClusterState) => ClusterState = (state) => state,
   ) {
     this.stateFile = join(dataPath, '_state', 'cluster.json');
+    this.reserve = new DiskReserve(join(dataPath, '_state', 'disk.reserve'));
   }
 
   async start(): Promise<void> {
@@ -135,6 +139,8 @@ export class EmbeddedCoordinator implements Coordinator {
       persistentSettings: { ...state.persistentSettings },
       templates: state.templates,
     };
-    writeFileAtomically(this.stateFile, JSON.stringify(content));
+    const text = JSON.stringify(content);
+    this.reserve.withReserve(() => writeFileAtomically(this.stateFile, text));
+    this.reserve.ensure();
   }
 }

@@ -14,7 +14,7 @@ import type { ClusterService } from '../cluster-service.js';
 import type { ClusterState } from '../cluster-state.js';
 import { resolveDateMathExpression } from '../date-math-index-name.js';
 import type { Coordinator } from '../coordination/coordinator.js';
-import { allocateNewPrimariesOfEveryIndex, markShardFailed, markShardsStarted, type FailedShard, type StartedShard } from '../routing/shard-allocation.js';
+import { allocateNewPrimariesOfEveryIndex, markShardFailed, markShardsStarted, retryFailedPrimaries, type FailedShard, type StartedShard } from '../routing/shard-allocation.js';
 import { addNewIndex, type CreateIndexRequest } from './create-index.js';
 import { applyAliasActions, type AliasActionOutcome, type AliasActionRequest } from './alias-updates.js';
 import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
@@ -91,6 +91,7 @@ export class MetadataService {
     register('templates', (args: { source: string; change: TemplateChange; ackTimeoutMillis?: number }) => this.updateTemplatesOnMaster(args.source, args.change, args.ackTimeoutMillis));
     register('shard-started', (args: { shard: StartedShard }) => this.shardStartedOnMaster(args.shard));
     register('shard-failed', (args: { shard: FailedShard }) => this.shardFailedOnMaster(args.shard));
+    register('retry-disk-failures', () => this.retryDiskFailuresOnMaster());
   }
 
   /** Runs a registered operation on the master (in-process when there is no transport: a single node). */
@@ -288,6 +289,19 @@ export class MetadataService {
 
   private async shardFailedOnMaster(shard: FailedShard): Promise<void> {
     await this.coordinator.submitStateUpdate(`shard-failed ${shard.index}[${shard.shard}]`, (state) => markShardFailed(state, shard, Date.now()));
+  }
+
+  /**
+   * Once a disk has room again (the disk threshold monitor asks): primaries that failed because the disk was full
+   * go back to their node and recover from their own store, whatever their failure count (ES would need
+   * `_cluster/reroute?retry_failed` after five).
+   */
+  retryDiskFailures(): Promise<void> {
+    return this.onMaster('retry-disk-failures', {}, () => this.retryDiskFailuresOnMaster());
+  }
+
+  private async retryDiskFailuresOnMaster(): Promise<void> {
+    await this.coordinator.submitStateUpdate('retry-disk-failures', (state) => retryFailedPrimaries(state, (info) => /ENOSPC|no space left/i.test(info.details ?? '')));
   }
 
   /**

@@ -339,9 +339,45 @@ export function markShardFailed(state: ClusterState, failed: FailedShard, now: n
     allocationId: undefined,
     relocationId: undefined,
     recoverySource: target.primary ? (target.recoverySource === 'EMPTY_STORE' ? 'EMPTY_STORE' : 'EXISTING_STORE') : 'PEER',
-    unassignedInfo: { ...unassignedInfo('ALLOCATION_FAILED', now, (target.unassignedInfo?.failedAllocations ?? 0) + 1), lastNodeId: target.nodeId },
+    unassignedInfo: {
+      ...unassignedInfo('ALLOCATION_FAILED', now, (target.unassignedInfo?.failedAllocations ?? 0) + 1),
+      lastNodeId: target.nodeId,
+      // ES's `details`: what the copy reported ("shard failure, reason [...]").
+      ...(failed.message !== undefined && { details: failed.message }),
+    },
   };
   routing.set(failed.index, withShard(shards, failed.shard, copies.map((copy) => (copy === target ? unassigned : copy))));
   if (failed.markAsStale === true && inSync.includes(failed.allocationId)) indices.set(failed.index, withInSync(metadata, failed.shard, withoutId(failed.allocationId)));
   return { ...state, routing, indices };
+}
+
+/**
+ * A retry of failed primaries (ES's `_cluster/reroute?retry_failed`, for the failures `retry` accepts): each goes
+ * back to the node that had it, if that node is still in the cluster, and recovers from its store there
+ * (INITIALIZING, EXISTING_STORE, a new primary term, its failure count reset).
+ */
+export function retryFailedPrimaries(state: ClusterState, retry: (info: UnassignedInfo) => boolean): ClusterState {
+  let routing: Map<string, readonly (readonly ShardRouting[])[]> | undefined;
+  let indices: Map<string, IndexMetadata> | undefined;
+  for (const [index, shards] of state.routing) {
+    const metadata = state.indices.get(index);
+    if (metadata === undefined || metadata.state === 'close') continue;
+    const primaryTerms = [...metadata.primaryTerms];
+    let changed = false;
+    const next = shards.map((copies, shard) =>
+      copies.map((copy): ShardRouting => {
+        const info = copy.unassignedInfo;
+        if (!copy.primary || copy.state !== 'UNASSIGNED' || info === undefined || info.failedAllocations === 0 || !retry(info)) return copy;
+        const nodeId = info.lastNodeId;
+        if (nodeId === undefined || !state.nodes.has(nodeId)) return copy;
+        changed = true;
+        primaryTerms[shard] = (primaryTerms[shard] ?? 0) + 1;
+        return { ...copy, state: 'INITIALIZING', nodeId, allocationId: randomBase64Uuid(), recoverySource: 'EXISTING_STORE', unassignedInfo: { ...info, failedAllocations: 0 } };
+      }),
+    );
+    if (!changed) continue;
+    (routing ??= new Map(state.routing)).set(index, next);
+    (indices ??= new Map(state.indices)).set(index, { ...metadata, primaryTerms });
+  }
+  return routing === undefined ? state : { ...state, routing, indices: indices! };
 }

@@ -19,6 +19,17 @@ import {
   timeValue,
   type SettingValidator,
 } from './setting-validators.js';
+import { parseTimeValueMillis } from '../../common/time-value.js';
+import {
+  DISK_THRESHOLD_ENABLED,
+  FLOOD_STAGE_WATERMARK,
+  HIGH_WATERMARK,
+  INFO_UPDATE_INTERVAL,
+  LOW_WATERMARK,
+  WATERMARK_DEFAULTS,
+  watermarkValue,
+} from '../routing/disk-watermarks.js';
+import { errors } from '../../common/errors.js';
 import { settingTypes as t, type SettingType } from '../../common/setting-types.js';
 
 export interface ClusterSettingDefinition {
@@ -33,6 +44,13 @@ export interface ClusterSettingDefinition {
 }
 
 const ALLOCATION_VALUES = ['ALL', 'PRIMARIES', 'NEW_PRIMARIES', 'NONE'];
+
+/** Setting.timeSetting with a minimum: ES's "failed to parse value [1s] for setting [key], must be >= [10s]". */
+function timeAtLeast(minMillis: number, minText: string): SettingValidator {
+  return (value, key) => {
+    if (parseTimeValueMillis(value, key) < minMillis) throw errors.illegalArgument(`failed to parse value [${value}] for setting [${key}], must be >= [${minText}]`);
+  };
+}
 const REBALANCE_VALUES = ['ALL', 'PRIMARIES', 'REPLICAS', 'NONE'];
 
 const DEFINITIONS: readonly ClusterSettingDefinition[] = [
@@ -53,12 +71,53 @@ const DEFINITIONS: readonly ClusterSettingDefinition[] = [
     description: '`false` lets deletes and closes name indices by wildcard or `_all`',
   },
   {
+    key: INFO_UPDATE_INTERVAL,
+    type: t.time(10_000),
+    defaultValue: '30s',
+    validate: timeAtLeast(10_000, '10s'),
+    effect: 'live',
+    description: 'how often the node checks its disk against the watermarks',
+  },
+  {
     key: 'cluster.max_shards_per_node',
     type: t.integer(1),
     defaultValue: '1000',
     validate: intValue(1),
     effect: 'stored',
     description: 'accepted and kept; not enforced yet',
+  },
+  // Read by the disk threshold monitor (cluster/routing/disk-threshold-monitor.ts) on every check.
+  {
+    key: DISK_THRESHOLD_ENABLED,
+    type: t.boolean,
+    defaultValue: 'true',
+    validate: booleanValue,
+    effect: 'live',
+    description: '`false` stops the disk watermarks (blocks already set stay)',
+  },
+  {
+    key: FLOOD_STAGE_WATERMARK,
+    type: t.string,
+    defaultValue: WATERMARK_DEFAULTS[FLOOD_STAGE_WATERMARK]!,
+    validate: watermarkValue,
+    effect: 'live',
+    description: 'disk use (or free bytes left) past which indices on the node get `index.blocks.read_only_allow_delete`',
+  },
+  {
+    key: HIGH_WATERMARK,
+    type: t.string,
+    defaultValue: WATERMARK_DEFAULTS[HIGH_WATERMARK]!,
+    validate: watermarkValue,
+    effect: 'live',
+    description: 'disk use below which the flood stage block is released again',
+  },
+  {
+    key: LOW_WATERMARK,
+    type: t.string,
+    defaultValue: WATERMARK_DEFAULTS[LOW_WATERMARK]!,
+    validate: watermarkValue,
+    effect: 'live',
+    description: 'disk use past which a warning is logged (replicas are not allocated to the node)',
   },
   // Read by the master's allocation (cluster/routing/allocation.ts) on every reroute.
   {

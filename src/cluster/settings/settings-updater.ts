@@ -9,6 +9,7 @@ import { errors } from '../../common/errors.js';
 import { simpleMatch } from '../../common/wildcards.js';
 import type { ClusterState } from '../cluster-state.js';
 import { clusterSettingDefinition } from './cluster-setting-registry.js';
+import { validateWatermarkUpdate } from '../routing/disk-watermarks.js';
 
 /** Flat keys to a value, or to null for a reset. */
 export type SettingsChanges = Readonly<Record<string, string | null>>;
@@ -64,6 +65,13 @@ export function updateClusterSettings(state: ClusterState, update: ClusterSettin
   const transient = applyScope(state.transientSettings, update.transient, 'transient');
   const persistent = applyScope(state.persistentSettings, update.persistent, 'persistent');
   const changed = transient.changed || persistent.changed;
+  // Settings that are validated together (ES's Setting.Validator over several keys): the disk watermarks.
+  if (changed) {
+    validateWatermarkUpdate(
+      (key) => state.transientSettings[key] ?? state.persistentSettings[key],
+      (key) => transient.settings[key] ?? persistent.settings[key],
+    );
+  }
   return {
     state: changed ? { ...state, transientSettings: transient.settings, persistentSettings: persistent.settings } : state,
     transientUpdates: transient.updates,

@@ -101,6 +101,8 @@ class WorkerChannel {
   /** Messages that are not job replies (RAM reports of worker-side buffers). */
   onNotice: (reply: Extract<WorkerReply, { kind: 'ram' }>) => void = () => undefined;
 
+  private closed = false;
+
   constructor(private readonly role: string) {}
 
   init(notice: WorkerNotice): void {
@@ -110,6 +112,8 @@ class WorkerChannel {
 
   private start(): Worker {
     if (this.worker !== null) return this.worker;
+    // A failed engine closes its jobs while work may still be on its way (post and run check `closed`): no new
+    // thread for it, which would hold the process open with a job nobody waits for.
     const worker = new Worker(new URL('./segment-worker.js', import.meta.url), { name: `gannet-${this.role}` });
     worker.unref();
     worker.on('message', (reply: WorkerReply) => {
@@ -136,10 +140,13 @@ class WorkerChannel {
   }
 
   post(notice: WorkerNotice, transfer: ArrayBuffer[]): void {
+    // What is sent to closed jobs is dropped: their engine has failed or closed, and nothing will read it.
+    if (this.closed) return;
     this.start().postMessage(notice, transfer);
   }
 
   run(job: JobOrder, transfer: ArrayBuffer[]): Promise<JobResult> {
+    if (this.closed) return Promise.reject(new Error(`${this.role} worker: the segment jobs are closed`));
     const worker = this.start();
     const jobId = this.nextJobId++;
     return new Promise((resolve, reject) => {
@@ -163,6 +170,7 @@ class WorkerChannel {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     const worker = this.worker;
     this.worker = null;
     if (worker !== null) await worker.terminate();
