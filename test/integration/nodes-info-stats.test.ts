@@ -115,8 +115,8 @@ test('GET /_nodes/stats: identity, then sections in NodeStats order, with real f
   assert.deepEqual(res.body._nodes, { total: 1, successful: 1, failed: 0 });
   const [, stats] = onlyNode(res.body);
   assert.deepEqual(Object.keys(stats), [
-    'timestamp', 'name', 'transport_address', 'host', 'ip', 'roles', 'attributes', 'indices', 'os', 'process', 'jvm', 'fs', 'ingest',
-    'adaptive_selection',
+    'timestamp', 'name', 'transport_address', 'host', 'ip', 'roles', 'attributes', 'indices', 'os', 'process', 'jvm', 'thread_pool', 'fs',
+    'breakers', 'ingest', 'adaptive_selection',
   ]);
   assert.equal(stats.ip, stats.transport_address, 'NodeStats prints the address as ip');
   assert.equal(stats.indices.docs.count, 2);
