@@ -352,4 +352,29 @@ describe('replication to in-sync copies', () => {
       await a.request('PUT', '/_cluster/settings', { body: { transient: { 'indices.recovery.max_bytes_per_sec': null } } });
     }
   });
+
+  test('index.auto_expand_replicas follows data nodes joining and leaving; new copies recover and equal the primary', { timeout: TEST_TIMEOUT }, async () => {
+    const [a] = cluster.nodes as [InProcessNode];
+    const nodesBefore = cluster.nodes.length;
+    await a.request('PUT', '/expand', { body: { settings: { number_of_shards: 1, auto_expand_replicas: '0-all' } } });
+    await cluster.waitFor(a, '/_cluster/health/expand?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green', 60_000);
+    const lines: string[] = [];
+    for (let i = 0; i < 100; i++) lines.push(JSON.stringify({ index: { _index: 'expand', _id: String(i) } }), JSON.stringify({ i }));
+    assert.equal((await a.request('POST', '/_bulk', { raw: bulkOf(lines), headers: NDJSON })).body.errors, false);
+    const replicas = async (): Promise<string> => (await a.request('GET', '/expand/_settings')).body.expand.settings.index.number_of_replicas;
+    assert.equal(await replicas(), String(nodesBefore - 1));
+
+    const joined = await cluster.addNode();
+    await cluster.waitFor(a, '/_cluster/health/expand', (r) => r.body?.status === 'green' && r.body?.active_shards === nodesBefore + 1, 90_000);
+    assert.equal(await replicas(), String(nodesBefore));
+    await assertCopiesEqual(cluster.nodes, 'expand');
+
+    await joined.stop();
+    cluster.nodes.splice(cluster.nodes.indexOf(joined), 1);
+    await cluster.waitFor(a, '/_cluster/health/expand', (r) => r.body?.status === 'green' && r.body?.active_shards === nodesBefore, 90_000);
+    assert.equal(await replicas(), String(nodesBefore - 1));
+    // A write after the copy left is acknowledged by the copies that remain.
+    const written = await a.request('PUT', '/expand/_doc/after', { body: { x: 1 } });
+    assert.deepEqual(written.body._shards, { total: nodesBefore, successful: nodesBefore, failed: 0 });
+  });
 });

@@ -16,7 +16,8 @@
  *    failed `index.allocation.max_retries` (5) times waits (max_retry decider);
  * 5. a new primary or a replica goes only to a node the index's allocation filters allow (allocation-filters.ts:
  *    require/include/exclude and the tier preference); a known primary returns to its data whatever they say;
- * 6. a started copy on a node the filters no longer allow relocates (moveCopiesFiltersExclude).
+ * 6. a started copy on a node the filters no longer allow relocates (moveCopiesFiltersExclude);
+ * 7. `index.auto_expand_replicas` follows the data nodes as they join and leave (autoExpandReplicas).
  *
  * Weight of a node for an index (BalancedShardsAllocator): 0.45 x (copies on the node - mean copies per node)
  * + 0.55 x (the index's copies on the node - the index's mean per node); ties go to the node id order.
@@ -25,6 +26,8 @@ import { randomBase64Uuid } from '../../common/uuid.js';
 import type { ClusterState, IndexMetadata, ShardRouting } from '../cluster-state.js';
 import { isDataNode, type DiscoveryNode } from '../discovery-node.js';
 import { allocationFiltersAllow } from './allocation-filters.js';
+import { withReplicaCount } from './shard-allocation.js';
+import { autoExpandedReplicas, dataNodeCount } from '../metadata/create-index.js';
 
 const SHARD_BALANCE = 0.45;
 const INDEX_BALANCE = 0.55;
@@ -54,9 +57,31 @@ function maxRetries(metadata: IndexMetadata): number {
 export function reroute(previous: ClusterState, next: ClusterState, now: number): ClusterState {
   const departed = departedNodes(previous, next);
   let state = departed.size > 0 || hasCopiesOnUnknownNodes(next) ? unassignCopiesOf(next, departed, now) : next;
+  state = autoExpandReplicas(state, now);
   state = allocateUnassigned(state);
   state = moveCopiesFiltersExclude(state);
   return state;
+}
+
+/**
+ * ES's AutoExpandReplicas, applied on every reroute: an index with `index.auto_expand_replicas` follows the number
+ * of data nodes as they join and leave (a replica added recovers from its primary; one removed leaves the in-sync
+ * set on the primary's next write, as an in-sync id without a routing entry).
+ */
+function autoExpandReplicas(state: ClusterState, now: number): ClusterState {
+  const dataNodes = dataNodeCount(state);
+  let indices: Map<string, IndexMetadata> | undefined;
+  let routing: Map<string, ReadonlyArray<ReadonlyArray<ShardRouting>>> | undefined;
+  for (const metadata of state.indices.values()) {
+    const expanded = autoExpandedReplicas(metadata.settings, dataNodes);
+    if (expanded === undefined || expanded === metadata.numberOfReplicas || dataNodes === 0) continue;
+    indices ??= new Map(state.indices);
+    routing ??= new Map(state.routing);
+    indices.set(metadata.name, { ...metadata, numberOfReplicas: expanded, settings: { ...metadata.settings, 'index.number_of_replicas': String(expanded) } });
+    const shards = state.routing.get(metadata.name);
+    if (shards !== undefined) routing.set(metadata.name, withReplicaCount(shards, expanded, now));
+  }
+  return indices === undefined ? state : { ...state, indices, routing: routing as ClusterState['routing'] };
 }
 
 /**
