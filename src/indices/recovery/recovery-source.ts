@@ -67,8 +67,20 @@ export async function runRecoverySource(
   const send = (action: string, body: unknown): Promise<unknown> => services.send(target, action, body, { timeoutMillis: TARGET_REQUEST_TIMEOUT_MILLIS });
   const leaseId = peerRecoveryLeaseId(request.targetNode.id);
 
-  const opsBased =
-    request.startingSeqNo >= 0 && request.historyUUID === engine.historyUUID && (await engine.hasCompleteHistory(request.startingSeqNo));
+  const sameHistory = request.historyUUID === engine.historyUUID;
+  const opsBased = request.startingSeqNo >= 0 && sameHistory && (await engine.hasCompleteHistory(request.startingSeqNo));
+  // ES logs its choice at trace; a file copy where operations were hoped for is worth a line an operator can find.
+  const why = opsBased
+    ? `operations-based from seqNo [${request.startingSeqNo}]`
+    : request.startingSeqNo < 0
+      ? 'file-based: the copy has no safe commit'
+      : !sameHistory
+        ? 'file-based: the copy belongs to another history'
+        : `file-based: history from seqNo [${request.startingSeqNo}] is no longer retained`;
+  services.logger.info(
+    { event: 'peer_recovery_start', index: request.index, shard: request.shard, target: request.targetNode.id, starting_seq_no: request.startingSeqNo, operations_based: opsBased },
+    `[${request.index}][${request.shard}] peer recovery to [${request.targetNode.name}]: ${why}`,
+  );
   let startingSeqNo = request.startingSeqNo;
   let filesCopied = 0;
   let bytesCopied = 0;
