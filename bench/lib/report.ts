@@ -39,6 +39,16 @@ export interface TrackResult {
  * a build in /tmp/build-X may be of another commit than the tree is at now. Without the file the commit is
  * not known, and the label says so.
  */
+/**
+ * The table's reason for a failed server or step: the error's first line. The whole message (for a server that
+ * would not start, its last log lines) goes to stderr, so that the cause is on record beside the table.
+ */
+export function unavailableReason(err: unknown, context: string): string {
+  const message = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`${context} failed: ${message}\n`);
+  return message.split('\n')[0] ?? '';
+}
+
 export function buildCommit(): string {
   // This file runs as <build>/bench/lib/report.js.
   const buildRoot = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');

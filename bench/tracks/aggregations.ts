@@ -6,7 +6,7 @@
  * plain JavaScript loop over parsed records costs. Requests alternate between the servers.
  */
 import { corpusSpec, readCorpusLines } from '../lib/corpus.js';
-import { newTrackResult, type TrackResult } from '../lib/report.js';
+import { newTrackResult, unavailableReason, type TrackResult } from '../lib/report.js';
 import { percentile } from '../lib/stats.js';
 import { call, type SearchServer } from '../peers/http-server.js';
 import { serverLineup } from '../lib/servers.js';
@@ -117,7 +117,7 @@ export async function aggregationsTrack(options: TrackOptions): Promise<TrackRes
         servers.push(server);
         await load(server, lines);
       } catch (err) {
-        result.results.push({ engine: entry.name, metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
+        result.results.push({ engine: entry.name, metrics: {}, unavailable: unavailableReason(err, `${entry.name} start and data`) });
       }
     }
     for (const aggCase of DEBIAN_CASES) {

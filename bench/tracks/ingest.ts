@@ -7,7 +7,7 @@
  */
 import { corpusSpec, readCorpusLines, type CorpusSpec } from '../lib/corpus.js';
 import { summarize } from '../lib/stats.js';
-import { newTrackResult, type EngineResult, type TrackResult } from '../lib/report.js';
+import { newTrackResult, unavailableReason, type EngineResult, type TrackResult } from '../lib/report.js';
 import { javaAvailable, runLucene } from '../peers/lucene.js';
 import { flexSearchIndex, miniSearchIndex, type Document, type LibraryIndex } from '../peers/js-libraries.js';
 import type { IngestFigures } from '../peers/http-server.js';
@@ -50,7 +50,7 @@ async function serverIngest(servers: ServerEntry[], spec: CorpusSpec, lines: str
           await server.stop();
         }
       } catch (err) {
-        failures.set(entry.name, (err as Error).message.split('\n')[0]!);
+        failures.set(entry.name, unavailableReason(err, `${entry.name} ingest run ${run + 1}`));
       }
     }
   }

@@ -9,7 +9,7 @@
  */
 import autocannon from 'autocannon';
 import { corpusSpec, readCorpusLines } from '../lib/corpus.js';
-import { newTrackResult, type EngineResult, type TrackResult } from '../lib/report.js';
+import { newTrackResult, unavailableReason, type EngineResult, type TrackResult } from '../lib/report.js';
 import { percentile, summarize } from '../lib/stats.js';
 import { call, corpusMappings, expectOk, type SearchServer } from '../peers/http-server.js';
 import { serverLineup } from '../lib/servers.js';
@@ -54,7 +54,7 @@ export async function opsTrack(options: OpsOptions): Promise<TrackResult> {
         servers.push(server);
         await prepare(server, lines);
       } catch (err) {
-        result.results.push({ engine: entry.name, metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
+        result.results.push({ engine: entry.name, metrics: {}, unavailable: unavailableReason(err, `${entry.name} start and data`) });
       }
     }
     for (const server of servers) result.results.push(...(await throughput(server, options)));

@@ -15,7 +15,7 @@
  */
 import { corpusSpec, readCorpusLines, type CorpusSpec } from '../lib/corpus.js';
 import { percentile, summarize } from '../lib/stats.js';
-import { newTrackResult, type EngineResult, type TrackResult } from '../lib/report.js';
+import { newTrackResult, unavailableReason, type EngineResult, type TrackResult } from '../lib/report.js';
 import { call, corpusMappings, expectOk, type SearchServer } from '../peers/http-server.js';
 import { watchIndexTotal } from '../lib/write-watcher.js';
 import { serverLineup, type ServerEntry } from '../lib/servers.js';
@@ -86,14 +86,14 @@ async function serverRows(entry: ServerEntry, spec: CorpusSpec, lines: string[],
       row(`_reindex ${SHARDS_OF_SHARDED_SOURCE} shards -> 1 shard, slices=auto`, reindexMetrics(sliced, raw));
       await call(port, 'DELETE', `/${SHARDED_SOURCE},reindex-dst-sliced`);
     } catch (err) {
-      rows.push({ engine: entry.name, case: '_reindex slices=auto', metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
+      rows.push({ engine: entry.name, case: '_reindex slices=auto', metrics: {}, unavailable: unavailableReason(err, `${entry.name} _reindex slices=auto`) });
     }
     await call(port, 'DELETE', '/reindex-dst');
 
     const cancels = await cancelRuns(port, spec, options);
     row('cancel during _reindex', { runs: cancels.runs, cancelled_mid_way: cancels.cancelled, ...cancels.metrics, peak_rss_mb: (server.peakRssBytes() ?? 0) / 1e6 }, cancels.notes);
   } catch (err) {
-    rows.push({ engine: entry.name, case: '_reindex', metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
+    rows.push({ engine: entry.name, case: '_reindex', metrics: {}, unavailable: unavailableReason(err, `${entry.name} reindex track`) });
   } finally {
     await server?.stop();
   }

@@ -6,7 +6,7 @@
  * with Gannet's). Servers run side by side and each measurement alternates between them, run by run.
  */
 import { corpusSpec, readCorpusLines, readQueries } from '../lib/corpus.js';
-import { newTrackResult, type EngineResult, type TrackResult } from '../lib/report.js';
+import { newTrackResult, unavailableReason, type EngineResult, type TrackResult } from '../lib/report.js';
 import { javaAvailable, runLucene, type LuceneFigures } from '../peers/lucene.js';
 import { flexSearchIndex, miniSearchIndex, timeQueries, type Document } from '../peers/js-libraries.js';
 import type { SearchFigures, SearchServer } from '../peers/http-server.js';
@@ -37,7 +37,7 @@ export async function searchTrack(options: TrackOptions): Promise<TrackResult> {
         servers.push(server);
         await server.ingest(spec, lines);
       } catch (err) {
-        result.results.push({ engine: `${entry.name} (HTTP)`, metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
+        result.results.push({ engine: `${entry.name} (HTTP)`, metrics: {}, unavailable: unavailableReason(err, `${entry.name} start and ingest`) });
       }
     }
     for (const phase of ['as indexed', 'one segment']) {
@@ -72,7 +72,7 @@ export async function searchTrack(options: TrackOptions): Promise<TrackResult> {
       }
     }
   } catch (err) {
-    result.results.push({ engine: 'servers (HTTP)', metrics: {}, unavailable: (err as Error).message.split('\n')[0] });
+    result.results.push({ engine: 'servers (HTTP)', metrics: {}, unavailable: unavailableReason(err, 'search track') });
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
