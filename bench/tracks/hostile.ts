@@ -109,7 +109,7 @@ const LOADS: readonly Load[] = [
       return node.request('POST', `/${INDEX}/_search`, {
         body: {
           query: { match: { summary: query } },
-          aggs: { names: { terms: { field: 'name.keyword', size: 50 } }, downloads: { histogram: { field: 'downloads', interval: 1000 } }, versions: { terms: { field: 'version.keyword', size: 20 } } },
+          aggs: { names: { terms: { field: 'name.keyword', size: 50 } }, downloads: { histogram: { field: 'downloads', interval: 1_000_000 } }, versions: { terms: { field: 'version.keyword', size: 20 } } },
         },
       });
     },

@@ -8,7 +8,19 @@ import { Agent, request as httpRequest } from 'node:http';
 import { availableParallelism, loadavg } from 'node:os';
 import { percentileOfSorted } from './percentiles.js';
 
-export const OPS_PATHS = ['/_cluster/health', '/_cat/tasks?v', '/_tasks'] as const;
+/**
+ * The operator's seven commands (DESIGN.md; bench/tracks/ops.ts): the five reads, and a cancel by node and action
+ * (here matching no task, so probing cancels nothing). The cancel of one task by its id is the seventh; the tests
+ * that start a cancellable culprit send it and time it.
+ */
+export const OPS_PATHS = [
+  '/_cluster/health',
+  '/_cat/allocation?v',
+  '/_cat/nodes?v',
+  '/_tasks',
+  '/_cat/tasks?v',
+  'POST /_tasks/_cancel?nodes=_local&actions=probe:nothing*',
+] as const;
 
 export interface ProbeOptions {
   port: number;
@@ -67,7 +79,8 @@ export class OpsProbe {
       this.failed++;
       if (this.failures.length < 5) this.failures.push(`${path} ${what}`);
     };
-    const req = httpRequest({ host: '127.0.0.1', port: this.port, path, agent: this.agent }, (res) => {
+    const [method, target] = path.startsWith('POST ') ? ['POST', path.slice(5)] : ['GET', path];
+    const req = httpRequest({ host: '127.0.0.1', port: this.port, method, path: target, agent: this.agent }, (res) => {
       res.resume();
       res.on('end', () => done(res.statusCode === 200, String(res.statusCode)));
       res.on('error', (err) => done(false, err.message));

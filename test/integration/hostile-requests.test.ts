@@ -1,6 +1,6 @@
 /**
  * Issue 18's measured list against a real node: each request (test/helpers/hostile-requests.ts) is sent while
- * the operator's commands (`_cluster/health`, `_cat/tasks`, `_tasks`) are probed every 50 ms, and each test
+ * the operator's commands (the seven of DESIGN.md: test/helpers/ops-probe.ts) are probed every 50 ms, and each test
  * asserts both ES's answer and that the probes answered with p99 under 500 ms while it ran (stretched on an
  * oversubscribed host: probeBoundMillis; no probe left
  * without an answer). Before the fixes these requests froze the node for seconds to minutes.
