@@ -6,6 +6,7 @@
  * (`refresh=wait_for`). Outcomes come back in the items' order; an item's failure never fails the others.
  */
 import { EsError, errors, indexErrors, replicationErrors, toEsError } from '../../common/errors.js';
+import { byteSizeString } from '../../common/es-units.js';
 import { type DiscoveryNode, hasNoMasterBlock, isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
 import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { RoutingTableShape } from '../../indices/index.js';
@@ -308,7 +309,7 @@ async function runShardGroup(group: ShardGroup, items: readonly DocWriteItem[], 
   let shard: IndexShard;
   let release: (() => void) | undefined;
   try {
-    shard = fromRelocatedPrimary ? localPrimaryModeCopy(group, context) : await primaryWhenActive(group, options, context);
+    shard = fromRelocatedPrimary ? localPrimaryModeCopy(group, context) : await primaryWhenActive(group, items, options, context);
     release = await shard.permits.acquire();
   } catch (err) {
     failAll(err);
@@ -610,7 +611,7 @@ function indexingSlowLogFor(indexService: IndexService, context: ActionContext):
  * The local primary of the group's shard once it is active and `wait_for_active_shards` copies are active,
  * waiting for cluster-state changes up to the timeout; ES's UnavailableShardsException (503) otherwise.
  */
-async function primaryWhenActive(group: ShardGroup, options: WriteOptions, context: ActionContext): Promise<IndexShard> {
+async function primaryWhenActive(group: ShardGroup, items: readonly DocWriteItem[], options: WriteOptions, context: ActionContext): Promise<IndexShard> {
   const { service } = indicesOf(context.services);
   const clusterService = context.services.clusterService;
   const indexName = group.index.name;
@@ -630,7 +631,7 @@ async function primaryWhenActive(group: ShardGroup, options: WriteOptions, conte
   if (!timedOut) return service.shard(indexName, group.shard)!;
   if (hasNoMasterBlock(state)) throw errors.noMasterBlock();
   const timeoutText = formatTimeout(options.timeoutMillis);
-  const request = `[BulkShardRequest [[${indexName}][${group.shard}]] containing [${group.positions.length}] requests]`;
+  const request = `[${bulkShardRequestText(group, items, options)}]`;
   const primary = state.routing.get(indexName)?.[group.shard]?.find((copy) => copy.primary);
   if (primary === undefined || (primary.state !== 'STARTED' && primary.state !== 'RELOCATING')) {
     throw indexErrors.unavailableShards(indexName, group.shard, `primary shard is not active Timeout: [${timeoutText}], request: ${request}`);
@@ -646,6 +647,40 @@ async function primaryWhenActive(group: ShardGroup, options: WriteOptions, conte
     group.shard,
     `Not enough active copies to meet shard count of [${raw}] (have ${have}, needed ${needed}). Timeout: [${timeoutText}], request: ${request}`,
   );
+}
+
+/**
+ * BulkShardRequest.toString, as ES's unavailable-shards messages print it: the item count, or the one item's own
+ * request (IndexRequest: `index {[<index>][<id>], source[<json>]}`, sources over 2kb left out; DeleteRequest:
+ * `delete {[<index>][<id>]}`; an update keeps the count form here), then the refresh policy.
+ */
+function bulkShardRequestText(group: ShardGroup, items: readonly DocWriteItem[], options: WriteOptions): string {
+  const index = group.index.name;
+  let text = `BulkShardRequest [[${index}][${group.shard}]] containing [`;
+  const only = group.positions.length === 1 ? items[group.positions[0]!] : undefined;
+  const id = group.ids[0];
+  if (only !== undefined && (only.op === 'index' || only.op === 'create') && only.source !== undefined) {
+    const maxSourceLength = 2048;
+    let source: string;
+    if (only.source.length > maxSourceLength) {
+      source = `n/a, actual length: [${byteSizeString(only.source.length)}], max length: ${byteSizeString(maxSourceLength)}`;
+    } else {
+      const raw = Buffer.from(only.source.buffer, only.source.byteOffset, only.source.byteLength).toString('utf8');
+      try {
+        source = JSON.stringify(JSON.parse(raw));
+      } catch {
+        source = raw;
+      }
+    }
+    text += `index {[${index}][${id}], source[${source}]}]`;
+  } else if (only !== undefined && only.op === 'delete') {
+    text += `delete {[${index}][${id}]}]`;
+  } else {
+    text += `${group.positions.length}] requests`;
+  }
+  if (options.refresh === 'immediate') text += ' and a refresh';
+  else if (options.refresh === 'wait_for') text += ' blocking until refresh';
+  return text;
 }
 
 /** `_shards` as the response prints it, from what replication reported. */
