@@ -172,6 +172,17 @@ export class FaultCluster {
     return out;
   }
 
+  /** Every started copy of `index` (primaries and replicas) with its node, by shard. */
+  async startedCopies(index: string): Promise<Array<{ shard: number; nodeId: string; primary: boolean }>> {
+    const response = await this.waitFor(`/_cluster/state/routing_table/${index}`, (r) => r.status === 200);
+    const shards = response.body.routing_table.indices[index].shards as Record<string, Array<{ primary: boolean; state: string; node: string | null }>>;
+    const out: Array<{ shard: number; nodeId: string; primary: boolean }> = [];
+    for (const [shard, copies] of Object.entries(shards)) {
+      for (const copy of copies) if (copy.state === 'STARTED' && copy.node !== null) out.push({ shard: Number(shard), nodeId: copy.node, primary: copy.primary });
+    }
+    return out;
+  }
+
   async stop(): Promise<void> {
     for (const node of this.nodes) node.process?.child.kill('SIGCONT');
     if (this.lab !== undefined) for (const node of this.nodes) if (node.partitioned) this.heal(node);

@@ -100,28 +100,27 @@ export class FaultRun {
   }
 
   /**
-   * Each in-sync copy's documents. A realtime get is answered by the primary, so with no replicas the primary
-   * is every in-sync copy there is. TODO(issue 13): read each replica too (preference by node) once replicas
-   * serve reads, so divergence between copies is checked.
+   * Each started copy's documents, read on that copy alone (`preference=_only_nodes:<its node>`): with replicas,
+   * every copy is checked for the acknowledged writes and against the others for divergence.
    */
   private async readCopies(): Promise<CopyView[]> {
-    const ids = new Set(this.writer.records.map((record) => record.id));
-    const primaries = await this.cluster.primaries(INDEX);
-    const node = this.cluster.reachable()[0]!;
-    const docs = new Map<string, StoredDoc>();
-    const all = [...ids];
-    for (let i = 0; i < all.length; i += 100) {
-      const response = await this.cluster.request(node, 'POST', `/${INDEX}/_mget`, { ids: all.slice(i, i + 100) }, 60_000);
-      if (response.status !== 200) throw new Error(`mget: ${response.text}`);
-      for (const doc of response.body.docs as Array<{ _id: string; found: boolean; _version: number; _seq_no: number; _primary_term: number; _source: { attempt: number } }>) {
-        if (doc.found) docs.set(doc._id, { version: doc._version, seqNo: doc._seq_no, term: doc._primary_term, attempt: doc._source.attempt });
-      }
-    }
+    const all = [...new Set(this.writer.records.map((record) => record.id))];
     const shape = { numberOfShards: this.options.shards, routingNumShards: defaultRoutingNumShards(this.options.shards), routingPartitionSize: 1 };
+    const node = this.cluster.reachable()[0]!;
     const copies: CopyView[] = [];
-    for (const [shard, nodeId] of primaries) {
-      const shardDocs = new Map([...docs].filter(([id]) => shardIdFor(shape, id, undefined) === shard));
-      copies.push({ label: `primary of [${INDEX}][${shard}] on ${this.cluster.byId(nodeId ?? '')?.name ?? nodeId}`, shard, docs: shardDocs });
+    for (const copy of await this.cluster.startedCopies(INDEX)) {
+      const ids = all.filter((id) => shardIdFor(shape, id, undefined) === copy.shard);
+      const docs = new Map<string, StoredDoc>();
+      for (let i = 0; i < ids.length; i += 100) {
+        const response = await this.cluster.request(node, 'POST', `/${INDEX}/_mget?preference=_only_nodes:${copy.nodeId}`, { ids: ids.slice(i, i + 100) }, 60_000);
+        if (response.status !== 200) throw new Error(`mget on ${copy.nodeId}: ${response.text}`);
+        for (const doc of response.body.docs as Array<{ _id: string; found: boolean; error?: unknown; _version: number; _seq_no: number; _primary_term: number; _source: { attempt: number } }>) {
+          if (doc.error !== undefined) throw new Error(`mget on ${copy.nodeId}: ${JSON.stringify(doc.error)}`);
+          if (doc.found) docs.set(doc._id, { version: doc._version, seqNo: doc._seq_no, term: doc._primary_term, attempt: doc._source.attempt });
+        }
+      }
+      const role = copy.primary ? 'primary' : 'replica';
+      copies.push({ label: `${role} of [${INDEX}][${copy.shard}] on ${this.cluster.byId(copy.nodeId)?.name ?? copy.nodeId}`, shard: copy.shard, docs });
     }
     return copies;
   }

@@ -4,8 +4,9 @@
  * master publishes:
  *
  * 1. copies on nodes that left (or came back as a new process: another ephemeral id) become UNASSIGNED with
- *    reason NODE_LEFT; a primary remembers its node, since only that node has its data until replication
- *    (issue 13) keeps other copies in sync, and no replica is promoted before that;
+ *    reason NODE_LEFT; a primary remembers its node and waits for it: an in-sync replica is not promoted yet
+ *    (issue 14: promotion needs the primary-replica resync and the rollback of a returning copy above the
+ *    global checkpoint first), so a shard whose primary's node left stays red until that node returns;
  * 2. unassigned primaries go to a data node: a new index's to the node of lowest weight, a known one's back
  *    to the node that holds its files; each allocation raises the shard's primary term;
  * 3. unassigned replicas of a started primary go back to the node that held them when it is there (its store
