@@ -5,8 +5,9 @@
  * with ES's unavailable_shards_exception. The node started again (or resumed) rejoins, gets its shards back
  * from its own data path, and the cluster is green with every document.
  *
- * No replicas here: until replication (issue 13) a replica is never promoted, so a lost primary is red until
- * its node returns, and that is what health must say.
+ * A replica is never promoted yet (issue 14), so a lost primary is red until its node returns, and that is
+ * what health must say. A lost replica is yellow (writes go on with the primary alone) and green again through
+ * `wait_for_status` once its node is back and the copy caught up.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -140,4 +141,44 @@ describe('losing a node', () => {
     for (let i = 0; i < DOCS; i++) if (shardIdFor(shape, String(i), undefined) === shard) return String(i);
     throw new Error(`no id of the first ${DOCS} routes to shard ${shard}`);
   }
+});
+
+describe('losing the node of a replica', () => {
+  let cluster: ClusterProcesses;
+  after(async () => {
+    await cluster?.stop();
+  });
+
+  test('health goes yellow while the replica is gone and green through wait_for_status when its node returns', async () => {
+    cluster = await ClusterProcesses.start(2, { 'cluster.etcd.lease_ttl': `${LEASE_TTL_SECONDS}s` });
+    const [first, second] = cluster.nodes;
+    await cluster.waitFor(first!, '/_cluster/health', (r) => r.body?.number_of_nodes === 2, 60_000);
+    // The primary on the first node (an allocation filter), then a replica, which can only go to the second.
+    const created = await first!.request('PUT', '/halves', { body: { settings: { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.require._name': 'node-0' } } });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(first!, '/_cluster/health/halves', (r) => r.body?.status === 'green', 60_000);
+    const widened = await first!.request('PUT', '/halves/_settings', { body: { 'index.number_of_replicas': 1, 'index.routing.allocation.require._name': null } });
+    assert.equal(widened.status, 200, widened.text);
+    const green = await first!.request('GET', '/_cluster/health/halves?wait_for_status=green&timeout=60s');
+    assert.equal(green.body.status, 'green', green.text);
+
+    await second!.kill9();
+    const yellow = await first!.request('GET', '/_cluster/health/halves?wait_for_status=yellow&wait_for_nodes=1&timeout=60s');
+    assert.equal(yellow.status, 200, yellow.text);
+    assert.equal(yellow.body.status, 'yellow', yellow.text);
+    assert.equal(yellow.body.unassigned_shards, 1, yellow.text);
+    assert.equal(yellow.body.active_primary_shards, 1, yellow.text);
+    // Writes go on with the primary alone (its in-sync replica is marked stale through the master first).
+    const write = await first!.request('PUT', '/halves/_doc/1?refresh=true', { body: { n: 1 } });
+    assert.equal(write.status, 201, write.text);
+    assert.equal(write.body._shards.total, 2, write.text);
+    assert.equal(write.body._shards.successful, 1, write.text);
+
+    await cluster.restart(second!);
+    const back = await first!.request('GET', '/_cluster/health/halves?wait_for_status=green&wait_for_nodes=2&timeout=90s');
+    assert.equal(back.status, 200, back.text);
+    assert.equal(back.body.status, 'green', back.text);
+    const onReplica = await first!.request('GET', `/halves/_doc/1?preference=_only_nodes:${second!.nodeId}`);
+    assert.equal(onReplica.body.found, true, `the returning replica caught up: ${onReplica.text}`);
+  });
 });
