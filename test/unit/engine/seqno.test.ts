@@ -55,7 +55,10 @@ test('primary: dense increasing seqNos, conflicts take none, checkpoint follows 
     const { seqNo } = engine.stats();
     assert.equal(seqNo.maxSeqNo, seqNos.length - 1);
     assert.equal(seqNo.localCheckpoint, seqNo.maxSeqNo);
-    assert.equal(seqNo.globalCheckpoint, seqNo.maxSeqNo);
+    // The engine knows only the global checkpoint its shard tells it (replication computes it from every copy).
+    assert.equal(seqNo.globalCheckpoint, -2);
+    engine.updateGlobalCheckpoint(seqNo.maxSeqNo);
+    assert.equal(engine.stats().seqNo.globalCheckpoint, seqNo.maxSeqNo);
   } finally {
     await engine.close();
     dir.remove();
@@ -70,7 +73,7 @@ test('replica: out-of-order operations hold the checkpoint at a gap; stale ones 
     engine.index({ id, document: factory.parse({ value }, id), opType: 'index', versionType: 'external', version, origin: 'replica', seqNo, primaryTerm: 1 });
   try {
     await replicaIndex('x', 2, 3, 30);
-    assert.deepEqual(engine.stats().seqNo, { maxSeqNo: 2, localCheckpoint: -1, globalCheckpoint: -1 });
+    assert.deepEqual(engine.stats().seqNo, { maxSeqNo: 2, localCheckpoint: -1, globalCheckpoint: -2 });
     await replicaIndex('x', 0, 1, 10); // older than the document: stale
     assert.equal(engine.stats().seqNo.localCheckpoint, 0);
     assert.deepEqual(sourceOf((await engine.get('x')).source), { value: 30 });
