@@ -4,8 +4,6 @@
  *
  * `effect` says what a value changes here, so nobody mistakes an accepted key for a working feature:
  * - `live`: read on every use through the node's settings, so a PUT takes effect on the next request;
- * - `single-node`: accepted and kept as ES does, but a single embedded node has nothing it governs (no
- *   rebalancing, no peer recovery to throttle);
  * - `stored`: accepted, validated, kept and reported, but nothing in Gannet reads it yet.
  */
 import {
@@ -38,7 +36,7 @@ export interface ClusterSettingDefinition {
   readonly type: SettingType;
   readonly defaultValue: string;
   readonly validate: SettingValidator;
-  readonly effect: 'live' | 'single-node' | 'stored';
+  readonly effect: 'live' | 'stored';
   /** One line for README's settings table. */
   readonly description: string;
 }
@@ -141,8 +139,8 @@ const DEFINITIONS: readonly ClusterSettingDefinition[] = [
     type: t.oneOf(['all', 'primaries', 'replicas', 'none'], true),
     defaultValue: 'all',
     validate: allocationEnumValue('rebalance.enable', REBALANCE_VALUES),
-    effect: 'single-node',
-    description: 'accepted and kept; nothing to rebalance on one node',
+    effect: 'stored',
+    description: 'accepted and kept; shards are not rebalanced yet (copies move only for allocation filters)',
   },
   // The circuit breakers (common/circuit-breakers.ts) read these on every check.
   {
@@ -190,8 +188,8 @@ const DEFINITIONS: readonly ClusterSettingDefinition[] = [
     type: t.bytes,
     defaultValue: '40mb',
     validate: byteSizeValue,
-    effect: 'single-node',
-    description: 'accepted and kept; no peer recovery on one node',
+    effect: 'live',
+    description: 'the rate at which a node sends shard files in file-based peer recovery (all its recoveries together)',
   },
   {
     key: 'network.breaker.inflight_requests.limit',
