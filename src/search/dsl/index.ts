@@ -47,6 +47,7 @@ export { FieldLookup, type MappedField } from './build/field-lookup.js';
 export { buildContext, queryShardError, type BuildContext, type BuildContextOptions } from './build/build-context.js';
 export { buildQuery, buildTopLevelQuery } from './build/build-query.js';
 export type { Occur, PlanClause, PlanQuery, PlanScoreFunction, PlanType, PositionedTerm } from './build/query-plan.js';
+export { childPlans } from './build/query-plan.js';
 export { planToString } from './build/plan-string.js';
 export { toExecutionQuery, UNSUPPORTED_PLAN_TYPES } from './build/to-execution.js';
 export { calculateMinShouldMatch } from './build/minimum-should-match.js';

@@ -5,7 +5,7 @@
  * query_shard_exception for this index, which the coordinator reports as a shard failure.
  */
 import { EsError } from '../../common/errors.js';
-import { buildContext, buildTopLevelQuery, FieldLookup, prebuildSimpleQueryStringQuery, queryShardError, toExecutionQuery, type BuildContext, type PlanQuery, type QueryAst, type SimpleQueryStringQuery } from '../dsl/index.js';
+import { buildContext, buildTopLevelQuery, childPlans, FieldLookup, prebuildSimpleQueryStringQuery, queryShardError, toExecutionQuery, type BuildContext, type PlanQuery, type QueryAst, type SimpleQueryStringQuery } from '../dsl/index.js';
 import { precompileRegexpDfa } from '../query/multiterm/automaton.js';
 import { parseLuceneRegexp, REGEXP_ALL } from '../query/multiterm/lucene-regexp.js';
 import type { MappingSettings, RootMapping } from '../../mapping/index.js';
@@ -97,31 +97,8 @@ function regexpsOf(plan: PlanQuery): RegexpPlan[] {
   const stack: PlanQuery[] = [plan];
   while (stack.length > 0) {
     const next = stack.pop()!;
-    switch (next.type) {
-      case 'regexp':
-        found.push(next);
-        break;
-      case 'bool':
-        for (const clause of next.clauses) stack.push(clause.query);
-        break;
-      case 'dis_max':
-        stack.push(...next.queries);
-        break;
-      case 'boost':
-      case 'constant_score':
-      case 'named':
-        stack.push(next.query);
-        break;
-      case 'function_score':
-        stack.push(next.query);
-        for (const fn of next.functions) if (fn.filter !== undefined) stack.push(fn.filter);
-        break;
-      case 'boosting':
-        stack.push(next.positive, next.negative);
-        break;
-      default:
-        break;
-    }
+    if (next.type === 'regexp') found.push(next);
+    else stack.push(...(childPlans(next, { functionFilters: true }) ?? []));
   }
   return found;
 }

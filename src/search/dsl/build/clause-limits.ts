@@ -10,7 +10,7 @@
  * ES itself computes the limit from the heap and the search pool: max(1024, heap MB * 64 / search threads).
  */
 import { EsError } from '../../../common/errors.js';
-import type { PlanQuery } from './query-plan.js';
+import { childPlans, type PlanQuery } from './query-plan.js';
 
 /** SearchUtils.calculateMaxClauseValue. */
 export function calculateMaxClauseCount(searchThreadPoolSize: number, heapBytes: number): number {
@@ -42,26 +42,9 @@ export function countLeafClauses(query: PlanQuery, stopAbove = Infinity): number
   let count = 0;
   const stack: PlanQuery[] = [query];
   while (stack.length > 0 && count <= stopAbove) {
-    const next = stack.pop()!;
-    switch (next.type) {
-      case 'bool':
-        for (const clause of next.clauses) stack.push(clause.query);
-        break;
-      case 'dis_max':
-        stack.push(...next.queries);
-        break;
-      case 'boost':
-      case 'constant_score':
-      case 'named':
-      case 'function_score':
-        stack.push(next.query);
-        break;
-      case 'boosting':
-        stack.push(next.positive, next.negative);
-        break;
-      default:
-        count++;
-    }
+    const children = childPlans(stack.pop()!);
+    if (children === undefined) count++;
+    else stack.push(...children);
   }
   return count;
 }

@@ -180,3 +180,31 @@ export function isRewrittenMatchNone(query: PlanQuery): boolean {
 export function isMatchAll(query: PlanQuery): boolean {
   return unwrap(query).type === 'match_all';
 }
+
+/**
+ * The queries a compound plan wraps (a bool's clauses, dis_max's queries, the query inside boost, constant_score,
+ * named and function_score, boosting's positive and negative), or undefined for a leaf. function_score's
+ * per-function filters are included only when asked: Lucene's clause count does not visit them, a search for
+ * the automata a query will build must.
+ */
+export function childPlans(plan: PlanQuery, options: { functionFilters?: boolean } = {}): readonly PlanQuery[] | undefined {
+  switch (plan.type) {
+    case 'bool':
+      return plan.clauses.map((clause) => clause.query);
+    case 'dis_max':
+      return plan.queries;
+    case 'boost':
+    case 'constant_score':
+    case 'named':
+      return [plan.query];
+    case 'function_score': {
+      if (options.functionFilters !== true) return [plan.query];
+      const filters = plan.functions.flatMap((fn) => (fn.filter === undefined ? [] : [fn.filter]));
+      return [plan.query, ...filters];
+    }
+    case 'boosting':
+      return [plan.positive, plan.negative];
+    default:
+      return undefined;
+  }
+}
