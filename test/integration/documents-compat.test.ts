@@ -7,7 +7,8 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { NodeProcess, type HttpResult } from '../helpers/node-process.js';
+import { NodeProcess } from '../helpers/node-process.js';
+import { assertError } from '../helpers/es-error-assertions.js';
 
 let node: NodeProcess;
 before(async () => {
@@ -16,12 +17,6 @@ before(async () => {
 after(async () => {
   await node.stop();
 });
-
-function assertError(res: HttpResult, status: number, type: string, reason: string): void {
-  assert.equal(res.status, status, res.text);
-  assert.equal(res.body.error.type, type);
-  assert.equal(res.body.error.reason, reason);
-}
 
 test('a read with a version wants exactly that version, whatever the version type', async () => {
   await node.request('PUT', '/versions', { body: { settings: { number_of_replicas: 0 } } });
