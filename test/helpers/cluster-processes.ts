@@ -3,6 +3,7 @@
  * HTTP and transport ports, `cluster.coordination: etcd`. Helpers wait for the cluster to agree on something.
  */
 import { NodeProcess, type HttpResult } from './node-process.js';
+import { waitForAnswer } from './wait-for-answer.js';
 import { TestEtcd } from './etcd.js';
 
 export class ClusterProcesses {
@@ -69,18 +70,7 @@ export class ClusterProcesses {
 
   /** Polls `check` on the node's answer to `GET path` until it holds. */
   async waitFor(node: NodeProcess, path: string, check: (response: HttpResult) => boolean, timeoutMillis = 30_000): Promise<HttpResult> {
-    const deadline = Date.now() + timeoutMillis;
-    let last: HttpResult | undefined;
-    while (Date.now() < deadline) {
-      try {
-        last = await node.request('GET', path);
-        if (check(last)) return last;
-      } catch {
-        // node busy or restarting
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    throw new Error(`timed out waiting on ${node.url}${path}; last answer: ${last?.text}`);
+    return waitForAnswer(node, path, check, timeoutMillis, 100);
   }
 
   async stop(): Promise<void> {

@@ -13,6 +13,7 @@ import { Settings } from '../../src/common/settings.js';
 import { GannetNode } from '../../src/node/node.js';
 import { TestEtcd } from './etcd.js';
 import { rawRequest, type HttpResult, type RequestOptions } from './node-process.js';
+import { waitForAnswer } from './wait-for-answer.js';
 
 /** What cluster tests need of a node, in process or not. */
 export interface ClusterNode {
@@ -132,18 +133,7 @@ export class InProcessCluster {
 
   /** Polls `check` on the node's answer to `GET path` until it holds. */
   async waitFor(node: ClusterNode, path: string, check: (response: HttpResult) => boolean, timeoutMillis = 30_000): Promise<HttpResult> {
-    const deadline = Date.now() + timeoutMillis;
-    let last: HttpResult | undefined;
-    while (Date.now() < deadline) {
-      try {
-        last = await node.request('GET', path);
-        if (check(last)) return last;
-      } catch {
-        // node busy or stopping
-      }
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`timed out waiting on ${node.url}${path}; last answer: ${last?.text}`);
+    return waitForAnswer(node, path, check, timeoutMillis, 50);
   }
 
   /** Waits until every node has applied the same cluster state version (after a change made through one). */
