@@ -117,6 +117,46 @@ describe('replication to in-sync copies', () => {
     }
   });
 
+  test('updates reaching the primary through the other node keep their numbers: script params, partial docs, upserts, the get block', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    await a.request('PUT', '/upd', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+    await cluster.waitFor(a, '/_cluster/health/upd?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const primaryId = (await a.request('GET', '/_cluster/state/routing_table/upd')).body.routing_table.indices.upd.shards['0'].find((copy: any) => copy.primary).node;
+    // Sent through the node without the primary: the shard bulk request crosses the transport.
+    const via = [a, b].find((node) => node.nodeId !== primaryId)!;
+    assert.equal((await via.request('PUT', '/upd/_doc/1', { body: { text: 'doc 0', i: 0 } })).status, 201);
+    const lines = [
+      JSON.stringify({ update: { _index: 'upd', _id: '1' } }),
+      JSON.stringify({ script: { source: 'ctx._source.bumped = params.n', params: { n: 5 } } }),
+      JSON.stringify({ update: { _index: 'upd', _id: '1' } }),
+      JSON.stringify({ doc: { partial: 2.5 } }),
+      JSON.stringify({ update: { _index: 'upd', _id: '2' } }),
+      JSON.stringify({ script: { source: 'ctx._source.bumped = params.n', params: { n: 1 } }, upsert: { fresh: 7 } }),
+      JSON.stringify({ update: { _index: 'upd', _id: '3', _source: true } }),
+      JSON.stringify({ doc: { d: 9 }, doc_as_upsert: true }),
+    ];
+    const bulk = await via.request('POST', '/_bulk', { raw: bulkOf(lines), headers: NDJSON });
+    assert.equal(bulk.body.errors, false, bulk.text);
+    assert.deepEqual(bulk.body.items[3].update.get._source, { d: 9 });
+    const single = await via.request('POST', '/upd/_update/1?_source=true', { body: { script: { source: 'ctx._source.bumped += params.n', params: { n: 10 } } } });
+    assert.equal(single.status, 200, single.text);
+    assert.deepEqual(single.body.get._source, { text: 'doc 0', i: 0, bumped: 15, partial: 2.5 });
+    // A stored script that does not exist fails the item with ES's error, also from the other node.
+    const missing = await via.request('POST', '/upd/_update/1', { body: { script: { id: 'no-such-script' } } });
+    assert.equal(missing.status, 400, missing.text);
+    assert.equal(missing.body.error.reason, 'failed to execute script');
+    assert.equal(missing.body.error.caused_by.type, 'resource_not_found_exception');
+    assert.equal(missing.body.error.caused_by.reason, 'unable to find script [no-such-script] in cluster state');
+    for (const node of [a, b]) {
+      for (const [id, expected] of [['1', { text: 'doc 0', i: 0, bumped: 15, partial: 2.5 }], ['2', { fresh: 7 }], ['3', { d: 9 }]] as const) {
+        const got = await node.request('GET', `/upd/_doc/${id}`);
+        assert.deepEqual(got.body._source, expected, `${id} through ${node.name}`);
+      }
+    }
+    const mapping = await a.request('GET', '/upd/_mapping');
+    assert.equal(mapping.body.upd.mappings.properties.bumped.type, 'long');
+  });
+
   test('refresh=true and refresh=wait_for make the write visible on every copy', { timeout: TEST_TIMEOUT }, async () => {
     const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
     await a.request('PUT', '/vis', { body: { settings: { number_of_shards: 1, number_of_replicas: 1, refresh_interval: '1h' } } });

@@ -14,11 +14,11 @@ import { parseActiveShardCount, requiredCopies, activeCopies, shardHasEnoughActi
 import { indexingSlowLogFields, readIndexSettings, replicate, shardIdFor, slowLogLevel, timeBasedUuid, type IndexService, type IndexShard, type ReplicatedOperation, type ReplicationShardInfo } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
 import { sendToNode } from '../remote-node.js';
-import { fromWireError, toWireError, type WireError } from '../../transport/index.js';
 import { indicesOf } from '../indices-services.js';
 import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess, ShardInfo } from './doc-write.js';
 import { executeOnPrimary, indexPrepared, prepareIndexIfMapped, prepareOnPrimary, type ShardIndexOperation } from './primary-executor.js';
 import type { RefreshPolicy } from './write-params.js';
+import { itemFromWire, itemToWire, outcomeFromWire, outcomeToWire, type WireDocWriteItem, type WireOutcome } from './shard-bulk-wire.js';
 
 export interface WriteOptions {
   readonly refresh: RefreshPolicy;
@@ -163,7 +163,8 @@ export interface ShardBulkRequest {
   readonly index: string;
   readonly indexUuid: string;
   readonly shard: number;
-  readonly items: DocWriteItem[];
+  /** Tagged for the wire (shard-bulk-wire.ts). */
+  readonly items: WireDocWriteItem[];
   readonly ids: string[];
   readonly autoIds: number[];
   readonly options: WriteOptions;
@@ -231,7 +232,7 @@ async function sendShardGroup(
     index: group.index.name,
     indexUuid: group.index.uuid,
     shard: group.shard,
-    items: group.positions.map((position) => items[position]!),
+    items: group.positions.map((position) => itemToWire(items[position]!)),
     ids: group.ids,
     autoIds: group.positions.flatMap((position, i) => (group.autoIds.has(position) ? [i] : [])),
     options,
@@ -257,25 +258,8 @@ export async function executeShardBulk(request: ShardBulkRequest, context: Actio
   const positions = request.items.map((_, i) => i);
   const group: ShardGroup = { index, shard: request.shard, positions, ids: request.ids, autoIds: new Set(request.autoIds) };
   const outcomes: DocWriteOutcome[] = new Array(request.items.length);
-  await runShardGroup(group, request.items, outcomes, request.options, context, request.fromRelocatedPrimary === true);
+  await runShardGroup(group, request.items.map(itemFromWire), outcomes, request.options, context, request.fromRelocatedPrimary === true);
   return outcomes.map(outcomeToWire);
-}
-
-type WireOutcome = DocWriteSuccess | (Omit<DocWriteFailure, 'error'> & { readonly error: WireError });
-
-function outcomeToWire(outcome: DocWriteOutcome): WireOutcome {
-  if (outcome.kind !== 'success') return { ...outcome, error: toWireError(outcome.error) };
-  const failures = outcome.shards.failures;
-  if (failures === undefined || failures.length === 0) return outcome;
-  // Replica failures carry errors: they cross the wire as wire errors like an item's own.
-  return { ...outcome, shards: { ...outcome.shards, failures: failures.map((failure) => ({ ...failure, error: toWireError(failure.error) as unknown as EsError })) } };
-}
-
-function outcomeFromWire(outcome: WireOutcome): DocWriteOutcome {
-  if (outcome.kind !== 'success') return { ...outcome, error: fromWireError(outcome.error) };
-  const failures = outcome.shards.failures;
-  if (failures === undefined || failures.length === 0) return outcome;
-  return { ...outcome, shards: { ...outcome.shards, failures: failures.map((failure) => ({ ...failure, error: fromWireError(failure.error as unknown as WireError) })) } };
 }
 
 function resolveNameForFailure(state: ClusterState, name: string): string {

@@ -1,7 +1,8 @@
 /**
  * Values that msgpack alone would not carry across the transport as they were (a RawJson source, Maps of
  * aggregation state, BigInts, explanations): tagged on the sending node, rebuilt on the receiving one. Used for
- * shard-level search results, whose shapes come from search/ and hold such values.
+ * shard-level search results, whose shapes come from search/ and hold such values, and for the update trees of a
+ * shard bulk request (documents/shard-bulk-wire.ts).
  */
 import { RawJson } from '../../common/raw-json.js';
 import { Explanation } from '../../search/explanation.js';
