@@ -180,6 +180,68 @@ describe('scroll, point in time and dfs through every node', () => {
     assert.deepEqual(strip(pages), strip(expectedPages));
   });
 
+  test('a plain search through every node answers as one node: highlight, _source filtering, fields, paging, search_after, aggregations', async () => {
+    const withoutNode = (body: any) => JSON.parse(JSON.stringify(body, (key, value) => (key === 'took' || key === '_node' ? undefined : value)));
+    const cases: object[] = [
+      { size: 5, query: { match: { text: 'fox lazy' } }, highlight: { fields: { text: {} } }, _source: ['n'] },
+      { from: 3, size: 4, sort: [{ n: 'desc' }], _source: false, docvalue_fields: ['n'], version: true, seq_no_primary_term: true },
+      { size: 3, sort: ['n'], search_after: [10], stored_fields: ['_source'] },
+      { size: 2, query: { match: { text: 'fox' } }, explain: true },
+      { size: 4, track_total_hits: 5, query: { match: { text: 'dogs' } }, aggs: { spread: { terms: { field: 'n', size: 3 } } } },
+      { from: 45, size: 10, query: { match: { text: 'busy' } } },
+      { size: 0, aggs: { top: { max: { field: 'n' } } } },
+    ];
+    for (const body of cases) {
+      const expected = await single.request('POST', '/ctx/_search', { body });
+      assert.equal(expected.status, 200, expected.text);
+      for (const node of cluster.nodes) {
+        const answer = await node.request('POST', '/ctx/_search', { body });
+        assert.equal(answer.status, 200, answer.text);
+        assert.deepEqual(withoutNode(answer.body), withoutNode(expected.body), `${JSON.stringify(body)} through ${node.name}`);
+      }
+    }
+  });
+
+  test('a plain search fetches only the winners, from the shards holding them, and leaves no context open (query then fetch)', async () => {
+    const shardStats = async () => {
+      const stats = await cluster.nodes[0]!.request('GET', '/ctx/_stats/search?level=shards');
+      assert.equal(stats.status, 200, stats.text);
+      const shards = stats.body.indices.ctx.shards as Record<string, Array<{ search: { query_total: number; fetch_total: number } }>>;
+      return [0, 1, 2].map((shard) => shards[String(shard)]![0]!.search);
+    };
+    const openContexts = async () => {
+      const stats = await cluster.nodes[0]!.request('GET', '/_nodes/stats/indices/search');
+      return (Object.values(stats.body.nodes) as Array<{ indices: { search: { open_contexts: number } } }>).reduce((sum, node) => sum + node.indices.search.open_contexts, 0);
+    };
+    const noContextLeft = async () => {
+      // Contexts of shards without winners are freed without waiting for their nodes' answers.
+      for (let i = 0; i < 100 && (await openContexts()) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.equal(await openContexts(), 0, 'no search context left open on any node');
+    };
+    for (const [i, node] of cluster.nodes.entries()) {
+      const before = await shardStats();
+      // The lowest `n` lives on one shard: only that shard is asked for a document.
+      const answer = await node.request('POST', '/ctx/_search', { body: { size: 1, sort: ['n'], query: { match: { text: 'fox' } } } });
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(answer.body.hits.hits[0]._id, '0');
+      const after = await shardStats();
+      assert.deepEqual(after.map((shard, s) => shard.query_total - before[s]!.query_total), [1, 1, 1], `every shard queried, through node ${i}`);
+      const fetched = after.map((shard, s) => shard.fetch_total - before[s]!.fetch_total);
+      assert.deepEqual(fetched.filter((count) => count > 0), [1], `one shard fetched, through node ${i}: ${fetched}`);
+      await noContextLeft();
+    }
+    // A page spread over the shards fetches from each shard holding a winner, once.
+    const before = await shardStats();
+    const spread = await cluster.nodes[1]!.request('POST', '/ctx/_search', { body: { size: 12, sort: ['n'] } });
+    assert.deepEqual(spread.body.hits.hits.map((hit: { _id: string }) => hit._id), Array.from({ length: 12 }, (_, n) => String(n)));
+    const after = await shardStats();
+    assert.deepEqual(after.map((shard, s) => shard.fetch_total - before[s]!.fetch_total), [1, 1, 1]);
+    // Nothing to fetch (size 0, or no hit on a shard): no context stays behind either.
+    await cluster.nodes[2]!.request('POST', '/ctx/_search', { body: { size: 0, aggs: { top: { max: { field: 'n' } } } } });
+    await cluster.nodes[2]!.request('POST', '/ctx/_search', { body: { query: { term: { n: 7 } } } });
+    await noContextLeft();
+  });
+
   test('a reindex run by a node holding none of the source shards copies every document', async () => {
     const [a] = cluster.nodes;
     const created = await a!.request('PUT', '/one-shard', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });

@@ -1,6 +1,8 @@
 /**
  * The search contexts a node keeps open between requests (ES's SearchService reader contexts): a scroll's
- * per-shard state, or a point in time, each holding a shard searcher (a point-in-time view of its segments)
+ * per-shard state, a point in time, or a plain search's shard between its query and fetch phases (ES's
+ * single-session LegacyReaderContext: freed by the fetch, or by the coordinating node when the shard holds no
+ * winner), each holding a shard searcher (a point-in-time view of its segments)
  * until it is freed or its keep-alive lapses. Ids are per node (a counter) within a session id that changes
  * on restart, as in ES, so an id from before a restart is simply missing. Every access renews the keep-alive;
  * a reaper frees lapsed contexts. Open contexts, and scrolls with their time, are counted in the shard's
@@ -31,9 +33,16 @@ export interface ScrollState {
   lastEmitted: AfterDoc | undefined;
 }
 
+/** What a plain search's shard keeps between its query and its fetch: the fetch reads the same request. */
+export interface SearchSessionState {
+  readonly request: SearchRequest;
+  readonly statistics: StatisticsOverride | undefined;
+  readonly nowMillis: number;
+}
+
 export interface ReaderContext {
   readonly id: number;
-  readonly kind: 'scroll' | 'pit';
+  readonly kind: 'scroll' | 'pit' | 'search';
   readonly index: string;
   readonly indexUuid: string;
   readonly shardId: number;
@@ -46,6 +55,8 @@ export interface ReaderContext {
   /** Requests using the context right now; it is not reaped while in use. */
   inUse: number;
   scroll: ScrollState | undefined;
+  /** A plain search's request (kind `search`), set by its query phase. */
+  session: SearchSessionState | undefined;
   /**
    * A point in time's alias filter for this index, as the aliases it was opened through defined it then
    * (ES keeps it in the PIT id's AliasFilter map): every search on the point in time applies it.
@@ -132,6 +143,7 @@ export class ReaderContexts {
       lastAccessedMillis: now,
       inUse: 0,
       scroll: undefined,
+      session: undefined,
       aliasFilter,
     };
     this.contexts.set(context.id, context);

@@ -6,8 +6,11 @@
  *   indices:data/read/open_reader_context        open a point-in-time context on a shard copy
  *   indices:data/read/search[can_match]          whether the shard's query can match there (the pre-filter)
  *   indices:data/read/search[phase/dfs]          a shard's term and field statistics (dfs_query_then_fetch)
- *   indices:data/read/search[phase/query]        the query phase on a context (opening a scroll's context first)
+ *   indices:data/read/search[phase/query]        the query phase on a context (opening a scroll's context, or a
+ *                                                plain search's single-use one, first): doc ids, scores, sort
+ *                                                values and partial aggregations, never sources
  *   indices:data/read/search[phase/fetch/id]     the page's winners from a context, recording a scroll's position
+ *                                                (a plain search's context is freed by it: ES's ShardFetchRequest)
  *   indices:data/read/search[free_context]       free one context (clear scroll, close point in time)
  *   indices:data/read/search[clear_scroll_contexts]  free every scroll context of the node (clear scroll `_all`)
  *
@@ -178,7 +181,12 @@ export type ContextQueryMode =
   /** The next page of the context's scroll: request, sort and position come from the context. */
   | { readonly kind: 'scroll-next'; readonly keepAliveMillis: number | undefined }
   /** A search on a point-in-time context. */
-  | { readonly kind: 'pit'; readonly keepAliveMillis: number | undefined };
+  | { readonly kind: 'pit'; readonly keepAliveMillis: number | undefined }
+  /**
+   * The query phase of a plain search of several shards: a single-use context holds the searcher until the
+   * coordinating node fetches the winners (or frees it); none is kept when the shard has no hit to fetch.
+   */
+  | { readonly kind: 'search' };
 
 export interface ContextQueryRequest {
   readonly mode: ContextQueryMode;
@@ -198,7 +206,9 @@ export interface ContextQueryRequest {
   readonly slowLog?: SearchSlowLogRequest;
 }
 
-export interface ContextQueryResult extends RemoteContextRef {
+export interface ContextQueryResult {
+  /** The context the fetch reads; absent when a plain search's shard kept none (no hit to fetch). */
+  readonly context: RemoteContextRef | undefined;
   readonly index: string;
   readonly indexUuid: string;
   readonly shard: number;
@@ -213,11 +223,12 @@ export async function queryOnContext(services: NodeServices, raw: unknown, task:
   const mode = args.mode;
   let context: ReaderContext;
   let opened = false;
-  if (mode.kind === 'scroll-start') {
+  if (mode.kind === 'scroll-start' || mode.kind === 'search') {
     const { service, shard } = localShard(services, args.label);
     const searcher = shard.acquireSearcher();
     try {
-      context = registry.open('scroll', service, shard, searcher, mode.keepAliveMillis);
+      // A plain search's context lapses with the default keep-alive if its coordinating node never comes back.
+      context = mode.kind === 'search' ? registry.open('search', service, shard, searcher, registry.defaultKeepAliveMillis) : registry.open('scroll', service, shard, searcher, mode.keepAliveMillis);
     } catch (err) {
       searcher.release();
       throw err;
@@ -227,7 +238,8 @@ export async function queryOnContext(services: NodeServices, raw: unknown, task:
     if (args.context === undefined) throw errors.illegalArgument('a context query needs a context');
     context = liveContext(services, args.context, mode.kind === 'pit' ? 'pit' : 'scroll');
   }
-  registry.acquire(context, mode.kind === 'scroll-start' ? undefined : mode.keepAliveMillis);
+  registry.acquire(context, mode.kind === 'scroll-start' || mode.kind === 'search' ? undefined : mode.keepAliveMillis);
+  let keep = true;
   const stats = context.indexShard.searchStats;
   stats.queryCurrent++;
   const started = performance.now();
@@ -250,11 +262,11 @@ export async function queryOnContext(services: NodeServices, raw: unknown, task:
         sort,
         ...(mode.kind !== 'scroll-next' && args.aggregations !== undefined && { aggregations: args.aggregations }),
         numHits: mode.kind === 'scroll-next' ? (size === 0 ? 0 : size) : (args.numHits ?? size),
-        trackTotalHitsUpTo: mode.kind === 'pit' ? args.trackTotalHitsUpTo : TRACK_TOTAL_HITS_ACCURATE,
+        trackTotalHitsUpTo: mode.kind === 'pit' || mode.kind === 'search' ? args.trackTotalHitsUpTo : TRACK_TOTAL_HITS_ACCURATE,
         ...(after !== undefined && { after }),
         ...(statistics !== undefined && { statistics }),
         nowMillis: scroll?.nowMillis ?? args.nowMillis,
-        windowCheck: mode.kind === 'pit' ? 'search' : mode.kind === 'scroll-start' ? 'scroll' : 'none',
+        windowCheck: mode.kind === 'pit' || mode.kind === 'search' ? 'search' : mode.kind === 'scroll-start' ? 'scroll' : 'none',
       },
       control,
     );
@@ -263,19 +275,33 @@ export async function queryOnContext(services: NodeServices, raw: unknown, task:
     if (mode.kind === 'scroll-start') {
       context.scroll = { request, aggregations: args.aggregations, sort, nowMillis: args.nowMillis, statistics, totalHits: result.totalHits, maxScore: result.maxScore, lastEmitted: undefined };
     }
+    if (mode.kind === 'search') {
+      // Nothing to fetch from this shard: free its context now instead of waiting for the coordinating node
+      // (ES's SearchService does the same when the query result has no search context to keep).
+      keep = query.hits.length > 0;
+      if (keep) context.session = { request, statistics, nowMillis: args.nowMillis };
+    }
     const tookMillis = performance.now() - started;
     stats.queryTotal++;
     stats.queryTimeMillis += Math.round(tookMillis);
     logRemoteSearchPhase(services, context.service, 'query', args.slowLog, { index: context.index, shard: context.shardId, tookMillis, totalHits: totalHitsText(query.totalHits.value, query.totalHits.relation) });
-    const answer: ContextQueryResult = { sessionId: registry.sessionId, contextId: context.id, index: context.index, indexUuid: context.indexUuid, shard: context.shardId, query, request };
+    const answer: ContextQueryResult = {
+      context: keep ? { sessionId: registry.sessionId, contextId: context.id } : undefined,
+      index: context.index,
+      indexUuid: context.indexUuid,
+      shard: context.shardId,
+      query,
+      request,
+    };
     return encodeTagged(answer);
   } catch (err) {
     stats.queryFailure++;
-    if (opened) registry.free(context.id);
+    keep = !opened;
     throw err;
   } finally {
     stats.queryCurrent--;
     registry.release(context);
+    if (!keep) registry.free(context.id);
   }
 }
 
@@ -306,10 +332,12 @@ export async function fetchOnContext(services: NodeServices, raw: unknown, task:
   const started = performance.now();
   try {
     const target = targetFor(labelOf(context, args.shardIndex), context.service, context.searcher, services);
-    const request = context.scroll?.request ?? args.request ?? {};
-    const statistics = context.scroll?.statistics ?? (args.dfs === undefined ? undefined : aggregateDfs(args.dfs));
+    // A scroll and a plain search fetch with the request their query phase ran; a point in time with the one sent.
+    const kept = context.scroll ?? context.session;
+    const request = kept?.request ?? args.request ?? {};
+    const statistics = kept?.statistics ?? (args.dfs === undefined ? undefined : aggregateDfs(args.dfs));
     const control = new PhaseControl(() => task.ensureNotCancelled(), undefined);
-    const hits = await executeFetchPhase(target, { request, docs: args.docs, ...(statistics !== undefined && { statistics }), nowMillis: context.scroll?.nowMillis ?? args.nowMillis }, control);
+    const hits = await executeFetchPhase(target, { request, docs: args.docs, ...(statistics !== undefined && { statistics }), nowMillis: kept?.nowMillis ?? args.nowMillis }, control);
     if (args.lastEmitted !== undefined && context.scroll !== undefined) context.scroll.lastEmitted = args.lastEmitted;
     const tookMillis = performance.now() - started;
     stats.fetchTotal++;
@@ -323,6 +351,8 @@ export async function fetchOnContext(services: NodeServices, raw: unknown, task:
   } finally {
     stats.fetchCurrent--;
     registry.release(context);
+    // A plain search's context served its one fetch (ES frees a single-session context after its fetch phase).
+    if (context.kind === 'search') registry.free(context.id);
   }
 }
 

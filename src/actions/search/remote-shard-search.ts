@@ -1,12 +1,10 @@
 /**
- * The shard search of a plain `_search` (or `_count`) whose shard lives on another node: the coordinating node
- * sends `indices:data/read/search[phase/query+fetch]` to that node, which runs the query phase on its copy and
- * fetches its own top `from + size` hits in the same round trip (ES's QUERY_AND_FETCH shape), returning the
- * unreduced query result (hits, totals, partial aggregations) and those hits. The coordinating node reduces
- * every shard's result exactly as for local shards and keeps only the winners' fetched hits. (ES fetches the
- * winners only in a second round trip; this costs up to `from + size` fetched hits per remote shard instead.)
- * A dfs search sends every shard's statistics along (each node sums them, as the coordinating node does for its
- * own shards). Scroll and point-in-time searches keep contexts on the data nodes instead (remote-contexts.ts).
+ * The shard search of a plain `_search` (or `_count`) of a single shard that lives on another node: the
+ * coordinating node sends `indices:data/read/search[phase/query+fetch]` to that node, which runs the query phase
+ * on its copy and fetches the page (its hits from `from` on) in the same round trip (ES's query-and-fetch, which
+ * ES also uses when a search has one shard), returning the unreduced query result (hits, totals, partial
+ * aggregations) and those hits. With one shard the page is exactly the winners, so nothing is fetched in vain. A search of several shards runs the query phase in a single-use context instead and fetches only the
+ * winners (remote-contexts.ts, docs/decisions/0016). A dfs search sends every shard's statistics along.
  */
 import { EsError, errors } from '../../common/errors.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
@@ -53,7 +51,7 @@ export interface RemoteShardSearchRequest {
 
 export interface RemoteShardSearchResult {
   readonly query: QueryPhaseResult;
-  /** Fetched hits, in the order of `query.hits`. */
+  /** Fetched hits of the page (`query.hits` from `from` on), in that order. */
   readonly hits: FetchedSearchHit[];
 }
 
@@ -97,7 +95,8 @@ export async function executeRemoteShardSearch(services: NodeServices, request: 
     shard.searchStats.queryTimeMillis += Math.round(queryMillis);
     const label = { index: request.index, shard: request.shard };
     logRemoteSearchPhase(services, service, 'query', request.slowLog, { ...label, tookMillis: queryMillis, totalHits: totalHitsText(query.totalHits.value, query.totalHits.relation) });
-    const docs = query.hits.map((hit) => ({ shardIndex: request.shardIndex, doc: hit.doc, score: hit.score, ...(hit.sortValues !== undefined && { sortValues: hit.sortValues }) }));
+    // The hits before `from` are the reduce's to skip; only the page is fetched.
+    const docs = query.hits.slice(request.request.from ?? 0).map((hit) => ({ shardIndex: request.shardIndex, doc: hit.doc, score: hit.score, ...(hit.sortValues !== undefined && { sortValues: hit.sortValues }) }));
     const fetchStarted = performance.now();
     const hits = docs.length === 0 ? [] : await executeFetchPhase(target, { request: request.request, docs, ...(statistics !== undefined && { statistics }), nowMillis: request.nowMillis }, control);
     if (docs.length > 0) {

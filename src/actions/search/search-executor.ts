@@ -6,6 +6,11 @@
  *   aggregate statistics] -> query per shard -> reduce in batches (merge top hits, totals, aggregations) -> fetch
  *   the page's hits per shard
  *
+ * A shard on another node answers its query phase with doc ids, scores, sort values and partial aggregations
+ * only, holding its searcher in a single-use context there; after the reduce, only the shards holding winners are
+ * asked for exactly those documents (`[phase/fetch/id]`, which frees the context) and the others' contexts are
+ * freed (docs/decisions/0016). A search of one shard runs query and fetch in one round trip, as ES's does.
+ *
  * The can-match pre-filter runs when ES's TransportSearchAction would run it (shouldPreFilterSearchShards): shards
  * whose query rewrites to match_none are skipped (successful, counted in `_shards.skipped`), all but one when
  * none can match, so the response still has a shard's (empty) result.
@@ -156,11 +161,15 @@ interface Running {
   skipped: boolean;
   sort: ResolvedSort | undefined;
   query: QueryPhaseResult | undefined;
-  /** A remote shard's node, and the hits it fetched with its query phase (in query order). */
+  /** A remote shard's node, and the hits it fetched with its query phase (in query order; one-shard searches). */
   remote: DiscoveryNode | undefined;
   prefetched: FetchedSearchHit[] | undefined;
-  /** The remote scroll or point-in-time context this shard's phases run on (a scroll's first page opens it). */
+  /**
+   * The remote context this shard's phases run on: a scroll's (its first page opens it), a point in time's, or a
+   * plain search's single-use one (`singleUse`), which its fetch or a free request ends.
+   */
   remoteContext: RemoteContextRef | undefined;
+  singleUse: boolean;
   /** The request the shard ran (a scroll's first request on later pages). */
   request: SearchRequest | undefined;
 }
@@ -186,6 +195,7 @@ function open(slot: ShardSlot, plan: SearchPlan, context: ActionContext): Runnin
     remote: undefined,
     prefetched: undefined,
     remoteContext: undefined,
+    singleUse: false,
     request: undefined,
   };
   const services = context.services;
@@ -356,7 +366,11 @@ function searchAfterOf(request: SearchRequest, sort: ResolvedSort): AfterDoc | u
   return { kind: 'fields', values: parseSearchAfter(request.searchAfter, sort.fields), doc: EXCLUDE_TIES };
 }
 
-/** A remote shard's query (and fetch of its own top hits) on its node. */
+/**
+ * A remote shard's query phase on its node. With several shards: doc ids, scores, sort values and partial
+ * aggregations come back, the searcher stays in a single-use context for the fetch of the winners. A search of
+ * one shard fetches its hits in the same round trip (ES's query-and-fetch for a single shard).
+ */
 async function queryRemote(run: Running, plan: SearchPlan, dfs: DfsOutcome | undefined, context: ActionContext): Promise<void> {
   const request = withAliasFilter(
     plan.request.slice === undefined ? plan.request : { ...plan.request, slice: sliceForShard(plan.request.slice, run.slot.shardIndex, plan.slots.length, false) },
@@ -367,6 +381,29 @@ async function queryRemote(run: Running, plan: SearchPlan, dfs: DfsOutcome | und
   run.request = request;
   const from = request.from ?? 0;
   const size = request.size ?? 10;
+  const numHits = size === 0 ? 0 : from + size;
+  if (plan.slots.length > 1) {
+    const args: ContextQueryRequest = {
+      mode: { kind: 'search' },
+      label: { index: run.slot.index, indexUuid: run.slot.indexUuid, shard: run.slot.shard, shardIndex: run.slot.shardIndex },
+      request,
+      ...(plan.aggregations !== undefined && { aggregations: plan.aggregations }),
+      numHits,
+      trackTotalHitsUpTo: plan.trackTotalHitsUpTo,
+      ...(() => {
+        const after = searchAfterOf(request, sort);
+        return after === undefined ? {} : { after };
+      })(),
+      nowMillis: plan.nowMillis,
+      ...(dfs !== undefined && { dfs: dfs.results }),
+      ...remoteSlowLog(run, plan, context),
+    };
+    const result = decodeTagged(await sendToNode(context.services, run.remote!, QUERY_CONTEXT_ACTION, encodeTagged(args), context.task)) as ContextQueryResult;
+    run.query = result.query;
+    run.remoteContext = result.context;
+    run.singleUse = result.context !== undefined;
+    return;
+  }
   const remoteRequest: RemoteShardSearchRequest = {
     index: run.slot.index,
     indexUuid: run.slot.indexUuid,
@@ -374,7 +411,7 @@ async function queryRemote(run: Running, plan: SearchPlan, dfs: DfsOutcome | und
     shardIndex: run.slot.shardIndex,
     request,
     aggregations: plan.aggregations,
-    numHits: size === 0 ? 0 : from + size,
+    numHits,
     trackTotalHitsUpTo: plan.trackTotalHitsUpTo,
     after: searchAfterOf(request, sort),
     nowMillis: plan.nowMillis,
@@ -421,7 +458,8 @@ async function queryRemoteContext(run: Running, plan: SearchPlan, dfs: DfsOutcom
     ...remoteSlowLog(run, plan, context),
   };
   const result = decodeTagged(await sendToNode(context.services, run.remote!, QUERY_CONTEXT_ACTION, encodeTagged(args), context.task)) as ContextQueryResult;
-  run.remoteContext = { sessionId: result.sessionId, contextId: result.contextId };
+  // Scroll and point-in-time shards always keep their context.
+  run.remoteContext = result.context!;
   // A later scroll page learns here which shard its context reads.
   run.slot = { ...run.slot, index: result.index, indexUuid: result.indexUuid, shard: result.shard, nodeId: run.remote!.id };
   run.request = result.request;
@@ -429,16 +467,28 @@ async function queryRemoteContext(run: Running, plan: SearchPlan, dfs: DfsOutcom
   run.query = result.query;
 }
 
-/** The winners of a shard whose context is on another node; a scroll's shard records its last emitted hit. */
+/**
+ * The winners of a shard whose context is on another node (ES's ShardFetchRequest: just those documents); a
+ * scroll's shard records its last emitted hit; a plain search's single-use context is freed by it.
+ */
 async function fetchRemoteContext(run: Running, docs: ReducedQueryPhase['hits'], plan: SearchPlan, dfs: DfsOutcome | undefined, lastEmitted: AfterDoc | undefined, context: ActionContext): Promise<FetchedSearchHit[]> {
+  const singleUse = run.singleUse;
+  const contextRef = run.remoteContext!;
+  if (singleUse) {
+    // Whatever the answer, the data node frees the context once the fetch reached it (or it lapses with its node).
+    run.remoteContext = undefined;
+    run.singleUse = false;
+  }
+  // A plain search's context kept its request and statistics; a point in time is sent them.
+  const pit = plan.mode.kind === 'search' && !singleUse;
   const args: ContextFetchRequest = {
-    kind: plan.mode.kind === 'search' ? 'pit' : 'scroll',
-    context: run.remoteContext!,
+    kind: singleUse ? 'search' : plan.mode.kind === 'search' ? 'pit' : 'scroll',
+    context: contextRef,
     shardIndex: run.slot.shardIndex,
     docs: docs.map((doc) => ({ doc: doc.doc, score: doc.score, ...(doc.sortValues !== undefined && { sortValues: doc.sortValues }) })),
-    ...(plan.mode.kind === 'search' && { request: plan.request }),
+    ...(pit && { request: plan.request }),
     nowMillis: plan.nowMillis,
-    ...(dfs !== undefined && { dfs: dfs.results }),
+    ...(pit && dfs !== undefined && { dfs: dfs.results }),
     ...(lastEmitted !== undefined && { lastEmitted }),
     ...remoteSlowLog(run, plan, context),
   };
@@ -578,6 +628,18 @@ function remoteSlowLog(run: Running, plan: SearchPlan, context: ActionContext): 
   return slowLogRequest === undefined ? {} : { slowLog: slowLogRequest };
 }
 
+/** Frees the single-use contexts of these shards on their nodes; a node that does not answer lets them lapse. */
+function releaseSingleUseContexts(runs: readonly Running[], context: ActionContext): void {
+  const refs: ContextRef[] = [];
+  for (const run of runs) {
+    if (!run.singleUse || run.remoteContext === undefined || run.remote === undefined) continue;
+    refs.push({ ...run.remoteContext, nodeId: run.remote.id });
+    run.remoteContext = undefined;
+    run.singleUse = false;
+  }
+  if (refs.length > 0) freeContexts(context.services, refs, 'search', undefined).catch(() => undefined);
+}
+
 /** Where each shard's scroll continues: after its last hit that made it into this page, by shard index. */
 function lastEmittedByShard(reduced: ReducedQueryPhase, sort: ResolvedSort): Map<number, AfterDoc> {
   const last = new Map<number, AfterDoc>();
@@ -656,6 +718,9 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
       list.push(hit);
       docsByShard.set(hit.shardIndex, list);
     }
+    // Shards on other nodes that hold no winner: their single-use contexts are freed now (ES's
+    // releaseIrrelevantSearchContext), without waiting for the answer.
+    releaseSingleUseContexts(succeeded.filter((run) => !docsByShard.has(run.slot.shardIndex)), context);
     const fetched = new Map<number, FetchedSearchHit[]>();
     const lastEmitted = plan.mode.kind === 'search' ? new Map<number, AfterDoc>() : lastEmittedByShard(reduced, sort);
     await Promise.all(
@@ -695,6 +760,8 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
     };
   } finally {
     for (const run of runs) run.release();
+    // A search that failed or was cancelled between its query and fetch phases leaves no context behind.
+    releaseSingleUseContexts(runs, context);
     if (plan.mode.kind === 'scroll-start') {
       // A shard that failed keeps no scroll context (it is not part of the scroll id), nor does a failed search.
       const registry = readerContextsOf(context.services);
