@@ -216,17 +216,28 @@ describe('a node that stops answering, then dies under a search', () => {
         victim.child.kill('SIGCONT');
       }
       await victim.kill9();
-      // Gone (connection refused) but still in the state: a cancel that selects it reports it at once.
+      // Gone (connection refused). Fast failure detection (decision 0011) may already have removed it from the
+      // state by the time the cancel arrives, or not yet: both are ES's answers, and each is checked exactly.
       const cancel = await a!.request('POST', `/_tasks/_cancel?nodes=${victim.nodeId}`);
       assert.equal(cancel.status, 200, cancel.text);
-      assert.equal(cancel.body.node_failures?.[0]?.node_id, victim.nodeId, cancel.text);
-      assert.equal(cancel.body.node_failures[0].caused_by.type, 'node_not_connected_exception', cancel.text);
+      const stillListed = cancel.body.node_failures !== undefined;
+      if (stillListed) {
+        assert.equal(cancel.body.node_failures[0].node_id, victim.nodeId, cancel.text);
+        assert.equal(cancel.body.node_failures[0].caused_by.type, 'node_not_connected_exception', cancel.text);
+      } else {
+        assert.deepEqual(cancel.body.nodes ?? {}, {}, cancel.text);
+        const nodes = await a!.request('GET', '/_cat/nodes?h=id&full_id=true');
+        assert.ok(!nodes.text.includes(victim.nodeId), `no failure reported, so the victim has left the state: ${nodes.text}`);
+      }
       const partial = await a!.request('GET', '/partial/_search?size=0');
       assert.equal(partial.status, 200, partial.text);
       assert.equal(partial.body._shards.total, 3);
       assert.equal(partial.body._shards.failed, 1, partial.text);
       assert.equal(partial.body._shards.successful, 2);
-      assert.equal(partial.body._shards.failures[0].node, victim.nodeId);
+      // While the victim is listed its shard's failure names it (node_not_connected); once it has left, the shard
+      // has no copy (no_shard_available_action_exception) and no node.
+      const failure = partial.body._shards.failures[0];
+      assert.ok(failure.node === victim.nodeId || failure.reason.type === 'no_shard_available_action_exception', partial.text);
       assert.ok(partial.body.hits.total.value < 30 && partial.body.hits.total.value > 0);
       const strict = await a!.request('GET', '/partial/_search?size=0&allow_partial_search_results=false');
       assert.equal(strict.body.error?.type, 'search_phase_execution_exception', strict.text);
