@@ -7,6 +7,7 @@
  */
 import { EsError, errors, indexErrors, replicationErrors, toEsError } from '../../common/errors.js';
 import { byteSizeString } from '../../common/es-units.js';
+import { nextTurn } from '../../common/loop-turns.js';
 import { type DiscoveryNode, hasNoMasterBlock, isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
 import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { RoutingTableShape } from '../../indices/index.js';
@@ -484,10 +485,10 @@ async function applyOnPrimary(
           if (run.length === RUN_LENGTH) {
             // Parse a run, hand it over, let the engine apply it in the next turn: a parsed document then
             // lives for a turn, not for the whole request (short lives are what the young-generation GC
-            // handles cheaply), and the event loop turns between runs. Only the request's last run waits
+            // handles cheaply), and the event loop turns between runs (a turn of the shared budget, loop-turns.ts). Only the request's last run waits
             // for the translog (one group commit per request, not one per run).
             submitRun('defer');
-            await new Promise<void>((resolve) => setImmediate(resolve));
+            await nextTurn();
           }
           continue;
         }

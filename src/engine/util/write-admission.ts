@@ -2,8 +2,8 @@
  * Admission of write steps (the synchronous part of index/delete). Each step is short, but a caller that
  * issues thousands at once (a bulk request) would otherwise hold the event loop for all of them. Here a
  * step runs at once while the current slice of the event loop has time left and nothing is queued;
- * otherwise it joins a FIFO queue that a pump drains slice by slice (yielding with setImmediate between
- * slices), and that a throttle can pause while indexing outruns the writing of segments. Steps run in
+ * otherwise it joins a FIFO queue that a pump drains slice by slice (waiting for a turn of the shared loop
+ * budget between slices, common/loop-turns.ts), and that a throttle can pause while indexing outruns the writing of segments. Steps run in
  * exactly the order they were submitted, which is what keeps operations on one id in call order.
  * A batch (submitBatch) is a run of steps that takes one place in the queue and one promise, not one each.
  * A step that cannot run yet throws an AdmissionBarrier: it keeps its place at the head, nothing after it
@@ -11,6 +11,7 @@
  * map safe with a refresh before a lookup, without letting later writes overtake the one that waits).
  */
 import { performance } from 'node:perf_hooks';
+import { nextTurn } from '../../common/loop-turns.js';
 
 /** Thrown by a step that must wait for `until` before it can run (see the contract above). */
 export class AdmissionBarrier {
@@ -132,12 +133,14 @@ export class WriteAdmission {
   private schedulePump(): void {
     if (this.pumpScheduled || this.throttled || this.blocked) return;
     this.pumpScheduled = true;
-    setImmediate(() => this.pump());
+    void nextTurn().then(() => this.pump());
   }
 
   private pump(): void {
     this.pumpScheduled = false;
+    // The turn budget let the pump in: its slice starts now, whatever ran earlier in this turn.
     this.openSlice();
+    this.sliceStart = performance.now();
     // At least one step per turn, however late in the slice: the queue always makes progress.
     let ran = 0;
     while (this.queued > 0) {

@@ -2,7 +2,8 @@
  * How a shard phase stays interruptible on one event loop: every block of documents it checks the task's
  * cancellation and the request's `timeout`, and when it has held the loop for a few milliseconds it yields,
  * so a `_tasks/<id>/_cancel`, a client disconnect or the operational endpoints get served while a long
- * search runs. A cancelled search therefore stops within one block of work; a timed-out one stops
+ * search runs. Yields wait for a turn of the shared loop budget (common/loop-turns.ts), so several searches
+ * together hold the loop no longer between two polls for I/O than one does. A cancelled search therefore stops within one block of work; a timed-out one stops
  * collecting and returns what it has (ES's partial results with `timed_out: true`).
  */
 
@@ -14,8 +15,8 @@ export class TimeExceeded extends Error {
   }
 }
 
-/** Milliseconds a phase may hold the event loop before yielding. */
-const SLICE_MILLIS = 8;
+import { nextTurn } from '../../common/loop-turns.js';
+import { SLICE_MILLIS } from '../../common/time-slicer.js';
 
 export class PhaseControl {
   private lastYield = performance.now();
@@ -42,7 +43,7 @@ export class PhaseControl {
 
   /** Lets other work run, then checks again (a cancel may have arrived meanwhile). */
   async yield(): Promise<void> {
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     this.lastYield = performance.now();
     this.check();
   }
@@ -54,7 +55,7 @@ export class PhaseControl {
   async pause(): Promise<void> {
     this.checkCancelled();
     if (!this.shouldYield) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    await nextTurn();
     this.lastYield = performance.now();
     this.checkCancelled();
   }
