@@ -89,7 +89,7 @@ export class SortedTermsReader {
     reader.seek(this.data.start + this.blockOffsets.get(block));
     const length = reader.readVInt();
     this.ensure(length);
-    reader.readBytes(length).copy(this.scratch, 0);
+    reader.readBytesInto(this.scratch, 0, length);
     return length;
   }
 
@@ -101,7 +101,8 @@ export class SortedTermsReader {
     if (prefix > previousLength) throw reader.corrupt(`term prefix ${prefix} longer than the previous term`);
     const length = prefix + suffix;
     this.ensure(length);
-    reader.readBytes(suffix).copy(this.scratch, prefix);
+    // No view allocated per term: a terms aggregation decodes thousands of them per request.
+    reader.readBytesInto(this.scratch, prefix, suffix);
     return length;
   }
 

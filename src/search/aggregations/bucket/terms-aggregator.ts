@@ -15,6 +15,7 @@ import { BUCKET_BYTES, type ScoreSource } from '../context.js';
 import type { InternalAggregation, InternalTerms, TermsBucket } from '../internal.js';
 import type { IncludeExclude, TermsSpec } from '../spec.js';
 import { KeyedBucketOrds } from '../support/arrays.js';
+import { firstK } from '../support/top-k.js';
 import { floorMod64, hashDouble, hashLong, murmur3x86, newHash64 } from '../support/hash64.js';
 import { luceneRegExp } from '../support/lucene-regexp.js';
 import { compareDoubles, compareTerms, parseOrderPath } from '../support/order-path.js';
@@ -266,8 +267,7 @@ export class TermsAggregator extends BucketsAggregator {
         otherDocCount += docCount;
         if (docCount >= this.shardMinDocCount) candidates.push(ord);
       }
-      candidates.sort((a, b) => this.compareBuckets(a, b));
-      const top = candidates.slice(0, this.shardSize);
+      const top = firstK(candidates, this.shardSize, (a, b) => this.compareBuckets(a, b));
       for (const ord of top) otherDocCount -= this.docCount(ord);
       this.env.consumer.release(this.pledged);
       this.pledged = 0;

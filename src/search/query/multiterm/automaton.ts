@@ -343,7 +343,7 @@ class Builder {
  * the character moves and the acceptance of every state its epsilon moves reach. Only those states remain,
  * renumbered (the start is 0). Closures are costly for pathological nestings, so their total size is bounded.
  */
-function epsilonFree(nfa: Nfa, start: number, effortLimit: number): { moves: number[][]; accept: boolean[] } {
+function* epsilonFree(nfa: Nfa, start: number, effortLimit: number): Generator<void, { moves: number[][]; accept: boolean[] }> {
   const closures = new Map<number, number[]>();
   let closureWork = 0;
   const mark = new Int32Array(nfa.ranges.length);
@@ -374,7 +374,13 @@ function epsilonFree(nfa: Nfa, start: number, effortLimit: number): { moves: num
   const order = [start];
   const moves: number[][] = [];
   const accept: boolean[] = [];
+  let workAtPause = 0;
   for (let i = 0; i < order.length; i++) {
+    // Closures of a pathological nesting cost up to ten times the effort limit: they pause as determinization does.
+    if (closureWork - workAtPause >= EFFORT_PER_STEP * 4) {
+      workAtPause = closureWork;
+      yield;
+    }
     const out: number[] = [];
     let accepting = false;
     for (const member of closureOf(order[i]!)) {
@@ -425,7 +431,7 @@ const EFFORT_PER_STEP = 2048;
  * A generator: it pauses every few hundred states, so a caller on the event loop can let others run.
  */
 function* determinizeSteps(nfa: Nfa, start: number, effortLimit: number): Generator<void, Dfa> {
-  const { moves, accept: nfaAccept } = epsilonFree(nfa, start, effortLimit);
+  const { moves, accept: nfaAccept } = yield* epsilonFree(nfa, start, effortLimit);
   const boundSet = new Set<number>();
   for (const ranges of moves) for (let k = 0; k < ranges.length; k += 3) boundSet.add(ranges[k]!).add(ranges[k + 1]! + 1);
   const bounds = Int32Array.from(boundSet).sort();
