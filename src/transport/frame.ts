@@ -95,22 +95,30 @@ export function encodeFrame(frame: Frame): Buffer {
 }
 
 export class FrameDecoder {
-  private pending: Buffer = Buffer.alloc(0);
+  /**
+   * Bytes received and not yet decoded, as they arrived: a large frame comes in many socket chunks, and joining
+   * them only once the whole frame is there copies each byte once (joining at every chunk was quadratic).
+   */
+  private chunks: Buffer[] = [];
+  private buffered = 0;
 
   /** Feeds bytes; returns the frames completed by them. Throws ProtocolError on a malformed stream. */
   push(chunk: Buffer): Frame[] {
-    this.pending = this.pending.length === 0 ? chunk : Buffer.concat([this.pending, chunk]);
+    if (chunk.length > 0) {
+      this.chunks.push(chunk);
+      this.buffered += chunk.length;
+    }
     const frames: Frame[] = [];
-    while (this.pending.length >= HEADER_BYTES) {
-      if (this.pending.readUInt16BE(0) !== FRAME_MAGIC) throw new ProtocolError('bad frame magic: not a Gannet transport stream');
-      const version = this.pending.readUInt8(2);
+    while (this.buffered >= HEADER_BYTES) {
+      const header = this.peek(HEADER_BYTES);
+      if (header.readUInt16BE(0) !== FRAME_MAGIC) throw new ProtocolError('bad frame magic: not a Gannet transport stream');
+      const version = header.readUInt8(2);
       if (version !== FRAME_VERSION) throw new ProtocolError(`unsupported transport frame version ${version}`);
-      const kind = this.pending.readUInt8(3);
-      const length = this.pending.readUInt32BE(4);
+      const kind = header.readUInt8(3);
+      const length = header.readUInt32BE(4);
       if (length > MAX_FRAME_BYTES) throw new ProtocolError(`frame of ${length} bytes exceeds ${MAX_FRAME_BYTES}`);
-      if (this.pending.length < HEADER_BYTES + length) break;
-      const payload = this.pending.subarray(HEADER_BYTES, HEADER_BYTES + length);
-      this.pending = this.pending.subarray(HEADER_BYTES + length);
+      if (this.buffered < HEADER_BYTES + length) break;
+      const payload = this.take(HEADER_BYTES + length).subarray(HEADER_BYTES);
       if (kind !== FrameKind.Request && kind !== FrameKind.Response && kind !== FrameKind.Error) {
         throw new ProtocolError(`unknown frame kind ${kind}`);
       }
@@ -123,5 +131,43 @@ export class FrameDecoder {
       frames.push({ kind, ...decoded } as Frame);
     }
     return frames;
+  }
+
+  /** The first `bytes` buffered bytes (joined when they span chunks), left in place. */
+  private peek(bytes: number): Buffer {
+    const first = this.chunks[0]!;
+    if (first.length >= bytes) return first;
+    const joined = Buffer.concat(this.chunks);
+    this.chunks = [joined];
+    return joined;
+  }
+
+  /** Removes and returns the first `bytes` buffered bytes (there are at least that many). */
+  private take(bytes: number): Buffer {
+    const first = this.chunks[0]!;
+    let taken: Buffer;
+    if (first.length >= bytes) {
+      taken = first.subarray(0, bytes);
+      if (first.length === bytes) this.chunks.shift();
+      else this.chunks[0] = first.subarray(bytes);
+    } else {
+      const parts: Buffer[] = [];
+      let needed = bytes;
+      while (needed > 0) {
+        const head = this.chunks[0]!;
+        if (head.length <= needed) {
+          parts.push(head);
+          this.chunks.shift();
+          needed -= head.length;
+        } else {
+          parts.push(head.subarray(0, needed));
+          this.chunks[0] = head.subarray(needed);
+          needed = 0;
+        }
+      }
+      taken = Buffer.concat(parts, bytes);
+    }
+    this.buffered -= bytes;
+    return taken;
   }
 }

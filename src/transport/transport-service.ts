@@ -32,6 +32,13 @@ export interface SendOptions {
   term?: number;
 }
 
+/** A handshaken connection to a node, by node id; `ready` once the handshake completed. */
+interface NodeConnectionEntry {
+  readonly address: string;
+  readonly connection: Promise<Connection>;
+  ready?: Connection;
+}
+
 /** A node as the transport addresses it. */
 export interface TransportNode {
   readonly id: string;
@@ -58,6 +65,8 @@ interface PendingRequest {
 class Connection {
   private readonly decoder = new FrameDecoder();
   private readonly pending = new Map<number, PendingRequest>();
+  /** Encoded frames waiting for this turn's write (send). */
+  private outgoing: Buffer[] = [];
   private nextId = 1;
   closed = false;
   /** Stamped on outgoing requests once the local identity is known. */
@@ -75,8 +84,25 @@ class Connection {
     socket.on('error', () => undefined); // 'close' follows and fails what is pending
   }
 
+  /**
+   * Queues a frame; the frames queued during one turn of the event loop go out in one socket write (setImmediate
+   * runs after the loop's I/O callbacks). Under load many requests and answers to the same node are produced in
+   * one turn, and one write syscall (a loopback write runs the receiver's network stack too) is paid for all.
+   */
   send(frame: Frame): void {
-    if (!this.closed) this.socket.write(encodeFrame(frame));
+    if (this.closed) return;
+    this.outgoing.push(encodeFrame(frame));
+    if (this.outgoing.length === 1) setImmediate(() => this.flush());
+  }
+
+  private flush(): void {
+    const frames = this.outgoing;
+    this.outgoing = [];
+    if (this.closed || frames.length === 0) return;
+    // Corked, the writes leave as one writev without copying the frames together.
+    this.socket.cork();
+    for (const bytes of frames) this.socket.write(bytes);
+    this.socket.uncork();
   }
 
   request(action: string, body: unknown, options: SendOptions): Promise<unknown> {
@@ -138,7 +164,7 @@ export class TransportService {
   private boundPort = 0;
   private local: LocalTransportIdentity | undefined;
   /** Handshaken connections by node id, each to the address it was opened to. */
-  private readonly nodeConnections = new Map<string, { address: string; connection: Promise<Connection> }>();
+  private readonly nodeConnections = new Map<string, NodeConnectionEntry>();
   /** Requests served by the local shortcut (tests assert that local work never touched a socket). */
   localRequests = 0;
   private readonly disconnectListeners: Array<(nodeId: string, address: string) => void> = [];
@@ -220,22 +246,34 @@ export class TransportService {
     if (this.local !== undefined && target.id === this.local.nodeId) return this.handleLocally(action, body, options);
     const timeoutMillis = options.timeoutMillis === undefined || options.timeoutMillis < 0 ? undefined : options.timeoutMillis;
     const deadline = timeoutMillis === undefined ? undefined : Date.now() + timeoutMillis;
-    let connection: Connection;
-    try {
-      // The request's timeout covers opening the connection too: a node that accepts connections but does not
-      // answer (paused, overloaded) must not hold the request for the handshake's own 30 s.
-      connection = await this.withinTimeout(this.nodeConnection(target), timeoutMillis, () => `[${target.name}][${target.address}][${action}] timed out after [${timeoutMillis}ms]`);
-    } catch (err) {
-      const cause = toEsError(err);
-      if (cause.type === 'illegal_state_exception' || cause.type === 'receive_timeout_transport_exception') throw cause;
-      throw new EsError('node_not_connected_exception', `[${target.name}][${target.address}] Node not connected`, { causedBy: cause });
-    }
+    // The usual case is an open connection: nothing to wait for (no timer, no race).
+    const connection = this.readyConnection(target) ?? (await this.openedConnection(target, action, timeoutMillis));
     try {
       return await connection.request(action, body, deadline === undefined ? options : { ...options, timeoutMillis: Math.max(1, deadline - Date.now()) });
     } catch (err) {
       const error = toEsError(err);
       if (error.type === 'node_disconnected_exception') throw new EsError('node_disconnected_exception', `[${target.name}][${target.address}][${action}] disconnected`);
       throw error;
+    }
+  }
+
+  /** The node's handshaken connection when it is open now. */
+  private readyConnection(target: TransportNode): Connection | undefined {
+    const entry = this.nodeConnections.get(target.id);
+    const ready = entry?.ready;
+    return ready !== undefined && !ready.closed && entry!.address === target.address ? ready : undefined;
+  }
+
+  /** Opens (or waits for) the node's handshaken connection within the request's timeout. */
+  private async openedConnection(target: TransportNode, action: string, timeoutMillis: number | undefined): Promise<Connection> {
+    try {
+      // The request's timeout covers opening the connection too: a node that accepts connections but does not
+      // answer (paused, overloaded) must not hold the request for the handshake's own 30 s.
+      return await this.withinTimeout(this.nodeConnection(target), timeoutMillis, () => `[${target.name}][${target.address}][${action}] timed out after [${timeoutMillis}ms]`);
+    } catch (err) {
+      const cause = toEsError(err);
+      if (cause.type === 'illegal_state_exception' || cause.type === 'receive_timeout_transport_exception') throw cause;
+      throw new EsError('node_not_connected_exception', `[${target.name}][${target.address}] Node not connected`, { causedBy: cause });
     }
   }
 
@@ -322,11 +360,16 @@ export class TransportService {
     if (existing !== undefined && existing.address === target.address) return existing.connection;
     if (existing !== undefined) this.disconnectFromNode(target.id);
     const connecting = this.openNodeConnection(target);
-    const entry = { address: target.address, connection: connecting };
+    const entry: NodeConnectionEntry = { address: target.address, connection: connecting };
     this.nodeConnections.set(target.id, entry);
-    connecting.catch(() => {
-      if (this.nodeConnections.get(target.id) === entry) this.nodeConnections.delete(target.id);
-    });
+    connecting.then(
+      (connection) => {
+        entry.ready = connection;
+      },
+      () => {
+        if (this.nodeConnections.get(target.id) === entry) this.nodeConnections.delete(target.id);
+      },
+    );
     return connecting;
   }
 

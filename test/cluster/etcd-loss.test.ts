@@ -87,3 +87,38 @@ test('etcd down: writes refused with the no-master block on every node, reads se
   assert.equal(count.body.count, DOCS + acknowledged.size + 1, 'every acknowledged document is there, and the one written after');
   for (const id of acknowledged) assert.equal((await cluster.nodes[0]!.request('GET', `/${INDEX}/_doc/${id}`)).body.found, true, id);
 });
+
+test('a write adding a field while the master does not answer fails after indices.mapping.dynamic_timeout with 503 master_not_discovered_exception', async () => {
+  const [first] = cluster.nodes;
+  const masterId = (await first!.request('GET', '/_cluster/state/master_node')).body.master_node as string;
+  const master = cluster.nodes.find((node) => node.nodeId === masterId)!;
+  const writer = cluster.nodes.find((node) => node.nodeId !== masterId)!;
+  // ES's MappingUpdatedAction waits `indices.mapping.dynamic_timeout` (30s by default) for the master.
+  const set = await first!.request('PUT', '/_cluster/settings', { body: { persistent: { 'indices.mapping.dynamic_timeout': '1s' } } });
+  assert.equal(set.status, 200, set.text);
+  // The shard's primary on the writing node, so nothing but the mapping update needs another node.
+  const created = await first!.request('PUT', '/mapping-wait', { body: { settings: { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.include._id': writer.nodeId } } });
+  assert.equal(created.status, 200, created.text);
+  await cluster.waitFor(writer, '/_cluster/health/mapping-wait', (r) => r.body?.status === 'green', 60_000);
+  await cluster.waitFor(writer, '/_cluster/settings', (r) => r.body?.persistent?.indices?.mapping?.dynamic_timeout === '1s', 30_000);
+  master.child.kill('SIGSTOP');
+  try {
+    const started = Date.now();
+    // Both at once, so the master stays paused well inside its lease.
+    const [answer, bulk] = await Promise.all([
+      writer.request('PUT', '/mapping-wait/_doc/1', { body: { a_new_field: 'x' } }),
+      writer.request('POST', '/_bulk', { raw: '{"index":{"_index":"mapping-wait","_id":"2"}}\n{"another_field":1}\n', headers: { 'content-type': 'application/x-ndjson' } }),
+    ]);
+    const waited = Date.now() - started;
+    assert.equal(answer.status, 503, answer.text);
+    assert.equal(answer.body.error.type, 'master_not_discovered_exception', answer.text);
+    // The lease (4s) has not run out: the master was still named, and the wait was the setting's, not 30s.
+    assert.ok(waited >= 900 && waited < 20_000, `waited ${waited} ms`);
+    // In a bulk only the item that needed the mapping fails, with the same error (ES's failOnMappingUpdate).
+    assert.equal(bulk.status, 200, bulk.text);
+    assert.equal(bulk.body.items[0].index.status, 503, bulk.text);
+    assert.equal(bulk.body.items[0].index.error.type, 'master_not_discovered_exception', bulk.text);
+  } finally {
+    master.child.kill('SIGCONT');
+  }
+});

@@ -8,6 +8,7 @@
 import { ownValue } from '../../common/own-keys.js';
 import { errors, indexErrors, templateErrors } from '../../common/errors.js';
 import type { Settings } from '../../common/settings.js';
+import { parseTimeValueMillis } from '../../common/time-value.js';
 import { simpleMatch } from '../../common/wildcards.js';
 import type { RootMapping } from '../../mapping/index.js';
 import type { ClusterService } from '../cluster-service.js';
@@ -27,6 +28,9 @@ import { SINGLE_NODE_ACKS, type AckWaiter } from '../publication-acks.js';
 import type { Logger } from 'pino';
 import type { IndexMetadata } from '../cluster-state.js';
 import { findLegacyTemplates } from './templates/index.js';
+
+/** ES's MappingUpdatedAction.INDICES_MAPPING_DYNAMIC_TIMEOUT_SETTING (a dynamic cluster setting). */
+const DYNAMIC_MAPPING_TIMEOUT = 'indices.mapping.dynamic_timeout';
 
 export interface CreateIndexResult {
   readonly acknowledged: boolean;
@@ -193,8 +197,14 @@ export class MetadataService {
   }
 
   /** The fields a document introduced, merged on the master before the document is indexed. */
+  /**
+   * The mapping update a write found while parsing (ES's MappingUpdatedAction): sent to the master with
+   * `indices.mapping.dynamic_timeout` (30s) as its master timeout, so without a master the write's item fails
+   * with 503 master_not_discovered_exception after it, as in ES.
+   */
   addDynamicMapping(index: string, uuid: string, update: RootMapping): Promise<void> {
-    return this.onMaster('dynamic-mapping', { index, uuid, update }, () => this.addDynamicMappingOnMaster(index, uuid, update));
+    const timeout = this.nodeSettings.get(DYNAMIC_MAPPING_TIMEOUT) ?? '30s';
+    return this.onMaster('dynamic-mapping', { index, uuid, update }, () => this.addDynamicMappingOnMaster(index, uuid, update), undefined, parseTimeValueMillis(timeout, DYNAMIC_MAPPING_TIMEOUT));
   }
 
   private async addDynamicMappingOnMaster(index: string, uuid: string, update: RootMapping): Promise<void> {

@@ -184,6 +184,15 @@ const DEFINITIONS: readonly ClusterSettingDefinition[] = [
     description: 'limit of the parent breaker over the heap really used (V8 heap plus Buffers)',
   },
   {
+    // MappingUpdatedAction's master_timeout for the mapping update a new field needs (a positive time setting).
+    key: 'indices.mapping.dynamic_timeout',
+    type: t.time(0),
+    defaultValue: '30s',
+    validate: timeAtLeast(0, '0ms'),
+    effect: 'live',
+    description: 'how long a write that adds a field waits for the master to take the mapping update; then its item fails (503 `master_not_discovered_exception`)',
+  },
+  {
     key: 'indices.recovery.max_bytes_per_sec',
     type: t.bytes,
     defaultValue: '40mb',
