@@ -3,14 +3,15 @@
  * it updates each index's settings and mapping in the indices service (synchronously, so a mapping change is
  * visible to the next document parse as soon as the update that made it resolves), tells every open copy its
  * replication group (copies, in-sync ids, primary term: the primary's tracker follows the master's in-sync set),
+ * promotes a started replica the master made the primary under a newer term (indices/replication/primary-promotion.ts),
  * opens the engines of copies newly assigned here (from the store, or by peer recovery from the primary for
  * replicas and relocation targets) and reports them started to the master (INITIALIZING -> STARTED) or failed,
  * closes copies moved away, and removes deleted indices with their files.
  */
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { describeError, type EsError } from '../common/errors.js';
-import type { IndicesService, PeerRecoveryTargetService } from '../indices/index.js';
+import { describeError, toEsError, type EsError } from '../common/errors.js';
+import { promoteToPrimary, type IndicesService, type PeerRecoveryTargetService, type ReplicationServices } from '../indices/index.js';
 import type { ClusterService } from './cluster-service.js';
 import { assignedCopiesWithTargets, type ClusterState, type ShardRouting } from './cluster-state.js';
 import type { MetadataService } from './metadata/metadata-service.js';
@@ -31,6 +32,8 @@ export class IndicesClusterStateApplier {
     private readonly logger: Logger,
     /** Fills replicas and relocation targets from their primary (indices/recovery); absent on a single node. */
     private readonly peerRecovery?: PeerRecoveryTargetService,
+    /** What a promoted replica uses to take over and resync the other copies (absent on a single node). */
+    private readonly replication?: ReplicationServices,
   ) {}
 
   start(): void {
@@ -112,6 +115,12 @@ export class IndicesClusterStateApplier {
           group.inSyncAllocationIds,
           group.copies.map((copy) => copy.allocationId),
         );
+        // The master promoted this started replica (a newer primary term names it the primary): it takes over.
+        if (own?.primary === true && !own.relocationTarget && shard.state === 'started' && !shard.isPrimaryMode && !shard.relocated && group.primaryTerm > shard.operationPrimaryTerm && this.replication !== undefined) {
+          const { indexUuid, shardId: id } = shard;
+          // A copy that cannot take over (its engine failed) is failed: the master promotes another or goes red.
+          this.track(promoteToPrimary(shard, this.replication, group.primaryTerm).catch((err: unknown) => this.failShard(service.name, indexUuid, id, toEsError(err))));
+        }
         // Leases of nodes that hold no copy any more go once every copy is started (ES's rule); the others stay.
         if (group.allStarted && shard.isPrimaryMode) {
           const nodes = new Set(group.copies.map((copy) => `peer_recovery/${copy.nodeId}`));

@@ -546,6 +546,17 @@ export const replicationErrors = {
   termTooOld: (index: string, shard: number, operationTerm: number, currentTerm: number) =>
     new EsError('illegal_state_exception', `[${index}][${shard}] operation primary term [${operationTerm}] is too old (current [${currentTerm}])`),
 
+  /**
+   * Gannet's rollback (docs/decisions/0013): a copy that meets a new primary term while it holds operations above
+   * the global checkpoint refuses it; its new primary fails it and it recovers from that primary. ES resets the
+   * engine in place instead (IndexShard.resetEngineToGlobalCheckpoint), so it has no such error.
+   */
+  rollbackByRecovery: (index: string, shard: number, operationTerm: number, currentTerm: number, maxSeqNo: number, globalCheckpoint: number) =>
+    new EsError(
+      'illegal_state_exception',
+      `[${index}][${shard}] cannot take operations of primary term [${operationTerm}] (current [${currentTerm}]): this copy holds operations up to seq_no [${maxSeqNo}] above the global checkpoint [${globalCheckpoint}] that the new primary may not have; it must recover from the new primary`,
+    ),
+
   /** ShardStateAction.NoLongerPrimaryShardException: the master has a newer primary term for the shard. */
   noLongerPrimary: (index: string, uuid: string, shard: number, sentTerm: number, currentTerm: number) =>
     new EsError('no_longer_primary_shard_exception', `primary term [${sentTerm}] did not match current primary term [${currentTerm}]`, {

@@ -169,6 +169,12 @@ export interface Engine {
   syncTranslog(): Promise<void>;
   /** Added: operations of a newer primary term follow (a translog generation under that term starts). */
   bumpPrimaryTerm(primaryTerm: number): Promise<void>;
+  /**
+   * Added, for a promoted replica (ES's fillSeqNoGaps): every seqNo between the local checkpoint and the highest
+   * seqNo seen that this copy never received gets a no-op under `primaryTerm`, so its local checkpoint (and the
+   * global checkpoint) can move past them. Resolves with how many were filled, once they are durable.
+   */
+  fillSeqNoGaps(primaryTerm: number): Promise<number>;
   /** Added: keeps translog history from this seqNo on (peer recovery retention; Infinity for none). */
   retainHistoryFrom(seqNo: number): void;
   /** Added: the logged operations with seqNo >= `fromSeqNo`. */

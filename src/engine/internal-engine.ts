@@ -651,6 +651,20 @@ export class InternalEngine implements Engine {
     });
   }
 
+  /** See Engine.fillSeqNoGaps: the missing seqNos above the processed checkpoint become no-ops. */
+  async fillSeqNoGaps(primaryTerm: number): Promise<number> {
+    this.ensureOpen();
+    const gaps: Array<ReplicatedEngineOperation | undefined> = [];
+    for (let seqNo = this.tracker.processedCheckpoint + 1; seqNo <= this.tracker.maxSeqNo; seqNo++) {
+      if (!this.tracker.hasProcessed(seqNo)) gaps.push({ type: 'noop', seqNo, primaryTerm, reason: 'filling gaps' });
+    }
+    if (gaps.length === 0) return 0;
+    const filled = gaps.length;
+    const results = await this.applyReplicated(gaps, 'replica');
+    for (const result of results) if (result instanceof Error) throw result;
+    return filled;
+  }
+
   /** The local checkpoint of what is fsynced (what this copy may report to its primary). */
   get persistedLocalCheckpoint(): number {
     return this.tracker.persistedCheckpoint;

@@ -50,6 +50,10 @@ export class IndexShard {
   relocated = false;
   /** Stale marks of in-sync copies without a routing entry under way, by allocation id (one request each). */
   readonly staleMarks = new Map<string, Promise<void>>();
+  /** A promotion to primary under way (replication/primary-promotion.ts), until the copy is in primary mode. */
+  promotion: Promise<void> | undefined;
+  /** The primary-replica resync a promotion started (settles when every copy was resynced or failed). */
+  resync: Promise<unknown> | undefined;
   /** A global checkpoint sync waiting to run (replication/global-checkpoint-sync.ts). */
   globalCheckpointSyncTimer: NodeJS.Timeout | undefined;
   private routingPrimary: boolean;
@@ -118,7 +122,7 @@ export class IndexShard {
     this.syncGlobalCheckpointToEngine();
   }
 
-  /** The routing table changed this copy's role (a replica promoted, which issue 14 completes). */
+  /** The routing table changed this copy's role (a promoted replica: replication/primary-promotion.ts). */
   setRoutingPrimary(primary: boolean): void {
     this.routingPrimary = primary;
   }
@@ -164,12 +168,13 @@ export class IndexShard {
   }
 
   /**
-   * Expires old retention leases, keeps the translog from the lowest seqNo a lease retains (a replica keeps
-   * none), and persists the leases when they changed, so a restarted primary still retains its copies' history.
+   * Expires old retention leases, keeps the translog from the lowest seqNo a lease retains, and persists the
+   * leases when they changed, so a restarted primary still retains its copies' history. A replica keeps its
+   * operations above the global checkpoint: promoted, it resyncs exactly those to the other copies.
    */
   maintainLeases(): void {
     if (this.isPrimaryMode) this.leases.expire(Date.now(), this.schedule.retentionLeasePeriodMillis);
-    this.engine.retainHistoryFrom(this.isPrimaryMode ? this.leases.minRetainingSeqNo() : Infinity);
+    this.engine.retainHistoryFrom(this.isPrimaryMode ? this.leases.minRetainingSeqNo() : Math.max(0, this.tracker.knownGlobalCheckpoint + 1));
     if (this.leases.version !== this.persistedLeasesVersion) {
       this.persistedLeasesVersion = this.leases.version;
       try {

@@ -41,6 +41,7 @@ export type { ReplicationGroupState, ShardCopyRouting } from './replication/repl
 export type { ReplicationServices, FailedShardEntry } from './replication/replication-services.js';
 export { replicate, type ReplicationShardInfo, type ShardReplicationFailure } from './replication/replication-operation.js';
 export { performOnReplica, syncGlobalCheckpointOnReplica } from './replication/replica-apply.js';
+export { promoteToPrimary } from './replication/primary-promotion.js';
 export { REPLICA_ACTION, GLOBAL_CHECKPOINT_SYNC_ACTION, type ReplicatedOperation, type ReplicaRequest, type GlobalCheckpointSyncRequest } from './replication/replicated-operation.js';
 export { PeerRecoveryTargetService, type PeerRecoveryRequest } from './recovery/recovery-target.js';
 export { registerRecoverySource } from './recovery/recovery-source-service.js';

@@ -35,6 +35,7 @@ import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-app
 import { logClusterEvents } from '../cluster/cluster-event-log.js';
 import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { DiskThresholdMonitor, READ_ONLY_ALLOW_DELETE } from '../cluster/routing/disk-threshold-monitor.js';
+import { DelayedAllocationScheduler } from '../cluster/routing/delayed-allocation.js';
 import { allRoutes, type NodeServices } from '../actions/index.js';
 import { registerNodeActions } from '../actions/node-actions.js';
 import { TaskResultsIndex, readStoredTaskIdFloor } from '../actions/tasks/index.js';
@@ -59,6 +60,7 @@ export class GannetNode {
   private indicesService: IndicesService | undefined;
   private indicesApplier: IndicesClusterStateApplier | undefined;
   private diskMonitor: DiskThresholdMonitor | undefined;
+  private delayedAllocation: DelayedAllocationScheduler | undefined;
 
   private logFile: RotatingLogFile | undefined;
   private slowLogs: SlowLogFiles | undefined;
@@ -221,8 +223,18 @@ export class GannetNode {
     registerRecoverySource(transport, indicesService, replication);
     peerRecovery.registerHandlers(transport);
     transport.registerHandler(GLOBAL_CHECKPOINT_SYNC_ACTION, (body) => syncGlobalCheckpointOnReplica(indicesService, body as never));
-    this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger, peerRecovery);
+    this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger, peerRecovery, replication);
     this.indicesApplier.start();
+    if (clustered) {
+      // The master's timer for replicas whose delayed allocation runs out (cluster/routing/delayed-allocation.ts).
+      this.delayedAllocation = new DelayedAllocationScheduler({
+        localNodeId: localNode.id,
+        onChange: (listener) => clusterService.onChange((state) => listener(state)),
+        submit: (source, update) => coordinator.submitStateUpdate(source, update),
+        log: (message, err) => this.logger.warn({ err, event: 'delayed_allocation' }, message),
+      });
+      this.delayedAllocation.start();
+    }
     const threadPools = new ThreadPools(localNode.name, allocatedProcessors(settings), getHeapStatistics().heap_size_limit);
     if (clustered) {
       this.nodeConnections = new NodeConnectionsService(clusterService, transport, localNode.id, {
@@ -320,6 +332,7 @@ export class GannetNode {
     this.nodeConnections?.stop();
     await this.transport?.stop();
     await this.diskMonitor?.stop();
+    this.delayedAllocation?.stop();
     await this.indicesApplier?.stop();
     await this.coordinator?.stop();
     await this.indicesService?.close();

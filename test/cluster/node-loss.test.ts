@@ -5,9 +5,9 @@
  * with ES's unavailable_shards_exception. The node started again (or resumed) rejoins, gets its shards back
  * from its own data path, and the cluster is green with every document.
  *
- * A replica is never promoted yet (issue 14), so a lost primary is red until its node returns, and that is
- * what health must say. A lost replica is yellow (writes go on with the primary alone) and green again through
- * `wait_for_status` once its node is back and the copy caught up.
+ * The index here has no replicas, so a lost primary is red until its node returns, and that is what health must
+ * say (promotion of an in-sync replica is failover.test.ts). A lost replica is yellow (writes go on with the
+ * primary alone) and green again through `wait_for_status` once its node is back and the copy caught up.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -158,21 +158,40 @@ export class FaultRun {
 
   // ---- faults -------------------------------------------------------------------------------------------------
 
-  /** kill -9 of a node holding primaries at a random moment under writes, then the same node started again. */
+  /**
+   * kill -9 of a node holding primaries at a random moment under writes. With replicas, the master promotes an
+   * in-sync replica of each lost primary: every primary is active again while the node is still down (measured),
+   * then the node is started again and its copies come back as replicas (restart to green, measured). Without
+   * replicas the primaries wait for the node.
+   */
   async killPrimaryNode(cycle: number): Promise<void> {
     const holders = (await this.nodesHoldingPrimaries()).filter((node) => node.process !== undefined);
     const victim = this.random.pick(holders);
     await sleep(this.random.between(50, 1500));
+    const acksBefore = this.writer.count('ok');
+    const failedBefore = this.writer.count('fail') + this.writer.count('unknown');
     const killedAt = Date.now();
     await this.cluster.kill9(victim);
     this.log(`cycle ${cycle}: kill -9 ${victim.name}`);
-    await sleep(this.random.between(0, 1000));
+    if (this.options.replicas > 0) {
+      await this.cluster.waitFor(`/_cluster/health/${INDEX}`, (r) => r.body?.number_of_nodes === this.options.nodes - 1 && r.body?.active_primary_shards === this.options.shards, 120_000);
+      this.figure('kill -9 to every primary active', Date.now() - killedAt);
+      this.log(`cycle ${cycle}: every primary active ${Date.now() - killedAt} ms after the kill (${this.writer.count('ok') - acksBefore} writes acknowledged meanwhile)`);
+      await sleep(this.random.between(0, 1000));
+    } else {
+      await sleep(this.random.between(0, 1000));
+    }
+    const startedAt = Date.now();
     await this.cluster.startNode(victim);
     this.log(`cycle ${cycle}: ${victim.name} started again (${Date.now() - killedAt} ms after the kill)`);
-    await this.waitPrimariesActive();
-    this.figure('kill -9 to every primary active', Date.now() - killedAt);
-    this.figure('restart to green', await this.waitGreen(`kill cycle ${cycle}`));
+    if (this.options.replicas === 0) {
+      await this.waitPrimariesActive();
+      this.figure('kill -9 to every primary active', Date.now() - killedAt);
+    }
+    await this.waitGreen(`kill cycle ${cycle}`);
+    this.figure('restart to green', Date.now() - startedAt);
     await this.writesGoOn(`kill cycle ${cycle}`);
+    this.figure('writes failed or unanswered per kill cycle', this.writer.count('fail') + this.writer.count('unknown') - failedBefore);
   }
 
   /** kill -9 of the elected master: another node is elected and publishes; the old one comes back as a follower. */

@@ -8,9 +8,11 @@
  * primary's node past its lease, an etcd kill -9, a partition); `npm run test:faults` the full one
  * (GANNET_FAULTS=full: more cycles and each fault several times).
  *
- * A replica is not promoted yet when its primary's node dies (issue 14), so a killed node's primaries come back
- * when the node does, and the suite asserts what must hold then: nothing acknowledged is lost once the node
- * returns, and every copy holds the same documents.
+ * With one replica per shard (the default), a killed node's primaries are replaced by their promoted in-sync
+ * replicas (decision 0013) while the node is down; the node started again gets its copies back as replicas,
+ * recovered from the new primaries. The checkers then prove that nothing acknowledged was lost, that every
+ * in-sync copy holds every acknowledged version, and that no copy diverged (a copy's operations above the global
+ * checkpoint that the new primary lacked were rolled back).
  */
 import { after, describe, test } from 'node:test';
 import { FaultRun } from './fault-run.js';
@@ -19,9 +21,8 @@ import { NetnsLab } from './netns-lab.js';
 const full = process.env['GANNET_FAULTS'] === 'full';
 const KILL_CYCLES = full ? 25 : 10;
 const REPEATS = full ? 3 : 1;
-// One replica per shard: every copy is read on its own node and compared (GANNET_FAULT_REPLICAS overrides). No
-// replica is promoted yet when its primary's node dies (issue 14), so a kill cycle leaves the shard red until
-// the node returns; the replica recovers from the returning primary by operations.
+// One replica per shard: every copy is read on its own node and compared (GANNET_FAULT_REPLICAS overrides). A kill
+// cycle promotes the lost primaries' replicas; the returning node's copies recover from the new primaries.
 const REPLICAS = Number(process.env['GANNET_FAULT_REPLICAS'] ?? '1');
 
 describe('fault suite on one loopback cluster', { timeout: (full ? 60 : 20) * 60_000 }, () => {

@@ -179,9 +179,16 @@ export interface ShardBulkRequest {
 /**
  * Runs a shard group where its primary is: here when the primary is local, else as a shard bulk request to
  * the primary's node (ES's TransportShardBulkAction), a child task of this bulk. Its items' outcomes come back
- * in order. When the copy there turns out not to be the primary any more (it moved, or a relocation finished)
- * before anything ran, the group is routed again on a newer cluster state, up to the request's timeout (ES's
- * ReroutePhase retry). (What makes an acknowledgement true is said where the primary runs it: runShardGroup.)
+ * in order. When the whole group failed because the primary moved or went away (the copy there is not the
+ * primary any more, its node is gone or closed the connection, the shard closed under it, or it learned it was
+ * demoted: a failover), the group is routed again on a newer cluster state, up to the request's timeout (ES's
+ * ReroutePhase retry on ConnectTransportException, NodeClosedException and retryPrimaryException), so a write
+ * in flight during a failover goes to the promoted primary instead of failing.
+ *
+ * What makes an acknowledgement true: only an outcome the primary's runShardGroup reported successful is
+ * acknowledged (see there). A retried group was not acknowledged by the copy it first reached: an operation that
+ * copy applied before it failed is either on the in-sync copies (then the retry writes the document again, a new
+ * version, as ES does) or nowhere that counts (the failed copy rolls back by recovery, decision 0013).
  */
 async function runShardGroupOnPrimary(group: ShardGroup, items: readonly DocWriteItem[], outcomes: DocWriteOutcome[], options: WriteOptions, context: ActionContext): Promise<void> {
   const services = context.services;
@@ -195,13 +202,25 @@ async function runShardGroupOnPrimary(group: ShardGroup, items: readonly DocWrit
   }
 }
 
-/** The error every item of the group failed with when the copy asked was not the primary (nothing ran), if so. */
+/** Errors that say the group met no primary where it went (nothing acknowledged): it is routed again. */
+const PRIMARY_MOVED_ERRORS = new Set([
+  'shard_not_found_exception',
+  'shard_not_in_primary_mode_exception',
+  'retry_on_primary_exception',
+  'already_closed_exception',
+  'node_disconnected_exception',
+  'node_not_connected_exception',
+  'connect_transport_exception',
+  'node_closed_exception',
+]);
+
+/** The error every item of the group failed with when it met no primary (see PRIMARY_MOVED_ERRORS), if so. */
 function notRunOnPrimary(group: ShardGroup, outcomes: readonly DocWriteOutcome[]): EsError | undefined {
   let error: EsError | undefined;
   for (const position of group.positions) {
     const outcome = outcomes[position];
     if (outcome?.kind !== 'failure') return undefined;
-    if (outcome.error.type !== 'shard_not_found_exception' && outcome.error.type !== 'shard_not_in_primary_mode_exception') return undefined;
+    if (!PRIMARY_MOVED_ERRORS.has(outcome.error.type)) return undefined;
     error = outcome.error;
   }
   return error;

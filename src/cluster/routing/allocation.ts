@@ -4,12 +4,14 @@
  * master publishes:
  *
  * 1. copies on nodes that left (or came back as a new process: another ephemeral id) become UNASSIGNED with
- *    reason NODE_LEFT; a primary remembers its node and waits for it: an in-sync replica is not promoted yet
- *    (issue 14: promotion needs the primary-replica resync and the rollback of a returning copy above the
- *    global checkpoint first), so a shard whose primary's node left stays red until that node returns;
+ *    reason NODE_LEFT (a replica delayed by `index.unassigned.node_left.delayed_timeout`: delayed-allocation.ts);
+ *    then a shard whose primary is unassigned gets an in-sync active replica as its primary, with the primary
+ *    term + 1 (primary-promotion.ts); with no in-sync replica the primary remembers its node and waits for it
+ *    (red until it returns);
  * 2. unassigned primaries go to a data node: a new index's to the node of lowest weight, a known one's back
  *    to the node that holds its files; each allocation raises the shard's primary term;
- * 3. unassigned replicas of a started primary go back to the node that held them when it is there (its store
+ * 3. unassigned replicas of a started primary (a delayed one only once its delay ran out, or when its node is
+ *    back) go back to the node that held them when it is there (its store
  *    lets the copy recover by operations), else to the data node of lowest weight that holds no copy of the
  *    shard (same_shard), at most `cluster.routing.allocation.node_concurrent_recoveries` (2) recoveries in and
  *    out per node (throttling); they recover from the primary (indices/recovery);
@@ -24,11 +26,13 @@
  * + 0.55 x (the index's copies on the node - the index's mean per node); ties go to the node id order.
  */
 import { randomBase64Uuid } from '../../common/uuid.js';
-import type { ClusterState, IndexMetadata, ShardRouting } from '../cluster-state.js';
+import type { ClusterState, IndexMetadata, ShardRouting, UnassignedInfo } from '../cluster-state.js';
 import { isDataNode, type DiscoveryNode } from '../discovery-node.js';
 import { allocationFiltersAllow } from './allocation-filters.js';
 import { withReplicaCount } from './shard-allocation.js';
 import { autoExpandedReplicas, dataNodeCount } from '../metadata/create-index.js';
+import { promoteInSyncReplicas } from './primary-promotion.js';
+import { delayedReplicaInfo, expireDelays, stillDelayed } from './delayed-allocation.js';
 
 const SHARD_BALANCE = 0.45;
 const INDEX_BALANCE = 0.55;
@@ -58,8 +62,10 @@ function maxRetries(metadata: IndexMetadata): number {
 export function reroute(previous: ClusterState, next: ClusterState, now: number): ClusterState {
   const departed = departedNodes(previous, next);
   let state = departed.size > 0 || hasCopiesOnUnknownNodes(next) ? unassignCopiesOf(next, departed, now) : next;
+  state = promoteInSyncReplicas(state, now);
+  state = expireDelays(state, now);
   state = autoExpandReplicas(state, now);
-  state = allocateUnassigned(state);
+  state = allocateUnassigned(state, now);
   state = moveCopiesFiltersExclude(state);
   return state;
 }
@@ -172,6 +178,8 @@ function unassignCopiesOf(state: ClusterState, departed: ReadonlySet<string>, no
         }
         if (copy.nodeId === undefined || !gone(copy.nodeId)) return copy;
         changed = true;
+        const info: UnassignedInfo = { reason: 'NODE_LEFT', atMillis: now, delayed: false, failedAllocations: 0, lastAllocationStatus: 'NO_ATTEMPT', lastNodeId: copy.nodeId };
+        const metadata = state.indices.get(index);
         return {
           ...copy,
           state: 'UNASSIGNED',
@@ -180,7 +188,7 @@ function unassignCopiesOf(state: ClusterState, departed: ReadonlySet<string>, no
           relocationId: undefined,
           allocationId: undefined,
           recoverySource: copy.primary ? 'EXISTING_STORE' : 'PEER',
-          unassignedInfo: { reason: 'NODE_LEFT', atMillis: now, delayed: false, failedAllocations: 0, lastAllocationStatus: 'NO_ATTEMPT', lastNodeId: copy.nodeId },
+          unassignedInfo: copy.primary || metadata === undefined ? info : delayedReplicaInfo(info, metadata, now),
         };
       }),
     );
@@ -242,7 +250,7 @@ function add(map: Map<string, number>, key: string): void {
   map.set(key, (map.get(key) ?? 0) + 1);
 }
 
-function allocateUnassigned(state: ClusterState): ClusterState {
+function allocateUnassigned(state: ClusterState, now: number): ClusterState {
   const dataNodes = [...state.nodes.values()].filter(isDataNode).sort((a, b) => a.id.localeCompare(b.id));
   if (dataNodes.length === 0) return state;
   const mode = enableMode(state);
@@ -309,6 +317,8 @@ function allocateUnassigned(state: ClusterState): ClusterState {
           return { ...copy, state: 'INITIALIZING', nodeId, allocationId: randomBase64Uuid() };
         }
         if (mode !== 'all') return copy;
+        // A replica whose node left waits for it (delayed allocation), unless its delay ran out.
+        if (stillDelayed(state, metadata, copy, now)) return copy;
         const primary = copies.find((candidate) => candidate.primary);
         if (primary?.state !== 'STARTED' || primary.nodeId === undefined) return copy;
         if ((loads.outgoing.get(primary.nodeId) ?? 0) >= limit) return copy;
@@ -325,7 +335,8 @@ function allocateUnassigned(state: ClusterState): ClusterState {
         add(loads.incoming, nodeId);
         add(loads.outgoing, primary.nodeId);
         indexChanged = true;
-        return { ...copy, state: 'INITIALIZING', nodeId, allocationId: randomBase64Uuid(), recoverySource: 'PEER' };
+        const unassignedInfo = copy.unassignedInfo === undefined ? undefined : { ...copy.unassignedInfo, delayed: false };
+        return { ...copy, state: 'INITIALIZING', nodeId, allocationId: randomBase64Uuid(), recoverySource: 'PEER', unassignedInfo };
       });
     });
     if (indexChanged) {

@@ -24,6 +24,10 @@ class Checkpoint {
     this.value = seqNo;
     while (this.pending.size > 0 && this.pending.delete(this.value + 1)) this.value++;
   }
+
+  has(seqNo: number): boolean {
+    return seqNo <= this.value || this.pending.has(seqNo);
+  }
 }
 
 export class LocalCheckpointTracker {
@@ -69,6 +73,6 @@ export class LocalCheckpointTracker {
   }
 
   hasProcessed(seqNo: number): boolean {
-    return seqNo <= this.processed.value;
+    return this.processed.has(seqNo);
   }
 }

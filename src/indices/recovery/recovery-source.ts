@@ -20,12 +20,11 @@
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EsError, replicationErrors, toEsError } from '../../common/errors.js';
-import type { TranslogOperation } from '../../engine/index.js';
 import type { IndexShard } from '../index-shard.js';
 import type { IndicesService } from '../indices-service.js';
 import { peerRecoveryLeaseId } from '../replication/retention-leases.js';
 import { recordReplicaResponse } from '../replication/replication-operation.js';
-import type { ReplicaResponse, ReplicatedOperation } from '../replication/replicated-operation.js';
+import { replicatedFromTranslog, type ReplicaResponse, type ReplicatedOperation } from '../replication/replicated-operation.js';
 import type { ReplicationServices } from '../replication/replication-services.js';
 import { scheduleGlobalCheckpointSync } from '../replication/global-checkpoint-sync.js';
 import type { TransportNode } from '../../transport/index.js';
@@ -228,7 +227,7 @@ async function sendHistory(
   try {
     for await (const operation of snapshot) {
       if (operation.seqNo < fromSeqNo) continue;
-      batch.push(toReplicated(operation));
+      batch.push(replicatedFromTranslog(operation));
       sent++;
       batchBytes += operation.type === 'index' ? operation.source.length + 64 : 64;
       if (batchBytes >= OPS_BATCH_BYTES || batch.length >= OPS_BATCH_COUNT) await flushBatch();
@@ -242,13 +241,6 @@ async function sendHistory(
   return sent;
 }
 
-function toReplicated(operation: TranslogOperation): ReplicatedOperation {
-  if (operation.type === 'index') {
-    return { type: 'index', id: operation.id, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version, source: operation.source, routing: operation.routing };
-  }
-  if (operation.type === 'delete') return { type: 'delete', id: operation.id, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version };
-  return { type: 'noop', seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, reason: operation.reason };
-}
 
 /**
  * Primary relocation's handoff (ES's relocated()): with every write of this primary finished and new ones

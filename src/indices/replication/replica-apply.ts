@@ -4,6 +4,17 @@
  * - the request must be for this very copy (allocation id) and from the current primary: an operation of an
  *   older primary term is refused ("operation primary term [x] is too old"); a newer term is adopted first,
  *   with every operation of the old term finished (a permit block) and the translog rolled under the new term;
+ * - a newer term means a new primary (a promoted replica, or a primary recovered from its store). If this copy
+ *   holds operations above the global checkpoint, some may be ones the new primary never received (the old
+ *   primary died before they reached it); keeping them would make this copy diverge. So the copy refuses the
+ *   new term (rollbackByRecovery) and stays on the old one; the new primary fails it through the master before
+ *   acknowledging anything (it is taken out of the in-sync set), and it is allocated again and recovers from the
+ *   new primary. That recovery starts from a *safe* commit (every operation in it at or below the global
+ *   checkpoint its store persisted: history every in-sync copy, so the new primary, has) or copies the files,
+ *   and the copy's own translog is discarded (recovery-target.ts), so nothing above the global checkpoint
+ *   survives: the same outcome as ES's reset of the engine to the global checkpoint, at the cost of a recovery;
+ *   decision 0013 says why this is the chosen equivalent. At or below the global checkpoint every in-sync copy
+ *   holds the same operations, so a copy with nothing above it adopts the term and goes on;
  * - index operations are parsed against this node's mapping; a field it does not know yet means the master's
  *   mapping update has not been applied here, so the copy waits for the next cluster state and parses again;
  * - the operations are applied with the primary's seqNos, versions and terms and fsynced; the global checkpoint
@@ -39,13 +50,19 @@ export function targetShard(indices: IndicesService, index: string, indexUuid: s
   return { shard, service };
 }
 
-/** A permit for operations of `operationTerm` (see the file comment). */
-export async function acquireReplicaPermit(shard: IndexShard, operationTerm: number): Promise<ReleasePermit> {
+/**
+ * A permit for operations of `operationTerm` (see the file comment). `globalCheckpoint` is the one the sender
+ * knows: a copy holding operations above both it and this copy's own is rolled back by recovery on a new term.
+ */
+export async function acquireReplicaPermit(shard: IndexShard, operationTerm: number, globalCheckpoint = -2): Promise<ReleasePermit> {
   if (operationTerm < shard.operationPrimaryTerm) throw replicationErrors.termTooOld(shard.indexName, shard.shardId, operationTerm, shard.operationPrimaryTerm);
   if (operationTerm > shard.operationPrimaryTerm) {
     await shard.permits.blockOperations(TERM_BUMP_WAIT_MILLIS, async () => {
       if (operationTerm <= shard.operationPrimaryTerm) return;
-      await shard.replicationEngine.bumpPrimaryTerm(operationTerm);
+      const engine = shard.replicationEngine;
+      const known = Math.max(globalCheckpoint, shard.tracker.knownGlobalCheckpoint);
+      if (engine.maxSeqNo > known) throw replicationErrors.rollbackByRecovery(shard.indexName, shard.shardId, operationTerm, shard.operationPrimaryTerm, engine.maxSeqNo, known);
+      await engine.bumpPrimaryTerm(operationTerm);
       shard.operationPrimaryTerm = operationTerm;
     });
   }
@@ -59,8 +76,10 @@ export async function acquireReplicaPermit(shard: IndexShard, operationTerm: num
 
 export async function performOnReplica(indices: IndicesService, services: ReplicationServices, request: ReplicaRequest): Promise<ReplicaResponse> {
   const { shard, service } = targetShard(indices, request.index, request.indexUuid, request.shard, request.targetAllocationId);
+  // An old primary's request meets its replacement here: refused by term first (what the old primary is told).
+  if (request.primaryTerm < shard.operationPrimaryTerm) throw replicationErrors.termTooOld(shard.indexName, shard.shardId, request.primaryTerm, shard.operationPrimaryTerm);
   if (shard.isPrimaryMode) throw new EsError('illegal_state_exception', `${shard.label} is in primary mode and cannot take operations from another primary`);
-  const release = await acquireReplicaPermit(shard, request.primaryTerm);
+  const release = await acquireReplicaPermit(shard, request.primaryTerm, request.globalCheckpoint);
   try {
     shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
     shard.syncGlobalCheckpointToEngine();
@@ -78,7 +97,7 @@ export async function performOnReplica(indices: IndicesService, services: Replic
 
 export async function syncGlobalCheckpointOnReplica(indices: IndicesService, request: GlobalCheckpointSyncRequest): Promise<ReplicaResponse> {
   const { shard } = targetShard(indices, request.index, request.indexUuid, request.shard, request.targetAllocationId);
-  const release = await acquireReplicaPermit(shard, request.primaryTerm);
+  const release = await acquireReplicaPermit(shard, request.primaryTerm, request.globalCheckpoint);
   try {
     shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
     shard.syncGlobalCheckpointToEngine();

@@ -5,6 +5,7 @@
  * Serializable values for the transport; the translog's own operations have the same shape, so peer
  * recovery sends translog history as it is.
  */
+import type { TranslogOperation } from '../../engine/index.js';
 export type ReplicatedOperation =
   | {
       readonly type: 'index';
@@ -53,4 +54,13 @@ export interface GlobalCheckpointSyncRequest {
   readonly targetAllocationId: string;
   readonly primaryTerm: number;
   readonly globalCheckpoint: number;
+}
+
+/** A logged operation as it travels to another copy (peer recovery's history, a promoted primary's resync). */
+export function replicatedFromTranslog(operation: TranslogOperation): ReplicatedOperation {
+  if (operation.type === 'index') {
+    return { type: 'index', id: operation.id, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version, source: operation.source, routing: operation.routing };
+  }
+  if (operation.type === 'delete') return { type: 'delete', id: operation.id, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version };
+  return { type: 'noop', seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, reason: operation.reason };
 }

@@ -147,7 +147,7 @@ function demote(shard: IndexShard, services: ReplicationServices, cause: EsError
 }
 
 /** In-sync ids without a routing entry (their node left): marked stale before the write is acknowledged. */
-function markUnavailableCopiesStale(shard: IndexShard, services: ReplicationServices, group: ReplicationGroupState): Promise<unknown> {
+export function markUnavailableCopiesStale(shard: IndexShard, services: ReplicationServices, group: ReplicationGroupState): Promise<unknown> {
   const routed = new Set(group.copies.map((copy) => copy.allocationId));
   const marks: Array<Promise<void>> = [];
   for (const allocationId of group.inSyncAllocationIds) {
