@@ -4,6 +4,7 @@
  * - kill -9 of a node holding primaries: the master promotes their in-sync replicas with the primary term + 1,
  *   health is yellow (never red) with the old copies counted as delayed, writes go on; the node started again
  *   gets its copies back as replicas, recovered from the new primaries, and the cluster is green;
+ * - a clean shutdown (SIGTERM) of such a node: it leaves at once and the same promotion follows;
  * - `index.unassigned.node_left.delayed_timeout`: a lost replica waits (yellow, `delayed_unassigned_shards`),
  *   then is rebuilt elsewhere once the delay (changed on the live index) has run out;
  * - a copy that missed an acknowledged write (stale) is never promoted: the shard is red until its primary's
@@ -132,6 +133,25 @@ describe('failover', () => {
       const onReturned = after.some((row) => row.id === returned.nodeId) ? await returned.request('GET', `/promo/_doc/${id}?preference=_only_local`) : undefined;
       if (onReturned !== undefined && onReturned.status !== 404) assert.equal(onReturned.body.found, true, onReturned.text);
     }
+  });
+
+  test('a clean shutdown of a node holding primaries: it leaves at once and its primaries\' replicas are promoted', async () => {
+    const master = await masterId();
+    const before = await shards(cluster.nodes[0]!, 'promo');
+    const victim = cluster.nodes.find((node) => node.nodeId !== master && before.some((row) => row.id === node.nodeId && row.prirep === 'p'));
+    assert.ok(victim !== undefined, `a non-master node holds a primary: ${JSON.stringify(before)}`);
+    const observer = cluster.nodes.find((node) => node.nodeId === master)!;
+    const exited = new Promise((resolve) => victim.child.once('exit', resolve));
+    const stoppedAt = Date.now();
+    victim.child.kill('SIGTERM');
+    await exited;
+    const health = await cluster.waitFor(observer, '/_cluster/health/promo', (r) => r.body?.number_of_nodes === 2 && r.body?.active_primary_shards === 2, 30_000);
+    assert.equal(health.body.status, 'yellow', health.text);
+    console.log(`clean shutdown to every primary active: ${Date.now() - stoppedAt} ms`);
+    const count = await observer.request('GET', '/promo/_count');
+    assert.equal(count.body.count, 50, count.text);
+    await cluster.restart(victim);
+    await greenWithThree('promo');
   });
 
   test('a lost replica waits out index.unassigned.node_left.delayed_timeout (yellow, delayed), then is rebuilt elsewhere', async () => {

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { WriteRecord } from './bulk-writer.js';
-import { checkAcknowledged, checkDivergence, checkPublications, type CopyView, type Publication } from './checkers.js';
+import { checkAcknowledged, checkDivergence, checkNoPrimaryMovedErrors, checkPublications, type CopyView, type Publication } from './checkers.js';
 
 const ok = (id: string, attempt: number, version: number, seqNo: number, term = 1): WriteRecord => ({ id, attempt, outcome: 'ok', version, seqNo, term, via: 'n0', sentAt: 0, doneAt: 0 });
 const unknown = (id: string, attempt: number): WriteRecord => ({ id, attempt, outcome: 'unknown', via: 'n0', sentAt: 0, doneAt: 0 });
@@ -63,4 +63,11 @@ test('two publishers of one term, two states of one version and out-of-order app
   assert.match(text, /version 2 is two states/);
   assert.match(text, /applied version 1 after 2/);
   assert.match(text, /term went back/);
+});
+
+test('an item that failed only because its primary moved is reported (it should have been retried on the new primary)', () => {
+  const fail = (error: string): WriteRecord => ({ id: 'a', attempt: 1, outcome: 'fail', error, via: 'n0', sentAt: 0, doneAt: 0 });
+  assert.equal(checkNoPrimaryMovedErrors([fail('500 already_closed_exception')]).length, 1);
+  assert.equal(checkNoPrimaryMovedErrors([fail('500 node_disconnected_exception')]).length, 1);
+  assert.deepEqual(checkNoPrimaryMovedErrors([fail('409 version_conflict_engine_exception'), unknown('a', 2)]), []);
 });

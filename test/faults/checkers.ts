@@ -6,6 +6,7 @@
  *   versions (a history that forgot an acknowledged write and reused its number shows up here even when a
  *   later write hid the loss in the final state);
  * - divergence: every in-sync copy of a shard holds the same documents with the same version, seq_no and term;
+ * - failover: no item failed only because its primary moved (it must be routed to the new primary);
  * - publications: one publisher per master term, one state per version, terms never go back with versions,
  *   and each node applied versions in order.
  */
@@ -141,6 +142,17 @@ export function checkPublications(publications: readonly Publication[]): string[
     lastApplied.set(key, publication.version);
   }
   return problems;
+}
+
+/**
+ * Errors that only say a bulk item met no primary (its node died, closed, or the copy was demoted) must never reach
+ * the client: the coordinating node routes the item again to the promoted primary within the request's timeout
+ * (write-executor.ts), which is longer than the writer's client timeout.
+ */
+const PRIMARY_MOVED = /already_closed_exception|node_disconnected_exception|node_not_connected_exception|connect_transport_exception|node_closed_exception|shard_not_in_primary_mode_exception|retry_on_primary_exception|shard_not_found_exception/;
+
+export function checkNoPrimaryMovedErrors(records: readonly WriteRecord[]): string[] {
+  return records.filter((record) => record.outcome === 'fail' && PRIMARY_MOVED.test(record.error ?? '')).map((record) => `${record.id}#${record.attempt} via ${record.via} failed with a moved-primary error instead of being retried: ${record.error}`);
 }
 
 function describe(record: WriteRecord): string {

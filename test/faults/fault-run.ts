@@ -5,7 +5,7 @@
  */
 import { shardIdFor, defaultRoutingNumShards } from '../../src/indices/operation-routing.js';
 import { BulkWriter, type WriteRecord } from './bulk-writer.js';
-import { checkAcknowledged, checkDivergence, checkPublications, publicationsOf, type CopyView, type StoredDoc } from './checkers.js';
+import { checkAcknowledged, checkDivergence, checkNoPrimaryMovedErrors, checkPublications, publicationsOf, type CopyView, type StoredDoc } from './checkers.js';
 import { FaultCluster, sleep, type FaultNode } from './fault-cluster.js';
 import type { NetnsLab } from './netns-lab.js';
 import { Random } from './random.js';
@@ -92,7 +92,7 @@ export class FaultRun {
     const shape = { numberOfShards: this.options.shards, routingNumShards: defaultRoutingNumShards(this.options.shards), routingPartitionSize: 1 };
     const shardOf = (id: string) => shardIdFor(shape, id, undefined);
     const publications = this.cluster.nodes.flatMap((n) => publicationsOf(n.name, n.logs));
-    const problems = [...checkAcknowledged(this.writer.records, copies, shardOf), ...checkDivergence(copies), ...checkPublications(publications)];
+    const problems = [...checkAcknowledged(this.writer.records, copies, shardOf), ...checkDivergence(copies), ...checkPublications(publications), ...checkNoPrimaryMovedErrors(this.writer.records)];
     const terms = new Set(publications.filter((p) => p.kind === 'published').map((p) => p.term));
     this.log(`checked: ${this.writer.count('ok')} items acknowledged, ${this.writer.count('fail')} failed, ${this.writer.count('unknown')} unanswered; ${copies.length} copies read; ${publications.length} publication records, ${terms.size} master terms`);
     if (publications.length === 0) problems.push('no publication record was logged: the publication checker saw nothing');
