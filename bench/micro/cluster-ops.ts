@@ -3,10 +3,12 @@
  *  1. cluster-state publication latency with 100 indices x 3 shards: three etcd coordinators in this process
  *     (the state store and the watch are the real ones); from the master's commit to the last node applying;
  *  2. p50/p99 of `_cat/nodes`, `_cluster/health` and `_tasks` under 50 concurrent clients on a three-node
- *     cluster of real processes on etcd (each request fans out to all three nodes where ES's does).
+ *     cluster of real processes on etcd (each request fans out to all three nodes where ES's does), with the CPU
+ *     time each node spent per request (from /proc; a loaded host moves latencies far more than this).
  *
  * Usage: node dist/bench/micro/cluster-ops.js [--seconds 10] [--updates 50]
  */
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 import type { ClusterState, IndexMetadata, ShardRouting } from '../../src/cluster/index.js';
 import { TestEtcd } from '../../test/helpers/etcd.js';
@@ -85,14 +87,34 @@ async function publicationLatency(updates: number): Promise<number[]> {
   }
 }
 
-async function opsUnderLoad(seconds: number): Promise<Array<{ path: string; p50: number; p99: number; rps: number; errors: number }>> {
+/** CPU time (user + system) a process has used, in milliseconds, from /proc (Linux). */
+function cpuMillis(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+}
+
+interface OpsRow {
+  path: string;
+  p50: number;
+  p99: number;
+  rps: number;
+  errors: number;
+  /** CPU milliseconds per request on each node (the coordinating node first): what a loaded host does not change much. */
+  cpuPerRequest: number[];
+}
+
+async function opsUnderLoad(seconds: number): Promise<OpsRow[]> {
   const cluster = await ClusterProcesses.start(3);
   try {
     await cluster.waitFor(cluster.nodes[0]!, '/_cluster/health', (r) => r.body?.number_of_nodes === 3);
-    const out = [];
+    const out: OpsRow[] = [];
     for (const path of ['/_cat/nodes', '/_cluster/health', '/_tasks']) {
+      const before = cluster.nodes.map((node) => cpuMillis(node.child.pid));
       const result = await autocannon({ url: `${cluster.nodes[0]!.url}${path}`, connections: 50, duration: seconds });
-      out.push({ path, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx });
+      const requests = result.requests.total;
+      const cpuPerRequest = cluster.nodes.map((node, i) => (cpuMillis(node.child.pid) - before[i]!) / Math.max(1, requests));
+      out.push({ path, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx, cpuPerRequest });
     }
     return out;
   } finally {
@@ -107,5 +129,6 @@ console.log(
   `publication, 100 indices x 3 shards, 3 nodes: median ${summary.median.toFixed(1)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms over ${latencies.length} updates`,
 );
 for (const row of await opsUnderLoad(arg('seconds', 10))) {
-  console.log(`${row.path.padEnd(18)} 50 clients: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}`);
+  const cpu = row.cpuPerRequest.map((millis) => millis.toFixed(2)).join(' / ');
+  console.log(`${row.path.padEnd(18)} 50 clients: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}; CPU ms per request (nodes 0/1/2) ${cpu}`);
 }

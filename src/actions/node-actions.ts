@@ -12,7 +12,7 @@ import { localNodeInfo } from './nodes/node-info.js';
 import { localNodeStats } from './nodes/node-stats.js';
 import { NODES_INFO_NODE_ACTION, NODES_STATS_NODE_ACTION } from './nodes/nodes-routes.js';
 import { CLUSTER_STATS_NODE_ACTION, localPart } from './cluster/cluster-stats.js';
-import { localSnapshot, NODE_SNAPSHOT_ACTION } from './cat/node-snapshot.js';
+import { localSnapshot, NODE_SNAPSHOT_ACTION, snapshotToWire } from './cat/node-snapshot.js';
 import { LIST_TASKS_ACTION, listRequestFromWire, listTasksOnNode } from './tasks/list-tasks.js';
 import { CANCEL_TASKS_ACTION, cancelRequestFromWire, cancelTasksOnNode } from './tasks/cancel-tasks.js';
 import { tasksResultToWire } from './tasks/task-wire.js';
@@ -66,7 +66,7 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [CLUSTER_STATS_NODE_ACTION]: (services) => localPart(services),
   [HOT_THREADS_NODE_ACTION]: (services, args: HotThreadsRequest, task) => localHotThreads(services, args, task),
   [THREAD_POOL_NODE_ACTION]: (services) => Promise.resolve(localThreadPools(services)),
-  [NODE_SNAPSHOT_ACTION]: (services) => localSnapshot(services, services.clusterService.state()),
+  [NODE_SNAPSHOT_ACTION]: async (services) => snapshotToWire(await localSnapshot(services, services.clusterService.state())),
   [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
   // A replica's share of a shard bulk request (indices/replication/replica-apply.ts).
   [REPLICA_ACTION]: (services, args: ReplicaRequest) => performOnReplica(indicesOf(services).service, services.replication!, args),

@@ -1,9 +1,10 @@
 /**
  * What cat endpoints know about each node: ES gathers it with nodes info (build, JVM, HTTP address) and
  * nodes stats (OS, process, file system, indices) requests to every selected node. Here each node's answer
- * is a NodeSnapshot; the local node's comes from its own monitor and data path. Other nodes will answer over
- * the transport layer; until it exists they are simply absent, which cat renders the way ES renders a node
- * that did not answer (null cells in `_cat/nodes`, no row in `_cat/allocation`).
+ * is a NodeSnapshot; the local node's comes from its own monitor and data path, every other node answers
+ * `internal:monitor/cat/node_snapshot` over the transport (all at once). A node that does not answer is absent,
+ * which cat renders the way ES renders a node that did not answer (null cells in `_cat/nodes`, no row in
+ * `_cat/allocation`).
  */
 import { join } from 'node:path';
 import { isDataNode, type ClusterState, type DiscoveryNode } from '../../cluster/index.js';
@@ -64,7 +65,7 @@ export async function collectNodeSnapshots(
         if (nodeId === services.localNode.id) snapshots.set(nodeId, await localSnapshot(services, state));
         else {
           const node = state.nodes.get(nodeId);
-          if (node !== undefined && services.transport !== undefined) snapshots.set(nodeId, (await sendToNode(services, node, NODE_SNAPSHOT_ACTION, {}, undefined, 10_000)) as NodeSnapshot);
+          if (node !== undefined && services.transport !== undefined) snapshots.set(nodeId, snapshotFromWire(await sendToNode(services, node, NODE_SNAPSHOT_ACTION, {}, undefined, 10_000)));
         }
       } catch {
         // unreachable node: no figures
@@ -75,6 +76,19 @@ export async function collectNodeSnapshots(
 }
 
 export const NODE_SNAPSHOT_ACTION = 'internal:monitor/cat/node_snapshot';
+
+/**
+ * A snapshot crosses the wire as one JSON string: ~150 keys of numbers and names, which the runtime's JSON
+ * parser reads several times faster than msgpack's maps rebuilt into objects (a fifth of the coordinating
+ * node's time in `_cat/nodes` under 50 clients went there). It holds no BigInt and no user-chosen key.
+ */
+export function snapshotToWire(snapshot: NodeSnapshot): { json: string } {
+  return { json: JSON.stringify(snapshot) };
+}
+
+export function snapshotFromWire(wire: unknown): NodeSnapshot {
+  return JSON.parse((wire as { json: string }).json) as NodeSnapshot;
+}
 
 export async function localSnapshot(services: NodeServices, state: ClusterState): Promise<NodeSnapshot> {
   const node = services.localNode;
