@@ -179,6 +179,8 @@ export interface Engine {
   retainHistoryFrom(seqNo: number): void;
   /** Added: the logged operations with seqNo >= `fromSeqNo`. */
   historySnapshot(fromSeqNo: number): AsyncIterableIterator<TranslogOperation> & { close(): Promise<void> };
+  /** Added: how many logged operations from `fromSeqNo` on, and whether they are all of them up to the local checkpoint. */
+  historyFrom(fromSeqNo: number): Promise<{ complete: boolean; operations: number }>;
   /** Added: whether every operation from `fromSeqNo` to the local checkpoint is still in the translog. */
   hasCompleteHistory(fromSeqNo: number): Promise<boolean>;
   /** Added: flushes (when asked) and holds the last commit's files until released (file-based recovery). */

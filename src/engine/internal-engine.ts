@@ -742,23 +742,30 @@ export class InternalEngine implements Engine {
   }
 
   /**
-   * Whether the translog holds every operation from `fromSeqNo` to this copy's local checkpoint (ES's
-   * hasCompleteHistoryOperations): what an operations-based recovery needs to send.
+   * How many logged operations have a seqNo >= `fromSeqNo`, and whether they are every operation from there to
+   * this copy's local checkpoint (ES's hasCompleteHistoryOperations and countChanges, in one pass over the
+   * translog): what an operations-based recovery needs to send, and its size for the target's progress figures.
    */
-  async hasCompleteHistory(fromSeqNo: number): Promise<boolean> {
+  async historyFrom(fromSeqNo: number): Promise<{ complete: boolean; operations: number }> {
     const upTo = this.tracker.processedCheckpoint;
-    if (fromSeqNo > upTo) return true;
     const seen = new LocalCheckpointTracker(fromSeqNo - 1, fromSeqNo - 1);
+    let operations = 0;
     const snapshot = this.historySnapshot(fromSeqNo);
     try {
       for await (const operation of snapshot) {
+        if (operation.seqNo < fromSeqNo) continue;
+        operations++;
         seen.markProcessed(operation.seqNo);
-        if (seen.processedCheckpoint >= upTo) return true;
       }
     } finally {
       await snapshot.close();
     }
-    return seen.processedCheckpoint >= upTo;
+    return { complete: fromSeqNo > upTo || seen.processedCheckpoint >= upTo, operations };
+  }
+
+  /** Whether the translog holds every operation from `fromSeqNo` to this copy's local checkpoint. */
+  async hasCompleteHistory(fromSeqNo: number): Promise<boolean> {
+    return (await this.historyFrom(fromSeqNo)).complete;
   }
 
   /**

@@ -16,7 +16,7 @@ import type { Searcher } from '../engine/searcher.js';
 import { BulkStats, GetStats, SearchStats, type ShardStatsSnapshot } from './shard-stats.js';
 import { ReplicationTracker } from './replication/replication-tracker.js';
 import { OperationPermits } from './replication/operation-permits.js';
-import { RetentionLeases, writeLeasesFile } from './replication/retention-leases.js';
+import { RetentionLeases, writeLeasesFile, type RetentionLeasesView } from './replication/retention-leases.js';
 import type { ReplicationGroupState } from './replication/replication-group.js';
 
 /** ES's indices.memory.shard_inactive_time: an idle shard with uncommitted operations is flushed. */
@@ -44,6 +44,8 @@ export class IndexShard {
   readonly tracker: ReplicationTracker;
   readonly permits = new OperationPermits();
   readonly leases: RetentionLeases;
+  /** On a replica: the leases its primary last sent with a global checkpoint sync (for `_stats`). */
+  syncedLeases: RetentionLeasesView | undefined;
   /** What the cluster layer last told this copy about its shard's copies (absent on a lone embedded copy). */
   replicationGroup: ReplicationGroupState | undefined;
   /** A primary whose primary context went to its relocation target: writes reaching it are forwarded there. */
@@ -303,6 +305,12 @@ export class IndexShard {
     this.engine.clearCaches();
   }
 
+  /** The primary's leases as they are now; a replica's as its primary last synced them (ES keeps a copy on each). */
+  retentionLeasesView(): RetentionLeasesView {
+    if (this.isPrimaryMode) return { primaryTerm: this.operationPrimaryTerm, version: this.leases.version, leases: this.leases.list() };
+    return this.syncedLeases ?? { primaryTerm: this.operationPrimaryTerm, version: 0, leases: [] };
+  }
+
   stats(): ShardStatsSnapshot {
     this.syncGlobalCheckpointToEngine();
     return {
@@ -317,6 +325,7 @@ export class IndexShard {
       bulk: this.bulkStats,
       indexFailedDueToVersionConflict: this.indexFailedDueToVersionConflict,
       noopUpdates: this.noopUpdates,
+      retentionLeases: this.retentionLeasesView(),
     };
   }
 

@@ -43,5 +43,6 @@ export { replicate, type ReplicationShardInfo, type ShardReplicationFailure } fr
 export { performOnReplica, syncGlobalCheckpointOnReplica } from './replication/replica-apply.js';
 export { promoteToPrimary } from './replication/primary-promotion.js';
 export { REPLICA_ACTION, GLOBAL_CHECKPOINT_SYNC_ACTION, type ReplicatedOperation, type ReplicaRequest, type GlobalCheckpointSyncRequest } from './replication/replicated-operation.js';
+export { PEER_RECOVERY_LEASE_SOURCE, type RetentionLeasesView } from './replication/retention-leases.js';
 export { PeerRecoveryTargetService, type PeerRecoveryRequest } from './recovery/recovery-target.js';
 export { registerRecoverySource } from './recovery/recovery-source-service.js';

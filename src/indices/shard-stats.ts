@@ -3,6 +3,7 @@
  * searches (incremented by the search layer through `IndexShard.searchStats`), bulk shard requests, and
  * version-conflict failures. Times are milliseconds; `current` figures go up and down around an operation.
  */
+import type { RetentionLeasesView } from './replication/retention-leases.js';
 import type { EngineStats } from '../engine/engine.js';
 
 export class GetStats {
@@ -74,4 +75,6 @@ export interface ShardStatsSnapshot {
   readonly bulk: Readonly<BulkStats>;
   readonly indexFailedDueToVersionConflict: number;
   readonly noopUpdates: number;
+  /** The primary's own leases; on a replica, those the primary last synced to it. */
+  readonly retentionLeases: RetentionLeasesView;
 }

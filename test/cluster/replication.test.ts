@@ -106,6 +106,26 @@ describe('replication to in-sync copies', () => {
     assert.equal(stats.length, 2);
     assert.deepEqual(stats[0]!.seq_no, stats[1]!.seq_no);
     assert.equal(stats[0]!.seq_no.local_checkpoint, stats[0]!.seq_no.max_seq_no);
+    // Retention leases as ES's RetentionLeaseStats: the primary's, and on the replica those it synced there.
+    const shardStats = (await a.request('GET', '/rep/_stats?level=shards')).body.indices.rep.shards['0'];
+    const primaryCopy = shardStats.find((copy: any) => copy.routing.primary);
+    const replicaCopy = shardStats.find((copy: any) => !copy.routing.primary);
+    assert.deepEqual(Object.keys(primaryCopy).slice(-3), ['seq_no', 'retention_leases', 'shard_path']);
+    const leases = primaryCopy.retention_leases;
+    assert.deepEqual(Object.keys(leases), ['primary_term', 'version', 'leases']);
+    assert.equal(leases.primary_term, 1);
+    assert.ok(leases.version > 0, JSON.stringify(leases));
+    const replicaLease = leases.leases.find((lease: any) => lease.id === `peer_recovery/${replicaCopy.routing.node}`);
+    assert.ok(replicaLease !== undefined, JSON.stringify(leases));
+    assert.deepEqual(Object.keys(replicaLease), ['id', 'retaining_seq_no', 'timestamp', 'source']);
+    assert.equal(replicaLease.source, 'peer recovery');
+    assert.ok(replicaLease.retaining_seq_no >= 0 && replicaLease.retaining_seq_no <= primaryCopy.seq_no.max_seq_no + 1, JSON.stringify(replicaLease));
+    assert.ok(Math.abs(replicaLease.timestamp - Date.now()) < 12 * 3600_000, JSON.stringify(replicaLease));
+    assert.deepEqual(
+      replicaCopy.retention_leases.leases.map((lease: any) => lease.id),
+      leases.leases.map((lease: any) => lease.id),
+      JSON.stringify(replicaCopy.retention_leases),
+    );
 
     // A realtime get through either node finds what the other wrote, on its own copy.
     const written = await b.request('PUT', '/rep/_doc/rt', { body: { v: 'fresh' } });
@@ -155,6 +175,65 @@ describe('replication to in-sync copies', () => {
     }
     const mapping = await a.request('GET', '/upd/_mapping');
     assert.equal(mapping.body.upd.mappings.properties.bumped.type, 'long');
+  });
+
+  test('preference: a custom string keeps to one copy per shard from any node; _only_local, _only_nodes and _prefer_nodes; realtime get from the replica', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    await a.request('PUT', '/pref', { body: { settings: { number_of_shards: 2, number_of_replicas: 1, refresh_interval: -1 } } });
+    await cluster.waitFor(a, '/_cluster/health/pref?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const lines: string[] = [];
+    for (let i = 0; i < 20; i++) lines.push(JSON.stringify({ index: { _index: 'pref', _id: String(i) } }), JSON.stringify({ i }));
+    assert.equal((await a.request('POST', '/_bulk?refresh=true', { raw: bulkOf(lines), headers: NDJSON })).body.errors, false);
+    /** The node whose copy answered, per shard (explain puts `_shard` and `_node` on each hit). */
+    const answeredBy = async (node: InProcessNode, preference: string): Promise<Record<string, string>> => {
+      const answer = await node.request('POST', `/pref/_search?preference=${encodeURIComponent(preference)}`, { body: { size: 20, explain: true, query: { match_all: {} } } });
+      assert.equal(answer.status, 200, answer.text);
+      assert.equal(answer.body.hits.total.value, 20);
+      const byShard: Record<string, string> = {};
+      for (const hit of answer.body.hits.hits) byShard[hit._shard] = hit._node;
+      return byShard;
+    };
+    const used = new Set<string>();
+    for (let user = 0; user < 12; user++) {
+      const first = await answeredBy(a, `user-${user}`);
+      // The same string picks the same copies whichever node coordinates, every time.
+      assert.deepEqual(await answeredBy(b, `user-${user}`), first, `user-${user}`);
+      assert.deepEqual(await answeredBy(a, `user-${user}`), first, `user-${user}`);
+      for (const [shard, node] of Object.entries(first)) used.add(`${shard}@${node}`);
+    }
+    // Different strings spread over the copies: all four (2 shards x 2 nodes) answered for some string.
+    assert.equal(used.size, 4, [...used].join(' '));
+    // Without a preference each node searches its own copies; _prefer_nodes and _only_nodes pick the other node.
+    for (const [node, other] of [[a, b], [b, a]] as const) {
+      assert.deepEqual(new Set(Object.values(await answeredBy(node, '_local'))), new Set([node.nodeId]));
+      assert.deepEqual(new Set(Object.values(await answeredBy(node, `_prefer_nodes:${other.nodeId}`))), new Set([other.nodeId]));
+      assert.deepEqual(new Set(Object.values(await answeredBy(node, `_only_nodes:${other.nodeId}`))), new Set([other.nodeId]));
+    }
+    const unknown = await a.request('GET', '/pref/_search?preference=_primary');
+    assert.equal(unknown.status, 400);
+    assert.equal(unknown.body.error.reason, 'no Preference for [_primary]');
+
+    // A realtime get reads a replica's unrefreshed write: the copy on the node without the primary has it
+    // (no refresh comes: refresh_interval is -1), while a search of that copy does not see it yet.
+    assert.equal((await a.request('PUT', '/pref/_doc/fresh?routing=r1', { body: { v: 1 } })).status, 201);
+    for (const node of [a, b]) {
+      const got = await a.request('GET', `/pref/_doc/fresh?routing=r1&preference=_only_nodes:${node.nodeId}`);
+      assert.equal(got.status, 200, got.text);
+      assert.deepEqual(got.body._source, { v: 1 });
+      const searched = await a.request('POST', `/pref/_search?routing=r1&preference=_only_nodes:${node.nodeId}`, { body: { query: { ids: { values: ['fresh'] } } } });
+      assert.equal(searched.body.hits.total.value, 0, `not refreshed on ${node.name}`);
+    }
+    // The same custom string picks one copy for a get, from either node.
+    for (const node of [a, b]) assert.equal((await node.request('GET', '/pref/_doc/fresh?routing=r1&preference=my-session')).body._source.v, 1);
+    // _only_local on a node without a copy of the shard: ES's no_shard_available_action_exception.
+    await a.request('PUT', '/pinned', { body: { settings: { number_of_shards: 1, number_of_replicas: 0, 'routing.allocation.require._id': a.nodeId } } });
+    await cluster.waitFor(a, '/_cluster/health/pinned?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    assert.equal((await a.request('PUT', '/pinned/_doc/1', { body: { x: 1 } })).status, 201);
+    assert.equal((await b.request('GET', '/pinned/_doc/1')).status, 200);
+    const nowhere = await b.request('GET', '/pinned/_doc/1?preference=_only_local');
+    assert.equal(nowhere.status, 503, nowhere.text);
+    assert.equal(nowhere.body.error.type, 'no_shard_available_action_exception');
+    assert.equal(nowhere.body.error.reason, 'No shard available for [get [pinned][1]: routing [null]]');
   });
 
   test('refresh=true and refresh=wait_for make the write visible on every copy', { timeout: TEST_TIMEOUT }, async () => {

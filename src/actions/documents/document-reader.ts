@@ -18,6 +18,7 @@ import type { ActionContext } from '../rest.js';
 import type { DiscoveryNode } from '../../cluster/index.js';
 import { sendToNode } from '../remote-node.js';
 import { indicesOf } from '../indices-services.js';
+import { orderCopies, parsePreference } from '../copy-preference.js';
 import { sourceForResponse, type FetchSource } from './fetch-source.js';
 
 /** Single-document reads resolve like ES's GetRequest: open indices, one index per alias, closed ones forbidden. */
@@ -35,6 +36,8 @@ const SINGLE_INDEX_OPTIONS: IndicesOptions = Object.freeze({
 
 export interface ReadOptions {
   readonly routing: string | undefined;
+  /** `preference`: which copy answers (copy-preference.ts); `_shards:` does not apply to a get. */
+  readonly preference?: string;
   readonly realtime: boolean;
   readonly refresh: boolean;
   readonly version: number | undefined;
@@ -65,15 +68,18 @@ function noShardAvailable(state: ClusterState, index: string, shard: number, wha
 
 /**
  * The copy that serves reads of a shard: any started copy (replicas hold every acknowledged write and apply
- * them to their version map, so a realtime get reads the same there), this node's when it has one, else the
- * primary's, else a replica's. Local: its IndexShard; on another node: that node; none active: ES's
- * NoShardAvailableActionException.
+ * them to their version map, so a realtime get reads the same there), in the order `preference` gives
+ * (copy-preference.ts; by default this node's, else the primary's, else a replica's). Local: its IndexShard;
+ * on another node: that node; none active or allowed: ES's NoShardAvailableActionException.
  */
-function readableShard(state: ClusterState, context: ActionContext, index: string, shard: number, what: string): IndexShard | DiscoveryNode {
+function readableShard(state: ClusterState, context: ActionContext, index: string, shard: number, what: string, preferenceText: string | undefined): IndexShard | DiscoveryNode {
   const { service } = indicesOf(context.services);
   const localId = context.services.localNode.id;
-  const copies = (state.routing.get(index)?.[shard] ?? []).filter((copy) => copy.nodeId !== undefined && (copy.state === 'STARTED' || copy.state === 'RELOCATING'));
-  const chosen = copies.find((copy) => copy.nodeId === localId && service.shard(index, shard)?.state === 'started') ?? copies.find((copy) => copy.primary) ?? copies[0];
+  const started = (state.routing.get(index)?.[shard] ?? []).filter(
+    (copy) => copy.nodeId !== undefined && (copy.state === 'STARTED' || copy.state === 'RELOCATING') && (copy.nodeId !== localId || service.shard(index, shard)?.state === 'started'),
+  );
+  const preference = parsePreference(preferenceText);
+  const chosen = orderCopies(started, { ...preference, shards: undefined }, localId, { index, indexUuid: state.indices.get(index)?.uuid ?? '', shard })[0];
   if (chosen?.nodeId === undefined) throw noShardAvailable(state, index, shard, what);
   if (chosen.nodeId !== localId) {
     const node = state.nodes.get(chosen.nodeId);
@@ -87,9 +93,12 @@ function readableShard(state: ClusterState, context: ActionContext, index: strin
 
 export const GET_SHARD_ACTION = 'indices:data/read/get[s]';
 
-/** A realtime get on the node that holds the shard's copy (ES's TransportGetAction shard request). */
+/**
+ * A realtime get on the node that holds the shard's copy (ES's TransportGetAction shard request): the sender
+ * chose this node's copy, so it answers (`_only_local`) whatever preference the request had.
+ */
 export async function readDocumentOnShardNode(context: ActionContext, args: { index: string; id: string; options: ReadOptions }): Promise<DocumentRead> {
-  return readDocument(context, args.index, args.id, args.options);
+  return readDocument(context, args.index, args.id, { ...args.options, preference: '_only_local' });
 }
 
 export async function readDocument(context: ActionContext, expression: string, id: string, options: ReadOptions): Promise<DocumentRead> {
@@ -104,7 +113,7 @@ export async function readDocument(context: ActionContext, expression: string, i
   const routing = resolveIndexRouting(state, options.routing, expression);
   if (routing === undefined && mapping.routingRequired === true) throw indexErrors.routingMissing(index, id);
   const shardId = shardIdFor(current?.settings ?? readIndexSettings(metadata.settings), id, routing);
-  const holder = readableShard(state, context, index, shardId, `get [${index}][${id}]: routing [${routing ?? 'null'}]`);
+  const holder = readableShard(state, context, index, shardId, `get [${index}][${id}]: routing [${routing ?? 'null'}]`, options.preference);
   if (!('acquireSearcher' in holder)) {
     // The index name (not the expression) goes on: the other node resolves it to the same concrete index.
     return (await sendToNode(context.services, holder, GET_SHARD_ACTION, { index, id, options: { ...options, routing } }, context.task)) as DocumentRead;

@@ -26,6 +26,7 @@ export function readOptions(request: RestRequest, fetchSource: FetchSource): Rea
   }
   return {
     routing: request.param('routing'),
+    preference: request.param('preference'),
     realtime: request.paramBool('realtime', true),
     refresh: request.paramBool('refresh', false),
     version: version === undefined ? undefined : Number(version),

@@ -98,6 +98,7 @@ const mgetHandler: Route['handler'] = async (request, context) => {
   if (problems.length > 0) throw errors.requestValidation(problems);
   const requestSource = fetchSourceFromRequest(request);
   const realtime = request.paramBool('realtime', true);
+  const preference = request.param('preference');
   const refresh = request.paramBool('refresh', false);
   const storedFieldsParam = request.param('stored_fields');
   const requestStoredFields = storedFieldsParam === undefined ? undefined : splitCommaLikeJava(storedFieldsParam);
@@ -109,6 +110,7 @@ const mgetHandler: Route['handler'] = async (request, context) => {
       try {
         const read = await readDocument(context, item.index!, item.id!, {
           routing: item.routing,
+          preference,
           realtime,
           refresh,
           version: item.version,

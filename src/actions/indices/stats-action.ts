@@ -8,7 +8,7 @@ import { errors } from '../../common/errors.js';
 import { levenshteinSimilarity } from '../../common/levenshtein.js';
 import { computeIndexHealth } from '../../cluster/health/index.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN, STRICT_EXPAND_OPEN_FORBID_CLOSED, splitCommaLikeJava } from '../../cluster/indices-options.js';
-import type { ShardStatsSnapshot } from '../../indices/index.js';
+import { PEER_RECOVERY_LEASE_SOURCE, type ShardStatsSnapshot } from '../../indices/index.js';
 import { json, type RestRequest, type Route } from '../rest.js';
 import { resolveIndices } from './resolve-indices.js';
 import { shardsBody } from './broadcast-actions.js';
@@ -84,6 +84,16 @@ const statsHandler: Route['handler'] = async (request, context) => {
             max_seq_no: shard.engine.seqNo.maxSeqNo,
             local_checkpoint: shard.engine.seqNo.localCheckpoint,
             global_checkpoint: shard.engine.seqNo.globalCheckpoint,
+          },
+          retention_leases: {
+            primary_term: shard.retentionLeases.primaryTerm,
+            version: shard.retentionLeases.version,
+            leases: shard.retentionLeases.leases.map((lease) => ({
+              id: lease.id,
+              retaining_seq_no: lease.retainingSeqNo,
+              timestamp: lease.timestampMillis,
+              source: PEER_RECOVERY_LEASE_SOURCE,
+            })),
           },
           shard_path: { state_path: shard.path, data_path: shard.path, is_custom_data_path: false },
         });

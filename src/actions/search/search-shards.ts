@@ -3,8 +3,7 @@
  * index, narrowed by `routing`, ordered as ES orders them (ShardId.compareTo: shard number, then index name,
  * then uuid) so that the position of each (its shardIndex) breaks merge ties as in ES. Any started copy may
  * answer (replicas hold every acknowledged write: issue 13): this node's copy when it has one, else the
- * primary's, else a replica's, narrowed by `preference` as ES's OperationRouting reads it (`_only_local`,
- * `_local`, `_only_nodes:`, `_prefer_nodes:`, `_shards:`). A shard with no active copy, or whose copies live on
+ * primary's, else a replica's, narrowed or chosen by `preference` (copy-preference.ts). A shard with no active copy, or whose copies live on
  * nodes this one cannot reach yet, becomes a shard failure instead.
  */
 import { getHeapStatistics } from 'node:v8';
@@ -17,6 +16,7 @@ import { shardIdFor, type IndexService, type IndexShard } from '../../indices/in
 import type { ShardSearchSettings, ShardSearchTarget } from '../../search/phase/index.js';
 import type { NodeServices } from '../context.js';
 import { indicesOf } from '../indices-services.js';
+import { orderCopies, parsePreference } from '../copy-preference.js';
 
 export interface SearchShardRef {
   readonly index: string;
@@ -111,71 +111,6 @@ function unavailableShard(index: string, uuid: string, shard: number): EsError {
   return new EsError('no_shard_available_action_exception', `No shard available for [[${index}][${shard}]]`, { metadata: { index_uuid: uuid, shard: String(shard), index } });
 }
 
-/** ES's `preference` as OperationRouting reads it; `custom` is any other string (ES hashes it to pick a copy). */
-interface Preference {
-  readonly shards: ReadonlySet<number> | undefined;
-  readonly kind: 'none' | 'local' | 'only_local' | 'only_nodes' | 'prefer_nodes' | 'custom';
-  readonly nodes: readonly string[];
-}
-
-function parsePreference(text: string | undefined): Preference {
-  if (text === undefined || text.length === 0) return { shards: undefined, kind: 'none', nodes: [] };
-  let rest = text;
-  let shards: Set<number> | undefined;
-  if (rest.startsWith('_shards:')) {
-    const end = rest.indexOf('|');
-    const list = rest.slice('_shards:'.length, end < 0 ? undefined : end);
-    shards = new Set(list.split(',').map((value) => Number.parseInt(value, 10)));
-    rest = end < 0 ? '' : rest.slice(end + 1);
-  }
-  if (rest.length === 0) return { shards, kind: 'none', nodes: [] };
-  if (!rest.startsWith('_')) return { shards, kind: 'custom', nodes: [] };
-  const colon = rest.indexOf(':');
-  const name = colon < 0 ? rest : rest.slice(0, colon);
-  const nodes = colon < 0 ? [] : rest.slice(colon + 1).split(',');
-  switch (name) {
-    case '_local':
-      return { shards, kind: 'local', nodes };
-    case '_only_local':
-      return { shards, kind: 'only_local', nodes };
-    case '_only_nodes':
-      return { shards, kind: 'only_nodes', nodes };
-    case '_prefer_nodes':
-      return { shards, kind: 'prefer_nodes', nodes };
-    default:
-      throw errors.illegalArgument(`no Preference for [${name}]`);
-  }
-}
-
-/**
- * A shard's active copies in the order they are tried: the preferred ones first (this node's copy by default,
- * then the primary), or only the nodes `_only_local` / `_only_nodes` allow. Node names in `_only_nodes` and
- * `_prefer_nodes` are node ids (ES also takes names and attributes there; ids are what tests and tools send).
- */
-function orderCopies(active: ShardRouting[], preference: Preference, localId: string, label: string): ShardRouting[] {
-  const byDefault = [...active].sort((a, b) => rank(a) - rank(b));
-  function rank(copy: ShardRouting): number {
-    if (copy.nodeId === localId) return 0;
-    return copy.primary ? 1 : 2;
-  }
-  switch (preference.kind) {
-    case 'only_local':
-      return byDefault.filter((copy) => copy.nodeId === localId);
-    case 'only_nodes': {
-      const allowed = new Set(preference.nodes);
-      const chosen = byDefault.filter((copy) => copy.nodeId !== undefined && allowed.has(copy.nodeId));
-      if (chosen.length === 0) throw errors.illegalArgument(`no data nodes with criteria [${preference.nodes.join(',')}] found for shard: ${label}`);
-      return chosen;
-    }
-    case 'prefer_nodes': {
-      const preferred = new Set(preference.nodes);
-      return [...byDefault.filter((copy) => preferred.has(copy.nodeId ?? '')), ...byDefault.filter((copy) => !preferred.has(copy.nodeId ?? ''))];
-    }
-    default:
-      return byDefault;
-  }
-}
-
 /** `routing` is the request's (the same for every index) or, through aliases, each index's own. */
 export function resolveSearchShards(
   services: NodeServices,
@@ -201,7 +136,7 @@ export function resolveSearchShards(
         copies.filter((copy) => copy.state === 'STARTED' || copy.state === 'RELOCATING'),
         preference,
         localId,
-        `[${index}][${shard}]`,
+        { index, indexUuid: metadata.uuid, shard },
       );
       const localCopy = active[0]?.nodeId === localId ? active[0] : undefined;
       const localShard = localCopy === undefined ? undefined : service?.shards.get(shard);

@@ -48,6 +48,8 @@ const CONCURRENT_CHUNKS = 2;
 /** A batch of history: up to this many bytes of sources (ES's 512kb) or operations. */
 const OPS_BATCH_BYTES = 512 * 1024;
 const OPS_BATCH_COUNT = 1000;
+/** Batches of history sent before the first answer is awaited. */
+const CONCURRENT_OPS_BATCHES = 2;
 /** How long the primary waits to apply the state that names the copy (ES delays and the target retries). */
 const WAIT_FOR_TARGET_MILLIS = 30_000;
 const HANDOFF_WAIT_MILLIS = 30 * 60_000;
@@ -67,7 +69,8 @@ export async function runRecoverySource(
   const leaseId = peerRecoveryLeaseId(request.targetNode.id);
 
   const sameHistory = request.historyUUID === engine.historyUUID;
-  const opsBased = request.startingSeqNo >= 0 && sameHistory && (await engine.hasCompleteHistory(request.startingSeqNo));
+  const retained = request.startingSeqNo >= 0 && sameHistory ? await engine.historyFrom(request.startingSeqNo) : undefined;
+  const opsBased = retained?.complete === true;
   // ES logs its choice at trace; a file copy where operations were hoped for is worth a line an operator can find.
   const why = opsBased
     ? `operations-based from seqNo [${request.startingSeqNo}]`
@@ -109,7 +112,9 @@ export async function runRecoverySource(
     }
   }
 
-  const totalOperations = await countHistory(shard, startingSeqNo);
+  const filesDone = Date.now();
+  // The count of an operations-based recovery came with the decision; after a file copy, history from its commit.
+  const totalOperations = opsBased ? retained!.operations : (await engine.historyFrom(startingSeqNo)).operations;
   await send(PREPARE_TRANSLOG_ACTION, {
     recoveryId: request.recoveryId,
     totalOperations,
@@ -118,7 +123,9 @@ export async function runRecoverySource(
   });
   // From here on every write is sent to the copy too; the history snapshot below is taken after this.
   shard.tracker.initiateTracking(request.targetAllocationId);
+  const prepared = Date.now();
   const operations = await sendHistory(shard, startingSeqNo, totalOperations, request, send);
+  const historySent = Date.now();
 
   const finalized = (await send(FINALIZE_ACTION, { recoveryId: request.recoveryId, globalCheckpoint: shard.tracker.knownGlobalCheckpoint })) as ReplicaResponse;
   recordReplicaResponse(shard, request.targetAllocationId, request.targetNode.id, finalized);
@@ -126,7 +133,23 @@ export async function runRecoverySource(
   scheduleGlobalCheckpointSync(shard, services);
 
   if (request.primaryRelocation) await handOff(shard, request, send);
-  return { fileBased: !opsBased, filesCopied, bytesCopied, operations, tookMillis: Date.now() - started };
+  const done = Date.now();
+  // ES traces each phase's time; one line per recovery says where a slow one spent it.
+  services.logger.info(
+    {
+      event: 'peer_recovery_done',
+      index: request.index,
+      shard: request.shard,
+      target: request.targetNode.id,
+      files_millis: filesDone - started,
+      prepare_translog_millis: prepared - filesDone,
+      history_millis: historySent - prepared,
+      finalize_millis: done - historySent,
+    },
+    `[${request.index}][${request.shard}] peer recovery to [${request.targetNode.name}] done in [${done - started}ms]: files [${filesDone - started}ms] (${filesCopied} files, ${bytesCopied} bytes), ` +
+      `prepare translog [${prepared - filesDone}ms], history [${historySent - prepared}ms] (${operations} operations), finalize [${done - historySent}ms]`,
+  );
+  return { fileBased: !opsBased, filesCopied, bytesCopied, operations, tookMillis: done - started };
 }
 
 /** The local primary once it has applied a state in which the copy is part of the shard's group. */
@@ -188,18 +211,10 @@ async function sendFiles(
   return bytes;
 }
 
-/** How many logged operations a recovery from `fromSeqNo` would send now (for the target's progress figures). */
-async function countHistory(shard: IndexShard, fromSeqNo: number): Promise<number> {
-  let count = 0;
-  const snapshot = shard.replicationEngine.historySnapshot(fromSeqNo);
-  try {
-    for await (const operation of snapshot) if (operation.seqNo >= fromSeqNo) count++;
-  } finally {
-    await snapshot.close();
-  }
-  return count;
-}
-
+/**
+ * Sends history from `fromSeqNo` in batches, two in flight (the target applies operations by seqNo, in any
+ * order): the source reads and encodes the next batch while the target parses, indexes and fsyncs the last.
+ */
 async function sendHistory(
   shard: IndexShard,
   fromSeqNo: number,
@@ -210,18 +225,28 @@ async function sendHistory(
   let sent = 0;
   let batch: ReplicatedOperation[] = [];
   let batchBytes = 0;
+  const inFlight = new Set<Promise<void>>();
+  let failure: unknown;
   const flushBatch = async (): Promise<void> => {
     if (batch.length === 0) return;
     const operations = batch;
     batch = [];
     batchBytes = 0;
-    const response = (await send(TRANSLOG_OPS_ACTION, {
-      recoveryId: request.recoveryId,
-      operations,
-      totalOperations: Math.max(totalOperations, sent),
-      globalCheckpoint: shard.tracker.knownGlobalCheckpoint,
-    })) as ReplicaResponse;
-    recordReplicaResponse(shard, request.targetAllocationId, request.targetNode.id, response);
+    const sending = (async () => {
+      const response = (await send(TRANSLOG_OPS_ACTION, {
+        recoveryId: request.recoveryId,
+        operations,
+        totalOperations: Math.max(totalOperations, sent),
+        globalCheckpoint: shard.tracker.knownGlobalCheckpoint,
+      })) as ReplicaResponse;
+      recordReplicaResponse(shard, request.targetAllocationId, request.targetNode.id, response);
+    })().catch((err: unknown) => {
+      failure ??= err;
+    });
+    inFlight.add(sending);
+    void sending.finally(() => inFlight.delete(sending));
+    if (inFlight.size >= CONCURRENT_OPS_BATCHES) await Promise.race(inFlight);
+    if (failure !== undefined) throw failure;
   };
   const snapshot = shard.replicationEngine.historySnapshot(fromSeqNo);
   try {
@@ -233,9 +258,12 @@ async function sendHistory(
       if (batchBytes >= OPS_BATCH_BYTES || batch.length >= OPS_BATCH_COUNT) await flushBatch();
     }
     await flushBatch();
+    await Promise.all(inFlight);
+    if (failure !== undefined) throw failure;
   } catch (err) {
     throw toEsError(err);
   } finally {
+    await Promise.all(inFlight);
     await snapshot.close();
   }
   return sent;

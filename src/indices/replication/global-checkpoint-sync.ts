@@ -46,6 +46,7 @@ async function syncGlobalCheckpoint(shard: IndexShard, services: ReplicationServ
           targetAllocationId: copy.allocationId,
           primaryTerm: shard.operationPrimaryTerm,
           globalCheckpoint,
+          retentionLeases: shard.retentionLeasesView(),
         };
         try {
           const response = (await services.send(copy.node!, GLOBAL_CHECKPOINT_SYNC_ACTION, request, { timeoutMillis: 30_000 })) as ReplicaResponse;

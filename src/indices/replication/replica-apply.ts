@@ -101,6 +101,9 @@ export async function syncGlobalCheckpointOnReplica(indices: IndicesService, req
   try {
     shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
     shard.syncGlobalCheckpointToEngine();
+    if (request.retentionLeases !== undefined && (shard.syncedLeases === undefined || request.retentionLeases.version >= shard.syncedLeases.version)) {
+      shard.syncedLeases = request.retentionLeases;
+    }
     await shard.replicationEngine.syncTranslog();
     return replicaResponse(shard);
   } finally {

@@ -6,6 +6,8 @@
  * recovery sends translog history as it is.
  */
 import type { TranslogOperation } from '../../engine/index.js';
+import type { RetentionLeasesView } from './retention-leases.js';
+
 export type ReplicatedOperation =
   | {
       readonly type: 'index';
@@ -54,6 +56,8 @@ export interface GlobalCheckpointSyncRequest {
   readonly targetAllocationId: string;
   readonly primaryTerm: number;
   readonly globalCheckpoint: number;
+  /** The primary's retention leases (ES syncs them to every copy; here they ride on this sync). */
+  readonly retentionLeases?: RetentionLeasesView;
 }
 
 /** A logged operation as it travels to another copy (peer recovery's history, a promoted primary's resync). */

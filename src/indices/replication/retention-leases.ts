@@ -35,6 +35,18 @@ export interface RetentionLease {
   readonly timestampMillis: number;
 }
 
+/** ES's ReplicationTracker.PEER_RECOVERY_RETENTION_LEASE_SOURCE: the `source` of every lease Gannet keeps. */
+export const PEER_RECOVERY_LEASE_SOURCE = 'peer recovery';
+
+/** A copy's leases as `_stats?level=shards` shows them (ES's RetentionLeaseStats). */
+export interface RetentionLeasesView {
+  /** The primary term under which the primary last changed the leases. */
+  readonly primaryTerm: number;
+  /** Bumped by the primary on every change of the leases. */
+  readonly version: number;
+  readonly leases: readonly RetentionLease[];
+}
+
 export function peerRecoveryLeaseId(nodeId: string): string {
   return `peer_recovery/${nodeId}`;
 }
