@@ -236,6 +236,31 @@ describe('replication to in-sync copies', () => {
     assert.equal(nowhere.body.error.reason, 'No shard available for [get [pinned][1]: routing [null]]');
   });
 
+  test('_update_by_query, _delete_by_query and _reindex write through the same replication: copies stay equal', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    for (const index of ['byq', 'byq-copy']) {
+      await a.request('PUT', `/${index}`, { body: { settings: { number_of_shards: 2, number_of_replicas: 1 } } });
+      await cluster.waitFor(a, `/_cluster/health/${index}?wait_for_status=green&timeout=30s`, (r) => r.body?.status === 'green');
+    }
+    const lines: string[] = [];
+    for (let i = 0; i < 60; i++) lines.push(JSON.stringify({ index: { _index: 'byq', _id: String(i) } }), JSON.stringify({ n: i }));
+    assert.equal((await a.request('POST', '/_bulk?refresh=true', { raw: bulkOf(lines), headers: NDJSON })).body.errors, false);
+    const updated = await b.request('POST', '/byq/_update_by_query?refresh=true', {
+      body: { query: { range: { n: { gte: 20 } } }, script: { source: 'ctx._source.bumped = params.by', params: { by: 3 } } },
+    });
+    assert.equal(updated.status, 200, updated.text);
+    assert.equal(updated.body.updated, 40);
+    const deleted = await a.request('POST', '/byq/_delete_by_query?refresh=true', { body: { query: { range: { n: { lt: 10 } } } } });
+    assert.equal(deleted.body.deleted, 10, deleted.text);
+    const copied = await b.request('POST', '/_reindex?refresh=true', { body: { source: { index: 'byq' }, dest: { index: 'byq-copy' } } });
+    assert.equal(copied.body.created, 50, copied.text);
+    assert.equal(await assertCopiesEqual([a, b], 'byq'), 50);
+    assert.equal(await assertCopiesEqual([a, b], 'byq-copy'), 50);
+    const doc = await a.request('GET', '/byq/_doc/30?preference=_only_nodes:' + b.nodeId);
+    assert.deepEqual(doc.body._source, { n: 30, bumped: 3 });
+    assert.equal(doc.body._version, 2);
+  });
+
   test('refresh=true and refresh=wait_for make the write visible on every copy', { timeout: TEST_TIMEOUT }, async () => {
     const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
     await a.request('PUT', '/vis', { body: { settings: { number_of_shards: 1, number_of_replicas: 1, refresh_interval: '1h' } } });
@@ -335,6 +360,9 @@ describe('replication to in-sync copies', () => {
       refused.body.error.reason,
       '[wfas][0] Not enough active copies to meet shard count of [3] (have 2, needed 3). Timeout: [1s], request: [BulkShardRequest [[wfas][0]] containing [index {[wfas][1], source[{"x":1}]}]]',
     );
+    const all = await a.request('PUT', '/wfas/_doc/1?wait_for_active_shards=all&timeout=200ms', { body: { x: 1 } });
+    assert.equal(all.status, 503, all.text);
+    assert.match(all.body.error.reason, /^\[wfas\]\[0\] Not enough active copies to meet shard count of \[ALL\] \(have 2, needed 3\)\. Timeout: \[200ms\]/);
     const allowed = await a.request('PUT', '/wfas/_doc/1?wait_for_active_shards=2', { body: { x: 1 } });
     assert.equal(allowed.status, 201, allowed.text);
     // The unassigned replica counts in total, not as a failure.

@@ -649,7 +649,8 @@ async function primaryWhenActive(group: ShardGroup, items: readonly DocWriteItem
   throw indexErrors.unavailableShards(
     indexName,
     group.shard,
-    `Not enough active copies to meet shard count of [${raw}] (have ${have}, needed ${needed}). Timeout: [${timeoutText}], request: ${request}`,
+    // ActiveShardCount.toString: `ALL`, or the number as parsed.
+    `Not enough active copies to meet shard count of [${wanted.kind === 'all' ? 'ALL' : wanted.count}] (have ${have}, needed ${needed}). Timeout: [${timeoutText}], request: ${request}`,
   );
 }
 
