@@ -9,9 +9,9 @@
  * A value is a comma list of patterns (`*` wildcards), any of which may match. `<attr>` is a `node.attr.*` name or
  * one of ES's built-ins: `_name`, `_id`, `_host` (host name or address), `_ip`, `_host_ip` and `_publish_ip`.
  *
- * Like ES, the filters govern where a copy may be *allocated*: a primary whose data is already on a node is
- * force-allocated back there whatever the filters say (ES's canForceAllocatePrimary), and Gannet does not yet move a
- * started copy away from a node the filters now exclude (ES relocates it when another node qualifies).
+ * The filter and data tier deciders (deciders/filter.ts) print what `filterMismatch` and `tierMismatch` find; a
+ * primary whose data is already on a node is force-allocated back there whatever the filters say (ES's
+ * canForceAllocatePrimary), and a started copy on a node the filters now exclude is moved away (canRemain).
  */
 import { simpleMatch } from '../../common/wildcards.js';
 import type { ClusterState, IndexMetadata } from '../cluster-state.js';
@@ -68,20 +68,51 @@ function isInTier(node: DiscoveryNode, tier: string): boolean {
   return node.roles.includes('data') || (node.roles as readonly string[]).includes(tier);
 }
 
+/** The first filter kind the node fails, with that kind's filters (ES's FilterAllocationDecider order). */
+export function filterMismatch(metadata: IndexMetadata, node: DiscoveryNode): { kind: FilterKind; filters: string } | undefined {
+  const require = filtersOf(metadata, 'require');
+  if (!require.every((filter) => matches(node, filter))) return { kind: 'require', filters: describeFilters(require) };
+  const include = filtersOf(metadata, 'include');
+  if (include.length > 0 && !include.some((filter) => matches(node, filter))) return { kind: 'include', filters: describeFilters(include) };
+  const exclude = filtersOf(metadata, 'exclude');
+  if (exclude.some((filter) => matches(node, filter))) return { kind: 'exclude', filters: describeFilters(exclude) };
+  return undefined;
+}
+
+/** DiscoveryNodeFilters.toString: `attr:"a OR b", other:"c"`. */
+function describeFilters(filters: readonly Filter[]): string {
+  return filters.map((filter) => `${filter.attribute}:"${filter.patterns.join(' OR ')}"`).join(', ');
+}
+
+/** The index's tier preference, if it has one. */
+export function tierPreference(metadata: IndexMetadata): string[] | undefined {
+  const preference = metadata.settings[TIER_PREFERENCE];
+  if (preference === undefined || preference.trim() === '') return undefined;
+  return preference.split(',').map((tier) => tier.trim()).filter((tier) => tier !== '');
+}
+
+/**
+ * Why the node is outside the index's preferred tier: `no_tier` when no node of any preferred tier is in the
+ * cluster, else the first present tier, which the node is not in. Undefined when the node qualifies.
+ */
+export function tierMismatch(state: ClusterState, metadata: IndexMetadata, node: DiscoveryNode): { tier: string | undefined } | undefined {
+  const tiers = tierPreference(metadata);
+  if (tiers === undefined) return undefined;
+  const nodes = [...state.nodes.values()];
+  const firstPresent = tiers.find((tier) => nodes.some((candidate) => isInTier(candidate, tier)));
+  if (firstPresent === undefined) return { tier: undefined };
+  return isInTier(node, firstPresent) ? undefined : { tier: firstPresent };
+}
+
+/** The first preferred tier present in the cluster that the node is in (the data tier decider's YES). */
+export function nodeTier(state: ClusterState, metadata: IndexMetadata): string | undefined {
+  const nodes = [...state.nodes.values()];
+  return tierPreference(metadata)?.find((tier) => nodes.some((candidate) => isInTier(candidate, tier)));
+}
+
 /** Whether `node` may take a copy of the index (new primaries and replicas). */
 export function allocationFiltersAllow(state: ClusterState, metadata: IndexMetadata, node: DiscoveryNode): boolean {
-  if (!filtersOf(metadata, 'require').every((filter) => matches(node, filter))) return false;
-  const include = filtersOf(metadata, 'include');
-  if (include.length > 0 && !include.some((filter) => matches(node, filter))) return false;
-  if (filtersOf(metadata, 'exclude').some((filter) => matches(node, filter))) return false;
-  const preference = metadata.settings[TIER_PREFERENCE];
-  if (preference !== undefined && preference.trim() !== '') {
-    const tiers = preference.split(',').map((tier) => tier.trim()).filter((tier) => tier !== '');
-    const nodes = [...state.nodes.values()];
-    const firstPresent = tiers.find((tier) => nodes.some((candidate) => isInTier(candidate, tier)));
-    if (firstPresent === undefined || !isInTier(node, firstPresent)) return false;
-  }
-  return true;
+  return filterMismatch(metadata, node) === undefined && tierMismatch(state, metadata, node) === undefined;
 }
 
 /** Whether a settings change touches the filters (so unassigned copies get another chance). */

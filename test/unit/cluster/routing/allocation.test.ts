@@ -61,3 +61,49 @@ test('allocation.enable none places nothing; a departed node unassigns its copie
   const none = reroute(disabled, { ...disabled, indices: new Map(), routing: new Map([['x', [[{ ...orphan, index: 'x', shard: 0, recoverySource: 'EMPTY_STORE' as const }]]]]) }, 0);
   assert.equal(none.routing.get('x')![0]![0]!.state, 'UNASSIGNED');
 });
+
+/** Completes every relocation under way (each target reports started), rerouting after each, until none is left. */
+function finishRelocations(initial: ClusterState, onEachRound: (state: ClusterState) => void): ClusterState {
+  let state = initial;
+  for (let round = 0; round < 50; round++) {
+    onEachRound(state);
+    const moving = [...state.routing.values()].flatMap((shards) => shards.flatMap((copies) => copies.filter((copy) => copy.state === 'RELOCATING')));
+    if (moving.length === 0) return state;
+    const next = markShardsStarted(state, moving.map((copy) => ({ index: copy.index, shard: copy.shard, allocationId: copy.relocationId! })));
+    state = reroute(state, next, 0);
+  }
+  throw new Error('rebalancing did not settle');
+}
+
+test('a node that joins gets its share by relocation, at most cluster_concurrent_rebalance (2) at a time, never two copies of a shard on one node', () => {
+  const two = clusterState({ nodes: [node('a'), node('b')] });
+  const created = addNewIndex(two, { index: 'idx', settings: { 'index.number_of_shards': '3', 'index.number_of_replicas': '1' } } as never, '8.19.2', 0).state;
+  const settled = startAll(reroute(two, created, 0), () => 0);
+  assert.deepEqual([...copiesPerNode(settled).values()].sort(), [3, 3]);
+  const joined = { ...settled, nodes: clusterState({ nodes: [node('a'), node('b'), node('c')] }).nodes };
+  const first = reroute(settled, joined, 1);
+  const moving = [...first.routing.get('idx')!].flat().filter((copy) => copy.state === 'RELOCATING');
+  assert.equal(moving.length, 2);
+  assert.deepEqual(moving.map((copy) => copy.relocatingNodeId), ['c', 'c']);
+  const balanced = finishRelocations(first, (state) => {
+    const relocating = [...state.routing.values()].flat(2).filter((copy) => copy.state === 'RELOCATING').length;
+    assert.ok(relocating <= 2, `${relocating} relocations at once`);
+    for (const copies of state.routing.get('idx')!) {
+      const homes = copies.flatMap((copy) => [copy.nodeId, copy.relocatingNodeId].filter(Boolean));
+      assert.equal(new Set(homes).size, homes.length, 'two copies of a shard on one node');
+    }
+  });
+  assert.deepEqual([...copiesPerNode(balanced).entries()].sort(), [['a', 2], ['b', 2], ['c', 2]]);
+  assert.equal(reroute(balanced, balanced, 2), balanced, 'a balanced cluster stays as it is');
+});
+
+test('cluster.routing.rebalance.enable none: a joining node gets nothing until it is enabled again', () => {
+  const two = clusterState({ nodes: [node('a'), node('b')] });
+  const created = addNewIndex(two, { index: 'idx', settings: { 'index.number_of_shards': '2', 'index.number_of_replicas': '1' } } as never, '8.19.2', 0).state;
+  const settled = { ...startAll(reroute(two, created, 0), () => 0), persistentSettings: { 'cluster.routing.rebalance.enable': 'none' } };
+  const joined = { ...settled, nodes: clusterState({ nodes: [node('a'), node('b'), node('c')] }).nodes };
+  const after = reroute(settled, joined, 1);
+  assert.equal([...after.routing.get('idx')!].flat().filter((copy) => copy.state === 'RELOCATING').length, 0);
+  const enabled = { ...after, persistentSettings: {} };
+  assert.equal([...reroute(after, enabled, 2).routing.get('idx')!].flat().filter((copy) => copy.state === 'RELOCATING').length, 1);
+});
