@@ -7,6 +7,7 @@ import type { TaskManager } from '../tasks/index.js';
 import type { NodeMonitor } from '../monitor/index.js';
 import type { IndicesService, ReplicationServices, SlowLogSink } from '../indices/index.js';
 import type { MetadataService } from '../cluster/metadata/metadata-service.js';
+import type { AllocationService } from '../cluster/routing/allocation-service.js';
 import type { TransportService } from '../transport/index.js';
 import type { ThreadPools } from '../common/thread-pools.js';
 import type { CircuitBreakerService } from '../common/circuit-breakers.js';
@@ -31,6 +32,8 @@ export interface NodeServices {
   readonly transport?: TransportService;
   /** Replication of writes to the other copies of a shard; absent where a node is built without a transport. */
   readonly replication?: ReplicationServices;
+  /** `_cluster/allocation/explain`, `_cluster/reroute` and the master's disk view (cluster/routing/allocation-service.ts). */
+  readonly allocation?: AllocationService;
 }
 
 /** What index and document handlers use: this node's shards, and the master-side index operations. */

@@ -16,8 +16,10 @@ import { hotThreadsRoutes } from './nodes/hot-threads-action.js';
 import { clusterStatsRoutes } from './cluster/cluster-stats.js';
 import { templateRoutes } from './templates/index.js';
 import { unsupportedFeatureRoutes } from './unsupported-features.js';
+import { allocationExplainRoutes } from './cluster/allocation-explain-action.js';
+import { rerouteRoutes } from './cluster/reroute-action.js';
 
-export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...clusterSettingsRoutes, ...clusterStateRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes, ...nodesRoutes, ...hotThreadsRoutes, ...clusterStatsRoutes, ...templateRoutes, ...unsupportedFeatureRoutes];
+export const allRoutes: readonly Route[] = [...mainRoutes, ...clusterHealthRoutes, ...clusterSettingsRoutes, ...clusterStateRoutes, ...taskRoutes, ...catFamilyRoutes, ...documentRoutes, ...indexApiRoutes, ...searchApiRoutes, ...reindexApiRoutes, ...rethrottleRoutes, ...nodesRoutes, ...hotThreadsRoutes, ...clusterStatsRoutes, ...templateRoutes, ...allocationExplainRoutes, ...rerouteRoutes, ...unsupportedFeatureRoutes];
 
 export type { Route, RestRequest, RestResponse, ActionContext } from './rest.js';
 export type { NodeServices } from './context.js';

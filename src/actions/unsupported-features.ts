@@ -52,16 +52,6 @@ const MISSING: readonly MissingFeature[] = [
   { feature: 'feature states and upgrade migration', why: 'Gannet has no system features to migrate', prefixes: ['/_features', '/_migration'] },
   { feature: 'text structure finding', why: 'Gannet has no file structure finder', prefixes: ['/_text_structure'] },
   // Cluster and index administration APIs ES has and Gannet does not, which operators and tools call on a routine day.
-  {
-    feature: 'cluster reroute',
-    why: 'shards are allocated by the node itself; move them with index.routing.allocation.* and cluster.routing.allocation.* settings',
-    prefixes: ['/_cluster/reroute'],
-  },
-  {
-    feature: 'cluster allocation explain',
-    why: 'read unassigned.reason in _cat/shards and the routing table in _cluster/state',
-    prefixes: ['/_cluster/allocation/explain'],
-  },
   { feature: 'voting configuration exclusions', why: 'Gannet coordination (embedded or etcd) has no voting configuration', prefixes: ['/_cluster/voting_config_exclusions'] },
   { feature: 'desired nodes and desired balance', why: 'Gannet balances shards without a desired state', prefixes: ['/_internal/desired_nodes', '/_internal/desired_balance'] },
   { feature: 'secure settings', why: 'Gannet has no keystore', prefixes: ['/_nodes/reload_secure_settings'] },

@@ -69,3 +69,10 @@ export function roleLetters(roles: readonly NodeRole[]): string {
 export function transportAddress(node: DiscoveryNode): string {
   return `${node.ip}:${node.transportPort}`;
 }
+
+/** DiscoveryNode.toString, as ES prints a node inside messages: `{name}{id}{ephemeralId}{host}{ip:port}{roles}{attributes}`. */
+export function describeDiscoveryNode(node: DiscoveryNode): string {
+  const attributes = Object.entries(node.attributes).map(([key, value]) => `${key}=${value}`);
+  const roles = roleLetters(node.roles);
+  return `{${node.name}}{${node.id}}{${node.ephemeralId}}{${node.host}}{${transportAddress(node)}}${roles === '' ? '' : `{${roles}}`}${attributes.length > 0 ? `{${attributes.join(', ')}}` : ''}`;
+}

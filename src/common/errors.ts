@@ -751,3 +751,30 @@ export const templateErrors = {
   legacyMalformedPatterns: () => new EsError('illegal_argument_exception', 'Malformed [index_patterns] value, should be a string or a list of strings'),
   autoCreateForbidden: (patterns: readonly string[]) => `composable template ${javaList(patterns)} forbids index auto creation`,
 };
+
+// ---- Allocation tools: `_cluster/allocation/explain` and `_cluster/reroute` (their commands' ES messages). ----
+
+export const allocationErrors = {
+  /** TransportClusterAllocationExplainAction.findShardToExplain, no shard named and none unassigned. */
+  noUnassignedShards: () =>
+    new EsError(
+      'illegal_argument_exception',
+      'There are no unassigned shards in this cluster. Specify an assigned shard in the request body to explain its allocation. See https://www.elastic.co/guide/en/elasticsearch/reference/8.19/cluster-allocation-explain.html for more information.',
+    ),
+  primaryNotOnNode: (node: string) => new EsError('illegal_argument_exception', `unable to find primary shard assigned to node [${node}]`),
+  replicaNotOnNode: (node: string) => new EsError('illegal_argument_exception', `unable to find a replica shard assigned to node [${node}]`),
+  noShardsToExplain: (request: string) => new EsError('illegal_argument_exception', `unable to find any shards to explain [${request}] in the routing table`),
+  /** DiscoveryNodes.resolveNode. */
+  nodeNotResolved: (node: string) => new EsError('illegal_argument_exception', `failed to resolve [${node}], no matching nodes`),
+  nodeAmbiguous: (node: string) => new EsError('illegal_argument_exception', `failed to resolve [${node}], matched multiple nodes`),
+  /** A reroute command refused (AbstractAllocateAllocationCommand.explainOrThrowRejectedCommand and the others). */
+  commandRejected: (message: string) => new EsError('illegal_argument_exception', message),
+  /** A command's own parse failure, wrapped as ES's ObjectParser wraps it for the `commands` field. */
+  commandParse: (message: string, type: 'parse_exception' | 'illegal_argument_exception' | 'x_content_parse_exception' = 'parse_exception') =>
+    new EsError('x_content_parse_exception', '[cluster_reroute] failed to parse field [commands]', { causedBy: new EsError(type, message) }),
+  /** NamedXContentRegistry: no allocation command of that name. */
+  unknownCommand: (name: string) =>
+    new EsError('x_content_parse_exception', '[cluster_reroute] failed to parse field [commands]', {
+      causedBy: new EsError('named_object_not_found_exception', `unknown AllocationCommand [${name}]`),
+    }),
+};

@@ -16,12 +16,14 @@ import { ThreadPools } from '../common/thread-pools.js';
 import { CircuitBreakerService } from '../common/circuit-breakers.js';
 import { ClusterService, type DiscoveryNode } from '../cluster/index.js';
 import { EmbeddedCoordinator, initialClusterState } from '../cluster/coordination/embedded-coordinator.js';
+import type { ClusterState } from '../cluster/cluster-state.js';
 import type { Coordinator } from '../cluster/coordination/coordinator.js';
 import { EtcdCoordinator } from '../cluster/coordination/etcd/etcd-coordinator.js';
 import { MasterRequests } from '../cluster/master-requests.js';
 import { PublicationAcks } from '../cluster/publication-acks.js';
 import { NodeConnectionsService } from '../cluster/node-connections.js';
 import { reroute } from '../cluster/routing/allocation.js';
+import { AllocationService } from '../cluster/routing/allocation-service.js';
 import { TaskManager } from '../tasks/index.js';
 import { TransportService, registerHandshake } from '../transport/index.js';
 import { GcOverheadMonitor, NodeMonitor } from '../monitor/index.js';
@@ -194,7 +196,11 @@ export class GannetNode {
     const clusterName = clusterService.state().clusterName;
     transport.setLocalIdentity({ nodeId: localNode.id, nodeName: localNode.name, clusterName, version: version.number });
     const coordination = settings.getString('cluster.coordination', 'embedded');
-    const coordinator = createCoordinator(coordination, settings, clusterService, localNode, environment.dataPath, this.logger);
+    // The etcd master's allocation round goes through the allocation service (its disk view), built below.
+    let allocationService: AllocationService | undefined;
+    const rerouteRound = (previous: ClusterState, next: ClusterState, now: number): ClusterState =>
+      allocationService === undefined ? reroute(previous, next, now, { nodeSettings: settings.raw() }) : allocationService.reroute(previous, next, now);
+    const coordinator = createCoordinator(coordination, settings, clusterService, localNode, environment.dataPath, this.logger, rerouteRound);
     this.coordinator = coordinator;
     const clustered = coordinator.kind !== 'embedded';
     // Handlers read dynamic settings through this view, so `PUT _cluster/settings` applies from the next request.
@@ -204,6 +210,11 @@ export class GannetNode {
     // In a cluster every node tells the master which states it applied, for acked requests' `acknowledged`.
     const acks = clustered ? new PublicationAcks(clusterService, transport, localNode.id) : undefined;
     const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number, masterRequests, acks, this.logger);
+    const updateFloodBlock = async (indices: readonly string[], value: 'true' | null): Promise<void> => {
+      await metadata.updateSettings(indices, { [READ_ONLY_ALLOW_DELETE]: value }, false);
+    };
+    // Allocation explain, reroute commands and the master's view of every data node's disk.
+    allocationService = new AllocationService(clusterService, coordinator, masterRequests, settings.raw(), updateFloodBlock, this.logger);
     // What the cluster does (indices deleted, closed, opened, mappings and settings changed) goes to the log.
     this.stopEventLog = logClusterEvents(clusterService, this.logger, localNode.id);
     // Replication and peer recovery (indices/replication, indices/recovery) reach the master, the transport and the
@@ -257,6 +268,7 @@ export class GannetNode {
       threadPools,
       breakers: new CircuitBreakerService(() => handlerSettings.raw()),
       indices: { service: indicesService, metadata },
+      allocation: allocationService,
       transport,
       replication,
     };
@@ -297,9 +309,8 @@ export class GannetNode {
       localNodeId: localNode.id,
       localNodeName: localNode.name,
       probe: () => monitor.fs(),
-      updateBlock: async (indices, value) => {
-        await metadata.updateSettings(indices, { [READ_ONLY_ALLOW_DELETE]: value }, false);
-      },
+      updateBlock: updateFloodBlock,
+      reportUsage: (usage) => allocationService!.reportDiskUsage(localNode.id, usage),
       retryFailedAllocations: () => metadata.retryDiskFailures(),
       logger: this.logger,
     });
@@ -351,7 +362,15 @@ export class GannetNode {
 /** The installation: dist/src/node/ is three levels below it. */
 const INSTALL_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-function createCoordinator(kind: string, settings: Settings, clusterService: ClusterService, localNode: DiscoveryNode, dataPath: string, logger: Logger): Coordinator {
+function createCoordinator(
+  kind: string,
+  settings: Settings,
+  clusterService: ClusterService,
+  localNode: DiscoveryNode,
+  dataPath: string,
+  logger: Logger,
+  reroute: (previous: ClusterState, next: ClusterState, now: number) => ClusterState,
+): Coordinator {
   if (kind === 'embedded') return new EmbeddedCoordinator(clusterService, localNode, dataPath, (state) => restoredRouting(state, Date.now()));
   if (kind !== 'etcd') throw new Error(`unknown value [${kind}] for setting [cluster.coordination]: expected [embedded] or [etcd]`);
   const endpoints = (settings.getString('cluster.etcd.endpoints', 'http://127.0.0.1:2379'))

@@ -18,6 +18,10 @@ export class ClusterProcesses {
   ) {}
 
   static async start(count: number, settings: Record<string, string> = {}): Promise<ClusterProcesses> {
+    // Shards stay where allocation first put them unless a test asks for rebalancing (it passes
+    // `cluster.routing.rebalance.enable: all`): tests that read a shard's node and then act on that node would
+    // otherwise race a relocation. Gannet's own default is ES's `all`.
+    settings = { 'cluster.routing.rebalance.enable': 'none', ...settings };
     const etcd = await TestEtcd.start();
     const cluster = new ClusterProcesses(etcd, `test-${Math.random().toString(36).slice(2, 8)}`, settings);
     try {

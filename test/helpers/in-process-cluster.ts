@@ -88,6 +88,10 @@ export class InProcessCluster {
   ) {}
 
   static async start(count: number, settings: Record<string, string> = {}): Promise<InProcessCluster> {
+    // Shards stay where allocation first put them unless a test asks for rebalancing (it passes
+    // `cluster.routing.rebalance.enable: all`): tests that read a shard's node and then act on that node would
+    // otherwise race a relocation. Gannet's own default is ES's `all`.
+    settings = { 'cluster.routing.rebalance.enable': 'none', ...settings };
     const etcd = await TestEtcd.start();
     const cluster = new InProcessCluster(etcd, `inproc-${Math.random().toString(36).slice(2, 8)}`, settings);
     try {

@@ -54,8 +54,6 @@ test('the families the issue names, as operators and tools call them', async () 
     [['/_remote/info'], /^remote clusters: /],
     [['/_ml/anomaly_detectors'], /^machine learning: /],
     // Administration APIs ES has that operators call: not a "no handler found", a 405 or an index name error.
-    [['/_cluster/reroute?retry_failed=true', '-X', 'POST'], /^cluster reroute: /],
-    [['/_cluster/allocation/explain'], /^cluster allocation explain: /],
     [['/_shard_stores'], /^shard stores: /],
     [['/logs/_shard_stores?status=green'], /^shard stores: /],
     [['/_nodes/reload_secure_settings', '-X', 'POST'], /^secure settings: /],

@@ -13,9 +13,10 @@ import { blocksXContent, indexMetadataXContent, nodeXContent, shardRoutingXConte
 import { clusterStateTemplates } from '../templates/template-xcontent.js';
 
 const METRICS = ['version', 'master_node', 'blocks', 'nodes', 'metadata', 'routing_table', 'routing_nodes', 'customs'] as const;
-type Metric = (typeof METRICS)[number];
+export type StateMetric = (typeof METRICS)[number];
+type Metric = StateMetric;
 
-function parseMetrics(raw: string | undefined): Set<Metric> {
+export function parseMetrics(raw: string | undefined): Set<Metric> {
   if (raw === undefined) return new Set(METRICS);
   const names = splitCommaLikeJava(raw);
   if (names.includes('_all')) return new Set(METRICS);
@@ -32,7 +33,11 @@ const handler: Route['handler'] = async (request, { services }) => {
   const state = services.clusterService.state();
   const metrics = parseMetrics(request.pathParams['metric']);
   const flat = request.paramBool('flat_settings', false);
-  const names = indexNamesFor(request, state);
+  return json(clusterStateXContent(state, metrics, indexNamesFor(request, state), flat));
+};
+
+/** The state's parts that `metrics` names, for the indices `names` (also `_cluster/reroute`'s `state`). */
+export function clusterStateXContent(state: ClusterState, metrics: ReadonlySet<Metric>, names: readonly string[], flat: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = { cluster_name: state.clusterName, cluster_uuid: state.clusterUuid };
   if (metrics.has('version')) {
     body.version = state.version;
@@ -90,8 +95,8 @@ const handler: Route['handler'] = async (request, { services }) => {
     }
     body.routing_nodes = { unassigned: copies.filter((copy) => copy.state === 'UNASSIGNED').map(shardRoutingXContent), nodes };
   }
-  return json(body);
-};
+  return body;
+}
 
 const PARAMS = ['local', 'master_timeout', 'flat_settings', ...INDICES_OPTIONS_PARAMS];
 

@@ -8,7 +8,7 @@
  */
 import { errors } from '../../common/errors.js';
 import { formatTimeValueMillis } from '../../common/time-value.js';
-import { roleLetters, transportAddress, type DiscoveryNode } from '../../cluster/index.js';
+import { describeDiscoveryNode, type DiscoveryNode } from '../../cluster/index.js';
 import { profileEventLoop, type EventLoopProfile } from '../../monitor/index.js';
 import { text, type Route } from '../rest.js';
 import type { NodeServices } from '../context.js';
@@ -29,12 +29,7 @@ export interface HotThreadsRequest {
   readonly ignoreIdleThreads: boolean;
 }
 
-/** DiscoveryNode.toString: `{name}{id}{ephemeralId}{host}{ip:port}{roles}{attributes}`. */
-function nodeLabel(node: DiscoveryNode): string {
-  const attributes = Object.entries(node.attributes).map(([key, value]) => `${key}=${value}`);
-  const roles = roleLetters(node.roles);
-  return `{${node.name}}{${node.id}}{${node.ephemeralId}}{${node.host}}{${transportAddress(node)}}${roles === '' ? '' : `{${roles}}`}${attributes.length > 0 ? `{${attributes.join(', ')}}` : ''}`;
-}
+const nodeLabel = describeDiscoveryNode;
 
 function percent(part: number, whole: number): string {
   return (whole === 0 ? 0 : (100 * part) / whole).toFixed(1).padStart(4);

@@ -26,23 +26,27 @@ import { promoteInSyncReplicas } from './primary-promotion.js';
 import { delayedReplicaInfo, expireDelays } from './delayed-allocation.js';
 import { withReplicaCount } from './shard-allocation.js';
 import { autoExpandedReplicas, dataNodeCount } from '../metadata/create-index.js';
-import { EMPTY_CLUSTER_INFO, type ClusterInfo } from './cluster-info.js';
-import { add, clusterSetting, perIndexOf, routingAllocation, type RoutingAllocation } from './routing-allocation.js';
+import { add, clusterSetting, perIndexOf, routingAllocation, type AllocationOptions, type RoutingAllocation } from './routing-allocation.js';
 import { decideUnassigned } from './unassigned-decision.js';
 import { decideMove } from './move-decision.js';
 import { rebalance } from './rebalance.js';
 import { replaceCopy, startRelocation } from './relocation.js';
 
 /** Allocation round: departed nodes' copies unassigned, then unassigned copies placed, moved, rebalanced. */
-export function reroute(previous: ClusterState, next: ClusterState, now: number, info: ClusterInfo = EMPTY_CLUSTER_INFO): ClusterState {
+export function reroute(previous: ClusterState, next: ClusterState, now: number, options: AllocationOptions = {}): ClusterState {
   const departed = departedNodes(previous, next);
   let state = departed.size > 0 || hasCopiesOnUnknownNodes(next) ? unassignCopiesOf(next, departed, now) : next;
   state = promoteInSyncReplicas(state, now);
   state = expireDelays(state, now);
   state = autoExpandReplicas(state, now);
-  if ((clusterSetting(state, 'cluster.routing.allocation.enable') ?? 'all').toLowerCase() === 'none') return state;
-  const allocation = routingAllocation(state, info, now);
-  if (allocation.dataNodes.length === 0) return state;
+  const allocation = routingAllocation(state, { ...options, now });
+  if ((clusterSetting(allocation, 'cluster.routing.allocation.enable') ?? 'all').toLowerCase() === 'none' && !allocation.ignoreDisable) return state;
+  return allocate(allocation);
+}
+
+/** Steps 3-5 on a prepared round (reroute commands run them after their own changes). */
+export function allocate(allocation: RoutingAllocation): ClusterState {
+  if (allocation.dataNodes.length === 0) return allocation.state;
   allocateUnassigned(allocation);
   moveShards(allocation);
   rebalance(allocation);

@@ -16,16 +16,12 @@ import type { Settings } from '../../common/settings.js';
 import { formatByteSize } from '../../common/byte-size.js';
 import type { ClusterService } from '../cluster-service.js';
 import type { ClusterState } from '../cluster-state.js';
-import { diskThresholds, freeBytesThreshold, INFO_UPDATE_INTERVAL, type Watermark } from './disk-watermarks.js';
+import { DISK_THRESHOLD_ENABLED, diskThresholds, FLOOD_STAGE_WATERMARK, freeBytesThreshold, HIGH_WATERMARK, INFO_UPDATE_INTERVAL, LOW_WATERMARK, type Watermark } from './disk-watermarks.js';
+import type { DiskUsage } from './cluster-info.js';
 
 export const READ_ONLY_ALLOW_DELETE = 'index.blocks.read_only_allow_delete';
 
-/** The disk figures the monitor needs (the monitor layer's FsStats). */
-export interface DiskUsage {
-  readonly path: string;
-  readonly totalBytes: number;
-  readonly availableBytes: number;
-}
+export type { DiskUsage } from './cluster-info.js';
 
 export interface DiskThresholdMonitorOptions {
   readonly settings: Settings;
@@ -35,6 +31,8 @@ export interface DiskThresholdMonitorOptions {
   readonly probe: () => Promise<DiskUsage>;
   /** Sets (true) or removes (null) the block on the named indices, through the master. */
   readonly updateBlock: (indices: readonly string[], value: 'true' | null) => Promise<void>;
+  /** Tells the master this node's disk figures (its disk threshold decider and cluster-wide block release). */
+  readonly reportUsage?: (usage: DiskUsage) => Promise<void>;
   /** Has the master allocate copies that failed again (reroute?retry_failed); absent where nothing can. */
   readonly retryFailedAllocations?: () => Promise<void>;
   readonly logger: Logger;
@@ -42,20 +40,34 @@ export interface DiskThresholdMonitorOptions {
 
 type Level = 'ok' | 'low' | 'high' | 'flood';
 
+const WATCHED_SETTINGS = [DISK_THRESHOLD_ENABLED, LOW_WATERMARK, HIGH_WATERMARK, FLOOD_STAGE_WATERMARK];
+
 export class DiskThresholdMonitor {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private level: Level = 'ok';
   private running: Promise<void> | undefined;
+  private stopWatching: (() => void) | undefined;
 
   constructor(private readonly options: DiskThresholdMonitorOptions) {}
 
   start(): void {
     this.schedule(0);
+    // New watermarks apply now, not at the next interval (an operator raising one wants the block gone).
+    this.stopWatching = this.options.clusterService.onChange((state, previous) => {
+      const changed = WATCHED_SETTINGS.some(
+        (key) => (state.transientSettings[key] ?? state.persistentSettings[key]) !== (previous.transientSettings[key] ?? previous.persistentSettings[key]),
+      );
+      if (changed && this.running === undefined) {
+        clearTimeout(this.timer);
+        this.schedule(0);
+      }
+    });
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopWatching?.();
     clearTimeout(this.timer);
     await this.running;
   }
@@ -66,6 +78,8 @@ export class DiskThresholdMonitor {
     if (!thresholds.enabled) return;
     const disk = await this.options.probe();
     if (!(disk.totalBytes > 0) || disk.availableBytes < 0) return;
+    // The master's view first: its deciders keep copies off (and move them away from) a filling disk.
+    await this.options.reportUsage?.(disk).catch((err: unknown) => this.options.logger.debug({ err, event: 'disk_watermark' }, 'reporting disk usage to the master failed'));
     const exceeds = (watermark: Watermark) => disk.availableBytes < freeBytesThreshold(watermark, disk.totalBytes);
     const level: Level = exceeds(thresholds.floodStage) ? 'flood' : exceeds(thresholds.high) ? 'high' : exceeds(thresholds.low) ? 'low' : 'ok';
     this.logTransition(level, disk, level === 'flood' ? thresholds.floodStage : level === 'high' ? thresholds.high : thresholds.low);

@@ -34,20 +34,37 @@ export interface RoutingAllocation {
   /** Reroute commands are explicit: `cluster.routing.allocation.enable` and `rebalance.enable` do not stop them. */
   readonly ignoreDisable: boolean;
   readonly now: number;
+  /** The master's own node settings (gannet.yml, -E): what a cluster setting is when no PUT set it. */
+  readonly nodeSettings: Readonly<Record<string, string>>;
 }
 
-export function routingAllocation(state: ClusterState, info: ClusterInfo = EMPTY_CLUSTER_INFO, now = Date.now(), ignoreDisable = false): RoutingAllocation {
+export interface AllocationOptions {
+  readonly info?: ClusterInfo;
+  readonly now?: number;
+  readonly ignoreDisable?: boolean;
+  readonly nodeSettings?: Readonly<Record<string, string>>;
+}
+
+export function routingAllocation(state: ClusterState, options: AllocationOptions = {}): RoutingAllocation {
   const dataNodes = [...state.nodes.values()].filter(isDataNode).sort((a, b) => a.id.localeCompare(b.id));
-  return { state, info, dataNodes, loads: loadsOf(state, dataNodes), ignoreDisable, now };
+  return {
+    state,
+    info: options.info ?? EMPTY_CLUSTER_INFO,
+    dataNodes,
+    loads: loadsOf(state, dataNodes),
+    ignoreDisable: options.ignoreDisable ?? false,
+    now: options.now ?? Date.now(),
+    nodeSettings: options.nodeSettings ?? {},
+  };
 }
 
-/** A cluster setting as the master reads it: transient over persistent (defaults are the caller's). */
-export function clusterSetting(state: ClusterState, key: string): string | undefined {
-  return state.transientSettings[key] ?? state.persistentSettings[key];
+/** A cluster setting as the master reads it: transient over persistent over its own node settings. */
+export function clusterSetting(allocation: RoutingAllocation, key: string): string | undefined {
+  return allocation.state.transientSettings[key] ?? allocation.state.persistentSettings[key] ?? allocation.nodeSettings[key];
 }
 
-export function intClusterSetting(state: ClusterState, key: string, fallback: number): number {
-  const value = Number(clusterSetting(state, key) ?? String(fallback));
+export function intClusterSetting(allocation: RoutingAllocation, key: string, fallback: number): number {
+  const value = Number(clusterSetting(allocation, key) ?? String(fallback));
   return Number.isFinite(value) && value >= 0 ? value : fallback;
 }
 

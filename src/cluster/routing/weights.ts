@@ -14,7 +14,7 @@ export interface WeightFunction {
 
 export function weightFunction(allocation: RoutingAllocation): WeightFunction {
   const read = (key: string, fallback: number): number => {
-    const value = Number(clusterSetting(allocation.state, key) ?? String(fallback));
+    const value = Number(clusterSetting(allocation, key) ?? String(fallback));
     return Number.isFinite(value) && value >= 0 ? value : fallback;
   };
   const shard = read('cluster.routing.allocation.balance.shard', 0.45);

@@ -9,7 +9,6 @@
  */
 import { formatByteSize } from '../../../common/byte-size.js';
 import { DISK_THRESHOLD_ENABLED, FLOOD_STAGE_WATERMARK, freeBytesThreshold, HIGH_WATERMARK, LOW_WATERMARK, parseWatermark, WATERMARK_DEFAULTS, type Watermark } from '../disk-watermarks.js';
-import type { ClusterState } from '../../cluster-state.js';
 import type { DiskUsage } from '../cluster-info.js';
 import { clusterSetting, type RoutingAllocation } from '../routing-allocation.js';
 import { decision, type Decision } from './decision.js';
@@ -22,11 +21,11 @@ export interface MasterDiskThresholds {
   readonly floodStage: Watermark;
 }
 
-/** The watermarks as the cluster settings have them (transient over persistent over the defaults). */
-export function masterDiskThresholds(state: ClusterState): MasterDiskThresholds {
-  const read = (key: string) => parseWatermark(clusterSetting(state, key) ?? WATERMARK_DEFAULTS[key]!, key);
+/** The watermarks as the cluster settings have them (transient over persistent over node settings, then the defaults). */
+export function masterDiskThresholds(allocation: RoutingAllocation): MasterDiskThresholds {
+  const read = (key: string) => parseWatermark(clusterSetting(allocation, key) ?? WATERMARK_DEFAULTS[key]!, key);
   return {
-    enabled: (clusterSetting(state, DISK_THRESHOLD_ENABLED) ?? 'true') !== 'false',
+    enabled: (clusterSetting(allocation, DISK_THRESHOLD_ENABLED) ?? 'true') !== 'false',
     low: read(LOW_WATERMARK),
     high: read(HIGH_WATERMARK),
     floodStage: read(FLOOD_STAGE_WATERMARK),
@@ -49,7 +48,7 @@ function describe(key: string, watermark: Watermark): string {
 }
 
 function early(allocation: RoutingAllocation, nodeId: string): { decision: Decision } | { usage: DiskUsage; thresholds: MasterDiskThresholds } {
-  const thresholds = masterDiskThresholds(allocation.state);
+  const thresholds = masterDiskThresholds(allocation);
   if (!thresholds.enabled) return { decision: decision('disk_threshold', 'YES', 'the disk threshold decider is disabled') };
   const usage = allocation.info.diskUsages.get(nodeId);
   if (usage === undefined || !(usage.totalBytes > 0)) return { decision: decision('disk_threshold', 'YES', 'disk usages are unavailable') };
@@ -101,7 +100,7 @@ export const diskThresholdDecider: AllocationDecider = {
 };
 
 /** Whether a node's reported disk is past the high watermark (the flood stage release waits for every holder). */
-export function aboveHighWatermark(state: ClusterState, usage: DiskUsage): boolean {
-  const thresholds = masterDiskThresholds(state);
+export function aboveHighWatermark(allocation: RoutingAllocation, usage: DiskUsage): boolean {
+  const thresholds = masterDiskThresholds(allocation);
   return usage.availableBytes < freeBytesThreshold(thresholds.high, usage.totalBytes);
 }

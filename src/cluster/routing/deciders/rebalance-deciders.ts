@@ -55,7 +55,7 @@ function copyStates(allocation: RoutingAllocation): CopyStates {
 export const clusterRebalanceDecider: AllocationDecider = {
   name: 'cluster_rebalance',
   canRebalance(_copy, allocation) {
-    const mode = (clusterSetting(allocation.state, ALLOW_REBALANCE) ?? 'indices_all_active').toLowerCase();
+    const mode = (clusterSetting(allocation, ALLOW_REBALANCE) ?? 'indices_all_active').toLowerCase();
     if (mode === 'always') return decision('cluster_rebalance', 'YES', 'rebalancing is always allowed');
     const states = copyStates(allocation);
     if (mode === 'indices_primaries_active') {
@@ -70,7 +70,7 @@ export const clusterRebalanceDecider: AllocationDecider = {
 };
 
 export function concurrentRebalanceLimit(allocation: RoutingAllocation): number {
-  const value = Number(clusterSetting(allocation.state, CLUSTER_CONCURRENT_REBALANCE) ?? '2');
+  const value = Number(clusterSetting(allocation, CLUSTER_CONCURRENT_REBALANCE) ?? '2');
   return Number.isFinite(value) ? value : 2;
 }
 

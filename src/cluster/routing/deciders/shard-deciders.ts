@@ -63,7 +63,7 @@ export const sameShardDecider: AllocationDecider = {
 function enableSetting(allocation: RoutingAllocation, index: string, indexKey: string, clusterKey: string): { value: string; source: string } {
   const own = allocation.state.indices.get(index)?.settings[indexKey];
   if (own !== undefined) return { value: own.toLowerCase(), source: `index setting [${indexKey}=${own.toLowerCase()}]` };
-  const value = (clusterSetting(allocation.state, clusterKey) ?? 'all').toLowerCase();
+  const value = (clusterSetting(allocation, clusterKey) ?? 'all').toLowerCase();
   return { value, source: `cluster setting [${clusterKey}=${value}]` };
 }
 

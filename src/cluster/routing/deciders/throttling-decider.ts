@@ -14,8 +14,8 @@ const OUTGOING = 'cluster.routing.allocation.node_concurrent_outgoing_recoveries
 const INITIAL_PRIMARIES = 'cluster.routing.allocation.node_initial_primaries_recoveries';
 
 function limit(allocation: RoutingAllocation, key: string): number {
-  const fallback = intClusterSetting(allocation.state, CONCURRENT, 2);
-  return clusterSetting(allocation.state, key) === undefined ? fallback : intClusterSetting(allocation.state, key, fallback);
+  const fallback = intClusterSetting(allocation, CONCURRENT, 2);
+  return clusterSetting(allocation, key) === undefined ? fallback : intClusterSetting(allocation, key, fallback);
 }
 
 export const throttlingDecider: AllocationDecider = {
@@ -23,7 +23,7 @@ export const throttlingDecider: AllocationDecider = {
   canAllocate(copy, node, allocation) {
     const loads = allocation.loads;
     if (copy.primary && copy.state === 'UNASSIGNED') {
-      const max = intClusterSetting(allocation.state, INITIAL_PRIMARIES, 4);
+      const max = intClusterSetting(allocation, INITIAL_PRIMARIES, 4);
       const recovering = loads.initialPrimaries.get(node.id) ?? 0;
       if (recovering >= max) return decision('throttling', 'THROTTLE', `reached the limit of ongoing initial primary recoveries [${recovering}], cluster setting [${INITIAL_PRIMARIES}=${max}]`);
       return decision('throttling', 'YES', `below primary recovery limit of [${max}]`);
