@@ -144,7 +144,7 @@ describe('allocation tools on a cluster', { timeout: TEST_TIMEOUT }, () => {
     const stuck = await cluster.waitFor(a, '/_cluster/allocation/explain', (r) => r.body?.unassigned_info?.failed_allocation_attempts === 2 && r.body?.can_allocate === 'no', 60_000);
     assert.equal(stuck.body.index, 'lost');
     const maxRetry = stuck.body.node_allocation_decisions.flatMap((d: { deciders?: Array<{ decider: string; explanation: string }> }) => d.deciders ?? []).find((d: { decider: string }) => d.decider === 'max_retry');
-    assert.match(maxRetry.explanation, /^shard has exceeded the maximum number of retries \[2\] on failed allocation attempts - manually call \[\/_cluster\/reroute\?retry_failed=true\] to retry, \[reason=ALLOCATION_FAILED\], at\[/);
+    assert.match(maxRetry.explanation, /^shard has exceeded the maximum number of retries \[2\] on failed allocation attempts - manually call \[\/_cluster\/reroute\?retry_failed=true\] to retry, \[unassigned_info\[\[reason=ALLOCATION_FAILED\], at\[/);
     // retry_failed: the count starts over and the master tries again at once.
     const retried = await a.request('POST', '/_cluster/reroute?retry_failed=true&filter_path=state.routing_table.indices.lost');
     assert.equal(retried.status, 200, retried.text);

@@ -30,7 +30,7 @@ export const maxRetryDecider: AllocationDecider = {
       return decision(
         'max_retry',
         'NO',
-        `shard has exceeded the maximum number of retries [${max}] on failed allocation attempts - manually call [/_cluster/reroute?retry_failed=true] to retry, [${unassignedInfoSummary(info)}]`,
+        `shard has exceeded the maximum number of retries [${max}] on failed allocation attempts - manually call [/_cluster/reroute?retry_failed=true] to retry, [unassigned_info[${unassignedInfoSummary(info)}]]`,
       );
     }
     return decision('max_retry', 'YES', `shard has failed allocating [${failed}] times but [${max}] retries are allowed`);
