@@ -119,7 +119,7 @@ const handler: Route['handler'] = async (request, { services }) => {
   const explanation = await allocation.explain({ ...parseBody(request), includeYesDecisions }, request.paramTimeMillis('master_timeout', ACKED_REQUEST_DEFAULT_MILLIS));
   const body = explanationXContent(explanation, includeYesDecisions);
   if (includeDiskInfo) body.cluster_info = clusterInfoXContent(services.clusterService.state(), new Map(explanation.diskUsages ?? []), request.human);
-  if (explanation.unassigned !== undefined) Object.assign(body, unassignedDecisionXContent(explanation.unassigned, includeYesDecisions));
+  if (explanation.unassigned !== undefined) Object.assign(body, unassignedDecisionXContent(explanation.unassigned, includeYesDecisions, request.human));
   else if (explanation.move !== undefined) Object.assign(body, moveDecisionXContent(explanation.move, includeYesDecisions));
   else if (explanation.relocationTargetNode !== undefined && explanation.currentNode !== undefined) {
     body.explanation = `the shard is in the process of relocating from node [${explanation.currentNode.name}] to node [${explanation.relocationTargetNode.name}], wait until relocation has completed`;

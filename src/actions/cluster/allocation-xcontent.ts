@@ -5,6 +5,7 @@
  * are Gannet's own words for the same situations.
  */
 import { transportAddress, type DiscoveryNode } from '../../cluster/index.js';
+import { formatTimeValueMillis } from '../../common/time-value.js';
 import type { Decisions } from '../../cluster/routing/deciders/index.js';
 import type { NodeAllocationResult, UnassignedDecision } from '../../cluster/routing/unassigned-decision.js';
 import type { MoveDecision, RebalanceDecision } from '../../cluster/routing/move-decision.js';
@@ -67,14 +68,34 @@ const ALLOCATE_EXPLANATIONS = {
 };
 
 /** AllocateUnassignedDecision.toXContent. */
-export function unassignedDecisionXContent(decided: UnassignedDecision, includeYes: boolean): Json {
+export function unassignedDecisionXContent(decided: UnassignedDecision, includeYes: boolean, human: boolean): Json {
   const explanation =
-    decided.outcome === 'no' ? (decided.reuseStore ? ALLOCATE_EXPLANATIONS.no_with_store : ALLOCATE_EXPLANATIONS.no) : ALLOCATE_EXPLANATIONS[decided.outcome];
+    decided.outcome === 'allocation_delayed'
+      ? delayedExplanation(decided)
+      : decided.outcome === 'no'
+        ? decided.reuseStore
+          ? ALLOCATE_EXPLANATIONS.no_with_store
+          : ALLOCATE_EXPLANATIONS.no
+        : ALLOCATE_EXPLANATIONS[decided.outcome];
   const out: Json = { can_allocate: decided.outcome, allocate_explanation: explanation };
   if (decided.targetNode !== undefined) out.target_node = nodeFields(decided.targetNode, true);
+  if (decided.delay !== undefined) {
+    if (human) out.configured_delay = formatTimeValueMillis(decided.delay.configuredMillis);
+    out.configured_delay_in_millis = decided.delay.configuredMillis;
+    if (human) out.remaining_delay = formatTimeValueMillis(decided.delay.remainingMillis);
+    out.remaining_delay_in_millis = decided.delay.remainingMillis;
+  }
   const nodes = nodeDecisionsXContent(decided.nodeDecisions, includeYes);
   if (nodes.length > 0) out.node_allocation_decisions = nodes;
   return out;
+}
+
+function delayedExplanation(decided: UnassignedDecision): string {
+  const remaining = formatTimeValueMillis(decided.delay?.remainingMillis ?? 0);
+  const alternative = decided.nodeDecisions.some((result) => result.decisions.type === 'YES');
+  return alternative
+    ? `The node that held this copy left the cluster a moment ago, and Gannet waits for it to come back. If it is not back within [${remaining}], the copy is allocated to another node. Please wait.`
+    : `The node that held this copy left the cluster a moment ago, and Gannet waits for it to come back. If it is not back within [${remaining}], Gannet will try another node, but no other node may take it now: find the node you expect it on in node_allocation_decisions and fix what its deciders report.`;
 }
 
 const MOVE_EXPLANATIONS = {
