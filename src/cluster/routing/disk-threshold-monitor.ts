@@ -4,10 +4,12 @@
  * - past the flood stage watermark (default 95% used), puts `index.blocks.read_only_allow_delete: true` on every
  *   index with a copy on this node: writes are refused with ES's 429 cluster_block_exception before the disk is
  *   full, reads and index deletes still work;
- * - below the high watermark (default 90%), releases that block again from the indices whose copies are all here
- *   (ES releases once every node holding the index is below high; a node knows only its own disk, so in a cluster
- *   an index with copies elsewhere keeps its block until an operator lifts it), and, where it is given a way to,
- *   has the master retry the allocations of copies that failed;
+ * - reports the disk to the master (allocation-service.ts), whose disk_threshold decider keeps copies off a node
+ *   past low and moves them away past high, and which releases the block of an index spread over several nodes
+ *   once every node holding it is below high (ES's release rule);
+ * - below the high watermark (default 90%), releases that block itself from the indices whose copies are all here
+ *   (a single node has no master elsewhere to do it), and, where it is given a way to, has the master retry the
+ *   allocations of copies that failed;
  * - logs each watermark as it is crossed either way, with ES's wording.
  * `cluster.routing.allocation.disk.threshold_enabled: false` turns all of it off (blocks already set stay).
  */
