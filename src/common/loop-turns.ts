@@ -16,7 +16,7 @@
 import { performance } from 'node:perf_hooks';
 
 /** Milliseconds of sliced work one turn of the loop runs before it polls for I/O again. */
-export const TURN_BUDGET_MILLIS = 8;
+export const TURN_BUDGET_MILLIS = 5;
 
 const waiting: Array<() => void> = [];
 let head = 0;

@@ -6,7 +6,7 @@
 import { nextTurn } from './loop-turns.js';
 
 /** Milliseconds of work between two yields (the same budget as a search phase's slices). */
-export const SLICE_MILLIS = 8;
+export const SLICE_MILLIS = 5;
 
 export class TimeSlicer {
   private lastYield = performance.now();
