@@ -152,7 +152,7 @@ async function opsBasedRecovery(cluster: ClusterProcesses, batch: number, client
 
 /**
  * An index of about `megabytes` of stored sources (random base64 in a `binary` field: stored, not indexed, so
- * loading it is cheap), one primary on the first node, flushed; then a replica on another node,
+ * loading it is cheap), one primary on the first node, flushed; then a replica on a node new to the cluster,
  * first with `indices.recovery.max_bytes_per_sec` unlimited (0; the copy's own speed), then at the 40mb default.
  */
 async function fileBasedRecovery(cluster: ClusterProcesses, megabytes: number): Promise<void> {
@@ -174,13 +174,17 @@ async function fileBasedRecovery(cluster: ClusterProcesses, megabytes: number): 
   }
   await primary.request('POST', '/big/_flush');
   for (const limit of ['0', '40mb']) {
+    // A node that never held the index, so every file is copied (a node that held it recovers by operations).
+    const target = await cluster.addNode();
     await primary.request('PUT', '/_cluster/settings', { body: { transient: { 'indices.recovery.max_bytes_per_sec': limit } } });
     const raisedAt = performance.now();
-    await primary.request('PUT', '/big/_settings', { body: { index: { number_of_replicas: 1, 'routing.allocation.require._id': null } } });
+    await primary.request('PUT', '/big/_settings', {
+      body: { index: { number_of_replicas: 1, 'routing.allocation.require._id': null, 'routing.allocation.include._id': `${primary.nodeId},${target.nodeId}` } },
+    });
     await waitGreen(primary, 'big');
     const wall = performance.now() - raisedAt;
     const recoveries = (await primary.request('GET', '/big/_recovery')).body.big.shards;
-    const copy = recoveries.find((shard: any) => shard.type === 'PEER');
+    const copy = recoveries.find((shard: any) => shard.type === 'PEER' && shard.target.id === target.nodeId);
     const copied = copy.index.size.recovered_in_bytes as number;
     const indexMillis = copy.index.total_time_in_millis as number;
     console.log(
@@ -188,10 +192,9 @@ async function fileBasedRecovery(cluster: ClusterProcesses, megabytes: number): 
         `(${(copied / 1e6 / (indexMillis / 1000)).toFixed(1)} MB/s; 40mb = 41.9 MB/s), throttled ${copy.index.source_throttle_time_in_millis} ms, ` +
         `recovery ${copy.total_time_in_millis} ms, settings change to green ${Math.round(wall)} ms`,
     );
-    // Back to the primary alone (the copy's files go with it), so the next round copies everything again.
-    await primary.request('PUT', '/big/_settings', { body: { index: { number_of_replicas: 0, 'routing.allocation.require._id': primary.nodeId } } });
+    // Back to the primary alone before the next round.
+    await primary.request('PUT', '/big/_settings', { body: { index: { number_of_replicas: 0, 'routing.allocation.include._id': primary.nodeId } } });
     await waitGreen(primary, 'big');
-    await new Promise((resolve) => setTimeout(resolve, 1000));
   }
   await primary.request('PUT', '/_cluster/settings', { body: { transient: { 'indices.recovery.max_bytes_per_sec': null } } });
 }

@@ -410,8 +410,27 @@ describe('replication to in-sync copies', () => {
     assert.ok(peer.index.files.recovered > 0, `files copied: ${JSON.stringify(peer.index)}`);
     assert.ok(peer.index.size.recovered_in_bytes > 0);
     assert.equal(peer.index.files.reused, 0);
+    // ES's RecoveryState.toXContent, key for key (times in millis without ?human).
+    assert.deepEqual(Object.keys(peer), ['id', 'type', 'stage', 'primary', 'start_time_in_millis', 'stop_time_in_millis', 'total_time_in_millis', 'source', 'target', 'index', 'translog', 'verify_index']);
+    for (const node of [peer.source, peer.target]) assert.deepEqual(Object.keys(node), ['id', 'host', 'transport_address', 'ip', 'name']);
+    assert.equal(peer.source.id, a.nodeId === peer.target.id ? b.nodeId : a.nodeId);
+    assert.deepEqual(Object.keys(peer.index), ['size', 'files', 'total_time_in_millis', 'source_throttle_time_in_millis', 'target_throttle_time_in_millis']);
+    assert.deepEqual(Object.keys(peer.index.size), ['total_in_bytes', 'reused_in_bytes', 'recovered_in_bytes', 'recovered_from_snapshot_in_bytes', 'percent']);
+    assert.deepEqual(Object.keys(peer.index.files), ['total', 'reused', 'recovered', 'percent']);
+    assert.equal(peer.index.files.percent, '100.0%');
+    assert.deepEqual(Object.keys(peer.translog), ['recovered', 'total', 'percent', 'total_on_start', 'total_time_in_millis']);
+    assert.deepEqual(Object.keys(peer.verify_index), ['check_index_time_in_millis', 'total_time_in_millis']);
+    assert.ok(peer.total_time_in_millis >= peer.index.total_time_in_millis && peer.stop_time_in_millis >= peer.start_time_in_millis, JSON.stringify(peer));
     const cat = await a.request('GET', '/_cat/recovery/grow?h=type,stage,source_node,target_node,files_recovered&v');
     assert.match(cat.text, /peer\s+done/, cat.text);
+    const catDefault = await a.request('GET', '/_cat/recovery/grow?v');
+    assert.deepEqual(catDefault.text.split('\n')[0]!.trim().split(/\s+/), [
+      'index', 'shard', 'time', 'type', 'stage', 'source_host', 'source_node', 'target_host', 'target_node', 'repository', 'snapshot',
+      'files', 'files_recovered', 'files_percent', 'files_total', 'bytes', 'bytes_recovered', 'bytes_percent', 'bytes_total',
+      'translog_ops', 'translog_ops_recovered', 'translog_ops_percent',
+    ]);
+    const peerRow = catDefault.text.split('\n').find((line) => /\speer\s/.test(line))!;
+    assert.match(peerRow, /^grow\s+0\s+\S+\s+peer\s+done\s/, catDefault.text);
   });
 
   test('a primary relocates under bulk (allocation filters exclude its node) without losing or duplicating an acknowledged write', { timeout: TEST_TIMEOUT }, async () => {
