@@ -106,6 +106,16 @@ describe('replication to in-sync copies', () => {
     assert.equal(stats.length, 2);
     assert.deepEqual(stats[0]!.seq_no, stats[1]!.seq_no);
     assert.equal(stats[0]!.seq_no.local_checkpoint, stats[0]!.seq_no.max_seq_no);
+    // _cat/shards shows the same per copy: documents and the three seq_no figures.
+    const cat = await b.request('GET', '/_cat/shards/rep?format=json&h=prirep,docs,seq_no.max,seq_no.local_checkpoint,seq_no.global_checkpoint');
+    assert.equal(cat.status, 200, cat.text);
+    assert.equal(cat.body.length, 2, cat.text);
+    const [catPrimary, catReplica] = [...cat.body].sort((x: any, y: any) => (x.prirep < y.prirep ? -1 : 1));
+    assert.equal(catPrimary.prirep, 'p');
+    assert.deepEqual({ ...catReplica, prirep: 'p' }, catPrimary);
+    assert.equal(catPrimary['seq_no.max'], String(stats[0]!.seq_no.max_seq_no));
+    assert.equal(catPrimary['seq_no.global_checkpoint'], String(stats[0]!.seq_no.global_checkpoint));
+    assert.equal(catPrimary.docs, String(count));
     // Retention leases as ES's RetentionLeaseStats: the primary's, and on the replica those it synced there.
     const shardStats = (await a.request('GET', '/rep/_stats?level=shards')).body.indices.rep.shards['0'];
     const primaryCopy = shardStats.find((copy: any) => copy.routing.primary);
