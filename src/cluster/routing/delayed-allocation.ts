@@ -102,11 +102,16 @@ export class DelayedAllocationScheduler {
   }
 
   stop(): void {
+    this.stopped = true;
     this.unsubscribe?.();
     this.cancel();
   }
 
+  private lastState: ClusterState | undefined;
+  private stopped = false;
+
   private follow(state: ClusterState): void {
+    this.lastState = state;
     const expiry = state.masterNodeId === this.options.localNodeId ? nextDelayExpiry(state) : undefined;
     if (expiry === this.scheduledFor) return;
     this.cancel();
@@ -120,7 +125,12 @@ export class DelayedAllocationScheduler {
   private fire(): void {
     this.timer = undefined;
     this.scheduledFor = undefined;
-    this.options.submit('delayed-allocation-expired', (state) => expireDelays(state, Date.now())).catch((err) => this.options.log('delayed allocation round failed', err));
+    this.options.submit('delayed-allocation-expired', (state) => expireDelays(state, Date.now())).catch((err) => {
+      this.options.log('delayed allocation round failed; trying again', err);
+      // No new state may come to reschedule it (a master that lost its mastership has a successor that does).
+      const retry = setTimeout(() => !this.stopped && this.lastState !== undefined && this.follow(this.lastState), 1000);
+      retry.unref();
+    });
   }
 
   private cancel(): void {
