@@ -27,7 +27,19 @@ interface Filter {
   readonly patterns: readonly string[];
 }
 
+/** Parsed filters per settings object (an allocation round asks for every copy on every node). */
+const parsedFilters = new WeakMap<object, Record<FilterKind, Filter[]>>();
+
 function filtersOf(metadata: IndexMetadata, kind: FilterKind): Filter[] {
+  let parsed = parsedFilters.get(metadata.settings);
+  if (parsed === undefined) {
+    parsed = { require: parseFilters(metadata, 'require'), include: parseFilters(metadata, 'include'), exclude: parseFilters(metadata, 'exclude') };
+    parsedFilters.set(metadata.settings, parsed);
+  }
+  return parsed[kind];
+}
+
+function parseFilters(metadata: IndexMetadata, kind: FilterKind): Filter[] {
   const prefix = `${PREFIX}${kind}.`;
   const filters: Filter[] = [];
   for (const [key, value] of Object.entries(metadata.settings)) {

@@ -184,7 +184,7 @@ function moveShards(allocation: RoutingAllocation): void {
       if (!copies.every((copy) => copy.state === 'STARTED' || copy.state === 'UNASSIGNED')) continue;
       for (const copy of copies) {
         if (copy.state !== 'STARTED' || copy.nodeId === undefined) continue;
-        const decided = decideMove(copy, allocation);
+        const decided = decideMove(copy, allocation, false);
         if (decided.move?.outcome !== 'yes' || decided.move.targetNode === undefined) continue;
         startRelocation(allocation, copy, decided.move.targetNode.id);
         break;

@@ -33,10 +33,11 @@ export interface MoveDecision {
   readonly rebalance?: RebalanceDecision;
 }
 
-export function decideMove(copy: ShardRouting, allocation: RoutingAllocation): MoveDecision {
+/** With `withRebalance` false (the allocation round), a copy that may remain gets no rebalance decision: rebalance.ts makes those. */
+export function decideMove(copy: ShardRouting, allocation: RoutingAllocation, withRebalance = true): MoveDecision {
   const current = copy.nodeId === undefined ? undefined : allocation.state.nodes.get(copy.nodeId);
   const remain = current === undefined ? combine([]) : canRemain(copy, current, allocation);
-  if (remain.type !== 'NO') return { canRemain: remain, rebalance: decideRebalance(copy, allocation) };
+  if (remain.type !== 'NO') return withRebalance ? { canRemain: remain, rebalance: decideRebalance(copy, allocation) } : { canRemain: remain };
   const weights = weightFunction(allocation);
   const scored = allocation.dataNodes
     .filter((node) => node.id !== copy.nodeId)

@@ -7,7 +7,7 @@
  * its target has recovered and taken its place, so health stays green throughout.
  */
 import type { ShardRouting } from '../cluster-state.js';
-import { concurrentRebalanceLimit } from './deciders/index.js';
+import { canRebalanceCluster, concurrentRebalanceLimit } from './deciders/index.js';
 import { decideRebalance } from './move-decision.js';
 import { startRelocation } from './relocation.js';
 import type { RoutingAllocation } from './routing-allocation.js';
@@ -17,9 +17,11 @@ const MAX_MOVES_PER_ROUND = 100;
 
 export function rebalance(allocation: RoutingAllocation): void {
   if (allocation.dataNodes.length < 2) return;
+  // Nothing moves while the cluster as a whole may not rebalance (copies inactive, disabled, enough moves under way).
+  if (canRebalanceCluster(allocation).type !== 'YES') return;
   const limit = concurrentRebalanceLimit(allocation);
   for (let moves = 0; moves < MAX_MOVES_PER_ROUND; moves++) {
-    if (limit !== -1 && allocation.loads.relocations >= limit) return;
+    if ((limit !== -1 && allocation.loads.relocations >= limit) || canRebalanceCluster(allocation).type !== 'YES') return;
     if (!moveOneCopy(allocation)) return;
   }
 }

@@ -15,6 +15,8 @@ export interface AllocationDecider {
   canAllocate?(copy: ShardRouting, node: DiscoveryNode, allocation: RoutingAllocation): Decision;
   canRemain?(copy: ShardRouting, node: DiscoveryNode, allocation: RoutingAllocation): Decision;
   canRebalance?(copy: ShardRouting, allocation: RoutingAllocation): Decision;
+  /** May anything move for balance right now (the part of canRebalance that does not depend on the shard)? */
+  canRebalanceCluster?(allocation: RoutingAllocation): Decision;
 }
 
 /** The copies of the shard `copy` belongs to, as the state being decided on has them. */

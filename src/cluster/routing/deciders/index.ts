@@ -40,6 +40,11 @@ export function canRebalance(copy: ShardRouting, allocation: RoutingAllocation):
   return combine(ALLOCATION_DECIDERS.flatMap((decider) => (decider.canRebalance === undefined ? [] : [decider.canRebalance(copy, allocation)])));
 }
 
+/** Whether anything may move for balance now (ES's canRebalance(allocation)): checked once per round. */
+export function canRebalanceCluster(allocation: RoutingAllocation): Decisions {
+  return combine(ALLOCATION_DECIDERS.flatMap((decider) => (decider.canRebalanceCluster === undefined ? [] : [decider.canRebalanceCluster(allocation)])));
+}
+
 /** Deciders whose NO holds even for a primary going back to the data it already has on a node. */
 const NO_FORCE = new Set(['max_retry', 'same_shard', 'enable']);
 

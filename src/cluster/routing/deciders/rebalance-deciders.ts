@@ -5,7 +5,7 @@
  * and concurrent_rebalance (`cluster.routing.allocation.cluster_concurrent_rebalance`, 2; -1 for no limit).
  */
 import { clusterSetting, type RoutingAllocation } from '../routing-allocation.js';
-import { decision } from './decision.js';
+import { decision, type Decision } from './decision.js';
 import { shardCopiesOf, type AllocationDecider } from './decider.js';
 
 export const ALLOW_REBALANCE = 'cluster.routing.allocation.allow_rebalance';
@@ -52,9 +52,8 @@ function copyStates(allocation: RoutingAllocation): CopyStates {
   return out;
 }
 
-export const clusterRebalanceDecider: AllocationDecider = {
-  name: 'cluster_rebalance',
-  canRebalance(_copy, allocation) {
+function clusterRebalance(allocation: RoutingAllocation): Decision {
+  {
     const mode = (clusterSetting(allocation, ALLOW_REBALANCE) ?? 'indices_all_active').toLowerCase();
     if (mode === 'always') return decision('cluster_rebalance', 'YES', 'rebalancing is always allowed');
     const states = copyStates(allocation);
@@ -66,7 +65,13 @@ export const clusterRebalanceDecider: AllocationDecider = {
     if (states.unassigned) return decision('cluster_rebalance', 'NO', `the cluster has unassigned shards and cluster setting [${ALLOW_REBALANCE}] is set to [${mode}]`);
     if (states.inactive) return decision('cluster_rebalance', 'NO', `the cluster has inactive shards and cluster setting [${ALLOW_REBALANCE}] is set to [${mode}]`);
     return decision('cluster_rebalance', 'YES', 'all shards are active');
-  },
+  }
+}
+
+export const clusterRebalanceDecider: AllocationDecider = {
+  name: 'cluster_rebalance',
+  canRebalance: (_copy, allocation) => clusterRebalance(allocation),
+  canRebalanceCluster: clusterRebalance,
 };
 
 export function concurrentRebalanceLimit(allocation: RoutingAllocation): number {
@@ -74,9 +79,8 @@ export function concurrentRebalanceLimit(allocation: RoutingAllocation): number 
   return Number.isFinite(value) ? value : 2;
 }
 
-export const concurrentRebalanceDecider: AllocationDecider = {
-  name: 'concurrent_rebalance',
-  canRebalance(_copy, allocation) {
+function concurrentRebalance(allocation: RoutingAllocation): Decision {
+  {
     const max = concurrentRebalanceLimit(allocation);
     if (max === -1) return decision('concurrent_rebalance', 'YES', 'unlimited concurrent rebalances are allowed');
     const relocating = allocation.loads.relocations;
@@ -84,5 +88,11 @@ export const concurrentRebalanceDecider: AllocationDecider = {
       return decision('concurrent_rebalance', 'THROTTLE', `reached the limit of concurrently rebalancing shards [${relocating}], cluster setting [${CLUSTER_CONCURRENT_REBALANCE}=${max}]`);
     }
     return decision('concurrent_rebalance', 'YES', `below threshold [${max}] for concurrent rebalances, current rebalance shard count [${relocating}]`);
-  },
+  }
+}
+
+export const concurrentRebalanceDecider: AllocationDecider = {
+  name: 'concurrent_rebalance',
+  canRebalance: (_copy, allocation) => concurrentRebalance(allocation),
+  canRebalanceCluster: concurrentRebalance,
 };

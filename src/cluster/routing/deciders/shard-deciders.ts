@@ -87,6 +87,15 @@ export const enableDecider: AllocationDecider = {
         return decision('enable', 'YES', 'all allocations are allowed');
     }
   },
+  canRebalanceCluster(allocation): Decision {
+    if (allocation.ignoreDisable) return decision('enable', 'YES', 'allocation is explicitly ignoring any disabling of rebalancing');
+    const value = (clusterSetting(allocation, 'cluster.routing.rebalance.enable') ?? 'all').toLowerCase();
+    if (value !== 'none') return decision('enable', 'YES', 'rebalancing is not globally disabled');
+    for (const metadata of allocation.state.indices.values()) {
+      if (metadata.settings['index.routing.rebalance.enable'] !== undefined) return decision('enable', 'YES', 'rebalancing is overridden on one or more indices');
+    }
+    return decision('enable', 'NO', `no rebalancing is allowed due to cluster setting [cluster.routing.rebalance.enable=${value}]`);
+  },
   canRebalance(copy, allocation): Decision {
     if (allocation.ignoreDisable) return decision('enable', 'YES', 'allocation is explicitly ignoring any disabling of rebalancing');
     const { value, source } = enableSetting(allocation, copy.index, 'index.routing.rebalance.enable', 'cluster.routing.rebalance.enable');
