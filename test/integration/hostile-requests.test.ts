@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { NodeProcess, type HttpResult } from '../helpers/node-process.js';
-import { OpsProbe, formatProbe, PROBE_BOUND_MILLIS, type ProbeSummary } from '../helpers/ops-probe.js';
+import { OpsProbe, formatProbe, hostLoad, probeBoundMillis, type ProbeSummary } from '../helpers/ops-probe.js';
 import { HOSTILE_CASES, words, type HostileCase } from '../helpers/hostile-requests.js';
 
 let node: NodeProcess;
@@ -60,9 +60,9 @@ async function whileProbing<T>(work: () => Promise<T>): Promise<{ value: T; mill
   const probes = probe.stop();
   const millis = performance.now() - started;
   assert.equal(probes.failed, 0, `operator commands failed: ${formatProbe(probes)}`);
-  // The issue's 500 ms, on any host (PROBE_BOUND_MILLIS says why it no longer stretches with the load).
-  const bound = PROBE_BOUND_MILLIS;
-  assert.ok(probes.p99Millis < bound, `operator commands p99 ${probes.p99Millis.toFixed(0)} ms >= ${bound.toFixed(0)} ms: ${formatProbe(probes)}`);
+  // The issue's 500 ms, stretched only on an oversubscribed host (probeBoundMillis says why and how far).
+  const bound = probeBoundMillis();
+  assert.ok(probes.p99Millis < bound, `operator commands p99 ${probes.p99Millis.toFixed(0)} ms >= ${bound.toFixed(0)} ms (${hostLoad()}): ${formatProbe(probes)}`);
   return { value, millis, probes };
 }
 
@@ -130,7 +130,7 @@ test('update_by_query with a 999,999-iteration script runs off the event loop an
     const cancel = await node.request('POST', `/_tasks/${taskId}/_cancel`);
     const cancelMillis = performance.now() - cancelStarted;
     assert.equal(cancel.status, 200, cancel.text);
-    assert.ok(cancelMillis < PROBE_BOUND_MILLIS, `the cancel took ${cancelMillis.toFixed(0)} ms`);
+    assert.ok(cancelMillis < probeBoundMillis(), `the cancel took ${cancelMillis.toFixed(0)} ms (${hostLoad()})`);
     for (let attempt = 0; attempt < 100; attempt++) {
       const done = await node.request('GET', `/_tasks/${taskId}`);
       if (done.body.completed === true) {
