@@ -867,7 +867,7 @@ export class InternalEngine implements Engine {
       this.ensureOpen();
       const started = performance.now();
       const cut = await this.cutAndWrite(false);
-      this.versionMap.pruneTombstones(Date.now(), this.config.gcDeletesMillis ?? DEFAULT_GC_DELETES_MILLIS);
+      this.versionMap.pruneTombstones(Date.now(), this.config.gcDeletesMillis ?? DEFAULT_GC_DELETES_MILLIS, this.tracker.processedCheckpoint);
       if (publish) {
         const view = this.segments.publish(cut.processedCheckpoint);
         const tookMillis = performance.now() - started;

@@ -97,9 +97,16 @@ export class LiveVersionMap {
     this.oldUnsafe = false;
   }
 
-  /** Forgets tombstones older than `gcDeletesMillis` that are no longer needed to mask a buffered document. */
-  pruneTombstones(now: number, gcDeletesMillis: number): void {
+  /**
+   * Forgets tombstones older than `gcDeletesMillis` that are no longer needed to mask a buffered document, and
+   * only those at or below `maxSeqNoToPrune` (the processed local checkpoint, as ES): on a replica a delete may
+   * arrive before an older operation of its document (live replication and recovery overlap, recovery batches
+   * are in flight together). The tombstone is what makes that older operation stale; forgotten too early, the
+   * older index operation would bring the deleted document back on this copy only.
+   */
+  pruneTombstones(now: number, gcDeletesMillis: number, maxSeqNoToPrune: number): void {
     for (const [id, value] of this.tombstones) {
+      if (value.seqNo > maxSeqNoToPrune) continue;
       if ((value.time ?? 0) + gcDeletesMillis < now && !this.current.has(id) && !this.old.has(id)) this.tombstones.delete(id);
     }
   }
