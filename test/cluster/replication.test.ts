@@ -516,7 +516,14 @@ describe('replication to in-sync copies', () => {
       120_000,
     );
     const at = acknowledged.size;
-    await cluster.waitFor(a, '/_cluster/health', () => acknowledged.size >= at + 100, 60_000);
+    try {
+      await cluster.waitFor(a, '/_cluster/health', () => acknowledged.size >= at + 100, 60_000);
+    } catch (err) {
+      // Writes stopped after the relocation in 2 of 20 runs: name the request that hangs and where (its tasks).
+      const tasks = await Promise.all(nodes.map(async (node) => `${node.nodeId}: ${(await node.request('GET', '/_tasks?detailed=true&actions=*write*')).text}`));
+      const routing = (await a.request('GET', '/_cluster/state/routing_table/moving')).text;
+      assert.fail(`${(err as Error).message}\nold primary node ${primaryNodeId}, writer ${writerNode.nodeId}\nrouting: ${routing}\ntasks:\n${tasks.join('\n')}`);
+    }
     writing = false;
     await writer;
     const after = await copiesOf();
