@@ -90,7 +90,10 @@ test('etcd down: writes refused with the no-master block on every node, reads se
 
 test('a write adding a field while the master does not answer fails after indices.mapping.dynamic_timeout with 503 master_not_discovered_exception', async () => {
   const [first] = cluster.nodes;
-  const masterId = (await first!.request('GET', '/_cluster/state/master_node')).body.master_node as string;
+  // The previous test restarted etcd: wait until every node names the same master again before pausing it.
+  const named = await cluster.waitFor(first!, '/_cluster/state/master_node', (r) => typeof r.body?.master_node === 'string', 60_000);
+  const masterId = named.body.master_node as string;
+  for (const node of cluster.nodes) await cluster.waitFor(node, '/_cluster/state/master_node?local=true', (r) => r.body?.master_node === masterId, 60_000);
   const master = cluster.nodes.find((node) => node.nodeId === masterId)!;
   const writer = cluster.nodes.find((node) => node.nodeId !== masterId)!;
   // ES's MappingUpdatedAction waits `indices.mapping.dynamic_timeout` (30s by default) for the master.
