@@ -631,8 +631,16 @@ async function primaryWhenActive(group: ShardGroup, items: readonly DocWriteItem
     // (A primary elsewhere gets the group as a shard bulk request: runShardGroupOnPrimary.)
     return service.shard(indexName, group.shard) !== undefined && shardHasEnoughActive(state, indexName, group.shard, wanted);
   };
-  const { state, timedOut } = await clusterService.waitFor(ready, options.timeoutMillis, context.task.signal);
-  if (!timedOut) return service.shard(indexName, group.shard)!;
+  // A state naming an active primary on another node ends the wait at once (a relocation finished, or this node
+  // was never the primary's): the coordinating node routes the group again (runShardGroupOnPrimary). Waiting out
+  // the request's timeout here left the coordinator no time to retry: the items failed with 404 after 1m.
+  const movedAway = (state: ClusterState): boolean => {
+    if (hasNoMasterBlock(state)) return false;
+    const primary = state.routing.get(indexName)?.[group.shard]?.find((copy) => copy.primary);
+    return primary !== undefined && (primary.state === 'STARTED' || primary.state === 'RELOCATING') && primary.nodeId !== context.services.localNode.id;
+  };
+  const { state, timedOut } = await clusterService.waitFor((next) => ready(next) || movedAway(next), options.timeoutMillis, context.task.signal);
+  if (!timedOut && ready(state)) return service.shard(indexName, group.shard)!;
   if (hasNoMasterBlock(state)) throw errors.noMasterBlock();
   const timeoutText = formatTimeout(options.timeoutMillis);
   const request = `[${bulkShardRequestText(group, items, options)}]`;
