@@ -24,7 +24,7 @@ import { randomBase64Uuid } from '../../common/uuid.js';
 import type { ClusterState, IndexMetadata, ShardRouting, UnassignedInfo } from '../cluster-state.js';
 import { promoteInSyncReplicas } from './primary-promotion.js';
 import { delayedReplicaInfo, expireDelays } from './delayed-allocation.js';
-import { withReplicaCount } from './shard-allocation.js';
+import { copyMadeUnassigned, withReplicaCount } from './shard-allocation.js';
 import { autoExpandedReplicas, dataNodeCount } from '../metadata/create-index.js';
 import { add, clusterSetting, perIndexOf, routingAllocation, type AllocationOptions, type RoutingAllocation } from './routing-allocation.js';
 import { decideUnassigned } from './unassigned-decision.js';
@@ -104,16 +104,7 @@ function unassignCopiesOf(state: ClusterState, departed: ReadonlySet<string>, no
         changed = true;
         const info: UnassignedInfo = { reason: 'NODE_LEFT', atMillis: now, delayed: false, failedAllocations: 0, lastAllocationStatus: 'NO_ATTEMPT', lastNodeId: copy.nodeId };
         const metadata = state.indices.get(index);
-        return {
-          ...copy,
-          state: 'UNASSIGNED',
-          nodeId: undefined,
-          relocatingNodeId: undefined,
-          relocationId: undefined,
-          allocationId: undefined,
-          recoverySource: copy.primary ? 'EXISTING_STORE' : 'PEER',
-          unassignedInfo: copy.primary || metadata === undefined ? info : delayedReplicaInfo(info, metadata, now),
-        };
+        return copyMadeUnassigned(copy, copy.primary || metadata === undefined ? info : delayedReplicaInfo(info, metadata, now));
       }),
     );
     if (changed) routing.set(index, nextShards);

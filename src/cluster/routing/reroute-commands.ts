@@ -13,6 +13,7 @@ import { resolveNode } from './allocation-explain.js';
 import { allocate } from './allocation.js';
 import { canAllocate, combine, decision, decisionsToString, type Decisions } from './deciders/index.js';
 import { replaceCopy, startRelocation } from './relocation.js';
+import { copyMadeUnassigned } from './shard-allocation.js';
 import { add, perIndexOf, routingAllocation, type AllocationOptions, type RoutingAllocation } from './routing-allocation.js';
 
 export type RerouteCommand =
@@ -197,16 +198,7 @@ function cancel(command: Extract<RerouteCommand, { kind: 'cancel' }>, allocation
  * emptied). It keeps no last node, so the next round may place it anywhere, not straight back where it was.
  */
 function cancelCopy(allocation: RoutingAllocation, copy: ShardRouting): void {
-  const unassigned: ShardRouting = {
-    ...copy,
-    state: 'UNASSIGNED',
-    nodeId: undefined,
-    relocatingNodeId: undefined,
-    relocationId: undefined,
-    allocationId: undefined,
-    recoverySource: copy.primary ? 'EXISTING_STORE' : 'PEER',
-    unassignedInfo: { reason: 'REROUTE_CANCELLED', atMillis: allocation.now, delayed: false, failedAllocations: copy.unassignedInfo?.failedAllocations ?? 0, lastAllocationStatus: 'NO_ATTEMPT', ...(copy.primary && { lastNodeId: copy.nodeId }) },
-  };
+  const unassigned = copyMadeUnassigned(copy, { reason: 'REROUTE_CANCELLED', atMillis: allocation.now, delayed: false, failedAllocations: copy.unassignedInfo?.failedAllocations ?? 0, lastAllocationStatus: 'NO_ATTEMPT', ...(copy.primary && { lastNodeId: copy.nodeId }) });
   let state = replaceCopy(allocation.state, copy, unassigned);
   const metadata = state.indices.get(copy.index);
   const inSync = metadata?.inSyncAllocationIds[copy.shard] ?? [];

@@ -6,7 +6,7 @@
  */
 import { randomBase64Uuid } from '../../common/uuid.js';
 import { replicationErrors } from '../../common/errors.js';
-import type { ClusterState, IndexMetadata, ShardRouting, UnassignedInfo } from '../cluster-state.js';
+import type { ClusterState, IndexMetadata, RecoverySource, ShardRouting, UnassignedInfo } from '../cluster-state.js';
 import { isDataNode } from '../discovery-node.js';
 import { allocationFiltersAllow } from './allocation-filters.js';
 
@@ -36,6 +36,14 @@ function unassignedCopy(index: string, shard: number, primary: boolean, reason: 
     recoverySource: primary ? (reason === 'INDEX_CREATED' ? 'EMPTY_STORE' : 'EXISTING_STORE') : 'PEER',
     unassignedInfo: unassignedInfo(reason, now),
   };
+}
+
+/**
+ * An assigned copy sent back to UNASSIGNED (its node left, it failed, its primary failed, or a reroute cancelled
+ * it): it gives up its node, any relocation and its allocation id, and recovers again from `recoverySource`.
+ */
+export function copyMadeUnassigned(copy: ShardRouting, info: UnassignedInfo, recoverySource: RecoverySource = copy.primary ? 'EXISTING_STORE' : 'PEER'): ShardRouting {
+  return { ...copy, state: 'UNASSIGNED', nodeId: undefined, relocatingNodeId: undefined, relocationId: undefined, allocationId: undefined, recoverySource, unassignedInfo: info };
 }
 
 /** Copies per node id, to spread primaries. */
@@ -271,16 +279,7 @@ export function markShardsStarted(state: ClusterState, started: readonly Started
     const next = copies.map((copy): ShardRouting => {
       if (copy === target) return { ...copy, state: 'STARTED', recoverySource: undefined, unassignedInfo: undefined };
       if (fromStore && !copy.primary && copy.nodeId !== undefined && copy.state !== 'UNASSIGNED') {
-        return {
-          ...copy,
-          state: 'UNASSIGNED',
-          nodeId: undefined,
-          relocatingNodeId: undefined,
-          allocationId: undefined,
-          relocationId: undefined,
-          recoverySource: 'PEER',
-          unassignedInfo: { reason: 'PRIMARY_FAILED', atMillis: now, delayed: false, failedAllocations: 0, lastAllocationStatus: 'NO_ATTEMPT', lastNodeId: copy.nodeId },
-        };
+        return copyMadeUnassigned(copy, { reason: 'PRIMARY_FAILED', atMillis: now, delayed: false, failedAllocations: 0, lastAllocationStatus: 'NO_ATTEMPT', lastNodeId: copy.nodeId });
       }
       return copy;
     });
@@ -331,21 +330,16 @@ export function markShardFailed(state: ClusterState, failed: FailedShard, now: n
     }
     return state;
   }
-  const unassigned: ShardRouting = {
-    ...target,
-    state: 'UNASSIGNED',
-    nodeId: undefined,
-    relocatingNodeId: undefined,
-    allocationId: undefined,
-    relocationId: undefined,
-    recoverySource: target.primary ? (target.recoverySource === 'EMPTY_STORE' ? 'EMPTY_STORE' : 'EXISTING_STORE') : 'PEER',
-    unassignedInfo: {
+  const unassigned = copyMadeUnassigned(
+    target,
+    {
       ...unassignedInfo('ALLOCATION_FAILED', now, (target.unassignedInfo?.failedAllocations ?? 0) + 1),
       lastNodeId: target.nodeId,
       // ES's `details`: what the copy reported ("shard failure, reason [...]").
       ...(failed.message !== undefined && { details: failed.message }),
     },
-  };
+    target.primary ? (target.recoverySource === 'EMPTY_STORE' ? 'EMPTY_STORE' : 'EXISTING_STORE') : 'PEER',
+  );
   routing.set(failed.index, withShard(shards, failed.shard, copies.map((copy) => (copy === target ? unassigned : copy))));
   if (failed.markAsStale === true && inSync.includes(failed.allocationId)) indices.set(failed.index, withInSync(metadata, failed.shard, withoutId(failed.allocationId)));
   return { ...state, routing, indices };
