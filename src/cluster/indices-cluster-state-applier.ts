@@ -39,6 +39,7 @@ export class IndicesClusterStateApplier {
   start(): void {
     this.unsubscribe = this.clusterService.onChange((state, previous) => this.apply(state, previous));
     this.indicesService.onShardFailed = (index, indexUuid, shardId, cause) => this.failShard(index, indexUuid, shardId, cause);
+    this.indicesService.currentReplicationGroup = (index, shardId) => replicationGroupOf(this.clusterService.state(), index, shardId);
   }
 
   /**
@@ -108,13 +109,7 @@ export class IndicesClusterStateApplier {
         const group = replicationGroupOf(state, service.name, shardId);
         if (group === undefined) continue;
         const own = group.copies.find((copy) => copy.allocationId === shard.allocationId);
-        if (own !== undefined && !own.relocationTarget) shard.setRoutingPrimary(own.primary);
-        shard.replicationGroup = group;
-        shard.tracker.updateFromMaster(
-          state.version,
-          group.inSyncAllocationIds,
-          group.copies.map((copy) => copy.allocationId),
-        );
+        shard.applyReplicationGroup(group);
         // The master promoted this started replica (a newer primary term names it the primary): it takes over.
         if (own?.primary === true && !own.relocationTarget && shard.state === 'started' && !shard.isPrimaryMode && !shard.relocated && group.primaryTerm > shard.operationPrimaryTerm && this.replication !== undefined) {
           const { indexUuid, shardId: id } = shard;

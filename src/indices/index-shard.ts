@@ -124,6 +124,24 @@ export class IndexShard {
     this.syncGlobalCheckpointToEngine();
   }
 
+  /**
+   * What the cluster layer says about this shard's copies: on every applied cluster state, and once when the copy
+   * is created (indices-service.ts), so a copy opened between two states knows its group from the start, as ES
+   * creates a shard with its routing table. A relocation target that took over primary mode before another state
+   * reached it replicated to nobody without it (its writes were on that copy alone). An older state is ignored.
+   */
+  applyReplicationGroup(group: ReplicationGroupState): void {
+    if (this.replicationGroup !== undefined && group.stateVersion < this.replicationGroup.stateVersion) return;
+    const own = group.copies.find((copy) => copy.allocationId === this.allocationId);
+    if (own !== undefined && !own.relocationTarget) this.setRoutingPrimary(own.primary);
+    this.replicationGroup = group;
+    this.tracker.updateFromMaster(
+      group.stateVersion,
+      group.inSyncAllocationIds,
+      group.copies.map((copy) => copy.allocationId),
+    );
+  }
+
   /** The routing table changed this copy's role (a promoted replica: replication/primary-promotion.ts). */
   setRoutingPrimary(primary: boolean): void {
     this.routingPrimary = primary;

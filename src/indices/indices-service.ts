@@ -17,6 +17,7 @@ import { IndexShard, type ShardSchedule } from './index-shard.js';
 import { ShardRecoveryState } from './recovery-state.js';
 import { readLeasesFile, RetentionLeases } from './replication/retention-leases.js';
 import type { ShardStatsSnapshot } from './shard-stats.js';
+import type { ReplicationGroupState } from './replication/replication-group.js';
 
 export type EngineFactory = (config: EngineConfig) => Promise<Engine>;
 
@@ -80,6 +81,12 @@ export class IndicesService {
   /** Told when an open shard's engine fails (the cluster-state applier fails the copy; ES's IndicesClusterStateService). */
   onShardFailed: ((index: string, indexUuid: string, shardId: number, cause: EsError) => void) | undefined;
 
+  /**
+   * The replication group of a shard in the cluster state applied last (the cluster-state applier sets this): a
+   * copy created between two applied states starts with it (IndexShard.applyReplicationGroup says why).
+   */
+  currentReplicationGroup: ((index: string, shardId: number) => ReplicationGroupState | undefined) | undefined;
+
   openShard(index: string, shardId: number, primary: boolean, primaryTerm: number, recovery: ShardRecovery, allocationId?: string): Promise<IndexShard> {
     const service = this.byName.get(index);
     if (service === undefined) return Promise.reject(new Error(`index [${index}] is not known on this node`));
@@ -109,6 +116,7 @@ export class IndicesService {
     logRecovery(this.options.logger, service.name, shardId, recovery, performance.now() - recoveryStarted, engine.translogRecovery?.operations ?? 0);
     shard.state = 'started';
     service.shards.set(shardId, shard);
+    this.applyCurrentReplicationGroup(shard);
     return shard;
   }
 
@@ -127,7 +135,13 @@ export class IndicesService {
     shard.syncGlobalCheckpointToEngine();
     shard.state = 'recovering';
     service.shards.set(shardId, shard);
+    this.applyCurrentReplicationGroup(shard);
     return shard;
+  }
+
+  private applyCurrentReplicationGroup(shard: IndexShard): void {
+    const group = this.currentReplicationGroup?.(shard.indexName, shard.shardId);
+    if (group !== undefined) shard.applyReplicationGroup(group);
   }
 
   /** Records the recovery of a copy (peer recovery keeps its own state object up to date). */

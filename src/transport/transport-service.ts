@@ -183,6 +183,18 @@ export class TransportService {
     this.handlers.set(action, handler);
   }
 
+  /**
+   * Test hook (ES's MockTransportService request behaviours): this node's handler of `action` runs inside
+   * `wrap`, so a test can hold a step of a protocol at an exact point (a relocation's handoff, say). Returns
+   * the function that puts the real handler back.
+   */
+  wrapHandlerForTest(action: string, wrap: (handler: TransportHandler) => TransportHandler): () => void {
+    const original = this.handlers.get(action);
+    if (original === undefined) throw new Error(`no transport handler for [${action}]`);
+    this.handlers.set(action, wrap(original));
+    return () => this.handlers.set(action, original);
+  }
+
   setLocalIdentity(identity: LocalTransportIdentity): void {
     this.local = identity;
   }

@@ -56,7 +56,14 @@ export async function replicate(
   parentTaskId?: string,
 ): Promise<ReplicationShardInfo> {
   const group = shard.replicationGroup;
-  if (group === undefined) return { total: 1, successful: 1, failed: 0, failures: [] };
+  if (group === undefined) {
+    // A lone copy the cluster layer never described (no other copy to reach). A copy that tracks others but was
+    // never told where they are must not acknowledge what it cannot send them: the coordinator routes it again.
+    if (shard.tracker.replicationTargets().length > 0) {
+      throw replicationErrors.retryOnPrimary(shard.indexName, shard.indexUuid, shard.shardId, 'the primary does not know its replication group yet');
+    }
+    return { total: 1, successful: 1, failed: 0, failures: [] };
+  }
   const globalCheckpoint = shard.tracker.knownGlobalCheckpoint;
   const primaryTerm = shard.operationPrimaryTerm;
   const targets = new Set(shard.tracker.replicationTargets());
