@@ -730,9 +730,18 @@ export class InternalEngine implements Engine {
     this.retainFromSeqNo = seqNo;
   }
 
-  private minRetainedGeneration(commitGeneration: number): number {
-    if (this.retainFromSeqNo === Infinity) return commitGeneration;
-    return Math.min(commitGeneration, this.translog.minGenerationHoldingSeqNo(this.retainFromSeqNo));
+  /**
+   * The oldest translog generation a new commit keeps: the commit's own, every generation holding an operation
+   * above the commit's local checkpoint, and what retention leases ask for. Operations above the checkpoint may
+   * sit in generations before the commit's (a replica receives them out of order): opening replays them all,
+   * which rebuilds the tombstones of deletes the commit holds only as missing documents (ES rebuilds its version
+   * map from the index above the checkpoint). Replaying only what followed the commit let an older index of a
+   * deleted document, logged after the commit, bring the document back, and left the delete's seqNo unprocessed.
+   */
+  private minRetainedGeneration(commitGeneration: number, commitLocalCheckpoint: number): number {
+    const aboveCheckpoint = Math.min(commitGeneration, this.translog.minGenerationHoldingSeqNo(commitLocalCheckpoint + 1));
+    if (this.retainFromSeqNo === Infinity) return aboveCheckpoint;
+    return Math.min(aboveCheckpoint, this.translog.minGenerationHoldingSeqNo(this.retainFromSeqNo));
   }
 
   /** The operations with seqNo >= `fromSeqNo` still in the translog, in the order they were logged. */
@@ -1000,7 +1009,7 @@ export class InternalEngine implements Engine {
           maxUnsafeAutoIdTimestamp: this.maxUnsafeAutoIdTimestamp,
         });
         this.translog.markCommitted(cut.translogGeneration);
-        await this.translog.trimUnreferencedGenerations(this.minRetainedGeneration(cut.translogGeneration));
+        await this.translog.trimUnreferencedGenerations(this.minRetainedGeneration(cut.translogGeneration, cut.processedCheckpoint));
       } catch (err) {
         throw this.fail(toEsError(err));
       }

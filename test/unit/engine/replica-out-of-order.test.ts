@@ -126,3 +126,70 @@ test('two batches of recovery history applied in reverse order and overlapping l
     dir.remove();
   }
 });
+
+test('a delete that reached a copy before an older index of its document, with a flush between, still wins after the engine reopens from its store', async () => {
+  // ES rebuilds the version map (tombstones included) from the documents above the commit's local checkpoint
+  // when an engine opens. Here the translog keeps every operation above that checkpoint, and opening replays
+  // them: the delete comes back as a tombstone before the older index is replayed. Before, only the operations
+  // after the commit were replayed: the older index met no trace of the delete and brought the document back
+  // (on a promoted replica restarting, say), and the delete's seqNo was never marked processed again.
+  const dir = tempDir();
+  const factory = new DocumentFactory();
+  let engine = await open(dir.path, factory);
+  try {
+    const applied = async (operation: ReplicatedEngineOperation): Promise<void> => {
+      const [result] = await engine.applyReplicated([operation], 'replica');
+      assert.ok(!(result instanceof Error), String(result));
+    };
+    await applied({ type: 'index', id: 'other', document: factory.parse({ n: 0 }, 'other'), seqNo: 0, primaryTerm: 1, version: 1 });
+    // The delete (seqNo 2) arrives before the index it follows (seqNo 1), and a flush commits it in between.
+    await applied({ type: 'delete', id: 'doc', seqNo: 2, primaryTerm: 1, version: 2 });
+    await engine.flush({ force: true });
+    await applied({ type: 'index', id: 'doc', document: factory.parse({ n: 1 }, 'doc'), seqNo: 1, primaryTerm: 1, version: 1 });
+    assert.equal((await engine.get('doc')).found, false);
+    assert.equal(engine.processedLocalCheckpoint, 2);
+    // A crash: no close-time flush (the translog is fsynced per request).
+    await engine.close({ flush: false });
+
+    engine = await open(dir.path, factory);
+    const got = await engine.get('doc');
+    assert.equal(got.found, false, `doc came back after the reopen: ${JSON.stringify({ ...got, source: got.found ? sourceOf(got.source) : undefined })}`);
+    await engine.refresh('test');
+    assert.equal((await engine.get('doc', { realtime: false })).found, false);
+    assert.equal(engine.processedLocalCheckpoint, 2);
+    assert.equal(engine.maxSeqNo, 2);
+  } finally {
+    await engine.close();
+    dir.remove();
+  }
+});
+
+test('a copy reopened for an operations-based recovery on a commit holding a delete above its local checkpoint ends without the document, whatever order the history arrives in', async () => {
+  // The other way a restarted copy meets old operations: peer recovery re-sends history from the commit's local
+  // checkpoint + 1, so the delete comes again with the older index (its own translog is not replayed).
+  for (const order of ['delete first', 'index first'] as const) {
+    const dir = tempDir();
+    const factory = new DocumentFactory();
+    let engine = await open(dir.path, factory);
+    try {
+      const other: ReplicatedEngineOperation = { type: 'index', id: 'other', document: factory.parse({ n: 0 }, 'other'), seqNo: 0, primaryTerm: 1, version: 1 };
+      const older: ReplicatedEngineOperation = { type: 'index', id: 'doc', document: factory.parse({ n: 1 }, 'doc'), seqNo: 1, primaryTerm: 1, version: 1 };
+      const deleted: ReplicatedEngineOperation = { type: 'delete', id: 'doc', seqNo: 2, primaryTerm: 1, version: 2 };
+      await engine.applyReplicated([other, deleted], 'replica');
+      await engine.flush({ force: true });
+      await engine.close({ flush: false });
+      engine = await open(dir.path, factory, { openMode: 'recovery_target' });
+      const history = order === 'delete first' ? [deleted, older] : [older, deleted];
+      for (const operation of history) {
+        const [result] = await engine.applyReplicated([operation], 'peer_recovery');
+        assert.ok(!(result instanceof Error), String(result));
+        await engine.refresh('test');
+      }
+      assert.equal((await engine.get('doc')).found, false, order);
+      assert.equal(engine.processedLocalCheckpoint, 2, order);
+    } finally {
+      await engine.close();
+      dir.remove();
+    }
+  }
+});
