@@ -32,6 +32,7 @@ export { openEngine, INDEX_FOLDER, TRANSLOG_FOLDER } from './engine-open.js';
 export type { InternalEngine } from './internal-engine.js';
 export type { CommitSnapshot } from './segments/shard-segments.js';
 export type { TranslogOperation } from './translog/index.js';
+export { LARGE_SOURCE_BYTES, crc32, noteSourceChecksum } from './translog/index.js';
 export { readCommitStoreInfo, type CommitStoreInfo } from './store-info.js';
 export { DEFAULT_MERGE_POLICY, type TieredMergePolicyOptions } from './merge/tiered-merge-policy.js';
 export { CachedAnalyzers, checkLongTextValues, hasLongTextValues, prevalidate } from './indexing/indexing-buffer.js';

@@ -6,7 +6,9 @@
  */
 import { availableParallelism } from 'node:os';
 import { fromPlainEsError } from '../common/errors.js';
+import { toShared } from '../common/shared-bytes.js';
 import { WorkerPool } from '../common/worker-pool.js';
+import { noteSourceChecksum } from '../engine/index.js';
 import type { ParsedDocument } from '../mapping/index.js';
 import type { ParseJob, ParseReply } from './document-parse-worker.js';
 
@@ -21,20 +23,22 @@ function parsePool(): WorkerPool<ParseJob, ParseReply> {
 
 /** Parses `job` in a parse worker; the result is what parseDocument returns (parse errors are thrown alike). */
 export async function parseInWorker(job: ParseJob): Promise<ParsedDocument> {
-  // The worker gets its own copy of the bytes, moved rather than cloned: the caller keeps the source (translog).
-  // new Uint8Array(view) copies into a buffer of its own (Buffer#slice would share the caller's and be detached).
-  const copy = new Uint8Array(job.source);
-  const reply = await parsePool().run({ ...job, source: copy }, { transfer: [copy.buffer] });
+  // The worker reads the bytes in shared memory (decision 0019): a large request body already is (http's
+  // body reader), anything else is copied there once, in slices. The document keeps the shared bytes as its
+  // source, so the translog and the indexing worker reference them too instead of copying them again.
+  const source = await toShared(job.source);
+  const reply = await parsePool().run({ ...job, source });
   switch (reply.kind) {
     case 'failed':
       throw fromPlainEsError(reply.error);
     case 'mapping_update':
-      return { id: job.id, routing: job.routing, source: job.source, storedSource: undefined, fields: [], ignored: [], docCount: undefined, mappingUpdate: reply.mappingUpdate };
+      return { id: job.id, routing: job.routing, source, storedSource: undefined, fields: [], ignored: [], docCount: undefined, mappingUpdate: reply.mappingUpdate };
     case 'parsed':
+      if (reply.sourceChecksum !== undefined) noteSourceChecksum(source, reply.sourceChecksum);
       return {
         id: job.id,
         routing: job.routing,
-        source: job.source,
+        source,
         storedSource: reply.storedSource,
         fields: [],
         ignored: reply.ignored,

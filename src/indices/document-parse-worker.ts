@@ -7,7 +7,7 @@
 import { parentPort } from 'node:worker_threads';
 import { AnalysisRegistry } from '../analysis/index.js';
 import { toEsError, toPlainEsError, type PlainEsError } from '../common/errors.js';
-import { CachedAnalyzers, encodeDocumentFields, prevalidate } from '../engine/index.js';
+import { CachedAnalyzers, LARGE_SOURCE_BYTES, crc32, encodeDocumentFields, prevalidate } from '../engine/index.js';
 import { parseDocument, type EncodedFields, type MappingSettings, type RootMapping } from '../mapping/index.js';
 
 export interface ParseJob {
@@ -25,6 +25,8 @@ export type ParseReply =
   | {
       readonly kind: 'parsed';
       readonly storedSource: Uint8Array | undefined;
+      /** The source's CRC-32 when the translog will reference it (LARGE_SOURCE_BYTES up), summed here, off the loop. */
+      readonly sourceChecksum: number | undefined;
       readonly ignored: readonly string[];
       readonly docCount: number | undefined;
       readonly encodedFields: EncodedFields;
@@ -59,8 +61,15 @@ function run(job: ParseJob): { reply: ParseReply; transfer: ArrayBuffer[] } {
     if (parsed.mappingUpdate !== undefined) return { reply: { kind: 'mapping_update', mappingUpdate: parsed.mappingUpdate }, transfer: [] };
     prevalidate(parsed, new CachedAnalyzers(registry));
     const { encoded, transfer } = encodeDocumentFields(parsed);
+    const storedSource = parsed.storedSource;
+    // The stored source is the job's shared bytes (crosses back without a copy) or a filtered copy made here,
+    // which is moved rather than cloned.
+    if (storedSource !== undefined && !(storedSource.buffer instanceof SharedArrayBuffer) && storedSource.byteLength === storedSource.buffer.byteLength) {
+      transfer.push(storedSource.buffer as ArrayBuffer);
+    }
+    const sourceChecksum = job.source.length >= LARGE_SOURCE_BYTES ? crc32(job.source) : undefined;
     return {
-      reply: { kind: 'parsed', storedSource: parsed.storedSource, ignored: parsed.ignored, docCount: parsed.docCount, encodedFields: encoded },
+      reply: { kind: 'parsed', storedSource, sourceChecksum, ignored: parsed.ignored, docCount: parsed.docCount, encodedFields: encoded },
       transfer,
     };
   } catch (err) {

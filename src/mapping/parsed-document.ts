@@ -113,5 +113,7 @@ export interface EncodedFields {
   readonly ints: Int32Array;
   readonly numbers: Float64Array;
   readonly strings: readonly string[];
+  /** Strings moved out as UTF-8 bytes (LONG_STRING_CHARS and longer); `strings` holds '' at their index. */
+  readonly longStrings?: readonly { readonly index: number; readonly utf8: Uint8Array }[];
   readonly names: readonly string[];
 }

@@ -86,11 +86,13 @@ export class BatchEncoder {
   private strings: string[] = [];
   private names: string[] = [];
   private nameRefs = new Map<string, number>();
-  private sources = new Uint8Array(64 * 1024);
+  private sources: Uint8Array<ArrayBufferLike> = new Uint8Array(64 * 1024);
   private sourcesUsed = 0;
   private meta = new FloatList(3 * 256);
   private deletes = new IntList(16);
   private docs = 0;
+  /** Long strings an adopted document brought as UTF-8 bytes already (adoptEncoded). */
+  private premoved: readonly { readonly index: number; readonly utf8: Uint8Array }[] = [];
 
   get docCount(): number {
     return this.docs;
@@ -272,7 +274,8 @@ export class BatchEncoder {
       }
     }
     n += fieldInts;
-    for (let s = fieldStrings; s < encoded.strings.length; s++) this.strings.push(encoded.strings[s]!);
+    const strings = restoreLongStrings(encoded);
+    for (let s = fieldStrings; s < strings.length; s++) this.strings.push(strings[s]!);
     let m = this.numbers.length;
     numbers.set(encoded.numbers, m);
     m += encoded.numbers.length;
@@ -300,11 +303,17 @@ export class BatchEncoder {
     this.names = [...encoded.names];
     this.nameRefs = new Map(this.names.map((name, ref) => [name, ref]));
     if (source !== undefined) {
-      // Sized to the source: one copy, not the growth of the default buffer by doubling.
-      this.sources = new Uint8Array(source.length);
-      this.sources.set(source);
+      // Shared bytes (a large request body, decision 0019) are referenced: the worker reads them as they are.
+      // Anything else is copied into a buffer sized to it (one copy, not the default buffer's growth by doubling).
+      if (source.buffer instanceof SharedArrayBuffer) this.sources = source;
+      else {
+        this.sources = new Uint8Array(source.length);
+        this.sources.set(source);
+      }
       this.sourcesUsed = source.length;
     }
+    // Long strings the parse worker already moved out as UTF-8 bytes stay that way (their slots hold '').
+    this.premoved = encoded.longStrings ?? [];
     this.meta.push(-1);
     this.meta.push(0);
     this.meta.push(0);
@@ -352,8 +361,10 @@ export class BatchEncoder {
       versions,
       deletes: this.deletes.toArray(),
     };
-    const transfer = [batch.ints.buffer, batch.numbers.buffer, batch.sources.buffer, seqNos.buffer, primaryTerms.buffer, versions.buffer, batch.deletes.buffer];
-    const longStrings = moveLongStrings(this.strings);
+    const transfer = [batch.ints.buffer, batch.numbers.buffer, seqNos.buffer, primaryTerms.buffer, versions.buffer, batch.deletes.buffer];
+    // A shared source crosses as it is (it cannot be transferred, and the translog still holds it).
+    if (!(batch.sources.buffer instanceof SharedArrayBuffer)) transfer.push(batch.sources.buffer);
+    const longStrings = [...this.premoved, ...moveLongStrings(this.strings)];
     if (longStrings.length === 0) return { batch, transfer: transfer as ArrayBuffer[] };
     for (const moved of longStrings) transfer.push(moved.utf8.buffer as ArrayBuffer);
     return { batch: { ...batch, longStrings }, transfer: transfer as ArrayBuffer[] };
@@ -373,6 +384,14 @@ function moveLongStrings(strings: string[]): { index: number; utf8: Uint8Array }
     strings[index] = '';
   }
   return moved;
+}
+
+/** The encoded fields' strings with any long string moved out as UTF-8 bytes put back. */
+function restoreLongStrings(encoded: EncodedFields): readonly string[] {
+  if (encoded.longStrings === undefined || encoded.longStrings.length === 0) return encoded.strings;
+  const strings = [...encoded.strings];
+  for (const moved of encoded.longStrings) strings[moved.index] = Buffer.from(moved.utf8.buffer, moved.utf8.byteOffset, moved.utf8.byteLength).toString('utf8');
+  return strings;
 }
 
 /** Rebuilds each document of a batch, in order, with its metadata. */
@@ -472,8 +491,12 @@ export function encodeDocumentFields(document: BufferInputDocument): { encoded: 
   const encoder = new BatchEncoder();
   encoder.add('', { ...document, storedSource: undefined });
   const { batch } = encoder.finish();
-  const encoded: EncodedFields = { ints: batch.ints.slice(), numbers: batch.numbers.slice(), strings: batch.strings, names: batch.names };
-  return { encoded, transfer: [encoded.ints.buffer as ArrayBuffer, encoded.numbers.buffer as ArrayBuffer] };
+  // Long strings (a 95 MB text value) leave as the UTF-8 bytes finish() moved them to, which postMessage
+  // transfers: a string is cloned, and its copy on the receiving side held the event loop. (They must travel:
+  // finish() left '' in their slots.)
+  const longStrings = batch.longStrings ?? [];
+  const encoded: EncodedFields = { ints: batch.ints.slice(), numbers: batch.numbers.slice(), strings: batch.strings, names: batch.names, ...(longStrings.length > 0 && { longStrings }) };
+  return { encoded, transfer: [encoded.ints.buffer as ArrayBuffer, encoded.numbers.buffer as ArrayBuffer, ...longStrings.map((moved) => moved.utf8.buffer as ArrayBuffer)] };
 }
 
 /** The field objects of encoded fields (for a buffer on this thread, which reads objects). */
@@ -481,7 +504,7 @@ export function decodeDocumentFields(encoded: EncodedFields): IndexableField[] {
   const batch: DocumentBatch = {
     ints: encoded.ints,
     numbers: encoded.numbers,
-    strings: [...encoded.strings],
+    strings: [...restoreLongStrings(encoded)],
     names: [...encoded.names],
     sources: new Uint8Array(0),
     docCount: 1,

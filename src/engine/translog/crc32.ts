@@ -27,3 +27,45 @@ const native = (zlib as unknown as { crc32?: Crc32Fn }).crc32;
 
 /** CRC-32 of `data`, continuing from `initial` (the CRC of the bytes before it). */
 export const crc32: Crc32Fn = native ? (data, initial = 0) => native(data, initial) >>> 0 : crc32Portable;
+
+/** `vec` multiplied by the 32x32 bit matrix `matrix` over GF(2). */
+function gf2Times(matrix: Uint32Array, vec: number): number {
+  let sum = 0;
+  for (let row = 0; vec !== 0; row++, vec >>>= 1) if (vec & 1) sum ^= matrix[row]!;
+  return sum >>> 0;
+}
+
+function gf2Square(target: Uint32Array, matrix: Uint32Array): void {
+  for (let row = 0; row < 32; row++) target[row] = gf2Times(matrix, matrix[row]!);
+}
+
+/**
+ * The CRC-32 of A followed by B, from the CRC of A, the CRC of B and B's length (zlib's crc32_combine, which
+ * Node does not expose): appending `length` zero bytes is a linear map on the CRC register, applied by repeated
+ * squaring in O(log length) 32x32 matrix products. This lets a record's checksum be finished in microseconds when
+ * the checksum of its large payload was computed earlier, elsewhere (the translog, a 95 MB source).
+ */
+export function crc32Combine(crcA: number, crcB: number, lengthB: number): number {
+  if (lengthB <= 0) return crcA >>> 0;
+  const even = new Uint32Array(32);
+  const odd = new Uint32Array(32);
+  // The operator for one zero bit, then for two and four zero bits.
+  odd[0] = 0xedb88320;
+  for (let row = 1, bit = 1; row < 32; row++, bit <<= 1) odd[row] = bit;
+  gf2Square(even, odd);
+  gf2Square(odd, even);
+  let crc = crcA >>> 0;
+  let remaining = lengthB;
+  // Each step squares the operator (a byte, two bytes, four...) and applies it where `remaining` has a one bit.
+  for (;;) {
+    gf2Square(even, odd);
+    if (remaining % 2 === 1) crc = gf2Times(even, crc);
+    remaining = Math.floor(remaining / 2);
+    if (remaining === 0) break;
+    gf2Square(odd, even);
+    if (remaining % 2 === 1) crc = gf2Times(odd, crc);
+    remaining = Math.floor(remaining / 2);
+    if (remaining === 0) break;
+  }
+  return (crc ^ crcB) >>> 0;
+}

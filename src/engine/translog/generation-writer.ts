@@ -12,7 +12,8 @@ import { emptyCheckpoint, type Checkpoint } from './checkpoint.js';
 import { encodeHeader, headerLength, type TranslogHeader } from './translog-header.js';
 import { NO_OPS_PERFORMED } from './operation.js';
 import type { TranslogLocation, TranslogOperation } from './operation.js';
-import { encodeOperationInto, type RecordTarget } from './operation-codec.js';
+import { encodeLargeIndexOperation, encodeOperationInto, type RecordTarget } from './operation-codec.js';
+import { LARGE_SOURCE_BYTES } from './source-checksums.js';
 import type { TranslogFileHandle } from './translog-fs.js';
 
 /** Counters that a checkpoint records, as of some offset. */
@@ -97,10 +98,7 @@ export class GenerationWriter implements RecordTarget {
   /** RecordTarget: room for one record at the end of the open write buffer (a new buffer when it is full). */
   reserve(recordLength: number): number {
     if (this.openUsed + recordLength <= this.bytes.length) return this.openUsed;
-    if (this.openUsed > this.openStart) {
-      this.full.push(this.bytes.subarray(this.openStart, this.openUsed));
-      this.fullBytes += this.openUsed - this.openStart;
-    }
+    this.closeOpenBuffer();
     let capacity = Math.min(Math.max(INITIAL_WRITE_BUFFER, this.bytes.length * 2), MAX_WRITE_BUFFER);
     if (capacity < recordLength) capacity = recordLength;
     // Not from Node's shared pool: the buffer lives until its bytes are written out.
@@ -110,11 +108,31 @@ export class GenerationWriter implements RecordTarget {
     return 0;
   }
 
+  /** Moves the open buffer's pending bytes to `full`; later records continue after them (in it, or a new one). */
+  private closeOpenBuffer(): void {
+    if (this.openUsed === this.openStart) return;
+    this.full.push(this.bytes.subarray(this.openStart, this.openUsed));
+    this.fullBytes += this.openUsed - this.openStart;
+    this.openStart = this.openUsed;
+  }
+
   /** Encodes `operation` as the next record (translog.ts validated it). Throws, appending nothing, if it cannot be encoded. */
   append(operation: TranslogOperation, nowMs: number): TranslogLocation {
     const offset = this.offset;
-    const recordLength = encodeOperationInto(operation, this);
-    this.openUsed += recordLength;
+    let recordLength: number;
+    if (operation.type === 'index' && operation.source.length >= LARGE_SOURCE_BYTES) {
+      // Referenced, not copied into the write buffer (encodeLargeIndexOperation): the pieces wait in `full`,
+      // after whatever the open buffer held, and go to the file in order.
+      const pieces = encodeLargeIndexOperation(operation);
+      this.closeOpenBuffer();
+      recordLength = 0;
+      for (const piece of pieces) recordLength += piece.length;
+      this.full.push(...pieces);
+      this.fullBytes += recordLength;
+    } else {
+      recordLength = encodeOperationInto(operation, this);
+      this.openUsed += recordLength;
+    }
     this.offset = offset + recordLength;
     this.numOpsAdded++;
     const seqNo = operation.seqNo;
@@ -125,23 +143,35 @@ export class GenerationWriter implements RecordTarget {
   }
 
   /**
-   * Takes every buffered record, as one buffer to write at `position`, together with the counters that
-   * describe the file once those bytes are in it. Synchronous, so the two always agree.
+   * Takes every buffered record, as the buffers to write one after the other from `position` (small records
+   * joined into one buffer, a large source on its own, never copied), together with the counters that describe
+   * the file once those bytes are in it. Synchronous, so the two always agree.
    */
-  takePending(): { bytes: Buffer | undefined; position: number; state: WriterState } {
+  takePending(): { pieces: Buffer[]; position: number; state: WriterState } {
     const position = this.writtenOffset;
-    const openBytes = this.openUsed - this.openStart;
-    let bytes: Buffer | undefined;
-    if (this.fullBytes === 0) bytes = openBytes === 0 ? undefined : this.bytes.subarray(this.openStart, this.openUsed);
-    else {
-      if (openBytes > 0) this.full.push(this.bytes.subarray(this.openStart, this.openUsed));
-      bytes = Buffer.concat(this.full, this.fullBytes + openBytes);
+    this.closeOpenBuffer();
+    const pieces: Buffer[] = [];
+    let run: Buffer[] = [];
+    let runBytes = 0;
+    const endRun = (): void => {
+      if (run.length > 0) pieces.push(run.length === 1 ? run[0]! : Buffer.concat(run, runBytes));
+      run = [];
+      runBytes = 0;
+    };
+    for (const piece of this.full) {
+      if (piece.length >= LARGE_SOURCE_BYTES) {
+        endRun();
+        pieces.push(piece);
+      } else {
+        run.push(piece);
+        runBytes += piece.length;
+      }
     }
+    endRun();
     this.full = [];
     this.fullBytes = 0;
-    this.openStart = this.openUsed;
     const state: WriterState = { offset: this.offset, numOps: this.numOpsAdded, minSeqNo: this.minSeqNo, maxSeqNo: this.maxSeqNo };
-    return { bytes, position, state };
+    return { pieces, position, state };
   }
 
   /** Settles the waiters whose records the durable checkpoint now covers. */

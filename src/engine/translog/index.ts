@@ -12,3 +12,5 @@ export {
 } from './operation.js';
 export { TranslogCorruptedError } from './translog-errors.js';
 export { nodeTranslogFs, type TranslogFileHandle, type TranslogFs, type OpenMode } from './translog-fs.js';
+export { LARGE_SOURCE_BYTES, noteSourceChecksum } from './source-checksums.js';
+export { crc32 } from './crc32.js';

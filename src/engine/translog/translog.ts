@@ -274,12 +274,15 @@ export class Translog {
     }).catch(noop);
   }
 
-  /** Hands every buffered record of `writer` to the OS in one write; returns the state the file is then in. */
+  /** Hands every buffered record of `writer` to the OS (one write, or one per large source); returns the state the file is then in. */
   private async writeOut(writer: GenerationWriter): Promise<WriterState> {
-    const { bytes, position, state } = writer.takePending();
-    if (bytes) {
-      await attempt('write', writer.path, () => writer.handle!.write(bytes, position));
-      writer.writtenOffset = position + bytes.length;
+    const { pieces, position, state } = writer.takePending();
+    let at = position;
+    for (const piece of pieces) {
+      await attempt('write', writer.path, () => writer.handle!.write(piece, at));
+      at += piece.length;
+      // Only whole pieces count as written; a failure in between is tragic (the translog closes) either way.
+      writer.writtenOffset = at;
     }
     return state;
   }

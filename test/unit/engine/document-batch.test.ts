@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { IndexableField } from '../../../src/mapping/index.js';
-import { BatchEncoder, LONG_STRING_CHARS, decodeBatch, type BufferInputDocument } from '../../../src/engine/indexing/document-batch.js';
+import { BatchEncoder, LONG_STRING_CHARS, decodeBatch, decodeDocumentFields, encodeDocumentFields, type BufferInputDocument } from '../../../src/engine/indexing/document-batch.js';
 
 const fields: IndexableField[] = [
   { kind: 'text', field: 'title', value: 'Hello \u{1f600} world', indexed: true, stored: true, analyzer: 'english', positionIncrementGap: 100, indexOptions: 'positions', norms: true },
@@ -87,4 +87,39 @@ test('strings of a megabyte and more travel as transferred UTF-8 bytes and come 
   const [decoded] = [...decodeBatch(delivered)];
   assert.equal((decoded!.document.fields[0] as { value: string }).value, long);
   assert.equal((decoded!.document.fields[1] as { value: string }).value, 'A');
+});
+
+test('a large document encoded by a parse worker crosses twice without copying its long string or its shared source', () => {
+  const long = 'lorem ipsum \u00e9 '.repeat(Math.ceil(LONG_STRING_CHARS / 10));
+  const documentFields = [{ ...fields[0]!, value: long } as IndexableField, fields[2]!];
+  // The parse worker's side: the long string leaves as UTF-8 bytes that are transferred.
+  const { encoded, transfer } = encodeDocumentFields({ routing: undefined, ignored: [], storedSource: undefined, fields: documentFields });
+  // (Before this, the moved string was dropped here and a 1M-character value was indexed as ''.)
+  assert.equal(encoded.longStrings?.length, 1);
+  const again = encodeDocumentFields({ routing: undefined, ignored: [], storedSource: undefined, fields: documentFields }).encoded;
+  assert.ok(transfer.includes(encoded.longStrings![0]!.utf8.buffer as ArrayBuffer));
+  const arrived = structuredClone(encoded, { transfer });
+  // A buffer on this thread reads field objects: the string comes back whole.
+  assert.equal((decodeDocumentFields(arrived)[0] as { value: string }).value, long);
+  // The indexing worker's batch adopts the document: the shared source is referenced, the bytes passed on.
+  const source = Buffer.from(new SharedArrayBuffer(64));
+  source.write('{"message":"shared"}');
+  const encoder = new BatchEncoder();
+  encoder.add('big', { routing: undefined, ignored: [], storedSource: source, fields: [], encodedFields: arrived });
+  encoder.setMeta(0, 5, 1, 1);
+  const { batch, transfer: batchTransfer } = encoder.finish();
+  assert.equal(batch.sources.buffer, source.buffer, 'the shared source is not copied');
+  assert.ok(!batchTransfer.includes(source.buffer as unknown as ArrayBuffer), 'a SharedArrayBuffer is never in a transfer list');
+  assert.ok(batchTransfer.includes(arrived.longStrings![0]!.utf8.buffer as ArrayBuffer));
+  const [decoded] = [...decodeBatch(structuredClone(batch, { transfer: batchTransfer }))];
+  assert.equal(decoded!.id, 'big');
+  assert.equal(Buffer.from(decoded!.document.storedSource!).toString(), source.toString());
+  assert.equal((decoded!.document.fields[0] as { value: string }).value, long);
+  assert.equal((decoded!.document.fields[1] as { value: string }).value, 'A');
+  // Added to a batch that already holds a document (not adopted), the long string is restored too.
+  const mixed = new BatchEncoder();
+  mixed.add('small', { routing: undefined, ignored: [], storedSource: Buffer.from('{}'), fields: [fields[3]!] });
+  mixed.add('big', { routing: undefined, ignored: [], storedSource: source, fields: [], encodedFields: again });
+  const docs = [...decodeBatch(structuredClone(mixed.finish().batch))];
+  assert.equal((docs[1]!.document.fields[0] as { value: string }).value, long);
 });
