@@ -10,7 +10,7 @@
  */
 import { existsSync } from 'node:fs';
 import type { Logger } from 'pino';
-import { describeError, toEsError, type EsError } from '../common/errors.js';
+import { describeError, replicationErrors, toEsError, type EsError } from '../common/errors.js';
 import { promoteToPrimary, type IndicesService, type PeerRecoveryTargetService, type ReplicationServices } from '../indices/index.js';
 import type { ClusterService } from './cluster-service.js';
 import { assignedCopiesWithTargets, type ClusterState, type ShardRouting } from './cluster-state.js';
@@ -48,7 +48,7 @@ export class IndicesClusterStateApplier {
    * UNASSIGNED with the reason (health red for a primary) and the master can allocate it again, recovering from
    * its own store (the translog still holds every acknowledged operation).
    */
-  private failShard(index: string, indexUuid: string, shardId: number, cause: EsError): void {
+  private failShard(index: string, indexUuid: string, shardId: number, cause: EsError, reason = 'shard failure, reason [engine failed]'): void {
     if (this.stopped) return;
     const state = this.clusterService.state();
     if (state.indices.get(index)?.uuid !== indexUuid) return;
@@ -57,8 +57,8 @@ export class IndicesClusterStateApplier {
     if (allocationId === undefined) return;
     let root = cause;
     while (root.causedBy !== undefined) root = root.causedBy;
-    const failure = `shard failure, reason [engine failed], failure ${root.type}: ${root.reason}`;
-    this.logger.warn({ err: cause, index, shard: shardId, event: 'shard_failed' }, `[${index}][${shardId}] marking and sending shard failed due to [engine failed]`);
+    const failure = `${reason}, failure ${root.type}: ${root.reason}`;
+    this.logger.warn({ err: cause, index, shard: shardId, event: 'shard_failed' }, `[${index}][${shardId}] marking and sending shard failed: ${failure}`);
     this.track(
       (async () => {
         await this.indicesService.closeShard(index, shardId);
@@ -109,6 +109,15 @@ export class IndicesClusterStateApplier {
         const group = replicationGroupOf(state, service.name, shardId);
         if (group === undefined) continue;
         const own = group.copies.find((copy) => copy.allocationId === shard.allocationId);
+        // A primary that handed its context to its relocation target, told that this relocation is off (the target
+        // failed or its node left, so the copy is STARTED again): it cannot take primary mode back without risking
+        // two primaries (the target may still be running as one), so it fails, as ES's IndexShardRelocatedException
+        // does, and the master promotes an in-sync replica under a new term (which fences the old target). Writes
+        // the target acknowledged are on every in-sync copy (it replicated them), so nothing acknowledged is lost.
+        if (shard.relocated && own !== undefined && !(own.state === 'RELOCATING' && group.copies.some((copy) => copy.relocationTarget && copy.allocationId === shard.relocatedTo))) {
+          this.failShard(service.name, shard.indexUuid, shardId, replicationErrors.shardRelocated(service.name, shard.indexUuid, shardId, own.state), 'failed updating shard routing entry');
+          continue;
+        }
         shard.applyReplicationGroup(group);
         // The master promoted this started replica (a newer primary term names it the primary): it takes over.
         if (own?.primary === true && !own.relocationTarget && shard.state === 'started' && !shard.isPrimaryMode && !shard.relocated && group.primaryTerm > shard.operationPrimaryTerm && this.replication !== undefined) {

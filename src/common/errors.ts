@@ -95,6 +95,7 @@ export const ERROR_STATUS = {
   no_longer_primary_shard_exception: 500,
   retry_on_primary_exception: 500,
   shard_not_in_primary_mode_exception: 500,
+  index_shard_relocated_exception: 500,
   recovery_failed_exception: 500,
   delay_recovery_exception: 500,
   no_shard_available_action_exception: 503,
@@ -570,6 +571,16 @@ export const replicationErrors = {
   /** ShardNotInPrimaryModeException: a write reached a copy that is not (or no longer) in primary mode. */
   notInPrimaryMode: (index: string, uuid: string, shard: number, state: string) =>
     new EsError('shard_not_in_primary_mode_exception', `CurrentState[${state}] shard is not in primary mode`, { metadata: { index_uuid: uuid, shard: String(shard), index } }),
+
+  /**
+   * IndexShardRelocatedException (IndexShard.updateShardState): a primary that handed its context to its relocation
+   * target is told the relocation is off (the target failed or left); it cannot take primary mode back without
+   * risking two primaries, so it fails and an in-sync replica is promoted under a new term.
+   */
+  shardRelocated: (index: string, uuid: string, shard: number, newState: string) =>
+    new EsError('index_shard_relocated_exception', `CurrentState[RELOCATED] Shard is marked as relocated, cannot safely move to state ${newState}`, {
+      metadata: { index_uuid: uuid, shard: String(shard), index },
+    }),
 
   /** RecoveryFailedException: "[index][shard]: Recovery failed from {source} into {target}". */
   recoveryFailed: (index: string, shard: number, sourceNode: string, targetNode: string, causedBy: EsError) =>

@@ -50,6 +50,8 @@ export class IndexShard {
   replicationGroup: ReplicationGroupState | undefined;
   /** A primary whose primary context went to its relocation target: writes reaching it are forwarded there. */
   relocated = false;
+  /** The allocation id of the relocation target that received this copy's primary context. */
+  relocatedTo: string | undefined;
   /** Stale marks of in-sync copies without a routing entry under way, by allocation id (one request each). */
   readonly staleMarks = new Map<string, Promise<void>>();
   /** A promotion to primary under way (replication/primary-promotion.ts), until the copy is in primary mode. */

@@ -621,6 +621,63 @@ describe('replication to in-sync copies', () => {
     assert.equal(count, 26);
   });
 
+  test('a relocation target that dies after the handoff: the source fails, an in-sync replica is promoted, nothing acknowledged is lost and writes go on', { timeout: TEST_TIMEOUT }, async () => {
+    // ES's IndexShardRelocatedException: the source cannot take primary mode back (the target may still run as a
+    // primary), so it fails and the master promotes an in-sync replica under a new term. Before, the source went
+    // back to STARTED but stayed relocated, and every write to the shard failed.
+    while (cluster.nodes.length < 3) await cluster.addNode();
+    const [a] = cluster.nodes as [InProcessNode];
+    const [p, r] = cluster.nodes.slice(-2) as [InProcessNode, InProcessNode];
+    const target = await cluster.addNode();
+    const created = await a.request('PUT', '/orphan', {
+      body: { settings: { number_of_shards: 1, number_of_replicas: 1, 'index.routing.allocation.include._id': `${p.nodeId},${r.nodeId}` } },
+    });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, '/_cluster/health/orphan?wait_for_status=green&timeout=30s', (res) => res.body?.status === 'green');
+    const copies = async (): Promise<Array<{ primary: boolean; node: string; state: string }>> =>
+      (await a.request('GET', '/_cluster/state/routing_table/orphan')).body.routing_table.indices.orphan.shards['0'];
+    const [source, replica] = (await copies()).find((copy) => copy.primary)!.node === p.nodeId ? [p, r] : [r, p];
+    const termBefore = (await a.request('GET', '/_cluster/state/metadata/orphan')).body.metadata.indices.orphan.primary_terms['0'] as number;
+    assert.equal((await a.request('PUT', '/orphan/_doc/before', { body: { n: -1 } })).status, 201);
+
+    const hold = holdAfterHandoff(source, 'orphan');
+    try {
+      const moved = await a.request('PUT', '/orphan/_settings', { body: { index: { 'routing.allocation.include._id': `${target.nodeId},${replica.nodeId}` } } });
+      assert.equal(moved.status, 200, moved.text);
+      await hold.reached;
+      // Acknowledged by the target (the primary now), which replicated it to the replica and the source.
+      const lines: string[] = [];
+      for (let i = 0; i < 10; i++) lines.push(JSON.stringify({ create: { _index: 'orphan', _id: `o${i}` } }), JSON.stringify({ n: i }));
+      const bulk = await source.request('POST', '/_bulk', { raw: bulkOf(lines), headers: NDJSON });
+      assert.equal(bulk.body.errors, false, bulk.text);
+      // The target's node goes away before it could report itself started (its connections close, its lease ends).
+      await target.stop();
+      cluster.nodes.splice(cluster.nodes.indexOf(target), 1);
+    } finally {
+      hold.release();
+      hold.restore();
+    }
+    // The relocation is cancelled, the source fails, and the replica is the primary under a newer term.
+    await cluster.waitFor(
+      a,
+      '/_cluster/state/routing_table,metadata/orphan',
+      (res) => {
+        const shard = res.body?.routing_table?.indices?.orphan?.shards?.['0'] ?? [];
+        const term = res.body?.metadata?.indices?.orphan?.primary_terms?.['0'];
+        return shard.some((copy: any) => copy.primary && copy.state === 'STARTED' && copy.node === replica.nodeId) && term > termBefore;
+      },
+      60_000,
+    );
+    const after = await source.request('PUT', '/orphan/_doc/after?timeout=20s', { body: { n: 99 } });
+    assert.equal(after.status, 201, after.text);
+    // The source's node takes a copy again (recovered from the new primary), and both copies hold every write.
+    const back = await a.request('PUT', '/orphan/_settings', { body: { index: { 'routing.allocation.include._id': `${source.nodeId},${replica.nodeId}` } } });
+    assert.equal(back.status, 200, back.text);
+    await cluster.waitFor(a, '/_cluster/health/orphan?wait_for_status=green&timeout=30s', (res) => res.body?.status === 'green', 60_000);
+    const count = await assertCopiesEqual([source, replica], 'orphan');
+    assert.equal(count, 12);
+  });
+
   test('file-based recovery keeps to indices.recovery.max_bytes_per_sec', { timeout: TEST_TIMEOUT }, async () => {
     const [a] = cluster.nodes as [InProcessNode];
     await a.request('PUT', '/throttled', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });

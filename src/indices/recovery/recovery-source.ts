@@ -280,6 +280,7 @@ async function handOff(shard: IndexShard, request: StartRecoveryRequest, send: (
     const context = shard.tracker.primaryContext();
     await send(HANDOFF_PRIMARY_CONTEXT_ACTION, { recoveryId: request.recoveryId, ...context, leases: shard.leases.list() });
     shard.relocated = true;
+    shard.relocatedTo = request.targetAllocationId;
     shard.tracker.deactivatePrimaryMode();
   });
 }
