@@ -97,6 +97,37 @@ describe('allocation tools on a cluster', { timeout: TEST_TIMEOUT }, () => {
     await green('moved');
   });
 
+  test('reroute: cancel a started primary with allow_primary fails it; its in-sync replica is the primary under a new term and nothing is lost', async () => {
+    // ES's CancelAllocationCommand fails the copy (RoutingNodes.failShard): an active in-sync replica is promoted
+    // in the same step. Before, the command's allocation round put the cancelled primary back on its own store.
+    await green('moved');
+    const lines: string[] = [];
+    for (let i = 0; i < 20; i++) lines.push(JSON.stringify({ index: { _index: 'moved', _id: `c${i}` } }), JSON.stringify({ i }));
+    const bulk = await a.request('POST', '/_bulk?refresh=true', { raw: `${lines.join('\n')}\n`, headers: { 'content-type': 'application/x-ndjson' } });
+    assert.equal(bulk.body.errors, false, bulk.text);
+    const before = await copiesOf(a, 'moved');
+    const primary = before.find((copy) => copy.primary)!;
+    const replica = before.find((copy) => !copy.primary)!;
+    const termOf = async (): Promise<number> => (await a.request('GET', '/_cluster/state/metadata/moved')).body.metadata.indices.moved.primary_terms['0'];
+    const termBefore = await termOf();
+    const primaryName = cluster.nodes.find((node) => node.nodeId === primary.node)!.name;
+    const cancelled = await reroute([{ cancel: { index: 'moved', shard: 0, node: primaryName, allow_primary: true } }], '&explain=true');
+    assert.equal(cancelled.status, 200, cancelled.text);
+    assert.equal(cancelled.body.explanations[0].decisions[0].decision, 'YES', cancelled.text);
+    await green('moved');
+    const after = await copiesOf(a, 'moved');
+    assert.equal(after.find((copy) => copy.primary)?.node, replica.node, JSON.stringify(after));
+    assert.equal(await termOf(), termBefore + 1);
+    for (const copy of after) {
+      const node = cluster.nodes.find((candidate) => candidate.nodeId === copy.node)!;
+      const count = await node.request('GET', `/moved/_count?preference=_only_nodes:${node.nodeId}`);
+      assert.equal(count.body.count, 20, `${copy.primary ? 'primary' : 'replica'} on ${node.name}: ${count.text}`);
+    }
+    const written = await a.request('PUT', '/moved/_doc/after-cancel?timeout=20s', { body: { x: 1 } });
+    assert.equal(written.status, 201, written.text);
+    assert.deepEqual(written.body._shards, { total: 2, successful: 2, failed: 0 });
+  });
+
   test('allocation.enable primaries: explain names enable; allocate_replica puts the replica on the node asked', async () => {
     assert.equal((await a.request('PUT', '/_cluster/settings', { body: { persistent: { 'cluster.routing.allocation.enable': 'primaries' } } })).status, 200);
     try {

@@ -25,6 +25,19 @@ import { delayedReplicaInfo } from './delayed-allocation.js';
 
 /** Promotes an in-sync active replica of every shard whose primary is unassigned (see the file comment). */
 export function promoteInSyncReplicas(state: ClusterState, now: number): ClusterState {
+  return promoteWhere(state, now, () => true);
+}
+
+/**
+ * The same for one shard, at once: a reroute `cancel` of a started primary fails that copy, and ES's failShard
+ * promotes an in-sync active replica in the same step (before the command's allocation round could place the
+ * cancelled primary again on its own store).
+ */
+export function promoteInSyncReplicaOf(state: ClusterState, index: string, shard: number, now: number): ClusterState {
+  return promoteWhere(state, now, (name, number) => name === index && number === shard);
+}
+
+function promoteWhere(state: ClusterState, now: number, includes: (index: string, shard: number) => boolean): ClusterState {
   let routing: Map<string, ReadonlyArray<ReadonlyArray<ShardRouting>>> | undefined;
   let indices: Map<string, IndexMetadata> | undefined;
   for (const [index, shards] of state.routing) {
@@ -32,6 +45,7 @@ export function promoteInSyncReplicas(state: ClusterState, now: number): Cluster
     if (metadata === undefined || metadata.state === 'close') continue;
     let primaryTerms: number[] | undefined;
     const next = shards.map((copies, shard) => {
+      if (!includes(index, shard)) return copies;
       const promoted = promoteInShard(copies, metadata.inSyncAllocationIds[shard] ?? [], metadata, now);
       if (promoted === undefined) return copies;
       primaryTerms ??= [...metadata.primaryTerms];

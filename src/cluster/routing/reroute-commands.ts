@@ -14,6 +14,7 @@ import { allocate } from './allocation.js';
 import { canAllocate, combine, decision, decisionsToString, type Decisions } from './deciders/index.js';
 import { replaceCopy, startRelocation } from './relocation.js';
 import { copyMadeUnassigned } from './shard-allocation.js';
+import { promoteInSyncReplicaOf } from './primary-promotion.js';
 import { add, perIndexOf, routingAllocation, type AllocationOptions, type RoutingAllocation } from './routing-allocation.js';
 
 export type RerouteCommand =
@@ -196,6 +197,9 @@ function cancel(command: Extract<RerouteCommand, { kind: 'cancel' }>, allocation
 /**
  * ES's failShard with REROUTE_CANCELLED: the copy goes back to UNASSIGNED and leaves the in-sync set (never
  * emptied). It keeps no last node, so the next round may place it anywhere, not straight back where it was.
+ * A primary's place is taken at once by an in-sync active replica under primary term + 1 (its old entry becomes
+ * an unassigned replica that recovers from the new primary); with none, it is unassigned and the round places it
+ * again on its store. Before, the round always put the cancelled primary back on its own store.
  */
 function cancelCopy(allocation: RoutingAllocation, copy: ShardRouting): void {
   const unassigned = copyMadeUnassigned(copy, { reason: 'REROUTE_CANCELLED', atMillis: allocation.now, delayed: false, failedAllocations: copy.unassignedInfo?.failedAllocations ?? 0, lastAllocationStatus: 'NO_ATTEMPT', ...(copy.primary && { lastNodeId: copy.nodeId }) });
@@ -206,7 +210,7 @@ function cancelCopy(allocation: RoutingAllocation, copy: ShardRouting): void {
     const inSyncAllocationIds = metadata.inSyncAllocationIds.map((ids, shard) => (shard === copy.shard ? ids.filter((id) => id !== copy.allocationId) : ids));
     state = { ...state, indices: new Map(state.indices).set(copy.index, { ...metadata, inSyncAllocationIds }) };
   }
-  allocation.state = state;
+  allocation.state = copy.primary ? promoteInSyncReplicaOf(state, copy.index, copy.shard, allocation.now) : state;
 }
 
 function dataNode(label: string, name: string, allocation: RoutingAllocation, selector: string): DiscoveryNode {
