@@ -115,7 +115,7 @@ export async function openEngine(config: EngineConfig): Promise<InternalEngine> 
     maxUnsafeAutoIdTimestamp: commit.userData.maxUnsafeAutoIdTimestamp,
   });
   try {
-    if (latest !== null && config.openMode !== 'recovery_target') await engine.recoverFromTranslog(commit.userData.localCheckpoint);
+    if (latest !== null && config.openMode !== 'recovery_target') await engine.recoverFromTranslog(commit.userData.localCheckpoint, config.replayUpToSeqNo);
   } catch (err) {
     await engine.close().catch(() => undefined);
     throw err;

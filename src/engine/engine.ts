@@ -162,6 +162,11 @@ export interface Engine {
   readonly maxSeqNo: number;
   /** Added: the last commit's local checkpoint. */
   readonly lastCommitLocalCheckpoint: number;
+  /**
+   * Added: the first seqNo a restart of this copy would ask its primary for (its persisted global checkpoint + 1,
+   * since the safe commit and the translog up to there are kept): what its primary's retention lease must keep.
+   */
+  readonly restartRecoveryFromSeqNo: number;
   /** Added: the global checkpoint this copy knows; persisted in the translog checkpoint at the next sync. */
   readonly globalCheckpoint: number;
   updateGlobalCheckpoint(globalCheckpoint: number): void;
@@ -239,6 +244,11 @@ export interface EngineConfig {
    * translog, since every later operation comes from the primary.
    */
   readonly openMode?: 'store' | 'recovery_target';
+  /**
+   * Added, with `store`: replay translog operations only up to this seqNo (a returning copy's local recovery up
+   * to the global checkpoint it persisted, ES's recoverLocallyUpToGlobalCheckpoint). Default: all of them.
+   */
+  readonly replayUpToSeqNo?: number;
   /** Added: where segments are written; `worker` (default) keeps that work off the event loop. */
   readonly backgroundWork?: 'worker' | 'inline';
   /** Added: told about every merge that completed (the indices layer logs the slow ones). */

@@ -33,7 +33,7 @@ export type { InternalEngine } from './internal-engine.js';
 export type { CommitSnapshot } from './segments/shard-segments.js';
 export type { TranslogOperation } from './translog/index.js';
 export { LARGE_SOURCE_BYTES, crc32, noteSourceChecksum } from './translog/index.js';
-export { readCommitStoreInfo, type CommitStoreInfo } from './store-info.js';
+export { readCommitStoreInfo, trimToSafeCommit, type CommitStoreInfo } from './store-info.js';
 export { DEFAULT_MERGE_POLICY, type TieredMergePolicyOptions } from './merge/tiered-merge-policy.js';
 export { CachedAnalyzers, checkLongTextValues, hasLongTextValues, prevalidate } from './indexing/indexing-buffer.js';
 export { encodeDocumentFields } from './indexing/document-batch.js';

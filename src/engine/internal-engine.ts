@@ -486,8 +486,8 @@ export class InternalEngine implements Engine {
    * Replays the translog operations above the last commit's local checkpoint (opening a shard), then
    * commits and publishes them. Returns how many operations were replayed.
    */
-  async recoverFromTranslog(localCheckpoint: number): Promise<number> {
-    const replayed = await this.replayTranslog(localCheckpoint);
+  async recoverFromTranslog(localCheckpoint: number, upToSeqNo = Infinity): Promise<number> {
+    const replayed = await this.replayTranslog(localCheckpoint, upToSeqNo);
     this.translogRecovery = { operations: replayed };
     return replayed;
   }
@@ -495,9 +495,12 @@ export class InternalEngine implements Engine {
   /** What opening replayed, for the shard's recovery state (`_recovery`). */
   translogRecovery = { operations: 0 };
 
-  private async replayTranslog(localCheckpoint: number): Promise<number> {
+  private async replayTranslog(localCheckpoint: number, upToSeqNo: number): Promise<number> {
     let replayed = 0;
     for await (const operation of this.translog.snapshot(localCheckpoint + 1)) {
+      // A returning copy's local recovery stops at its global checkpoint: what lies above may be history no
+      // other copy has (its primary sends what is above instead).
+      if (operation.seqNo > upToSeqNo) continue;
       this.applyFromTranslog(operation);
       replayed++;
       // Keep memory bounded on a long translog: let a full buffer be written before going on.
@@ -682,9 +685,25 @@ export class InternalEngine implements Engine {
     return this.knownGlobalCheckpoint;
   }
 
-  /** The local checkpoint of the last commit: a restarted copy's history starts right above it. */
+  /** The local checkpoint of the last commit. */
   get lastCommitLocalCheckpoint(): number {
     return this.segments.lastCommitPoint.userData.localCheckpoint;
+  }
+
+  /**
+   * The first seqNo this copy would ask its primary for if it restarted now: a restart replays its own translog
+   * from its safe commit up to the global checkpoint it persisted (both kept for that), so only what lies above
+   * that checkpoint has to come from the primary (ES renews a replica's lease to its global checkpoint + 1).
+   */
+  get restartRecoveryFromSeqNo(): number {
+    const safe = this.segments.oldestRetainedCommit.userData;
+    const persisted = this.translog.lastSyncedGlobalCheckpoint;
+    return (safe.maxSeqNo <= persisted ? Math.max(persisted, safe.localCheckpoint) : safe.localCheckpoint) + 1;
+  }
+
+  /** Generations of the commits kept on disk (the safe commit, when older, and the last), oldest first. */
+  get retainedCommitGenerations(): number[] {
+    return this.segments.retainedCommitGenerations;
   }
 
   /**
@@ -1009,7 +1028,11 @@ export class InternalEngine implements Engine {
           maxUnsafeAutoIdTimestamp: this.maxUnsafeAutoIdTimestamp,
         });
         this.translog.markCommitted(cut.translogGeneration);
-        await this.translog.trimUnreferencedGenerations(this.minRetainedGeneration(cut.translogGeneration, cut.processedCheckpoint));
+        // The safe commit stays (a restart replays this copy's translog from it), and with it the translog
+        // generations its replay needs: its own and every one holding an operation above its local checkpoint.
+        this.segments.releaseUnsafeOlderCommits(this.translog.lastSyncedGlobalCheckpoint);
+        const safe = this.segments.oldestRetainedCommit.userData;
+        await this.translog.trimUnreferencedGenerations(this.minRetainedGeneration(safe.translogGeneration, safe.localCheckpoint));
       } catch (err) {
         throw this.fail(toEsError(err));
       }

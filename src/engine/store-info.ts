@@ -1,12 +1,13 @@
 /**
- * What a shard directory holds, read without opening an engine: the last commit's user data and the global
- * checkpoint the translog last persisted. A recovering copy reads it to ask its primary for an operations-based
- * recovery (ES's Store.MetadataSnapshot plus the translog's global checkpoint).
+ * What a shard directory holds, read without opening an engine: the commits kept on disk and the global
+ * checkpoint the translog last persisted. A recovering copy reads it to find its *safe commit* (ES's
+ * Store.findSafeIndexCommit: the newest commit holding no operation above that checkpoint, so nothing in it can
+ * be history other copies lack) and to ask its primary for an operations-based recovery from there.
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readLatestCommitPoint } from './commit/commit-store.js';
-import type { CommitUserData } from './commit/commit-point.js';
+import { fsyncDirectory } from './commit/commit-store.js';
+import { commitFileName, decodeCommitPoint, parseCommitFileName, type CommitUserData } from './commit/commit-point.js';
 import { CHECKPOINT_FILE, readCheckpointFile } from './translog/checkpoint-file.js';
 import { nodeTranslogFs } from './translog/translog-fs.js';
 import { UNASSIGNED_SEQ_NO } from './translog/operation.js';
@@ -18,10 +19,56 @@ export interface CommitStoreInfo {
   readonly globalCheckpoint: number;
   /** The commit's segment count (0 for an empty shard). */
   readonly segmentCount: number;
+  /** The commit's generation (`segments_<N>`). */
+  readonly generation: number;
 }
 
-/** The store's commit and persisted global checkpoint; undefined when there is no readable commit. */
+/** The store's last commit and persisted global checkpoint; undefined when there is no readable commit. */
 export async function readCommitStoreInfo(shardPath: string): Promise<CommitStoreInfo | undefined> {
+  const commits = await readCommits(shardPath);
+  if (commits === undefined || commits.length === 0) return undefined;
+  return { ...commits[commits.length - 1]!, globalCheckpoint: await persistedGlobalCheckpoint(shardPath) };
+}
+
+/**
+ * The store's safe commit, made its last commit: commit points newer than it are deleted (ES trims unsafe
+ * commits before a local recovery), so opening the store opens it. Undefined when the store holds no safe commit
+ * (nothing readable, no persisted global checkpoint, or every commit holds operations above it): such a copy is
+ * rebuilt by copying files. What the deleted commits held above the global checkpoint is exactly what this copy
+ * must not keep: the copy is being recovered from its primary, which sends everything above the checkpoint.
+ */
+export async function trimToSafeCommit(shardPath: string): Promise<CommitStoreInfo | undefined> {
+  const commits = await readCommits(shardPath);
+  if (commits === undefined || commits.length === 0) return undefined;
+  const globalCheckpoint = await persistedGlobalCheckpoint(shardPath);
+  if (globalCheckpoint < 0) return undefined;
+  const last = commits[commits.length - 1]!;
+  let safeIndex = -1;
+  for (let i = commits.length - 1; i >= 0; i--) {
+    // A commit tied to another translog cannot be replayed from (the last commit names the translog on disk).
+    if (commits[i]!.userData.translogUUID !== last.userData.translogUUID) break;
+    if (commits[i]!.userData.maxSeqNo <= globalCheckpoint) {
+      safeIndex = i;
+      break;
+    }
+  }
+  if (safeIndex < 0) return undefined;
+  if (safeIndex < commits.length - 1) {
+    const indexPath = join(shardPath, INDEX_FOLDER);
+    // Newest first, so a crash part-way leaves a newest commit that is still one of the kept ones or the safe one.
+    for (const commit of commits.slice(safeIndex + 1).reverse()) await unlink(join(indexPath, commitFileName(commit.generation)));
+    await fsyncDirectory(indexPath);
+  }
+  return { ...commits[safeIndex]!, globalCheckpoint };
+}
+
+async function persistedGlobalCheckpoint(shardPath: string): Promise<number> {
+  const checkpoint = await readCheckpointFile(nodeTranslogFs, join(shardPath, TRANSLOG_FOLDER, CHECKPOINT_FILE)).catch(() => undefined);
+  return checkpoint?.globalCheckpoint ?? UNASSIGNED_SEQ_NO;
+}
+
+/** Every readable commit point, oldest first; undefined when the directory cannot be read or a commit is damaged. */
+async function readCommits(shardPath: string): Promise<Array<Omit<CommitStoreInfo, 'globalCheckpoint'>> | undefined> {
   const indexPath = join(shardPath, INDEX_FOLDER);
   let files: string[];
   try {
@@ -29,11 +76,16 @@ export async function readCommitStoreInfo(shardPath: string): Promise<CommitStor
   } catch {
     return undefined;
   }
+  const generations = files.map(parseCommitFileName).filter((generation): generation is number => generation !== undefined);
+  generations.sort((a, b) => a - b);
   try {
-    const latest = await readLatestCommitPoint(indexPath, files);
-    if (latest === null) return undefined;
-    const checkpoint = await readCheckpointFile(nodeTranslogFs, join(shardPath, TRANSLOG_FOLDER, CHECKPOINT_FILE)).catch(() => undefined);
-    return { userData: latest.commit.userData, globalCheckpoint: checkpoint?.globalCheckpoint ?? UNASSIGNED_SEQ_NO, segmentCount: latest.commit.segments.length };
+    const commits: Array<Omit<CommitStoreInfo, 'globalCheckpoint'>> = [];
+    for (const generation of generations) {
+      const resource = join(indexPath, commitFileName(generation));
+      const commit = decodeCommitPoint(await readFile(resource), resource, generation);
+      commits.push({ userData: commit.userData, segmentCount: commit.segments.length, generation });
+    }
+    return commits;
   } catch {
     // A damaged store is one to copy afresh.
     return undefined;

@@ -331,6 +331,11 @@ export class IndexShard {
     return this.syncedLeases ?? { primaryTerm: this.operationPrimaryTerm, version: 0, leases: [] };
   }
 
+  /** Bytes of the files this copy holds (segments, kept commits, files open searchers hold). */
+  storeSizeInBytes(): number {
+    return this.engine.stats().store.sizeInBytes;
+  }
+
   stats(): ShardStatsSnapshot {
     this.syncGlobalCheckpointToEngine();
     return {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { EsError } from '../common/errors.js';
 import type { Engine, EngineConfig, MergeReport } from '../engine/engine.js';
+import { readCommitStoreInfo, trimToSafeCommit } from '../engine/index.js';
 import { formatTimeValueMillis } from '../common/time-value.js';
 import { formatByteSize } from '../common/byte-size.js';
 import { directorySizeBytes, zeroIndicesStats, type NodeIndicesStats } from '../monitor/index.js';
@@ -30,6 +31,16 @@ export interface IndicesServiceOptions {
 }
 
 export type ShardRecovery = 'EMPTY_STORE' | 'EXISTING_STORE';
+
+/** ES's SequenceNumbers.UNASSIGNED_SEQ_NO as a starting seqNo: the copy has no safe commit (recover by files). */
+export const UNASSIGNED_STARTING_SEQ_NO = -2;
+
+export interface LocalRecovery {
+  readonly startingSeqNo: number;
+  readonly historyUUID: string | undefined;
+  /** Operations replayed from the copy's own translog. */
+  readonly localOperations: number;
+}
 
 export class IndicesService {
   private readonly byName = new Map<string, IndexService>();
@@ -144,6 +155,18 @@ export class IndicesService {
     if (group !== undefined) shard.applyReplicationGroup(group);
   }
 
+  /** The store size of every started copy on this node (what the master's disk decider counts a copy as; ES's ClusterInfo). */
+  storeSizes(): Array<{ index: string; shard: number; primary: boolean; bytes: number }> {
+    const sizes: Array<{ index: string; shard: number; primary: boolean; bytes: number }> = [];
+    for (const service of this.byName.values()) {
+      for (const [shardId, shard] of service.shards) {
+        if (shard.state !== 'started') continue;
+        sizes.push({ index: service.name, shard: shardId, primary: shard.primary, bytes: shard.storeSizeInBytes() });
+      }
+    }
+    return sizes;
+  }
+
   /** Records the recovery of a copy (peer recovery keeps its own state object up to date). */
   setRecoveryState(index: string, shardId: number, state: ShardRecoveryState): void {
     const service = this.byName.get(index);
@@ -156,6 +179,38 @@ export class IndicesService {
     if (service !== undefined) await this.closing.get(`${service.uuid}/${shardId}`);
   }
 
+  /**
+   * A returning copy's local recovery, before it asks its primary (ES's recoverLocallyUpToGlobalCheckpoint): the
+   * store is trimmed to its safe commit, the copy's own translog is replayed on it up to the global checkpoint the
+   * translog persisted (every in-sync copy had those operations), and the result committed. Returns the first seqNo
+   * the primary must send (-2, UNASSIGNED: no safe commit, copy files) and how many operations were replayed here.
+   */
+  async recoverLocallyUpToGlobalCheckpoint(index: string, shardId: number, primaryTerm: number): Promise<LocalRecovery> {
+    const service = this.byName.get(index);
+    if (service === undefined) throw new Error(`index [${index}] is not known on this node`);
+    await this.closing.get(`${service.uuid}/${shardId}`);
+    const path = this.shardPath(service.uuid, shardId);
+    const safe = await trimToSafeCommit(path);
+    if (safe === undefined) return { startingSeqNo: UNASSIGNED_STARTING_SEQ_NO, historyUUID: (await readCommitStoreInfo(path))?.userData.historyUUID, localOperations: 0 };
+    const historyUUID = safe.userData.historyUUID;
+    if (safe.userData.localCheckpoint >= safe.globalCheckpoint) return { startingSeqNo: safe.userData.localCheckpoint + 1, historyUUID, localOperations: 0 };
+    const factory = this.options.engineFactory;
+    if (factory === undefined) throw new EsError('illegal_state_exception', 'this node has no shard engine to open shards with');
+    try {
+      const engine = await factory({ ...this.engineConfig(service, shardId, primaryTerm, 'store'), replayUpToSeqNo: safe.globalCheckpoint, onFailed: undefined });
+      const localOperations = engine.translogRecovery?.operations ?? 0;
+      // The replay committed (when it replayed anything); nothing else was written.
+      await engine.close({ flush: false });
+      const replayed = await trimToSafeCommit(path);
+      return { startingSeqNo: (replayed ?? safe).userData.localCheckpoint + 1, historyUUID, localOperations };
+    } catch (err) {
+      // ES falls back to the safe commit itself: the primary then sends everything above it.
+      this.options.logger.warn({ err, index, shard: shardId }, `[${index}][${shardId}] local recovery up to the global checkpoint failed; asking the primary for everything above the safe commit`);
+      const after = await trimToSafeCommit(path);
+      return { startingSeqNo: after === undefined ? UNASSIGNED_STARTING_SEQ_NO : after.userData.localCheckpoint + 1, historyUUID, localOperations: 0 };
+    }
+  }
+
   private async createShard(
     service: IndexService,
     shardId: number,
@@ -165,12 +220,25 @@ export class IndicesService {
     if (factory === undefined) throw new EsError('illegal_state_exception', 'this node has no shard engine to open shards with');
     const path = this.shardPath(service.uuid, shardId);
     mkdirSync(path, { recursive: true });
+    const engine = await factory(this.engineConfig(service, shardId, spec.primaryTerm, spec.openMode));
+    // The index may have been deleted while the engine opened.
+    if (this.byName.get(service.name) !== service) {
+      await engine.close();
+      throw new EsError('index_not_found_exception', `no such index [${service.name}]`);
+    }
+    const leases = new RetentionLeases(readLeasesFile(path));
+    const shard = new IndexShard(service.name, service.uuid, shardId, spec.primary, spec.primaryTerm, path, engine, scheduleOf(service), this.options.logger, spec.allocationId, leases, spec.activatePrimaryMode);
+    return { shard, engine };
+  }
+
+  private engineConfig(service: IndexService, shardId: number, primaryTerm: number, openMode: 'store' | 'recovery_target'): EngineConfig {
+    const path = this.shardPath(service.uuid, shardId);
     const settings = service.settings;
-    const engine = await factory({
-      openMode: spec.openMode,
+    return {
+      openMode,
       path,
       shardLabel: { index: service.name, indexUuid: service.uuid, shard: shardId },
-      primaryTerm: spec.primaryTerm,
+      primaryTerm,
       durability: settings.durability,
       translogSyncIntervalMillis: settings.syncIntervalMillis,
       analyzers: service.analysis,
@@ -184,15 +252,7 @@ export class IndicesService {
       gcDeletesMillis: settings.gcDeletesMillis,
       onMergeFinished: (merge) => logMerge(this.options.logger, service.name, shardId, merge),
       onFailed: (cause) => this.onShardFailed?.(service.name, service.uuid, shardId, cause),
-    });
-    // The index may have been deleted while the engine opened.
-    if (this.byName.get(service.name) !== service) {
-      await engine.close();
-      throw new EsError('index_not_found_exception', `no such index [${service.name}]`);
-    }
-    const leases = new RetentionLeases(readLeasesFile(path));
-    const shard = new IndexShard(service.name, service.uuid, shardId, spec.primary, spec.primaryTerm, path, engine, scheduleOf(service), this.options.logger, spec.allocationId, leases, spec.activatePrimaryMode);
-    return { shard, engine };
+    };
   }
 
   async closeShard(index: string, shardId: number): Promise<void> {

@@ -69,6 +69,8 @@ export class ShardRecoveryState {
   translogRecovered = 0;
   translogTotal = UNKNOWN_OPERATIONS;
   translogTotalOnStart = UNKNOWN_OPERATIONS;
+  /** PEER: operations the copy replayed from its own translog before asking its primary (ES's totalLocal). */
+  translogLocal = 0;
   /** Time the source (and this target) spent waiting for the recovery rate limit, in ms. */
   sourceThrottleMillis = 0;
   targetThrottleMillis = 0;
@@ -92,6 +94,12 @@ export class ShardRecoveryState {
     this.files = files.map((file) => ({ name: file.name, length: file.length, reused, recovered: 0 }));
   }
 
+  /** PEER: the copy replayed `count` operations of its own translog up to its global checkpoint (they count as recovered). */
+  recordLocalOperations(count: number): void {
+    this.translogRecovered += count - this.translogLocal;
+    this.translogLocal = count;
+  }
+
   /** PEER: bytes of a file arrived. */
   addRecoveredBytes(name: string, bytes: number): void {
     const at = this.files.findIndex((file) => file.name === name);
@@ -109,14 +117,14 @@ export class ShardRecoveryState {
     this.verifyIndexTimer.stop();
     this.stage = 'TRANSLOG';
     this.translogTimer.start();
-    this.translogTotal = totalOperations;
-    this.translogTotalOnStart = totalOperations;
+    this.translogTotal = this.translogLocal + totalOperations;
+    this.translogTotalOnStart = this.translogLocal + totalOperations;
   }
 
   /** PEER: operations replayed (more may come than first counted: writes continue during recovery). */
   addRecoveredOperations(count: number, totalOperations: number): void {
     this.translogRecovered += count;
-    this.translogTotal = Math.max(this.translogTotal, totalOperations, this.translogRecovered);
+    this.translogTotal = Math.max(this.translogTotal, this.translogLocal + totalOperations, this.translogRecovered);
   }
 
   /** PEER, TRANSLOG -> FINALIZE. */

@@ -3,7 +3,9 @@
  * (acknowledged by the primary alone once the master took the absent copy out of the in-sync set), and when the
  * node comes back its copy recovers by operations only (no segment file copied: the primary kept the history
  * the copy misses, for its retention lease), then holds exactly the primary's documents (ids, versions,
- * seq_nos, sources) and the index is green.
+ * seq_nos, sources) and the index is green. Killed (kill -9) with no commit of its recent operations, it
+ * recovers locally from its safe commit and own translog up to its global checkpoint, and its primary sends only
+ * the operations it missed (decision 0021).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -34,6 +36,8 @@ function bulk(from: number, count: number, extra: (i: number) => string[] = () =
 describe('a replica whose node restarts', () => {
   let cluster: ClusterProcesses;
   let keptData: string | undefined;
+  /** The replica's node as the first test restarted it (the second kills it). */
+  let replicaNode: NodeProcess | undefined;
   before(async () => {
     cluster = await ClusterProcesses.start(1);
   });
@@ -89,6 +93,7 @@ describe('a replica whose node restarts', () => {
     // The node comes back with its data; its copy recovers from the primary.
     const restarted = await cluster.addNode({ 'node.name': `back-${replicaNodeId.slice(0, 4)}` }, { dataPath: replica.dataPath, keepData: true });
     assert.equal(restarted.nodeId, replicaNodeId);
+    replicaNode = restarted;
     const green = await cluster.waitFor(primary, '/_cluster/health/restart?wait_for_status=green&timeout=60s', (r) => r.body?.status === 'green', 180_000);
     assert.equal(green.body.status, 'green');
 
@@ -109,5 +114,59 @@ describe('a replica whose node restarts', () => {
     assert.deepEqual(onReplica, onPrimary);
     const cat = await primary.request('GET', '/_cat/recovery/restart?h=type,stage,source_node,target_node,files_recovered,translog_ops_recovered');
     assert.match(cat.text, /peer\s+done/, cat.text);
+  });
+
+  test('killed without a commit, it replays its own translog up to its global checkpoint and asks its primary only for what it missed', { timeout: 300_000 }, async () => {
+    assert.ok(replicaNode !== undefined, 'the first test restarted the replica node');
+    const [primary] = cluster.nodes as [NodeProcess];
+    const replica = replicaNode;
+    const docs = (prefix: string, count: number): string =>
+      `${Array.from({ length: count }, (_, i) => `${JSON.stringify({ index: { _index: 'restart', _id: `${prefix}${i}` } })}\n${JSON.stringify({ n: i, text: `${prefix} ${i}` })}`).join('\n')}\n`;
+    // Written to both copies; the replica persists the global checkpoint covering them (the primary's sync), but
+    // commits nothing: its last commit is the one its previous recovery made, far below.
+    for (let batch = 0; batch < 3; batch++) {
+      const written = await primary.request('POST', '/_bulk', { raw: docs(`seen${batch}-`, 200), headers: NDJSON });
+      assert.equal(written.body.errors, false, written.text);
+    }
+    const synced = await cluster.waitFor(primary, '/restart/_stats?level=shards', (r) => {
+      const copies = r.body?.indices?.restart?.shards?.['0'] ?? [];
+      return copies.length === 2 && copies.every((copy: any) => copy.seq_no.global_checkpoint === copy.seq_no.max_seq_no);
+    });
+    const maxSeqNoBeforeKill: number = synced.body.indices.restart.shards['0'][0].seq_no.max_seq_no;
+
+    await replica.kill9();
+    cluster.nodes.splice(cluster.nodes.indexOf(replica), 1);
+    await cluster.waitFor(primary, '/_cluster/health', (r) => r.body?.number_of_nodes === 1, 60_000);
+    const missed = 500;
+    const written = await primary.request('POST', '/_bulk', { raw: docs('missed-', missed), headers: NDJSON });
+    assert.equal(written.body.errors, false, written.text);
+
+    const logsBefore = primary.logs.length;
+    const restarted = await cluster.addNode({ 'node.name': `again-${replica.nodeId.slice(0, 4)}` }, { dataPath: replica.dataPath, keepData: true });
+    assert.equal(restarted.nodeId, replica.nodeId);
+    await cluster.waitFor(primary, '/_cluster/health/restart?wait_for_status=green&timeout=60s', (r) => r.body?.status === 'green', 180_000);
+
+    // The primary's account of the recovery: from right above what the copy had and every in-sync copy knew.
+    const done = primary.logs
+      .slice(logsBefore)
+      .map((line) => JSON.parse(line) as { event?: string; target?: string; starting_seq_no?: number; files?: number; operations?: number })
+      .filter((line) => line.event === 'peer_recovery_done' && line.target === restarted.nodeId)
+      .pop();
+    assert.ok(done !== undefined, 'the primary logged the recovery');
+    assert.equal(done.starting_seq_no, maxSeqNoBeforeKill + 1, JSON.stringify(done));
+    assert.equal(done.files, 0, JSON.stringify(done));
+    assert.equal(done.operations, missed, `only the missed operations came from the primary: ${JSON.stringify(done)}`);
+
+    const recovery = await primary.request('GET', '/restart/_recovery');
+    const peer = recovery.body.restart.shards.find((shard: any) => shard.type === 'PEER' && shard.target.id === restarted.nodeId);
+    assert.equal(peer.stage, 'DONE', recovery.text);
+    assert.equal(peer.index.files.recovered, 0, JSON.stringify(peer.index));
+    assert.equal(peer.index.size.recovered_in_bytes, 0);
+    // As ES counts them, the operations the copy replayed from its own translog are recovered operations too.
+    assert.ok(peer.translog.recovered >= missed + 600, JSON.stringify(peer.translog));
+    assert.equal(peer.translog.recovered, peer.translog.total, JSON.stringify(peer.translog));
+
+    for (const node of [primary, restarted]) assert.equal((await node.request('POST', '/restart/_refresh')).status, 200);
+    assert.deepEqual(await copyOn(primary, restarted.nodeId, 'restart'), await copyOn(primary, primary.nodeId, 'restart'));
   });
 });

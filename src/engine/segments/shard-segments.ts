@@ -8,8 +8,11 @@
  * in-memory state in one synchronous step, so lookups running between awaits always see a consistent set
  * of segments and live docs. Reads (lookup, acquireSearcher, stats) need no lock.
  *
- * Files are reference counted: the current segments, the last commit and each published Searcher hold
- * the files they need; a file nobody holds is deleted. Segment names come from a counter kept in the
+ * Files are reference counted: the current segments, the retained commits and each published Searcher hold
+ * the files they need; a file nobody holds is deleted. Besides the last commit, the *safe commit* is kept (ES's
+ * CombinedDeletionPolicy): the newest commit holding no operation above the global checkpoint the translog
+ * persisted. A copy that restarts opens from it and replays its own translog up to that checkpoint, so its
+ * primary only has to send what it missed (docs/decisions/0021-safe-commits-and-local-recovery.md). Segment names come from a counter kept in the
  * commit point, live-docs generations only grow, so a file name is never written twice.
  */
 import { unlink } from 'node:fs/promises';
@@ -47,7 +50,8 @@ export class ShardSegments {
   /** Size of every file this state knows, for the store size (files held by old searchers count too). */
   private readonly fileSizes = new Map<string, number>();
   private currentFiles: string[] = [];
-  private commitFiles: string[] = [];
+  /** Commits kept on disk, oldest first: the safe commit (when older than the last) and the last commit. */
+  private retained: Array<{ readonly commit: CommitPoint; readonly files: string[] }> = [];
   private searcher: SearcherView | null = null;
   /** Names of segments a running merge reads: they stay until the merge replaces them. */
   readonly merging = new Set<string>();
@@ -79,8 +83,9 @@ export class ShardSegments {
     }
     for (const segment of segments) state.recordSizes(segment);
     state.fileSizes.set(commitFileName(commit.generation), commitBytes);
-    state.commitFiles = [...segments.flatMap((segment) => segment.files()), commitFileName(commit.generation)];
-    state.refs.incRef(state.commitFiles);
+    const commitFiles = [...segments.flatMap((segment) => segment.files()), commitFileName(commit.generation)];
+    state.refs.incRef(commitFiles);
+    state.retained = [{ commit, files: commitFiles }];
     state.updateCurrentFiles();
     return state;
   }
@@ -295,17 +300,49 @@ export class ShardSegments {
     const written = await writeCommitPoint(this.indexPath, commit);
     const commitFiles = [...files, written.name];
     this.refs.incRef(commitFiles);
-    this.refs.decRef(this.commitFiles);
-    this.commitFiles = commitFiles;
+    // Older commits tied to another translog (a recovery started a new one) can no longer be replayed from.
+    for (const old of this.retained.filter((kept) => kept.commit.userData.translogUUID !== userData.translogUUID)) this.refs.decRef(old.files);
+    this.retained = this.retained.filter((kept) => kept.commit.userData.translogUUID === userData.translogUUID);
+    this.retained.push({ commit, files: commitFiles });
     this.lastCommit = commit;
     this.fileSizes.set(written.name, written.bytes);
     for (const segment of this.segments) segment.committed = commit.segments.some((s) => s.name === segment.name);
     return commit;
   }
 
+  /**
+   * Keeps the last commit and the newest commit whose operations are all at or below `persistedGlobalCheckpoint`
+   * (the safe commit); releases the others. With no safe commit (no global checkpoint known yet, or a standalone
+   * engine) only the last is kept: a restart of such a copy copies files anyway, and keeping an old commit for a
+   * checkpoint that may never come would pin its files and translog forever. Called after each commit.
+   */
+  releaseUnsafeOlderCommits(persistedGlobalCheckpoint: number): void {
+    const last = this.retained.length - 1;
+    let safe = last;
+    for (let i = last; i >= 0; i--) {
+      if (this.retained[i]!.commit.userData.maxSeqNo <= persistedGlobalCheckpoint) {
+        safe = i;
+        break;
+      }
+    }
+    const kept = this.retained.filter((_, i) => i === safe || i === last);
+    for (const [i, old] of this.retained.entries()) if (i !== safe && i !== last) this.refs.decRef(old.files);
+    this.retained = kept;
+  }
+
+  /** The oldest commit kept: the safe commit, or the last commit when that is safe itself. */
+  get oldestRetainedCommit(): CommitPoint {
+    return this.retained[0]!.commit;
+  }
+
+  /** Generations of the commits kept on disk, oldest first. */
+  get retainedCommitGenerations(): number[] {
+    return this.retained.map((kept) => kept.commit.generation);
+  }
+
   /** Holds the last commit's files (see CommitSnapshot). */
   acquireLastCommit(): CommitSnapshot {
-    const held = [...this.commitFiles];
+    const held = [...this.retained[this.retained.length - 1]!.files];
     this.refs.incRef(held);
     let released = false;
     const commitName = commitFileName(this.lastCommit.generation);
@@ -328,7 +365,7 @@ export class ShardSegments {
     return this.segments.some((segment, i) => committed[i]!.name !== segment.name || committed[i]!.liveGen !== segment.liveGen);
   }
 
-  /** Bytes of every file still held: current segments, the last commit and files old searchers keep. */
+  /** Bytes of every file still held: current segments, the retained commits and files old searchers keep. */
   storeSizeInBytes(): number {
     let bytes = 0;
     for (const [name, size] of this.fileSizes) if (this.refs.isReferenced(name)) bytes += size;

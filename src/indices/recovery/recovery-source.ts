@@ -145,6 +145,9 @@ export async function runRecoverySource(
       prepare_translog_millis: prepared - filesDone,
       history_millis: historySent - prepared,
       finalize_millis: done - historySent,
+      starting_seq_no: startingSeqNo,
+      files: filesCopied,
+      operations,
     },
     `[${request.index}][${request.shard}] peer recovery to [${request.targetNode.name}] done in [${done - started}ms]: files [${filesDone - started}ms] (${filesCopied} files, ${bytesCopied} bytes), ` +
       `prepare translog [${prepared - filesDone}ms], history [${historySent - prepared}ms] (${operations} operations), finalize [${done - historySent}ms]`,

@@ -1,8 +1,8 @@
 /**
  * The recovering copy's side of a peer recovery (ES's PeerRecoveryTargetService + RecoveryTarget). `recover`
- * reads what the copy's store already holds (a safe commit: every operation in it at or below the global
- * checkpoint the store persisted, so it is history the primary has too), asks the primary's node to recover it
- * from there, and serves the primary's calls while it drives the recovery:
+ * first recovers the copy locally (its safe commit, every operation in it at or below the global checkpoint the
+ * store persisted, so history the primary has too, plus its own translog replayed up to that checkpoint), asks
+ * the primary's node to recover it from there, and serves the primary's calls while it drives the recovery:
  *
  * - filesInfo / file_chunk: files arrive under temporary names (`recovery.<id>.<name>`), counted in the
  *   recovery state as they come;
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { EsError, replicationErrors, toEsError } from '../../common/errors.js';
 import { fsyncDirectory } from '../../common/atomic-file.js';
 import { randomBase64Uuid } from '../../common/uuid.js';
-import { readCommitStoreInfo, INDEX_FOLDER, TRANSLOG_FOLDER } from '../../engine/index.js';
+import { INDEX_FOLDER, TRANSLOG_FOLDER } from '../../engine/index.js';
 import type { TransportService, TransportNode } from '../../transport/index.js';
 import type { IndexService } from '../index-service.js';
 import type { IndexShard } from '../index-shard.js';
@@ -117,9 +117,11 @@ export class PeerRecoveryTargetService {
     state.sourceNode = request.source;
     state.targetNode = request.target;
     this.indices.setRecoveryState(request.index, request.shard, state);
-    const store = await readCommitStoreInfo(shardPath);
-    // A safe commit holds only operations every in-sync copy had (at or below the global checkpoint it persisted).
-    const safe = store !== undefined && store.globalCheckpoint >= 0 && store.userData.maxSeqNo <= store.globalCheckpoint;
+    // The copy's own history first: from its safe commit (only operations every in-sync copy had, at or below the
+    // global checkpoint it persisted) its translog is replayed up to that checkpoint, so the primary sends only
+    // what lies above it (ES's recoverLocallyUpToGlobalCheckpoint).
+    const local = await this.indices.recoverLocallyUpToGlobalCheckpoint(request.index, request.shard, request.primaryTerm);
+    state.recordLocalOperations(local.localOperations);
     const recovery: OngoingRecovery = {
       id: randomBase64Uuid(),
       request,
@@ -138,8 +140,8 @@ export class PeerRecoveryTargetService {
       shard: request.shard,
       targetAllocationId: request.allocationId,
       targetNode: { ...request.target },
-      startingSeqNo: safe ? store.userData.localCheckpoint + 1 : -2,
-      historyUUID: store?.userData.historyUUID,
+      startingSeqNo: local.startingSeqNo,
+      historyUUID: local.historyUUID,
       primaryRelocation: request.primaryRelocation,
     };
     try {
@@ -189,6 +191,8 @@ export class PeerRecoveryTargetService {
   private async filesInfo(request: FilesInfoRequest): Promise<object> {
     const recovery = this.recovery(request.recoveryId);
     await mkdir(recovery.indexPath, { recursive: true });
+    // Files replace the store: what the copy replayed locally does not count any more.
+    recovery.state.recordLocalOperations(0);
     recovery.state.startPeerIndexStage(request.files, false);
     return {};
   }

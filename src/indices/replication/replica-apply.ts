@@ -113,7 +113,7 @@ export async function syncGlobalCheckpointOnReplica(indices: IndicesService, req
 
 export function replicaResponse(shard: IndexShard): ReplicaResponse {
   const engine = shard.replicationEngine;
-  return { localCheckpoint: engine.persistedLocalCheckpoint, globalCheckpoint: engine.globalCheckpoint, retainFromSeqNo: engine.lastCommitLocalCheckpoint + 1 };
+  return { localCheckpoint: engine.persistedLocalCheckpoint, globalCheckpoint: engine.globalCheckpoint, retainFromSeqNo: engine.restartRecoveryFromSeqNo };
 }
 
 /**

@@ -41,7 +41,7 @@ export interface ReplicaResponse {
   /** Persisted (fsynced) local checkpoint. */
   readonly localCheckpoint: number;
   readonly globalCheckpoint: number;
-  /** The lowest seqNo this copy would ask for after a restart (its last commit's local checkpoint + 1). */
+  /** The lowest seqNo this copy would ask for after a restart (its persisted global checkpoint + 1: a restart replays its own translog up to there). */
   readonly retainFromSeqNo: number;
 }
 

@@ -5,8 +5,8 @@
  *
  * Simplified from ES (docs/decisions/0012-replication-and-retention.md): history is the translog, not soft
  * deletes; a lease is keyed by node, so a copy that comes back to the same node (a restart) finds it; a lease is
- * renewed from the copy's replication responses with the first seqNo above its last commit (what a restarted
- * copy asks for); leases of nodes that hold no copy are dropped once every copy is started, and any lease
+ * renewed from the copy's replication responses with the first seqNo a restart of it would ask for (its persisted
+ * global checkpoint + 1: it replays its own translog up to there, decision 0021); leases of nodes that hold no copy are dropped once every copy is started, and any lease
  * expires after `index.soft_deletes.retention_lease.period` (12h) without renewal.
  */
 import { readFileSync } from 'node:fs';
