@@ -214,7 +214,7 @@ export class GannetNode {
       await metadata.updateSettings(indices, { [READ_ONLY_ALLOW_DELETE]: value }, false);
     };
     // Allocation explain, reroute commands and the master's view of every data node's disk.
-    allocationService = new AllocationService(clusterService, coordinator, masterRequests, settings.raw(), updateFloodBlock, this.logger);
+    allocationService = new AllocationService(clusterService, coordinator, masterRequests, settings.raw(), updateFloodBlock, this.logger, acks);
     // What the cluster does (indices deleted, closed, opened, mappings and settings changed) goes to the log.
     this.stopEventLog = logClusterEvents(clusterService, this.logger, localNode.id);
     // Replication and peer recovery (indices/replication, indices/recovery) reach the master, the transport and the

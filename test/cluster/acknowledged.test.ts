@@ -2,7 +2,7 @@
  * `acknowledged` across nodes (issue 12, ES's AckedClusterStateUpdateTask): an acked change answers once every
  * node applied the state it published, so any node reads the change right after the answer; a node that does
  * not apply it within `timeout` makes the answer `acknowledged: false` (and `shards_acknowledged: false`), and
- * the change is still committed. `wait_for_active_shards=all` on three nodes waits for every copy.
+ * the change is still committed (reroute's too). `wait_for_active_shards=all` on three nodes waits for every copy.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -25,6 +25,16 @@ describe('acknowledged with three nodes', () => {
 
   const watchOf = (node: InProcessNode) => node.node.coordinatorForTest as EtcdCoordinator;
 
+  /** A started replica of `index`: its shard number and node id. */
+  async function replicaCopy(through: InProcessNode, index: string): Promise<{ shard: number; node: string }> {
+    const routing = await through.request('GET', `/_cluster/state/routing_table/${index}`);
+    for (const [shard, copies] of Object.entries(routing.body.routing_table.indices[index].shards as Record<string, any[]>)) {
+      const replica = copies.find((copy) => !copy.primary && copy.state === 'STARTED');
+      if (replica !== undefined) return { shard: Number(shard), node: replica.node };
+    }
+    throw new Error(`no started replica of [${index}]: ${routing.text}`);
+  }
+
   test('every node has applied an acked change when the answer comes', async () => {
     const [a, b, c] = cluster.nodes;
     const created = await b!.request('PUT', '/acked?wait_for_active_shards=all', { body: { settings: { number_of_shards: 3, number_of_replicas: 1 } } });
@@ -45,6 +55,13 @@ describe('acknowledged with three nodes', () => {
     const settings = await c!.request('PUT', '/acked/_settings', { body: { index: { refresh_interval: '5s' } } });
     assert.deepEqual(settings.body, { acknowledged: true });
     for (const node of cluster.nodes) assert.equal(node.node.nodeServices.clusterService.state().indices.get('acked')?.settings['index.refresh_interval'], '5s');
+    // A reroute that changes the routing answers once every node applied the state it published.
+    const replica = await replicaCopy(a!, 'acked');
+    const rerouted = await a!.request('POST', '/_cluster/reroute', { body: { commands: [{ cancel: { index: 'acked', shard: replica.shard, node: replica.node } }] } });
+    assert.equal(rerouted.status, 200, rerouted.text);
+    assert.equal(rerouted.body.acknowledged, true);
+    for (const node of cluster.nodes) assert.ok(node.node.nodeServices.clusterService.state().version >= rerouted.body.state.version, `${node.name} applied the rerouted state`);
+    assert.equal((await a!.request('GET', '/_cluster/health/acked?wait_for_status=green&timeout=30s')).body.status, 'green');
   });
 
   test('a node that does not apply in time makes the answer acknowledged: false; the change still commits', async () => {
@@ -63,6 +80,11 @@ describe('acknowledged with three nodes', () => {
       assert.deepEqual(alias.body, { acknowledged: false, errors: false });
       const clusterSettings = await other!.request('PUT', '/_cluster/settings?timeout=300ms', { body: { persistent: { 'cluster.routing.allocation.enable': 'all' } } });
       assert.equal(clusterSettings.body.acknowledged, false, clusterSettings.text);
+      // Reroute publishes a state too: its `acknowledged` waits for the nodes as well (it said true at once before).
+      const replica = await replicaCopy(other!, 'acked');
+      const rerouted = await other!.request('POST', '/_cluster/reroute?timeout=300ms&metric=none', { body: { commands: [{ cancel: { index: 'acked', shard: replica.shard, node: replica.node } }] } });
+      assert.equal(rerouted.status, 200, rerouted.text);
+      assert.deepEqual(rerouted.body, { acknowledged: false });
       // Committed regardless: the nodes that follow the state see it.
       const mapping = await other!.request('GET', '/acked/_mapping');
       assert.equal(mapping.body.acked.mappings.properties.late.type, 'long');

@@ -2,7 +2,8 @@
  * `POST /_cluster/reroute` (ES's RestClusterRerouteAction): the body's `commands` (move, cancel, allocate_replica,
  * allocate_stale_primary, allocate_empty_primary) parsed here as ES's parsers read them, run on the master
  * (cluster/routing/reroute-commands.ts) with `dry_run`, `explain` and `retry_failed`; the answer is
- * `acknowledged`, the resulting `state` (all but metadata unless `metric` says otherwise; `metric=none` leaves it
+ * `acknowledged` (once every node applied the published state, false after `timeout`, as every acked request), the
+ * resulting `state` (all but metadata unless `metric` says otherwise; `metric=none` leaves it
  * out, as ES 8 recommends) and, with `explain`, each command's `explanations`.
  */
 import { allocationErrors } from '../../common/errors.js';
@@ -106,8 +107,13 @@ const handler: Route['handler'] = async (request, { services }) => {
   const retryFailed = request.paramBool('retry_failed', false);
   const allocation = services.allocation;
   if (allocation === undefined) throw new Error('no allocation service on this node');
-  const outcome = await allocation.rerouteCommands({ commands: parsed.commands, explain, retryFailed }, dryRun, request.paramTimeMillis('master_timeout', ACKED_REQUEST_DEFAULT_MILLIS));
-  const body: Record<string, unknown> = { acknowledged: true };
+  const outcome = await allocation.rerouteCommands(
+    { commands: parsed.commands, explain, retryFailed },
+    dryRun,
+    request.paramTimeMillis('master_timeout', ACKED_REQUEST_DEFAULT_MILLIS),
+    request.paramTimeMillis('timeout', ACKED_REQUEST_DEFAULT_MILLIS),
+  );
+  const body: Record<string, unknown> = { acknowledged: outcome.acknowledged };
   const metric = request.param('metric');
   const emitState = metric !== 'none';
   let headers: Record<string, string> | undefined;

@@ -21,8 +21,11 @@ import { freeBytesThreshold } from './disk-watermarks.js';
 import { applyRerouteCommands, type RerouteExplanation, type RerouteRequest } from './reroute-commands.js';
 import { routingAllocation, type AllocationOptions } from './routing-allocation.js';
 import { READ_ONLY_ALLOW_DELETE } from './disk-threshold-monitor.js';
+import { SINGLE_NODE_ACKS, type AckWaiter } from '../publication-acks.js';
 
 export interface RerouteOutcome {
+  /** Whether every node applied the published state within the ack timeout (a dry run publishes nothing: true). */
+  readonly acknowledged: boolean;
   readonly explanations: readonly RerouteExplanation[];
   /** The state the reroute produced: published (and applied here), or only computed for a dry run. */
   readonly state: ClusterState;
@@ -53,13 +56,14 @@ export class AllocationService {
     /** Sets (true) or removes (null) the flood stage block on indices, through the master. */
     private readonly updateBlock: (indices: readonly string[], value: 'true' | null) => Promise<void>,
     private readonly logger: Logger,
+    private readonly acks: AckWaiter = SINGLE_NODE_ACKS,
   ) {
     master?.register('disk-usage', (args) => this.diskUsageOnMaster(args as { nodeId: string; usage: DiskUsage }));
     master?.register('allocation-explain', (args) => this.explainOnMaster(args as ExplainRequest));
     master?.register('cluster-reroute', async (args) => {
-      const { request, dryRun } = args as { request: RerouteRequest; dryRun: boolean };
-      const outcome = await this.rerouteOnMaster(request, dryRun);
-      return { explanations: outcome.explanations, state: dryRun ? toWire(outcome.state) : undefined };
+      const { request, dryRun, ackTimeoutMillis } = args as { request: RerouteRequest; dryRun: boolean; ackTimeoutMillis?: number };
+      const outcome = await this.rerouteOnMaster(request, dryRun, ackTimeoutMillis);
+      return { acknowledged: outcome.acknowledged, explanations: outcome.explanations, state: dryRun ? toWire(outcome.state) : undefined };
     });
   }
 
@@ -84,21 +88,25 @@ export class AllocationService {
     return this.master.run('allocation-explain', request, masterTimeoutMillis);
   }
 
-  async rerouteCommands(request: RerouteRequest, dryRun: boolean, masterTimeoutMillis?: number): Promise<RerouteOutcome> {
-    if (this.master === undefined) return this.rerouteOnMaster(request, dryRun);
-    const reply = await this.master.run<{ explanations: RerouteExplanation[]; state?: WireState }>('cluster-reroute', { request, dryRun }, masterTimeoutMillis);
+  /**
+   * Runs reroute commands on the master. A published result answers once every node applied it, or with
+   * `acknowledged: false` after `ackTimeoutMillis` (ES's AckedClusterStateUpdateTask, as every acked request).
+   */
+  async rerouteCommands(request: RerouteRequest, dryRun: boolean, masterTimeoutMillis?: number, ackTimeoutMillis?: number): Promise<RerouteOutcome> {
+    if (this.master === undefined) return this.rerouteOnMaster(request, dryRun, ackTimeoutMillis);
+    const reply = await this.master.run<{ acknowledged?: boolean; explanations: RerouteExplanation[]; state?: WireState }>('cluster-reroute', { request, dryRun, ackTimeoutMillis }, masterTimeoutMillis);
     // A published reroute is applied here before run() returns: this node's state shows it.
-    return { explanations: reply.explanations, state: reply.state === undefined ? this.clusterService.state() : fromWire(reply.state) };
+    return { acknowledged: reply.acknowledged ?? true, explanations: reply.explanations, state: reply.state === undefined ? this.clusterService.state() : fromWire(reply.state) };
   }
 
   private async explainOnMaster(request: ExplainRequest): Promise<AllocationExplanation> {
     return explainAllocation(this.clusterService.state(), request, this.allocationOptions());
   }
 
-  private async rerouteOnMaster(request: RerouteRequest, dryRun: boolean): Promise<RerouteOutcome> {
+  private async rerouteOnMaster(request: RerouteRequest, dryRun: boolean, ackTimeoutMillis?: number): Promise<RerouteOutcome> {
     if (dryRun) {
       const result = applyRerouteCommands(this.clusterService.state(), request, this.allocationOptions());
-      return { explanations: result.explanations, state: result.state };
+      return { acknowledged: true, explanations: result.explanations, state: result.state };
     }
     let explanations: readonly RerouteExplanation[] = [];
     const committed = await this.coordinator.submitStateUpdate('cluster_reroute (api)', (state) => {
@@ -106,7 +114,8 @@ export class AllocationService {
       explanations = result.explanations;
       return result.state;
     });
-    return { explanations, state: committed };
+    const acknowledged = ackTimeoutMillis === undefined ? true : await this.acks.waitForAcks(committed.version, ackTimeoutMillis);
+    return { acknowledged, explanations, state: committed };
   }
 
   private async diskUsageOnMaster({ nodeId, usage }: { nodeId: string; usage: DiskUsage }): Promise<void> {
