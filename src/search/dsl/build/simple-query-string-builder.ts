@@ -9,7 +9,7 @@ import { EsError } from '../../../common/errors.js';
 import type { SimpleQueryStringQuery } from '../ast/query-ast.js';
 import { fuzzinessFromEdits } from '../parse/common-params.js';
 import { SIMPLE_QUERY_STRING_FLAGS } from '../parse/query-string.js';
-import { parseSimpleQueryStringSyntax, type SqsBranch, type SqsNode } from '../syntax/simple-query-string-parser.js';
+import { parseSimpleQueryStringSteps, type SqsBranch, type SqsNode } from '../syntax/simple-query-string-parser.js';
 import { queryShardError, type BuildContext } from './build-context.js';
 import { fuzzyQuery, prefixQuery, termQuery } from './field-queries.js';
 import type { MatchOptions } from './match-builder.js';
@@ -71,7 +71,7 @@ function* simpleQueryStringSteps(query: SimpleQueryStringQuery, context: BuildCo
   }
   const leaves = new LeafBuilder(context, query, weights, analyzer, lenient);
   const flags = query.flags === -1 ? ALL_FLAGS : query.flags;
-  const tree = parseSimpleQueryStringSyntax(query.query, flags);
+  const tree = yield* parseSimpleQueryStringSteps(query.query, flags);
   const built = yield* evaluate(tree, leaves, query.defaultOperator === 'and' ? 'must' : 'should', new ClauseBudget(context.maxClauseCount), context.maxClauseCount);
   const result = built ?? matchNone('empty string passed to query parser');
   return applyMinimumShouldMatch(result, query.minimumShouldMatch);

@@ -149,11 +149,17 @@ function filterThatIsAlsoShould(query: BooleanQuery): Query | null {
   return new BooleanQuery(clauses, Math.max(0, minimumShouldMatch));
 }
 
+/** From this many clauses, duplicates are looked for by hash (equal queries have equal hashCode()). */
+const HASHED_DUPLICATE_SEARCH_FROM = 32;
+
 /** Repeated scoring clauses become one clause whose boost is the sum of theirs. */
 function mergeDuplicates(query: BooleanQuery, occur: Occur): Query | null {
   const clauses = query.clausesOf(occur);
   if (clauses.length < 2) return null;
   const merged: Array<{ query: Query; boost: number }> = [];
+  // Many clauses (a fuzzy match over 200 words expands to thousands of terms) are bucketed by hashCode()
+  // first: comparing each with every other one was quadratic and held the loop for tens of milliseconds.
+  const byHash = clauses.length > HASHED_DUPLICATE_SEARCH_FROM ? new Map<number, Array<{ query: Query; boost: number }>>() : undefined;
   for (const clause of clauses) {
     let inner = clause;
     let boost = 1;
@@ -161,9 +167,21 @@ function mergeDuplicates(query: BooleanQuery, occur: Occur): Query | null {
       boost *= inner.boost;
       inner = inner.query;
     }
-    const existing = merged.find((entry) => entry.query.equals(inner));
-    if (existing === undefined) merged.push({ query: inner, boost });
-    else existing.boost += boost;
+    let candidates: Array<{ query: Query; boost: number }> = merged;
+    if (byHash !== undefined) {
+      const hash = inner.hashCode();
+      let bucket = byHash.get(hash);
+      if (bucket === undefined) byHash.set(hash, (bucket = []));
+      candidates = bucket;
+    }
+    const existing = candidates.find((entry) => entry.query.equals(inner));
+    if (existing !== undefined) {
+      existing.boost += boost;
+      continue;
+    }
+    const added = { query: inner, boost };
+    merged.push(added);
+    if (candidates !== merged) candidates.push(added);
   }
   if (merged.length === clauses.length) return null;
   const rebuilt: BooleanClause[] = merged.map(({ query: inner, boost }) => ({

@@ -155,7 +155,8 @@ class Builder {
     }
   }
 
-  build(node: RegexpNode): Fragment {
+  /** A generator: it pauses between the copies of a repetition, so a caller on the event loop can let others run. */
+  *build(node: RegexpNode): Generator<void, Fragment> {
     const nfa = this.nfa;
     switch (node.kind) {
       case 'string': {
@@ -192,20 +193,20 @@ class Builder {
         const start = nfa.state();
         const end = nfa.state();
         for (const part of [node.left, node.right]) {
-          const fragment = this.build(part);
+          const fragment = yield* this.build(part);
           nfa.epsilon(start, fragment.start);
           nfa.epsilon(fragment.end, end);
         }
         return { start, end };
       }
       case 'concat': {
-        const left = this.build(node.left);
-        const right = this.build(node.right);
+        const left = yield* this.build(node.left);
+        const right = yield* this.build(node.right);
         nfa.epsilon(left.end, right.start);
         return { start: left.start, end: right.end };
       }
       case 'optional': {
-        const inner = this.build(node.inner);
+        const inner = yield* this.build(node.inner);
         const start = nfa.state();
         const end = nfa.state();
         nfa.epsilon(start, inner.start);
@@ -214,9 +215,9 @@ class Builder {
         return { start, end };
       }
       case 'star':
-        return this.star(node.inner);
+        return yield* this.star(node.inner);
       case 'repeat':
-        return this.repeat(node.inner, node.min, node.max);
+        return yield* this.repeat(node.inner, node.min, node.max);
       case 'interval':
         return this.interval(node.min, node.max, node.digits);
       case 'complement':
@@ -226,8 +227,8 @@ class Builder {
     }
   }
 
-  private star(inner: RegexpNode): Fragment {
-    const fragment = this.build(inner);
+  private *star(inner: RegexpNode): Generator<void, Fragment> {
+    const fragment = yield* this.build(inner);
     const start = this.nfa.state();
     const end = this.nfa.state();
     this.nfa.epsilon(start, fragment.start);
@@ -238,25 +239,27 @@ class Builder {
   }
 
   /** Operations.repeat: `min` copies, then `max - min` optional ones (or a star when unbounded). */
-  private repeat(inner: RegexpNode, min: number, max: number): Fragment {
+  private *repeat(inner: RegexpNode, min: number, max: number): Generator<void, Fragment> {
     const nfa = this.nfa;
     if (max !== -1 && min > max) return { start: nfa.state(), end: nfa.state() };
     const start = nfa.state();
     let end = start;
     for (let i = 0; i < min; i++) {
-      const copy = this.build(inner);
+      yield;
+      const copy = yield* this.build(inner);
       nfa.epsilon(end, copy.start);
       end = copy.end;
     }
     if (max === -1) {
-      const tail = this.star(inner);
+      const tail = yield* this.star(inner);
       nfa.epsilon(end, tail.start);
       return { start, end: tail.end };
     }
     const final = nfa.state();
     nfa.epsilon(end, final);
     for (let i = min; i < max; i++) {
-      const copy = this.build(inner);
+      yield;
+      const copy = yield* this.build(inner);
       nfa.epsilon(end, copy.start);
       nfa.epsilon(copy.end, final);
       end = copy.end;
@@ -318,7 +321,7 @@ class Builder {
   /** A sub-expression determinized on its own (what complement and intersection work on). */
   private subDfa(node: RegexpNode): Dfa {
     const nfa = new Nfa(this.limits.effortLimit);
-    const fragment = new Builder(nfa, this.caseInsensitive, this.limits).build(node);
+    const fragment = drain(new Builder(nfa, this.caseInsensitive, this.limits).build(node));
     nfa.accept[fragment.end] = true;
     return determinizeNfa(nfa, fragment.start, this.limits.effortLimit);
   }
@@ -335,6 +338,14 @@ class Builder {
       if (dfa.accept[i] === 1) nfa.epsilon(base[i]!, end);
     }
     return { start: base[0]!, end };
+  }
+}
+
+/** Runs a sliced step generator to its end at once (the synchronous paths). */
+function drain<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done === true) return step.value;
   }
 }
 
@@ -377,7 +388,7 @@ function* epsilonFree(nfa: Nfa, start: number, effortLimit: number): Generator<v
   let workAtPause = 0;
   for (let i = 0; i < order.length; i++) {
     // Closures of a pathological nesting cost up to ten times the effort limit: they pause as determinization does.
-    if (closureWork - workAtPause >= EFFORT_PER_STEP * 4) {
+    if (closureWork - workAtPause >= EFFORT_PER_STEP) {
       workAtPause = closureWork;
       yield;
     }
@@ -421,8 +432,13 @@ function sortNumbers(values: number[]): void {
   }
 }
 
-/** Effort (NFA states of expanded sets) between two pauses of a sliced determinization. */
-const EFFORT_PER_STEP = 2048;
+/**
+ * Effort (NFA states of expanded sets) between two offers to pause of a sliced determinization. The caller's
+ * pause only yields once its time slice is spent, so small steps cost a check, not a turn of the loop.
+ */
+const EFFORT_PER_STEP = 256;
+/** States of the epsilon-free NFA the determinization's setup walks between two offers to pause. */
+const SETUP_STATES_PER_STEP = 512;
 
 /**
  * Operations.determinize: the powerset construction over the epsilon-free NFA, adding each expanded set's size
@@ -433,7 +449,12 @@ const EFFORT_PER_STEP = 2048;
 function* determinizeSteps(nfa: Nfa, start: number, effortLimit: number): Generator<void, Dfa> {
   const { moves, accept: nfaAccept } = yield* epsilonFree(nfa, start, effortLimit);
   const boundSet = new Set<number>();
-  for (const ranges of moves) for (let k = 0; k < ranges.length; k += 3) boundSet.add(ranges[k]!).add(ranges[k + 1]! + 1);
+  for (let state = 0; state < moves.length; state++) {
+    // The setup walks every state of the epsilon-free NFA (up to the effort limit): it pauses too.
+    if (state % SETUP_STATES_PER_STEP === SETUP_STATES_PER_STEP - 1) yield;
+    const ranges = moves[state]!;
+    for (let k = 0; k < ranges.length; k += 3) boundSet.add(ranges[k]!).add(ranges[k + 1]! + 1);
+  }
   const bounds = Int32Array.from(boundSet).sort();
   const classOf = (point: number): number => {
     let low = 0;
@@ -446,11 +467,14 @@ function* determinizeSteps(nfa: Nfa, start: number, effortLimit: number): Genera
     return low;
   };
   // Per state: [first class, last class, target] triples.
-  const spans = moves.map((ranges) => {
+  const spans: number[][] = [];
+  for (let state = 0; state < moves.length; state++) {
+    if (state % SETUP_STATES_PER_STEP === SETUP_STATES_PER_STEP - 1) yield;
+    const ranges = moves[state]!;
     const out: number[] = [];
     for (let k = 0; k < ranges.length; k += 3) out.push(classOf(ranges[k]!), classOf(ranges[k + 1]! + 1) - 1, ranges[k + 2]!);
-    return out;
-  });
+    spans.push(out);
+  }
   const buckets: number[][] = Array.from({ length: bounds.length }, () => []);
   const bucketStamp = new Int32Array(bounds.length);
   const ids = new Map<string, number>([['0', 0]]);
@@ -525,11 +549,7 @@ function* determinizeSteps(nfa: Nfa, start: number, effortLimit: number): Genera
 
 /** Runs a sliced determinization to its end. */
 function determinizeNfa(nfa: Nfa, start: number, effortLimit: number): Dfa {
-  const steps = determinizeSteps(nfa, start, effortLimit);
-  for (;;) {
-    const step = steps.next();
-    if (step.done === true) return step.value;
-  }
+  return drain(determinizeSteps(nfa, start, effortLimit));
 }
 
 /** Every code point leads somewhere: missing ranges go to a new dead state (Operations.totalize). */
@@ -635,11 +655,12 @@ function unwrap(outcome: Dfa | EsError): Dfa {
   return outcome;
 }
 
-function startBuild(root: RegexpNode, caseInsensitive: boolean, effortLimit: number): { nfa: Nfa; start: number } {
+/** The NFA of an expression and then its DFA, as one generator of slices (the NFA of `[a-z]{1,50}{1,50}` alone took ~4 ms). */
+function* compileSteps(root: RegexpNode, caseInsensitive: boolean, effortLimit: number): Generator<void, Dfa> {
   const nfa = new Nfa(effortLimit);
-  const fragment = new Builder(nfa, caseInsensitive, { effortLimit }).build(root);
+  const fragment = yield* new Builder(nfa, caseInsensitive, { effortLimit }).build(root);
   nfa.accept[fragment.end] = true;
-  return { nfa, start: fragment.start };
+  return yield* determinizeSteps(nfa, fragment.start, effortLimit);
 }
 
 /** LUCENE-9981: the work limit, once a state count, converts to ten units of effort per state. */
@@ -657,8 +678,7 @@ export function compileRegexpDfa(root: RegexpNode, pattern: string, caseInsensit
   if (known !== undefined) return unwrap(known);
   let outcome: Dfa | EsError;
   try {
-    const { nfa, start } = startBuild(root, caseInsensitive, effortLimitOf(workLimit));
-    outcome = determinizeNfa(nfa, start, effortLimitOf(workLimit));
+    outcome = drain(compileSteps(root, caseInsensitive, effortLimitOf(workLimit)));
   } catch (err) {
     if (!(err instanceof TooComplex)) throw err;
     outcome = tooComplexToDeterminize(pattern, workLimit);
@@ -685,8 +705,7 @@ export async function precompileRegexpDfa(
   if (compiled.has(key)) return;
   let outcome: Dfa | EsError;
   try {
-    const { nfa, start } = startBuild(root, caseInsensitive, effortLimitOf(workLimit));
-    const steps = determinizeSteps(nfa, start, effortLimitOf(workLimit));
+    const steps = compileSteps(root, caseInsensitive, effortLimitOf(workLimit));
     for (;;) {
       const step = steps.next();
       if (step.done === true) {
