@@ -19,7 +19,8 @@ import { indicesOf } from '../indices-services.js';
 import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess, ShardInfo } from './doc-write.js';
 import { executeOnPrimary, indexPrepared, prepareIndexIfMapped, prepareOnPrimary, type ShardIndexOperation } from './primary-executor.js';
 import type { RefreshPolicy } from './write-params.js';
-import { itemFromWire, itemToWire, outcomeFromWire, outcomeToWire, type WireDocWriteItem, type WireOutcome } from './shard-bulk-wire.js';
+import { itemsFromWire, itemsToWire, outcomesFromWire, outcomesToWire, type WireDocWriteItem, type WireOutcome, type WireOutcomes } from './shard-bulk-wire.js';
+import type { RecordColumns } from '../../transport/index.js';
 
 export interface WriteOptions {
   readonly refresh: RefreshPolicy;
@@ -164,8 +165,8 @@ export interface ShardBulkRequest {
   readonly index: string;
   readonly indexUuid: string;
   readonly shard: number;
-  /** Tagged for the wire (shard-bulk-wire.ts). */
-  readonly items: WireDocWriteItem[];
+  /** As columns, tagged for the wire (shard-bulk-wire.ts); an array of items is accepted too. */
+  readonly items: RecordColumns | readonly WireDocWriteItem[];
   readonly ids: string[];
   readonly autoIds: number[];
   readonly options: WriteOptions;
@@ -248,20 +249,21 @@ async function sendShardGroup(
   node: DiscoveryNode,
   fromRelocatedPrimary: boolean,
 ): Promise<void> {
+  const groupItems = group.positions.map((position) => items[position]!);
   const request: ShardBulkRequest = {
     index: group.index.name,
     indexUuid: group.index.uuid,
     shard: group.shard,
-    items: group.positions.map((position) => itemToWire(items[position]!)),
+    items: itemsToWire(groupItems),
     ids: group.ids,
     autoIds: group.positions.flatMap((position, i) => (group.autoIds.has(position) ? [i] : [])),
     options,
     fromRelocatedPrimary,
   };
   try {
-    const remote = (await sendToNode(context.services, node, SHARD_BULK_ACTION, request, context.task)) as WireOutcome[];
-    remote.forEach((outcome, i) => {
-      outcomes[group.positions[i]!] = outcomeFromWire(outcome);
+    const remote = (await sendToNode(context.services, node, SHARD_BULK_ACTION, request, context.task)) as WireOutcomes | WireOutcome[];
+    outcomesFromWire(remote, { index: group.index.name, ids: group.ids, items: groupItems }).forEach((outcome, i) => {
+      outcomes[group.positions[i]!] = outcome;
     });
   } catch (err) {
     const error = toEsError(err);
@@ -272,14 +274,15 @@ async function sendShardGroup(
 }
 
 /** The primary's side of a shard bulk request: the group's items, run here in order. */
-export async function executeShardBulk(request: ShardBulkRequest, context: ActionContext): Promise<WireOutcome[]> {
+export async function executeShardBulk(request: ShardBulkRequest, context: ActionContext): Promise<WireOutcomes> {
   const index = context.services.clusterService.state().indices.get(request.index);
   if (index === undefined || index.uuid !== request.indexUuid) throw errors.indexNotFound(request.index);
-  const positions = request.items.map((_, i) => i);
+  const items = itemsFromWire(request.items);
+  const positions = items.map((_, i) => i);
   const group: ShardGroup = { index, shard: request.shard, positions, ids: request.ids, autoIds: new Set(request.autoIds) };
-  const outcomes: DocWriteOutcome[] = new Array(request.items.length);
-  await runShardGroup(group, request.items.map(itemFromWire), outcomes, request.options, context, request.fromRelocatedPrimary === true);
-  return outcomes.map(outcomeToWire);
+  const outcomes: DocWriteOutcome[] = new Array(items.length);
+  await runShardGroup(group, items, outcomes, request.options, context, request.fromRelocatedPrimary === true);
+  return outcomesToWire(outcomes, { index: request.index, ids: request.ids, items });
 }
 
 function resolveNameForFailure(state: ClusterState, name: string): string {

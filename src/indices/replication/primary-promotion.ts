@@ -23,7 +23,7 @@
 import { EsError, toEsError } from '../../common/errors.js';
 import type { IndexShard } from '../index-shard.js';
 import { otherCopies } from './replication-group.js';
-import { REPLICA_ACTION, replicatedFromTranslog, type ReplicaRequest, type ReplicaResponse, type ReplicatedOperation } from './replicated-operation.js';
+import { operationsToWire, REPLICA_ACTION, replicatedFromTranslog, type ReplicaRequest, type ReplicaResponse, type ReplicatedOperation } from './replicated-operation.js';
 import type { ReplicationServices } from './replication-services.js';
 import { failCopy, markUnavailableCopiesStale, recordReplicaResponse } from './replication-operation.js';
 import { peerRecoveryLeaseId } from './retention-leases.js';
@@ -109,7 +109,7 @@ export async function resyncReplicas(shard: IndexShard, services: ReplicationSer
               targetAllocationId: copy.allocationId,
               primaryTerm,
               globalCheckpoint,
-              operations: batch,
+              operations: operationsToWire(batch),
               refresh: 'none',
             };
             const response = (await services.send(copy.node, REPLICA_ACTION, request, { timeoutMillis: RESYNC_REQUEST_TIMEOUT_MILLIS })) as ReplicaResponse;

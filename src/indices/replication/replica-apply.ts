@@ -29,7 +29,7 @@ import type { ParsedDocument } from '../../mapping/index.js';
 import type { IndexService } from '../index-service.js';
 import type { IndexShard } from '../index-shard.js';
 import type { IndicesService } from '../indices-service.js';
-import type { GlobalCheckpointSyncRequest, ReplicaRequest, ReplicaResponse, ReplicatedOperation } from './replicated-operation.js';
+import { operationsFromWire, type GlobalCheckpointSyncRequest, type ReplicaRequest, type ReplicaResponse, type ReplicatedOperation } from './replicated-operation.js';
 import type { ReplicationServices } from './replication-services.js';
 import type { ReleasePermit } from './operation-permits.js';
 
@@ -79,14 +79,15 @@ export async function performOnReplica(indices: IndicesService, services: Replic
   // An old primary's request meets its replacement here: refused by term first (what the old primary is told).
   if (request.primaryTerm < shard.operationPrimaryTerm) throw replicationErrors.termTooOld(shard.indexName, shard.shardId, request.primaryTerm, shard.operationPrimaryTerm);
   if (shard.isPrimaryMode) throw new EsError('illegal_state_exception', `${shard.label} is in primary mode and cannot take operations from another primary`);
+  const operations = operationsFromWire(request.operations);
   const release = await acquireReplicaPermit(shard, request.primaryTerm, request.globalCheckpoint);
   try {
     shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
     shard.syncGlobalCheckpointToEngine();
-    await applyOperations(shard, service, services, request.operations, 'replica');
+    await applyOperations(shard, service, services, operations, 'replica');
     if (request.refresh === 'immediate') await shard.refresh('api');
     else if (request.refresh === 'wait_for') {
-      const maxSeqNo = request.operations.reduce((max, operation) => Math.max(max, operation.seqNo), -1);
+      const maxSeqNo = operations.reduce((max, operation) => Math.max(max, operation.seqNo), -1);
       if (maxSeqNo >= 0) await shard.waitForRefresh(maxSeqNo);
     }
     return replicaResponse(shard);

@@ -6,6 +6,7 @@
  * recovery sends translog history as it is.
  */
 import type { TranslogOperation } from '../../engine/index.js';
+import { column, isRecordColumns, toColumns, type RecordColumns } from '../../transport/index.js';
 import type { RetentionLeasesView } from './retention-leases.js';
 
 export type ReplicatedOperation =
@@ -31,7 +32,8 @@ export interface ReplicaRequest {
   readonly primaryTerm: number;
   /** The primary's global checkpoint, sampled before the replication group was read. */
   readonly globalCheckpoint: number;
-  readonly operations: ReplicatedOperation[];
+  /** As columns on the wire (operationsToWire); a plain array is accepted too. */
+  readonly operations: WireOperations;
   /** `refresh=true|wait_for` runs on every copy. */
   readonly refresh: 'none' | 'immediate' | 'wait_for';
 }
@@ -67,4 +69,37 @@ export function replicatedFromTranslog(operation: TranslogOperation): Replicated
   }
   if (operation.type === 'delete') return { type: 'delete', id: operation.id, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version };
   return { type: 'noop', seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, reason: operation.reason };
+}
+
+/** Operations as a replica request carries them: columns (operationsToWire), or a plain array. */
+export type WireOperations = readonly ReplicatedOperation[] | RecordColumns;
+
+const OPERATION_KEYS = ['type', 'id', 'seqNo', 'primaryTerm', 'version', 'source', 'routing', 'reason'] as const;
+type AnyOperationKey = (typeof OPERATION_KEYS)[number];
+
+/** Operations as columns: one array per field instead of a map per operation (record-columns.ts says why). */
+export function operationsToWire(operations: readonly ReplicatedOperation[]): RecordColumns {
+  return toColumns(operations as readonly Partial<Record<AnyOperationKey, unknown>>[], OPERATION_KEYS);
+}
+
+/** The operations of a replica request, whichever form it arrived in, rebuilt one shape per type. */
+export function operationsFromWire(wire: WireOperations): ReplicatedOperation[] {
+  if (!isRecordColumns(wire)) return wire as ReplicatedOperation[];
+  const [types, ids, seqNos, terms, versions, sources, routings, reasons] = OPERATION_KEYS.map((key) => column(wire, key));
+  const operations: ReplicatedOperation[] = new Array(wire.count);
+  for (let i = 0; i < wire.count; i++) {
+    const type = types![i];
+    const seqNo = seqNos![i] as number;
+    const primaryTerm = terms![i] as number;
+    if (type === 'index') {
+      operations[i] = { type, id: ids![i] as string, seqNo, primaryTerm, version: versions![i] as number, source: sources![i] as Uint8Array, routing: routings![i] as string | undefined };
+    } else if (type === 'delete') {
+      operations[i] = { type, id: ids![i] as string, seqNo, primaryTerm, version: versions![i] as number };
+    } else if (type === 'noop') {
+      operations[i] = { type, seqNo, primaryTerm, reason: reasons![i] as string };
+    } else {
+      throw new TypeError(`unknown replicated operation type [${String(type)}]`);
+    }
+  }
+  return operations;
 }

@@ -19,7 +19,7 @@
 import { EsError, replicationErrors, toEsError } from '../../common/errors.js';
 import type { IndexShard } from '../index-shard.js';
 import { otherCopies, type ReplicationGroupState } from './replication-group.js';
-import { REPLICA_ACTION, type ReplicaRequest, type ReplicaResponse, type ReplicatedOperation } from './replicated-operation.js';
+import { operationsToWire, REPLICA_ACTION, type ReplicaRequest, type ReplicaResponse, type ReplicatedOperation } from './replicated-operation.js';
 import type { ReplicationServices } from './replication-services.js';
 import { peerRecoveryLeaseId } from './retention-leases.js';
 import { scheduleGlobalCheckpointSync } from './global-checkpoint-sync.js';
@@ -72,6 +72,8 @@ export async function replicate(
   let successful = 1;
   const failures: ShardReplicationFailure[] = [];
   const sends: Array<Promise<void>> = [];
+  // Encoded once for every copy (and only when there is one to send to).
+  let wireOperations: ReplicaRequest['operations'] | undefined;
   for (const copy of otherCopies(group, shard.allocationId)) {
     total++;
     if (!targets.has(copy.allocationId)) continue;
@@ -82,7 +84,7 @@ export async function replicate(
       targetAllocationId: copy.allocationId,
       primaryTerm,
       globalCheckpoint,
-      operations: operations as ReplicatedOperation[],
+      operations: (wireOperations ??= operationsToWire(operations)),
       refresh,
     };
     sends.push(
