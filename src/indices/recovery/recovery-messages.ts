@@ -8,7 +8,7 @@
 import type { RecoveryNode } from '../recovery-state.js';
 import type { CopyCheckpoint } from '../replication/replication-tracker.js';
 import type { RetentionLease } from '../replication/retention-leases.js';
-import type { ReplicatedOperation } from '../replication/replicated-operation.js';
+import type { WireOperations } from '../replication/replicated-operation.js';
 
 export const START_RECOVERY_ACTION = 'internal:index/shard/recovery/start_recovery';
 export const FILES_INFO_ACTION = 'internal:index/shard/recovery/filesInfo';
@@ -73,7 +73,8 @@ export interface PrepareTranslogRequest {
 
 export interface TranslogOpsRequest {
   readonly recoveryId: string;
-  readonly operations: ReplicatedOperation[];
+  /** As columns (operationsToWire), as a replica request carries them. */
+  readonly operations: WireOperations;
   readonly totalOperations: number;
   readonly globalCheckpoint: number;
 }

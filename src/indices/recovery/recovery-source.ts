@@ -24,7 +24,7 @@ import type { IndexShard } from '../index-shard.js';
 import type { IndicesService } from '../indices-service.js';
 import { peerRecoveryLeaseId } from '../replication/retention-leases.js';
 import { recordReplicaResponse } from '../replication/replication-operation.js';
-import { replicatedFromTranslog, type ReplicaResponse, type ReplicatedOperation } from '../replication/replicated-operation.js';
+import { operationsToWire, replicatedFromTranslog, type ReplicaResponse, type ReplicatedOperation } from '../replication/replicated-operation.js';
 import type { ReplicationServices } from '../replication/replication-services.js';
 import { scheduleGlobalCheckpointSync } from '../replication/global-checkpoint-sync.js';
 import type { TransportNode } from '../../transport/index.js';
@@ -238,7 +238,7 @@ async function sendHistory(
     const sending = (async () => {
       const response = (await send(TRANSLOG_OPS_ACTION, {
         recoveryId: request.recoveryId,
-        operations,
+        operations: operationsToWire(operations),
         totalOperations: Math.max(totalOperations, sent),
         globalCheckpoint: shard.tracker.knownGlobalCheckpoint,
       })) as ReplicaResponse;

@@ -28,6 +28,7 @@ import type { IndexShard } from '../index-shard.js';
 import type { IndicesService } from '../indices-service.js';
 import { ShardRecoveryState, type RecoveryNode } from '../recovery-state.js';
 import { acquireReplicaPermit, applyOperations, replicaResponse } from '../replication/replica-apply.js';
+import { operationsFromWire } from '../replication/replicated-operation.js';
 import type { ReplicationServices } from '../replication/replication-services.js';
 import {
   CLEAN_FILES_ACTION,
@@ -251,12 +252,13 @@ export class PeerRecoveryTargetService {
   private async translogOps(request: TranslogOpsRequest): Promise<object> {
     const recovery = this.recovery(request.recoveryId);
     const shard = openShardOf(recovery);
+    const operations = operationsFromWire(request.operations);
     const release = await acquireReplicaPermit(shard, shard.operationPrimaryTerm);
     try {
       shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
       shard.syncGlobalCheckpointToEngine();
-      await applyOperations(shard, recovery.service, this.services, request.operations, 'peer_recovery');
-      recovery.state.addRecoveredOperations(request.operations.length, request.totalOperations);
+      await applyOperations(shard, recovery.service, this.services, operations, 'peer_recovery');
+      recovery.state.addRecoveredOperations(operations.length, request.totalOperations);
       return replicaResponse(shard);
     } finally {
       release();
