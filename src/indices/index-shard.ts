@@ -60,6 +60,8 @@ export class IndexShard {
   resync: Promise<unknown> | undefined;
   /** A global checkpoint sync waiting to run (replication/global-checkpoint-sync.ts). */
   globalCheckpointSyncTimer: NodeJS.Timeout | undefined;
+  /** When that sync runs at the latest, however many writes keep postponing it. */
+  globalCheckpointSyncDeadline: number | undefined;
   private routingPrimary: boolean;
   private persistedLeasesVersion: number;
   private dirty = false;
