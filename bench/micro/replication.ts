@@ -7,12 +7,12 @@
  *  3. file-based peer recovery throughput: a new copy of that shard on a third node (bytes copied / recovery
  *     time, against the `indices.recovery.max_bytes_per_sec` limit, default 40mb).
  *
- * Usage: node dist/bench/micro/replication.js [--docs 50000] [--batch 1000] [--clients 2] [--missed 10000]
+ * Usage: node dist/bench/micro/replication.js [--docs 50000] [--batch 1000] [--clients 2] [--missed 10000] [--runs 1]
  *        [--parts bulk,ops,files] (a subset skips the single-node run without `bulk`, 2 without `ops`, 3 without
  *        `files`; with GANNET_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=DIR" each node writes a CPU profile on exit)
  */
 import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { ClusterProcesses } from '../../test/helpers/cluster-processes.js';
 import type { NodeProcess } from '../../test/helpers/node-process.js';
 import { readCorpusLines } from './corpus.js';
@@ -32,6 +32,51 @@ function bulkBodies(lines: readonly Buffer[], index: string, batch: number, idOf
     bodies.push(parts.join(''));
   }
   return bodies;
+}
+
+/** CPU time (user + system, every thread) a process has used, in milliseconds, from /proc (Linux). */
+function cpuMillis(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * (1000 / 100);
+}
+
+/** CPU milliseconds per thread name of a process (main thread, workers, V8's and libuv's pools). */
+function threadCpuMillis(pid: number | undefined): Map<string, number> {
+  const byName = new Map<string, number>();
+  if (pid === undefined) return byName;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = tid === String(pid) ? 'main' : `${stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'))}/${tid}`;
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // The thread ended between the listing and the read.
+    }
+  }
+  return byName;
+}
+
+/**
+ * The CPU each node process spent while `work` ran, per 1,000 documents: the host's load moves wall-clock rates
+ * by 2-3x between runs, CPU per document far less, and it shows which side of the replication pays.
+ */
+async function withCpu<T>(nodes: readonly NodeProcess[], docs: number, work: () => Promise<T>): Promise<{ result: T; cpuPer1000: number[]; wallMs: number }> {
+  const before = nodes.map((node) => cpuMillis(node.child.pid));
+  const threadsBefore = nodes.map((node) => threadCpuMillis(node.child.pid));
+  const started = performance.now();
+  const result = await work();
+  const wallMs = performance.now() - started;
+  const cpuPer1000 = nodes.map((node, i) => ((cpuMillis(node.child.pid) - before[i]!) * 1000) / docs);
+  if (process.env['BENCH_THREADS'] !== undefined) {
+    nodes.forEach((node, i) => {
+      const after = threadCpuMillis(node.child.pid);
+      const parts = [...after].map(([name, ms]) => [name, ((ms - (threadsBefore[i]!.get(name) ?? 0)) * 1000) / docs] as const).filter(([, ms]) => ms >= 1);
+      console.log(`  node ${i} threads, CPU ms per 1,000 docs: ${parts.map(([name, ms]) => `${name} ${ms.toFixed(0)}`).join(', ')}`);
+    });
+  }
+  return { result, cpuPer1000, wallMs };
 }
 
 /** Sends the bodies with `clients` requests in flight; returns documents per second. */
@@ -74,22 +119,47 @@ async function main(): Promise<void> {
   const sourceBytes = lines.reduce((sum, line) => sum + line.length, 0);
   console.log(`npm corpus: ${lines.length} documents, ${(sourceBytes / 1e6).toFixed(1)} MB of sources, bulk ${batch}, ${clients} clients`);
 
-  // 1a. One node, one primary.
-  let singleRate = NaN;
-  if (parts.has('bulk')) {
-    const single = await ClusterProcesses.start(1);
-    try {
-      const [node] = single.nodes as [NodeProcess];
-      await node.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
-      await waitGreen(node, 'bench');
-      singleRate = await ingest(node, bodies, clients, lines.length);
-    } finally {
-      await single.stop();
-    }
-    console.log(`1 primary on 1 node:             ${Math.round(singleRate)} docs/s`);
+  // 1. `--runs` pairs (one node, then the two-node cluster; the host's load falls on both); the last pair's cluster
+  // goes on to parts 2 and 3. The ratio printed at the end is the median of the pairs' ratios.
+  const runs = parts.has('bulk') ? arg('runs', 1) : 1;
+  const ratios: number[] = [];
+  for (let run = 1; run <= runs; run++) {
+    const singleRate = parts.has('bulk') ? await singleNodeRun(bodies, clients, lines.length) : NaN;
+    const last = run === runs;
+    await replicatedRun(bodies, clients, lines.length, singleRate, ratios, last ? async (cluster) => {
+      // 2. Operations-based recovery: the replica's node stops, `missed` operations are written, it comes back.
+      if (parts.has('ops')) await opsBasedRecovery(cluster, batch, clients, missed);
+      // 3. File-based recovery of a big index to a node that never held it, throttled and not.
+      if (parts.has('files')) await fileBasedRecovery(cluster, arg('file-mb', 200));
+    } : undefined);
   }
+  if (ratios.length > 1) {
+    const sorted = [...ratios].sort((x, y) => x - y);
+    console.log(`ratio over ${ratios.length} pairs: ${sorted.map((r) => r.toFixed(2)).join(', ')}; median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(2)}x (goal >= 0.6x)`);
+  }
+}
 
-  // 1b. Two nodes, primary + replica; then 2 and 3 on the same cluster.
+function cpuText(cpuPer1000: readonly number[]): string {
+  return `CPU ms per 1,000 docs ${cpuPer1000.map((ms) => ms.toFixed(0)).join(' + ')}`;
+}
+
+/** 1a. One node, one primary. */
+async function singleNodeRun(bodies: readonly string[], clients: number, docs: number): Promise<number> {
+  const single = await ClusterProcesses.start(1);
+  try {
+    const [node] = single.nodes as [NodeProcess];
+    await node.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
+    await waitGreen(node, 'bench');
+    const { result: rate, cpuPer1000 } = await withCpu([node], docs, () => ingest(node, bodies, clients, docs));
+    console.log(`1 primary on 1 node:             ${Math.round(rate)} docs/s; ${cpuText(cpuPer1000)}`);
+    return rate;
+  } finally {
+    await single.stop();
+  }
+}
+
+/** 1b. Two nodes, the primary on the first and its replica on the second; then `more` on the same cluster. */
+async function replicatedRun(bodies: readonly string[], clients: number, docs: number, singleRate: number, ratios: number[], more?: (cluster: ClusterProcesses) => Promise<void>): Promise<void> {
   const cluster = await ClusterProcesses.start(1);
   let keptData: string | undefined;
   try {
@@ -101,13 +171,10 @@ async function main(): Promise<void> {
     await waitGreen(a, 'bench');
     await a.request('PUT', '/bench/_settings', { body: { index: { number_of_replicas: 1, 'routing.allocation.require._id': null } } });
     await waitGreen(a, 'bench');
-    const replicatedRate = await ingest(a, bodies, clients, lines.length);
-    console.log(`1 primary + 1 replica, 2 nodes:  ${Math.round(replicatedRate)} docs/s (${(replicatedRate / singleRate).toFixed(2)}x of one node; goal >= 0.6x)`);
-
-    // 2. Operations-based recovery: the replica's node stops, `missed` operations are written, it comes back.
-    if (parts.has('ops')) await opsBasedRecovery(cluster, batch, clients, missed);
-    // 3. File-based recovery of a big index to a node that never held it, throttled and not.
-    if (parts.has('files')) await fileBasedRecovery(cluster, arg('file-mb', 200));
+    const { result: rate, cpuPer1000 } = await withCpu([a, b], docs, () => ingest(a, bodies, clients, docs));
+    ratios.push(rate / singleRate);
+    console.log(`1 primary + 1 replica, 2 nodes:  ${Math.round(rate)} docs/s (${(rate / singleRate).toFixed(2)}x of one node; goal >= 0.6x); ${cpuText(cpuPer1000)} (primary + replica)`);
+    if (more !== undefined) await more(cluster);
   } finally {
     await cluster.stop();
     if (keptData !== undefined) rmSync(keptData, { recursive: true, force: true });
