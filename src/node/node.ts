@@ -34,6 +34,7 @@ import { IndicesService, PeerRecoveryTargetService, registerRecoverySource, GLOB
 import { openEngine } from '../engine/index.js';
 import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
+import { shardSizeKey } from '../cluster/routing/cluster-info.js';
 import { logClusterEvents } from '../cluster/cluster-event-log.js';
 import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { DiskThresholdMonitor, READ_ONLY_ALLOW_DELETE } from '../cluster/routing/disk-threshold-monitor.js';
@@ -310,7 +311,7 @@ export class GannetNode {
       localNodeName: localNode.name,
       probe: () => monitor.fs(),
       updateBlock: updateFloodBlock,
-      reportUsage: (usage) => allocationService!.reportDiskUsage(localNode.id, usage),
+      reportUsage: (usage) => allocationService!.reportDiskUsage(localNode.id, usage, localShardSizes(indicesService)),
       retryFailedAllocations: () => metadata.retryDiskFailures(),
       logger: this.logger,
     });
@@ -387,6 +388,11 @@ function createCoordinator(
 }
 
 /** ES's `node.processors`: the processors thread pools are sized for (default: what the machine offers). */
+/** This node's copies' store sizes as the master's ClusterInfo keys them (`[index][shard][p|r]`). */
+function localShardSizes(indices: IndicesService): Array<[string, number]> {
+  return indices.storeSizes().map((copy) => [shardSizeKey(copy.index, copy.shard, copy.primary), copy.bytes]);
+}
+
 function allocatedProcessors(settings: Settings): number {
   const available = availableParallelism();
   const configured = Number(settings.getString('node.processors', String(available)));

@@ -7,11 +7,13 @@
  *   (max_retry), and `allocate_empty_primary` with `accept_data_loss` brings the index back, empty;
  * - a node that joins gets its share by relocation, health green all along, `relocating_shards` counting it;
  * - disk: a node past the high watermark sends its copies to nodes under low; the flood stage block of an index
- *   spread over several nodes is released once they are all below high (needs root for a tmpfs).
+ *   spread over several nodes is released once they are all below high; the nodes report their copies' sizes and
+ *   a replica too big for the only node it may go to stays unassigned until it fits (needs root for a tmpfs).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +37,16 @@ describe('allocation tools on a cluster', { timeout: TEST_TIMEOUT }, () => {
   const explain = (body: unknown, query = '') => a.request('POST', `/_cluster/allocation/explain${query}`, { body });
   const reroute = (commands: unknown[], query = '') => a.request('POST', `/_cluster/reroute?metric=none${query}`, { body: { commands } });
   const idOf = (name: string) => cluster.nodes.find((node) => node.name === name)!.nodeId;
+  /** Asks explain until `check` accepts its answer (the master learns disk figures from the nodes' reports). */
+  const explainUntil = async (body: unknown, query: string, check: (r: Awaited<ReturnType<typeof explain>>) => boolean) => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const answer = await explain(body, query);
+      if (check(answer)) return answer;
+      if (Date.now() > deadline) assert.fail(`explain never matched: ${answer.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
 
   before(async () => {
     cluster = await InProcessCluster.start(3, { 'cluster.info.update.interval': '10s' });
@@ -251,6 +263,72 @@ describe('allocation tools on a cluster', { timeout: TEST_TIMEOUT }, () => {
       cluster.nodes.splice(cluster.nodes.indexOf(small), 1);
     } finally {
       rmSync(filler, { force: true });
+      try {
+        execFileSync('umount', ['-l', mount], { stdio: 'pipe' });
+      } catch {
+        // already unmounted
+      }
+      rmSync(mount, { recursive: true, force: true });
+    }
+  });
+  test('disk: the nodes report their copies\' sizes; a replica whose size would take its only possible node past high stays unassigned until it fits', async (t) => {
+    if (process.getuid?.() !== 0) return t.skip('needs root to mount a tmpfs');
+    const mount = mkdtempSync(join(tmpdir(), 'gannet-sized-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', mount], { stdio: 'pipe' });
+    } catch (err) {
+      rmSync(mount, { recursive: true, force: true });
+      return t.skip(`cannot mount a tmpfs here: ${(err as Error).message.split('\n')[0]}`);
+    }
+    const watermarkKeys = ['low', 'high', 'flood_stage'].map((key) => `cluster.routing.allocation.disk.watermark.${key}`);
+    const setWatermarks = async (lowFree: number, highFree: number, floodFree: number) => {
+      const values = [lowFree, highFree, floodFree].map((bytes) => `${Math.floor(bytes)}b`);
+      const put = await a.request('PUT', '/_cluster/settings', { body: { persistent: Object.fromEntries(watermarkKeys.map((key, i) => [key, values[i]])) } });
+      assert.equal(put.status, 200, put.text);
+    };
+    try {
+      const small = await cluster.addNode({ 'path.data': join(mount, 'data') });
+      // About 6 MB of stored bytes in one primary on node-0 (a binary field: stored, not indexed, cheap to load).
+      const created = await a.request('PUT', '/sized', {
+        body: { settings: { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.require._name': 'node-0' }, mappings: { properties: { blob: { type: 'binary' } } } },
+      });
+      assert.equal(created.status, 200, created.text);
+      await green('sized');
+      const blob = () => randomBytes(6 * 1024).toString('base64');
+      for (let batch = 0; batch < 8; batch++) {
+        const lines = Array.from({ length: 100 }, (_, i) => `{"index":{"_index":"sized"}}\n${JSON.stringify({ blob: blob(), n: batch * 100 + i })}\n`).join('');
+        const loaded = await a.request('POST', '/_bulk', { raw: lines, headers: { 'content-type': 'application/x-ndjson' } });
+        assert.equal(loaded.body.errors, false);
+      }
+      assert.equal((await a.request('POST', '/sized/_flush')).status, 200);
+      const stats = await a.request('GET', '/sized/_stats/store');
+      const size: number = stats.body._all.primaries.store.size_in_bytes;
+      assert.ok(size > 2 * MB, `store size ${size}`);
+      // The replica may only go to the tmpfs node; its free space is known here and changes little.
+      const fs = statfsSync(mount);
+      const free = fs.bavail * fs.bsize;
+      assert.ok(free > size * 2, `tmpfs free ${free}`);
+      // Under low now (free >= free - size/4), but the copy would leave free - size < free - size/2 (high).
+      await setWatermarks(free - size / 4, free - size / 2, free - size);
+      // A watermark change makes every node report at once: the master learns the primary's size.
+      const info = await explainUntil({ index: 'sized', shard: 0, primary: true }, '?include_disk_info=true', (r) => (r.body?.cluster_info?.shard_sizes?.['[sized][0][p]_bytes'] ?? 0) >= size * 0.9);
+      assert.ok(info.body.cluster_info.nodes[small.nodeId] !== undefined, info.text);
+      assert.equal((await a.request('PUT', '/sized/_settings', { body: { 'index.routing.allocation.require._name': null, 'index.routing.allocation.include._name': `node-0,${small.name}`, number_of_replicas: 1 } })).status, 200);
+      const refused = await explainUntil({ index: 'sized', shard: 0, primary: false }, '', (r) => r.body?.can_allocate === 'no');
+      const onSmall = (refused.body.node_allocation_decisions as Array<{ node_id: string; deciders: Array<{ decider: string; decision: string; explanation: string }> }>).find((d) => d.node_id === small.nodeId)!;
+      assert.deepEqual(onSmall.deciders.map((d) => [d.decider, d.decision]), [['disk_threshold', 'NO']], refused.text);
+      assert.match(onSmall.deciders[0]!.explanation, /^allocating the shard to this node will bring the node above the high watermark cluster setting \[cluster\.routing\.allocation\.disk\.watermark\.high=\d+b\] and cause it to have less than the minimum required \[[^\]]+\] of free space \(free: \[[^\]]+\], used: \[[^\]]+\], estimated shard size: \[[1-9][^\]]*\]\)$/);
+      const health = await a.request('GET', '/_cluster/health/sized');
+      assert.equal(health.body.unassigned_shards, 1, health.text);
+      // Room for it (free - 2 x size must stay free): the replica is placed on the tmpfs node.
+      await setWatermarks(free - 2 * size, free - 2.5 * size, free - 3 * size);
+      await green('sized');
+      assert.ok((await copiesOf(a, 'sized')).some((copy) => !copy.primary && copy.node === small.nodeId));
+      await a.request('DELETE', '/sized');
+      await a.request('PUT', '/_cluster/settings', { body: { persistent: Object.fromEntries(watermarkKeys.map((key) => [key, null])) } });
+      await small.stop();
+      cluster.nodes.splice(cluster.nodes.indexOf(small), 1);
+    } finally {
       try {
         execFileSync('umount', ['-l', mount], { stdio: 'pipe' });
       } catch {

@@ -76,13 +76,19 @@ function diskXContent(usage: DiskUsage, human: boolean): Record<string, unknown>
   };
 }
 
-function clusterInfoXContent(state: ClusterState, usages: ReadonlyMap<string, DiskUsage>, human: boolean): Record<string, unknown> {
+function clusterInfoXContent(state: ClusterState, usages: ReadonlyMap<string, DiskUsage>, shardSizes: ReadonlyArray<readonly [string, number]>, human: boolean): Record<string, unknown> {
   const nodes: Record<string, unknown> = {};
   for (const [nodeId, usage] of usages) {
     const disk = diskXContent(usage, human);
     nodes[nodeId] = { node_name: state.nodes.get(nodeId)?.name ?? nodeId, least_available: disk, most_available: disk };
   }
-  return { nodes, shard_sizes: {}, shard_data_set_sizes: {}, shard_paths: {}, reserved_sizes: [] };
+  // ClusterInfo.toXContent: `<key>_bytes` always, `<key>` with the human form when asked.
+  const sizes: Record<string, unknown> = {};
+  for (const [key, bytes] of [...shardSizes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (human) sizes[key] = formatByteSize(bytes);
+    sizes[`${key}_bytes`] = bytes;
+  }
+  return { nodes, shard_sizes: sizes, shard_data_set_sizes: {}, shard_paths: {}, reserved_sizes: [] };
 }
 
 /** ClusterAllocationExplanation.toXContent. */
@@ -118,7 +124,7 @@ const handler: Route['handler'] = async (request, { services }) => {
   if (allocation === undefined) throw new Error('no allocation service on this node');
   const explanation = await allocation.explain({ ...parseBody(request), includeYesDecisions }, request.paramTimeMillis('master_timeout', ACKED_REQUEST_DEFAULT_MILLIS));
   const body = explanationXContent(explanation, includeYesDecisions);
-  if (includeDiskInfo) body.cluster_info = clusterInfoXContent(services.clusterService.state(), new Map(explanation.diskUsages ?? []), request.human);
+  if (includeDiskInfo) body.cluster_info = clusterInfoXContent(services.clusterService.state(), new Map(explanation.diskUsages ?? []), explanation.shardSizes ?? [], request.human);
   if (explanation.unassigned !== undefined) Object.assign(body, unassignedDecisionXContent(explanation.unassigned, includeYesDecisions, request.human));
   else if (explanation.move !== undefined) Object.assign(body, moveDecisionXContent(explanation.move, includeYesDecisions));
   else if (explanation.relocationTargetNode !== undefined && explanation.currentNode !== undefined) {

@@ -30,6 +30,8 @@ export interface AllocationExplanation {
   readonly move?: MoveDecision;
   /** The master's disk view (for `include_disk_info`), as node id -> usage entries. */
   readonly diskUsages?: ReadonlyArray<readonly [string, DiskUsage]>;
+  /** The copies' store sizes the master knows (`[index][shard][p|r]` -> bytes entries). */
+  readonly shardSizes?: ReadonlyArray<readonly [string, number]>;
 }
 
 function requestString(request: ExplainRequest): string {
@@ -97,7 +99,8 @@ export function explainAllocation(state: ClusterState, request: ExplainRequest, 
   const currentNode = copy.nodeId === undefined ? undefined : state.nodes.get(copy.nodeId);
   const relocationTargetNode = copy.relocatingNodeId === undefined ? undefined : state.nodes.get(copy.relocatingNodeId);
   const diskUsages = [...(options.info?.diskUsages ?? new Map<string, DiskUsage>())];
-  const base = { anyUnassigned, copy, diskUsages, ...(currentNode !== undefined && { currentNode }), ...(relocationTargetNode !== undefined && { relocationTargetNode }) };
+  const shardSizes = [...(options.info?.shardSizes ?? new Map<string, number>())];
+  const base = { anyUnassigned, copy, diskUsages, shardSizes, ...(currentNode !== undefined && { currentNode }), ...(relocationTargetNode !== undefined && { relocationTargetNode }) };
   if (copy.state === 'UNASSIGNED') return { ...base, unassigned: decideUnassigned(copy, allocation) };
   if (copy.state === 'STARTED') return { ...base, move: decideMove(copy, allocation) };
   return base;

@@ -1,6 +1,7 @@
 /**
  * The master's allocation tools and disk view, as master operations (MasterRequests) any node can call:
- * - `disk-usage`: a node's disk threshold monitor reports its data path; the master keeps it (cluster-info.ts),
+ * - `disk-usage`: a node's disk threshold monitor reports its data path and its copies' store sizes; the master
+ *   keeps them (cluster-info.ts),
  *   reroutes when a node crosses a watermark (copies leave a node past high, none arrive past low) and releases
  *   the flood stage block of every index whose copies all sit on nodes below the high watermark;
  * - `allocation-explain`: `_cluster/allocation/explain` (allocation-explain.ts) with the master's disk view;
@@ -40,6 +41,13 @@ interface WireState extends Omit<ClusterState, 'nodes' | 'indices' | 'routing'> 
 
 type Level = 'ok' | 'low' | 'high';
 
+/** What a node's monitor sends the master (entry lists cross the transport; Maps do not). */
+interface DiskReport {
+  readonly nodeId: string;
+  readonly usage: DiskUsage;
+  readonly shardSizes?: ReadonlyArray<readonly [string, number]>;
+}
+
 /** A disk report is worth little late: the next check sends a fresher one. */
 const REPORT_TIMEOUT_MILLIS = 10_000;
 
@@ -58,7 +66,7 @@ export class AllocationService {
     private readonly logger: Logger,
     private readonly acks: AckWaiter = SINGLE_NODE_ACKS,
   ) {
-    master?.register('disk-usage', (args) => this.diskUsageOnMaster(args as { nodeId: string; usage: DiskUsage }));
+    master?.register('disk-usage', (args) => this.diskUsageOnMaster(args as DiskReport));
     master?.register('allocation-explain', (args) => this.explainOnMaster(args as ExplainRequest));
     master?.register('cluster-reroute', async (args) => {
       const { request, dryRun, ackTimeoutMillis } = args as { request: RerouteRequest; dryRun: boolean; ackTimeoutMillis?: number };
@@ -78,9 +86,11 @@ export class AllocationService {
     return reroute(previous, next, now, this.allocationOptions());
   }
 
-  reportDiskUsage(nodeId: string, usage: DiskUsage): Promise<void> {
-    if (this.master === undefined) return this.diskUsageOnMaster({ nodeId, usage });
-    return this.master.run('disk-usage', { nodeId, usage }, REPORT_TIMEOUT_MILLIS);
+  /** A node's disk and the store size of each copy it holds (`[index][shard][p|r]` -> bytes), for the master. */
+  reportDiskUsage(nodeId: string, usage: DiskUsage, shardSizes: ReadonlyArray<readonly [string, number]> = []): Promise<void> {
+    const report: DiskReport = { nodeId, usage, shardSizes };
+    if (this.master === undefined) return this.diskUsageOnMaster(report);
+    return this.master.run('disk-usage', report, REPORT_TIMEOUT_MILLIS);
   }
 
   explain(request: ExplainRequest, masterTimeoutMillis?: number): Promise<AllocationExplanation> {
@@ -118,8 +128,8 @@ export class AllocationService {
     return { acknowledged, explanations, state: committed };
   }
 
-  private async diskUsageOnMaster({ nodeId, usage }: { nodeId: string; usage: DiskUsage }): Promise<void> {
-    if (!this.clusterInfo.report(nodeId, usage)) return;
+  private async diskUsageOnMaster({ nodeId, usage, shardSizes }: DiskReport): Promise<void> {
+    if (!this.clusterInfo.report(nodeId, usage, new Map(shardSizes ?? []))) return;
     const state = this.clusterService.state();
     const allocation = routingAllocation(state, this.allocationOptions());
     const thresholds = masterDiskThresholds(allocation);

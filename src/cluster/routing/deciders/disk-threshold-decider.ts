@@ -5,11 +5,14 @@
  * - remain: a copy on a node past the high watermark may not stay: the allocation round moves it to a node under
  *   low (allocation.ts), which is how a filling disk is relieved before the flood stage.
  * A node that has not reported yet, or `cluster.routing.allocation.disk.threshold_enabled: false`, is a YES.
- * Shard sizes are not estimated (Gannet's ClusterInfo has no per-shard sizes): a copy counts as 0 bytes here.
+ * A copy counts with the store size its nodes reported (cluster-info.ts `expectedShardSize`): a copy that would
+ * take the node past the high watermark is refused, and copies already on their way to the node (initializing
+ * replicas, relocation targets: their bytes are not on its disk yet) count against its free space, as ES's
+ * sizeOfUnaccountedShards, at their full size.
  */
 import { formatByteSize } from '../../../common/byte-size.js';
 import { DISK_THRESHOLD_ENABLED, FLOOD_STAGE_WATERMARK, freeBytesThreshold, HIGH_WATERMARK, LOW_WATERMARK, parseWatermark, WATERMARK_DEFAULTS, type Watermark } from '../disk-watermarks.js';
-import type { DiskUsage } from '../cluster-info.js';
+import { expectedShardSize, type ClusterInfo, type DiskUsage } from '../cluster-info.js';
 import { clusterSetting, type RoutingAllocation } from '../routing-allocation.js';
 import { decision, type Decision } from './decision.js';
 import type { AllocationDecider } from './decider.js';
@@ -55,12 +58,28 @@ function early(allocation: RoutingAllocation, nodeId: string): { decision: Decis
   return { usage, thresholds };
 }
 
+/** Bytes of the copies heading to `nodeId` (initializing peer recoveries, relocation targets) its disk does not show yet. */
+function incomingBytes(allocation: RoutingAllocation, info: ClusterInfo, nodeId: string): number {
+  if (info.shardSizes === undefined || info.shardSizes.size === 0) return 0;
+  let bytes = 0;
+  for (const shards of allocation.state.routing.values()) {
+    for (const copies of shards) {
+      for (const copy of copies) {
+        const arriving = (copy.state === 'INITIALIZING' && copy.recoverySource === 'PEER' && copy.nodeId === nodeId) || (copy.state === 'RELOCATING' && copy.relocatingNodeId === nodeId);
+        if (arriving) bytes += expectedShardSize(info, copy);
+      }
+    }
+  }
+  return bytes;
+}
+
 export const diskThresholdDecider: AllocationDecider = {
   name: 'disk_threshold',
   canAllocate(copy, node, allocation) {
     const known = early(allocation, node.id);
     if ('decision' in known) return known.decision;
-    const { usage, thresholds } = known;
+    const { usage: reported, thresholds } = known;
+    const usage = { ...reported, availableBytes: Math.max(0, reported.availableBytes - incomingBytes(allocation, allocation.info, node.id)) };
     const free = usage.availableBytes;
     const used = percent(usedPercent(usage));
     const lowFree = freeBytesThreshold(thresholds.low, usage.totalBytes);
@@ -81,7 +100,17 @@ export const diskThresholdDecider: AllocationDecider = {
         `the node is above the high watermark cluster setting [${describe(HIGH_WATERMARK, thresholds.high)}], having less than the minimum required [${formatByteSize(highFree)}] free space, actual free: [${formatByteSize(free)}], actual used: [${used}]`,
       );
     }
-    return decision('disk_threshold', 'YES', `enough disk for shard on node, free: [${formatByteSize(free)}], used: [${used}], shard size: [0b], free after allocating shard: [${formatByteSize(free)}]`);
+    // Then: would this copy itself take the node past high?
+    const shardSize = expectedShardSize(allocation.info, copy);
+    const freeAfter = free - shardSize;
+    if (freeAfter < highFree) {
+      return decision(
+        'disk_threshold',
+        'NO',
+        `allocating the shard to this node will bring the node above the high watermark cluster setting [${describe(HIGH_WATERMARK, thresholds.high)}] and cause it to have less than the minimum required [${formatByteSize(highFree)}] of free space (free: [${formatByteSize(free)}], used: [${used}], estimated shard size: [${formatByteSize(shardSize)}])`,
+      );
+    }
+    return decision('disk_threshold', 'YES', `enough disk for shard on node, free: [${formatByteSize(free)}], used: [${used}], shard size: [${formatByteSize(shardSize)}], free after allocating shard: [${formatByteSize(freeAfter)}]`);
   },
   canRemain(_copy, node, allocation) {
     const known = early(allocation, node.id);

@@ -69,3 +69,38 @@ test('a node past the high watermark sends its copies to a node under low, and n
   const byNode = Object.fromEntries(decided.nodeDecisions.map((result) => [result.node.id, result.decisions.type]));
   assert.deepEqual(byNode, { a: 'NO', b: 'NO', c: 'NO' }, 'b holds the primary (same_shard), a and c are past low');
 });
+
+test('disk_threshold counts the copy\'s reported size: a copy that would take the node past high is refused, and copies on their way count too', () => {
+  const base = clusterState({ nodes: [node('a'), node('b')] });
+  const created = addNewIndex(base, { index: 'big', settings: { 'index.number_of_shards': '1', 'index.number_of_replicas': '1', 'index.routing.allocation.require._id': 'a' } } as never, '8.19.2', 0).state;
+  const state = startAll(reroute(base, created, 0));
+  const replica = state.routing.get('big')![0]!.find((copy) => !copy.primary)!;
+  assert.equal(replica.state, 'UNASSIGNED');
+  // b: 20 GB free of 100 (under low: 15 GB must stay free; high: 10 GB).
+  const sized = (primaryGb: number): ClusterInfo => ({ ...info({ a: 50, b: 20 }), shardSizes: new Map([['[big][0][p]', primaryGb * GB]]) });
+  const onB = (clusterInfo: ClusterInfo, at = state) =>
+    canAllocate(replica, at.nodes.get('b')!, routingAllocation(at, { info: clusterInfo })).decisions.find((d) => d.decider === 'disk_threshold')!;
+  // 12 GB would leave 8 GB, under the 10 GB high watermark: refused, in ES's words, the replica sized as its primary.
+  const refused = onB(sized(12));
+  assert.equal(refused.type, 'NO');
+  assert.equal(
+    refused.explanation,
+    'allocating the shard to this node will bring the node above the high watermark cluster setting [cluster.routing.allocation.disk.watermark.high=90%] and cause it to have less than the minimum required [10gb] of free space (free: [20gb], used: [80%], estimated shard size: [12gb])',
+  );
+  const fits = onB(sized(5));
+  assert.equal(fits.type, 'YES');
+  assert.equal(fits.explanation, 'enough disk for shard on node, free: [20gb], used: [80%], shard size: [5gb], free after allocating shard: [15gb]');
+  // The same 5 GB no longer fits when a 6 GB copy is already initializing towards b (its bytes are not on b's disk yet).
+  const other = addNewIndex(state, { index: 'other', settings: { 'index.number_of_shards': '1', 'index.number_of_replicas': '0', 'index.routing.allocation.require._id': 'b' } } as never, '8.19.2', 0).state;
+  const withIncoming = reroute(state, other, 0);
+  const otherCopy = withIncoming.routing.get('other')![0]![0]!;
+  assert.equal(otherCopy.state, 'INITIALIZING');
+  const incoming = { ...withIncoming, routing: new Map(withIncoming.routing).set('other', [[{ ...otherCopy, recoverySource: 'PEER' as const }]]) };
+  const crowded: ClusterInfo = { ...info({ a: 50, b: 20 }), shardSizes: new Map([['[big][0][p]', 5 * GB], ['[other][0][p]', 6 * GB]]) };
+  assert.equal(onB(crowded, incoming).type, 'NO');
+  // The allocator acts on it (filter lifted): the replica stays unassigned while it is too big for b, and goes there once it fits.
+  const { ['index.routing.allocation.require._id']: _dropped, ...unfiltered } = state.indices.get('big')!.settings;
+  const open = { ...state, indices: new Map(state.indices).set('big', { ...state.indices.get('big')!, settings: unfiltered }) };
+  assert.equal(reroute(open, open, 1, { info: sized(12) }).routing.get('big')![0]!.find((copy) => !copy.primary)!.state, 'UNASSIGNED');
+  assert.equal(reroute(open, open, 1, { info: sized(5) }).routing.get('big')![0]!.find((copy) => !copy.primary)!.nodeId, 'b');
+});
