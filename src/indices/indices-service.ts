@@ -317,6 +317,19 @@ export class IndicesService {
     rmSync(join(this.indicesPath, uuid), { recursive: true, force: true });
   }
 
+  /** The close of a copy's engine under way, if one is. */
+  closingShard(indexUuid: string, shardId: number): Promise<void> | undefined {
+    return this.closing.get(`${indexUuid}/${shardId}`);
+  }
+
+  /** Whether a copy's files are in use here: open, being opened or being closed (its store must stay). */
+  shardFilesInUse(indexUuid: string, shardId: number): boolean {
+    const key = `${indexUuid}/${shardId}`;
+    if (this.opening.has(key) || this.closing.has(key)) return true;
+    for (const service of this.byName.values()) if (service.uuid === indexUuid && service.shards.has(shardId)) return true;
+    return false;
+  }
+
   /** Index directories on disk (by uuid), so the applier can delete those of indices no longer in the cluster. */
   indexDirectoriesOnDisk(): string[] {
     try {

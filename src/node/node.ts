@@ -35,6 +35,7 @@ import { openEngine } from '../engine/index.js';
 import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
 import { shardSizeKey } from '../cluster/routing/cluster-info.js';
+import { ShardStoreCleanup } from '../cluster/shard-store-cleanup.js';
 import { logClusterEvents } from '../cluster/cluster-event-log.js';
 import { restoredRouting } from '../cluster/routing/shard-allocation.js';
 import { DiskThresholdMonitor, READ_ONLY_ALLOW_DELETE } from '../cluster/routing/disk-threshold-monitor.js';
@@ -62,6 +63,7 @@ export class GannetNode {
   private services: NodeServices | undefined;
   private indicesService: IndicesService | undefined;
   private indicesApplier: IndicesClusterStateApplier | undefined;
+  private shardStoreCleanup: ShardStoreCleanup | undefined;
   private diskMonitor: DiskThresholdMonitor | undefined;
   private delayedAllocation: DelayedAllocationScheduler | undefined;
 
@@ -237,6 +239,9 @@ export class GannetNode {
     transport.registerHandler(GLOBAL_CHECKPOINT_SYNC_ACTION, (body) => syncGlobalCheckpointOnReplica(indicesService, body as never));
     this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger, peerRecovery, replication);
     this.indicesApplier.start();
+    // Registered after the applier, so a state's copies are closed (or opening) before their stores are judged.
+    this.shardStoreCleanup = new ShardStoreCleanup(clusterService, indicesService, localNode.id, this.logger, peerRecovery);
+    this.shardStoreCleanup.start();
     if (clustered) {
       // The master's timer for replicas whose delayed allocation runs out (cluster/routing/delayed-allocation.ts).
       this.delayedAllocation = new DelayedAllocationScheduler({
@@ -345,6 +350,7 @@ export class GannetNode {
     await this.transport?.stop();
     await this.diskMonitor?.stop();
     this.delayedAllocation?.stop();
+    this.shardStoreCleanup?.stop();
     await this.indicesApplier?.stop();
     await this.coordinator?.stop();
     await this.indicesService?.close();

@@ -8,7 +8,7 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { InProcessCluster, type InProcessNode } from '../helpers/in-process-cluster.js';
 import { REPLICA_ACTION, type ReplicaRequest } from '../../src/indices/index.js';
@@ -676,6 +676,45 @@ describe('replication to in-sync copies', () => {
     await cluster.waitFor(a, '/_cluster/health/orphan?wait_for_status=green&timeout=30s', (res) => res.body?.status === 'green', 60_000);
     const count = await assertCopiesEqual([source, replica], 'orphan');
     assert.equal(count, 12);
+  });
+
+  test('a node deletes the files of a copy it no longer holds once the shard is active elsewhere: replicas reduced, relocated away', { timeout: TEST_TIMEOUT }, async () => {
+    // ES's IndicesStore. Before, a removed replica's or a relocated copy's directory stayed on disk for good.
+    while (cluster.nodes.length < 3) await cluster.addNode();
+    const [a] = cluster.nodes as [InProcessNode];
+    const [p, r, t] = cluster.nodes.slice(-3) as [InProcessNode, InProcessNode, InProcessNode];
+    const created = await a.request('PUT', '/leftover', {
+      body: { settings: { number_of_shards: 1, number_of_replicas: 1, 'index.routing.allocation.include._id': `${p.nodeId},${r.nodeId}` } },
+    });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, '/_cluster/health/leftover?wait_for_status=green&timeout=30s', (res) => res.body?.status === 'green');
+    assert.equal((await a.request('PUT', '/leftover/_doc/1?refresh=true', { body: { n: 1 } })).status, 201);
+    const uuid = (await a.request('GET', '/leftover/_settings')).body.leftover.settings.index.uuid as string;
+    const shardPathOn = (node: InProcessNode): string => node.node.nodeServices.indices!.service.shardPath(uuid, 0);
+    const routing = (await a.request('GET', '/_cluster/state/routing_table/leftover')).body.routing_table.indices.leftover.shards['0'] as Array<{ primary: boolean; node: string }>;
+    const [primaryNode, replicaNode] = routing.find((copy) => copy.primary)!.node === p.nodeId ? [p, r] : [r, p];
+    const gone = async (path: string, what: string): Promise<void> => {
+      const deadline = Date.now() + 30_000;
+      while (existsSync(path)) {
+        if (Date.now() > deadline) assert.fail(`${what}: ${path} is still on disk`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    assert.ok(existsSync(shardPathOn(replicaNode)));
+
+    assert.equal((await a.request('PUT', '/leftover/_settings', { body: { index: { number_of_replicas: 0 } } })).status, 200);
+    await gone(shardPathOn(replicaNode), 'the removed replica');
+    assert.ok(existsSync(shardPathOn(primaryNode)), 'the primary keeps its files');
+
+    assert.equal((await a.request('PUT', '/leftover/_settings', { body: { index: { 'routing.allocation.include._id': t.nodeId } } })).status, 200);
+    await cluster.waitFor(a, '/_cluster/state/routing_table/leftover', (res) => {
+      const copies = res.body?.routing_table?.indices?.leftover?.shards?.['0'] ?? [];
+      return copies.length === 1 && copies[0].state === 'STARTED' && copies[0].node === t.nodeId;
+    }, 60_000);
+    await gone(shardPathOn(primaryNode), 'the relocated copy\'s source');
+    assert.ok(existsSync(shardPathOn(t)));
+    const got = await a.request('GET', '/leftover/_doc/1');
+    assert.equal(got.status, 200, got.text);
   });
 
   test('file-based recovery keeps to indices.recovery.max_bytes_per_sec', { timeout: TEST_TIMEOUT }, async () => {

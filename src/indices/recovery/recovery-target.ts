@@ -104,6 +104,12 @@ export class PeerRecoveryTargetService {
     return false;
   }
 
+  /** Whether a recovery into this node's copy of the shard is running (its store is being written). */
+  isRecoveringShard(index: string, shard: number): boolean {
+    for (const recovery of this.ongoing.values()) if (recovery.request.index === index && recovery.request.shard === shard) return true;
+    return false;
+  }
+
   /** Stops the recoveries of a copy that no longer belongs here (the primary's next call to it fails). */
   cancel(index: string, shard: number): void {
     for (const recovery of this.ongoing.values()) if (recovery.request.index === index && recovery.request.shard === shard) recovery.cancelled = true;

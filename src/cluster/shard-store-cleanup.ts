@@ -1,0 +1,89 @@
+/**
+ * Deletes the files of shard copies this node no longer holds (ES's IndicesStore): a replica removed when the
+ * replica count went down, a copy that relocated away, a copy allocated elsewhere while this node was away. The
+ * cluster-state applier closes such a copy but leaves its store, which would otherwise stay on disk for good.
+ *
+ * A copy's store goes once an applied state shows the shard fully active elsewhere: every copy of it STARTED
+ * (none unassigned, initializing or relocating) and none of them on this node, and the files are not in use here
+ * (open, opening, closing or being recovered into). Until then the store may still be what a primary is
+ * allocated from, or what an operations-based recovery starts from, so it stays. The check and the delete run in
+ * the same turn as the state is applied, so no copy of that shard can start opening here in between. ES also asks
+ * the nodes holding the active copies whether they have applied that state; here the state itself says the
+ * copies were reported started by their nodes, which is what makes the local files unnecessary.
+ *
+ * The directory of an index this node holds nothing of any more goes with its last shard.
+ */
+import { existsSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import type { IndicesService, PeerRecoveryTargetService } from '../indices/index.js';
+import type { ClusterService } from './cluster-service.js';
+import { assignedCopiesWithTargets, type ClusterState } from './cluster-state.js';
+
+export class ShardStoreCleanup {
+  private unsubscribe: (() => void) | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly clusterService: ClusterService,
+    private readonly indicesService: IndicesService,
+    private readonly localNodeId: string,
+    private readonly logger: Logger,
+    private readonly peerRecovery?: PeerRecoveryTargetService,
+  ) {}
+
+  start(): void {
+    this.unsubscribe = this.clusterService.onChange((state) => this.clean(state));
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.unsubscribe?.();
+  }
+
+  private cleanLatest(): void {
+    if (this.stopped) return;
+    this.clean(this.clusterService.state());
+  }
+
+  /** Deletes the stores of shards active elsewhere (see the file comment); returns the shards deleted. */
+  clean(state: ClusterState): string[] {
+    const deleted: string[] = [];
+    const onDisk = new Set(this.indicesService.indexDirectoriesOnDisk());
+    if (onDisk.size === 0) return deleted;
+    for (const metadata of state.indices.values()) {
+      if (!onDisk.has(metadata.uuid)) continue;
+      const shards = state.routing.get(metadata.name) ?? [];
+      shards.forEach((copies, shard) => {
+        if (copies.length === 0 || !copies.every((copy) => copy.state === 'STARTED')) return;
+        if (assignedCopiesWithTargets(copies).some((copy) => copy.nodeId === this.localNodeId)) return;
+        const path = this.indicesService.shardPath(metadata.uuid, shard);
+        if (!existsSync(path) || this.peerRecovery?.isRecoveringShard(metadata.name, shard) === true) return;
+        if (this.indicesService.shardFilesInUse(metadata.uuid, shard)) {
+          // Usually the copy this very state removed, still closing: judged again once it is closed.
+          const closing = this.indicesService.closingShard(metadata.uuid, shard);
+          if (closing !== undefined) void closing.catch(() => undefined).then(() => this.cleanLatest());
+          return;
+        }
+        try {
+          rmSync(path, { recursive: true, force: true });
+        } catch (err) {
+          this.logger.warn({ err, index: metadata.name, shard }, `[${metadata.name}][${shard}] failed to delete the files of a copy that is active on other nodes; trying again at the next state`);
+          return;
+        }
+        deleted.push(`${metadata.name}/${shard}`);
+        this.logger.info({ event: 'shard_store_deleted', index: metadata.name, shard }, `[${metadata.name}][${shard}] deleted the files of this node's former copy: the shard is active on other nodes`);
+      });
+      removeIfEmpty(join(this.indicesService.indicesPath, metadata.uuid));
+    }
+    return deleted;
+  }
+}
+
+function removeIfEmpty(directory: string): void {
+  try {
+    if (readdirSync(directory).length === 0) rmdirSync(directory);
+  } catch {
+    // Gone already, or something was added meanwhile: nothing to do.
+  }
+}
