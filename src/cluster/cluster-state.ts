@@ -84,7 +84,23 @@ export interface ClusterState {
   templates: IndexTemplates;
   /** Global blocks with a 503 status force health to red (no master, state not recovered). */
   globalBlocks: ReadonlyArray<{ id: number; description: string; status: number }>;
+  /**
+   * The indices deleted last, newest last (ES's IndexGraveyard, `cluster.indices.tombstones.size` 500): a node that
+   * was away when an index was deleted finds its directory here and deletes it (shard-store-cleanup.ts). Absent
+   * in states written before it existed.
+   */
+  indexGraveyard?: ReadonlyArray<IndexTombstone>;
 }
+
+/** One deleted index in the graveyard. */
+export interface IndexTombstone {
+  readonly name: string;
+  readonly uuid: string;
+  readonly deletedAtMillis: number;
+}
+
+/** ES's default `cluster.indices.tombstones.size`. */
+export const INDEX_TOMBSTONES_KEPT = 500;
 
 /** ES's NO_MASTER_BLOCK_WRITES: a node that knows no master refuses writes and metadata changes. */
 export const NO_MASTER_BLOCK = Object.freeze({ id: 2, description: 'no master', status: 503 });

@@ -11,7 +11,10 @@
  * the nodes holding the active copies whether they have applied that state; here the state itself says the
  * copies were reported started by their nodes, which is what makes the local files unnecessary.
  *
- * The directory of an index this node holds nothing of any more goes with its last shard.
+ * The directory of an index this node holds nothing of any more goes with its last shard. An index deleted while
+ * this node was away (stopped, or cut off) is in the state's index graveyard: its directory goes as soon as this
+ * node applies a state naming it there. A directory of an index the state neither holds nor names as deleted is
+ * left alone (ES's dangling index: the state may have been lost, not the index).
  */
 import { existsSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -75,6 +78,18 @@ export class ShardStoreCleanup {
         this.logger.info({ event: 'shard_store_deleted', index: metadata.name, shard }, `[${metadata.name}][${shard}] deleted the files of this node's former copy: the shard is active on other nodes`);
       });
       removeIfEmpty(join(this.indicesService.indicesPath, metadata.uuid));
+    }
+    const live = new Set([...state.indices.values()].map((metadata) => metadata.uuid));
+    for (const tombstone of state.indexGraveyard ?? []) {
+      if (!onDisk.has(tombstone.uuid) || live.has(tombstone.uuid) || this.indicesService.indexFilesInUse(tombstone.uuid)) continue;
+      try {
+        this.indicesService.deleteIndexFiles(tombstone.uuid);
+      } catch (err) {
+        this.logger.warn({ err, index: tombstone.name }, `[${tombstone.name}/${tombstone.uuid}] failed to delete the files of a deleted index; trying again at the next state`);
+        continue;
+      }
+      deleted.push(tombstone.name);
+      this.logger.info({ event: 'index_store_deleted', index: tombstone.name }, `[${tombstone.name}/${tombstone.uuid}] deleted the files of an index deleted while this node was away`);
     }
     return deleted;
   }

@@ -330,6 +330,13 @@ export class IndicesService {
     return false;
   }
 
+  /** Whether anything of an index is in use here (its service exists, or a copy of it opens or closes). */
+  indexFilesInUse(indexUuid: string): boolean {
+    for (const service of this.byName.values()) if (service.uuid === indexUuid) return true;
+    for (const key of [...this.opening.keys(), ...this.closing.keys()]) if (key.startsWith(`${indexUuid}/`)) return true;
+    return false;
+  }
+
   /** Index directories on disk (by uuid), so the applier can delete those of indices no longer in the cluster. */
   indexDirectoriesOnDisk(): string[] {
     try {

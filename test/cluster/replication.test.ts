@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { InProcessCluster, type InProcessNode } from '../helpers/in-process-cluster.js';
 import { REPLICA_ACTION, type ReplicaRequest } from '../../src/indices/index.js';
 import { transportNode } from '../../src/cluster/transport-nodes.js';
@@ -715,6 +716,32 @@ describe('replication to in-sync copies', () => {
     assert.ok(existsSync(shardPathOn(t)));
     const got = await a.request('GET', '/leftover/_doc/1');
     assert.equal(got.status, 200, got.text);
+  });
+
+  test('a node that was away when an index was deleted deletes its files when it comes back (the index graveyard)', { timeout: TEST_TIMEOUT }, async () => {
+    while (cluster.nodes.length < 3) await cluster.addNode();
+    const [a] = cluster.nodes as [InProcessNode];
+    const [p, away] = cluster.nodes.slice(-2) as [InProcessNode, InProcessNode];
+    const created = await a.request('PUT', '/deleted-away', {
+      body: { settings: { number_of_shards: 1, number_of_replicas: 1, 'index.routing.allocation.include._id': `${p.nodeId},${away.nodeId}` } },
+    });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, '/_cluster/health/deleted-away?wait_for_status=green&timeout=30s', (res) => res.body?.status === 'green');
+    const uuid = (await a.request('GET', '/deleted-away/_settings')).body['deleted-away'].settings.index.uuid as string;
+    const indexPath = join(away.node.nodeServices.indices!.service.indicesPath, uuid);
+    assert.ok(existsSync(indexPath));
+    const { dataPath, nodeId } = away;
+    await away.stop({ keepData: true });
+    cluster.nodes.splice(cluster.nodes.indexOf(away), 1);
+    assert.equal((await a.request('DELETE', '/deleted-away')).status, 200);
+    assert.ok(existsSync(indexPath), 'the stopped node kept its files');
+    const back = await cluster.addNode({}, { dataPath });
+    assert.equal(back.nodeId, nodeId);
+    const deadline = Date.now() + 30_000;
+    while (existsSync(indexPath)) {
+      if (Date.now() > deadline) assert.fail(`${indexPath} is still on disk after the node came back`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
   });
 
   test('file-based recovery keeps to indices.recovery.max_bytes_per_sec', { timeout: TEST_TIMEOUT }, async () => {

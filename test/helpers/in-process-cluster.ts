@@ -52,12 +52,15 @@ export class InProcessNode implements ClusterNode {
     return rawRequest(this.port, method, path, options);
   }
 
-  /** Stops the node cleanly (its lease is revoked, so the others see it leave at once). */
-  async stop(): Promise<void> {
+  /**
+   * Stops the node cleanly (its lease is revoked, so the others see it leave at once). With `keepData` its data
+   * path stays, for a node started again on it (InProcessCluster.addNode's `dataPath`).
+   */
+  async stop(options: { keepData?: boolean } = {}): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
     await this.node.stop();
-    rmSync(this.dataPath, { recursive: true, force: true });
+    if (options.keepData !== true) rmSync(this.dataPath, { recursive: true, force: true });
   }
 }
 
@@ -104,9 +107,10 @@ export class InProcessCluster {
     return cluster;
   }
 
-  async addNode(settings: Record<string, string> = {}): Promise<InProcessNode> {
+  /** Starts a node; on `dataPath` (a stopped node's, kept) it comes back with that node's id and shards. */
+  async addNode(settings: Record<string, string> = {}, options: { dataPath?: string } = {}): Promise<InProcessNode> {
     const name = `node-${this.counter++}`;
-    const dataPath = mkdtempSync(join(tmpdir(), 'gannet-inproc-'));
+    const dataPath = options.dataPath ?? mkdtempSync(join(tmpdir(), 'gannet-inproc-'));
     const logs: string[] = [];
     const logger = pino({ level: process.env['GANNET_TEST_LOG_LEVEL'] ?? 'warn', base: { node: name } }, { write: (line: string) => void logs.push(line.trimEnd()) });
     const node = new GannetNode(

@@ -26,6 +26,8 @@ interface PersistedMetadata {
   persistentSettings?: Record<string, string>;
   /** Absent in files written before index templates existed. */
   templates?: IndexTemplates;
+  /** Absent in files written before the index graveyard existed. */
+  indexGraveyard?: ClusterState['indexGraveyard'];
 }
 
 export function initialClusterState(clusterName: string): ClusterState {
@@ -81,6 +83,7 @@ export class EmbeddedCoordinator implements Coordinator {
       routing: new Map(),
       persistentSettings: persisted?.persistentSettings ?? {},
       templates: { ...NO_TEMPLATES, ...persisted?.templates },
+      ...(persisted?.indexGraveyard !== undefined && { indexGraveyard: persisted.indexGraveyard }),
       // Transient settings do not survive a restart, as in ES.
       transientSettings: {},
       globalBlocks: [],
@@ -138,6 +141,7 @@ export class EmbeddedCoordinator implements Coordinator {
       indices: [...state.indices.values()],
       persistentSettings: { ...state.persistentSettings },
       templates: state.templates,
+      ...(state.indexGraveyard !== undefined && { indexGraveyard: state.indexGraveyard }),
     };
     const text = JSON.stringify(content);
     this.reserve.withReserve(() => writeFileAtomically(this.stateFile, text));

@@ -8,7 +8,7 @@ import { errors, indexErrors } from '../../common/errors.js';
 import { AnalysisRegistry } from '../../analysis/index.js';
 import { EMPTY_ROOT, mergeMappings, parseMapping, serializeMapping, type RootMapping } from '../../mapping/index.js';
 import { isDynamicSetting, readIndexSettings, validateUserSettings, type FlatSettings } from '../../indices/index.js';
-import type { ClusterState, IndexMetadata } from '../cluster-state.js';
+import { INDEX_TOMBSTONES_KEPT, type ClusterState, type IndexMetadata, type IndexTombstone } from '../cluster-state.js';
 import { withReplicaCount, allocateNewPrimaries } from '../routing/shard-allocation.js';
 import { touchesAllocationFilters } from '../routing/allocation-filters.js';
 import { autoExpandedReplicas, dataNodeCount } from './create-index.js';
@@ -17,11 +17,16 @@ export function removeIndices(state: ClusterState, names: readonly string[]): Cl
   if (names.length === 0) return state;
   const indices = new Map(state.indices);
   const routing = new Map(state.routing);
+  const now = Date.now();
+  const tombstones: IndexTombstone[] = [];
   for (const name of names) {
+    const metadata = indices.get(name);
+    if (metadata !== undefined) tombstones.push({ name, uuid: metadata.uuid, deletedAtMillis: now });
     indices.delete(name);
     routing.delete(name);
   }
-  return { ...state, indices, routing };
+  const indexGraveyard = [...(state.indexGraveyard ?? []), ...tombstones].slice(-INDEX_TOMBSTONES_KEPT);
+  return { ...state, indices, routing, indexGraveyard };
 }
 
 /** The index's current mapping model, parsed from what the metadata stores. */

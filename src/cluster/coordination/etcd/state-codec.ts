@@ -24,6 +24,8 @@ export interface StateHeader {
   readonly transientSettings: Record<string, string>;
   readonly templates: IndexTemplates;
   readonly globalBlocks: ClusterState['globalBlocks'];
+  /** Absent in headers written before the index graveyard existed. */
+  readonly indexGraveyard?: ClusterState['indexGraveyard'];
 }
 
 export interface IndexEntry {
@@ -45,6 +47,7 @@ export function encodeHeader(state: ClusterState): string {
     transientSettings: { ...state.transientSettings },
     templates: state.templates,
     globalBlocks: state.globalBlocks,
+    ...(state.indexGraveyard !== undefined && { indexGraveyard: state.indexGraveyard }),
   };
   return JSON.stringify(header);
 }
@@ -90,6 +93,7 @@ export function decodeState(header: StateHeader, indices: ReadonlyMap<string, st
     transientSettings: header.transientSettings,
     templates: { ...NO_TEMPLATES, ...header.templates },
     globalBlocks: header.globalBlocks,
+    ...(header.indexGraveyard !== undefined && { indexGraveyard: header.indexGraveyard }),
   };
 }
 
