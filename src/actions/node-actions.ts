@@ -13,11 +13,13 @@ import { localNodeStats } from './nodes/node-stats.js';
 import { NODES_INFO_NODE_ACTION, NODES_STATS_NODE_ACTION } from './nodes/nodes-routes.js';
 import { CLUSTER_STATS_NODE_ACTION, localPart } from './cluster/cluster-stats.js';
 import { localSnapshot, NODE_SNAPSHOT_ACTION, snapshotToWire } from './cat/node-snapshot.js';
+import { GET_TASK_ACTION, getFromThisNode, getRequestFromWire, storedResultToWire } from './tasks/get-task.js';
+import { RETHROTTLE_ACTION, rethrottleOnNode, type RethrottleNodeRequest } from './reindex/rethrottle-action.js';
 import { LIST_TASKS_ACTION, listRequestFromWire, listTasksOnNode } from './tasks/list-tasks.js';
 import { CANCEL_TASKS_ACTION, cancelRequestFromWire, cancelTasksOnNode } from './tasks/cancel-tasks.js';
 import { tasksResultToWire } from './tasks/task-wire.js';
-import { executeShardBulk, SHARD_BULK_ACTION, type ShardBulkRequest } from './documents/write-executor.js';
-import { GET_SHARD_ACTION, readDocumentOnShardNode } from './documents/document-reader.js';
+import { executeShardBulk, SHARD_BULK_ACTION, shardBulkRequestFromWire, shardBulkResponseToWire, type ShardBulkRequest } from './documents/write-executor.js';
+import { documentReadToWire, GET_SHARD_ACTION, readDocumentOnShardNode } from './documents/document-reader.js';
 import { executeRemoteShardSearch, QUERY_FETCH_ACTION, type RemoteShardSearchRequest } from './search/remote-shard-search.js';
 import {
   CAN_MATCH_ACTION,
@@ -66,7 +68,7 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [CLUSTER_STATS_NODE_ACTION]: (services) => localPart(services),
   [HOT_THREADS_NODE_ACTION]: (services, args: HotThreadsRequest, task) => localHotThreads(services, args, task),
   [THREAD_POOL_NODE_ACTION]: (services) => Promise.resolve(localThreadPools(services)),
-  [NODE_SNAPSHOT_ACTION]: async (services) => snapshotToWire(await localSnapshot(services, services.clusterService.state())),
+  [NODE_SNAPSHOT_ACTION]: (services) => localSnapshot(services, services.clusterService.state()),
   [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
   // A replica's share of a shard bulk request (indices/replication/replica-apply.ts).
   [REPLICA_ACTION]: (services, args: ReplicaRequest) => performOnReplica(indicesOf(services).service, services.replication!, args),
@@ -80,8 +82,24 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [CLEAR_SCROLL_CONTEXTS_ACTION]: (services) => Promise.resolve(clearScrollContextsOnNode(services)),
   [EXPLAIN_SHARD_ACTION]: (services, args: ExplainShardRequest, task) => explainOnShard(services, args, task),
   [GET_SHARD_ACTION]: (services, args: Parameters<typeof readDocumentOnShardNode>[1], task) => readDocumentOnShardNode({ task, services }, args),
-  [`${LIST_TASKS_ACTION}[n]`]: async (services, args: unknown) => tasksResultToWire(await listTasksOnNode(services, listRequestFromWire(args))),
-  [`${CANCEL_TASKS_ACTION}[n]`]: async (services, args: unknown, task) => tasksResultToWire(await cancelTasksOnNode(services, task, cancelRequestFromWire(args))),
+  [`${LIST_TASKS_ACTION}[n]`]: (services, args: unknown) => listTasksOnNode(services, listRequestFromWire(args)),
+  [`${CANCEL_TASKS_ACTION}[n]`]: (services, args: unknown, task) => cancelTasksOnNode(services, task, cancelRequestFromWire(args)),
+  [`${RETHROTTLE_ACTION}[n]`]: (services, args: RethrottleNodeRequest) => Promise.resolve(rethrottleOnNode(services, args)),
+  [GET_TASK_ACTION]: (services, args: unknown) => getFromThisNode(services, getRequestFromWire(args)),
+};
+
+/**
+ * How an action's answer crosses a socket when its plain value would not do (TaskIds, or a form the receiver
+ * parses faster); the caller decodes it. The transport never applies these on its local shortcut.
+ */
+const RESPONSE_ENCODERS: Record<string, (value: unknown) => unknown> = {
+  [NODE_SNAPSHOT_ACTION]: snapshotToWire,
+  [SHARD_BULK_ACTION]: shardBulkResponseToWire,
+  [GET_SHARD_ACTION]: documentReadToWire,
+  [`${LIST_TASKS_ACTION}[n]`]: tasksResultToWire,
+  [`${CANCEL_TASKS_ACTION}[n]`]: tasksResultToWire,
+  [`${RETHROTTLE_ACTION}[n]`]: tasksResultToWire,
+  [GET_TASK_ACTION]: storedResultToWire,
 };
 
 /** The shard-level operations of the broadcast-by-node actions (broadcast-by-node.ts), served as `<action>[n]`. */
@@ -99,21 +117,32 @@ for (const [action, operation] of Object.entries(BROADCAST_OPERATIONS)) {
   NODE_ACTIONS[`${action}[n]`] = (services, args: unknown, task) => runBroadcastOnNode(services, operation, args, task);
 }
 
+/** How an action's request body is read when it crossed a socket (the sender encoded it); never on the local shortcut. */
+const REQUEST_DECODERS: Record<string, (wire: unknown) => unknown> = {
+  [SHARD_BULK_ACTION]: shardBulkRequestFromWire,
+};
+
 /** Registers every node action and the ban handler; wires this node's cancellations to ban children elsewhere. */
 export function registerNodeActions(services: NodeServices, transport: TransportService): void {
   for (const [action, run] of Object.entries(NODE_ACTIONS)) {
-    transport.registerHandler(action, (body: unknown, context: RequestContext) =>
-      services.taskManager.run(
-        {
-          type: context.remoteAddress === 'local' ? 'direct' : 'transport',
-          action,
-          description: '',
-          parentTaskId: TaskId.parse(context.parentTaskId),
-          cancellable: true,
-          headers: {},
-        },
-        (task) => run(services, body as never, task),
-      ),
+    const encodeResponse = RESPONSE_ENCODERS[action];
+    const decodeRequest = REQUEST_DECODERS[action];
+    transport.registerHandler(
+      action,
+      (body: unknown, context: RequestContext) =>
+        services.taskManager.run(
+          {
+            // ES's channel types: `direct` for the local shortcut, `transport` for a request off the wire.
+            type: context.local ? 'direct' : 'transport',
+            action,
+            description: '',
+            parentTaskId: TaskId.parse(context.parentTaskId),
+            cancellable: true,
+            headers: { ...context.headers },
+          },
+          (task) => run(services, body as never, task),
+        ),
+      { ...(encodeResponse !== undefined && { encodeResponse }), ...(decodeRequest !== undefined && { decodeRequest }) },
     );
   }
   transport.registerHandler(BAN_ACTION, async (body: unknown) => {

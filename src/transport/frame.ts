@@ -26,6 +26,8 @@ export interface RequestFrame {
   sender?: string;
   /** On master-to-node messages: the master's term, which receivers check against the highest they know. */
   term?: number;
+  /** The caller task's headers (X-Opaque-Id and the like); absent when it has none. */
+  headers?: Record<string, string>;
   body: unknown;
 }
 

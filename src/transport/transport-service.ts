@@ -21,15 +21,35 @@ export interface RequestContext {
   readonly senderNodeId: string | undefined;
   /** The master term a master-to-node message carries. */
   readonly term: number | undefined;
+  /** True on the local shortcut: the request never left this process (ES's `direct` channel). */
+  readonly local: boolean;
+  /** The caller task's headers (X-Opaque-Id and the like), carried as ES carries its thread context. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 export type TransportHandler = (body: unknown, context: RequestContext) => Promise<unknown>;
+
+export interface HandlerOptions {
+  /** Reads a request body that crossed the socket (the sender's `encodeRequest` made it); never on the local shortcut. */
+  decodeRequest?: (wire: unknown) => unknown;
+  /**
+   * Turns the handler's answer into what crosses the socket (a compact or BigInt-safe form). Never applied on the
+   * local shortcut: the caller then gets the handler's own value, and its `decodeResponse` is skipped too.
+   */
+  encodeResponse?: (value: unknown) => unknown;
+}
 
 export interface SendOptions {
   timeoutMillis?: number;
   parentTaskId?: string;
   /** Set on master-to-node messages so receivers can refuse a deposed master. */
   term?: number;
+  /** The caller task's headers; the receiver's child task carries them. */
+  headers?: Readonly<Record<string, string>>;
+  /** Reads an answer that crossed the socket (the handler's `encodeResponse` made it); skipped on the local shortcut. */
+  decodeResponse?: (wire: unknown) => unknown;
+  /** Turns the body into what crosses the socket (the handler's `decodeRequest` reads it); skipped on the local shortcut. */
+  encodeRequest?: (body: unknown) => unknown;
 }
 
 /** A handshaken connection to a node, by node id; `ready` once the handshake completed. */
@@ -117,7 +137,8 @@ class Connection {
             }, timeout)
           : undefined;
       this.pending.set(id, { resolve, reject, timer, action });
-      this.send({ kind: FrameKind.Request, id, action, parentTaskId: options.parentTaskId, sender: this.senderId, term: options.term, body });
+      const headers = options.headers !== undefined && Object.keys(options.headers).length > 0 ? options.headers : undefined;
+      this.send({ kind: FrameKind.Request, id, action, parentTaskId: options.parentTaskId, sender: this.senderId, term: options.term, ...(headers !== undefined && { headers }), body });
     });
   }
 
@@ -158,6 +179,8 @@ class Connection {
 
 export class TransportService {
   private readonly handlers = new Map<string, TransportHandler>();
+  private readonly responseEncoders = new Map<string, (value: unknown) => unknown>();
+  private readonly requestDecoders = new Map<string, (wire: unknown) => unknown>();
   private readonly outbound = new Map<string, Promise<Connection>>();
   private readonly inbound = new Set<Connection>();
   private server: Server | undefined;
@@ -178,9 +201,11 @@ export class TransportService {
     return this.boundPort;
   }
 
-  registerHandler(action: string, handler: TransportHandler): void {
+  registerHandler(action: string, handler: TransportHandler, options: HandlerOptions = {}): void {
     if (this.handlers.has(action)) throw new Error(`transport handler for [${action}] already registered`);
     this.handlers.set(action, handler);
+    if (options.encodeResponse !== undefined) this.responseEncoders.set(action, options.encodeResponse);
+    if (options.decodeRequest !== undefined) this.requestDecoders.set(action, options.decodeRequest);
   }
 
   /**
@@ -261,7 +286,9 @@ export class TransportService {
     // The usual case is an open connection: nothing to wait for (no timer, no race).
     const connection = this.readyConnection(target) ?? (await this.openedConnection(target, action, timeoutMillis));
     try {
-      return await connection.request(action, body, deadline === undefined ? options : { ...options, timeoutMillis: Math.max(1, deadline - Date.now()) });
+      const wireBody = options.encodeRequest === undefined ? body : options.encodeRequest(body);
+      const answer = await connection.request(action, wireBody, deadline === undefined ? options : { ...options, timeoutMillis: Math.max(1, deadline - Date.now()) });
+      return options.decodeResponse === undefined ? answer : options.decodeResponse(answer);
     } catch (err) {
       const error = toEsError(err);
       if (error.type === 'node_disconnected_exception') throw new EsError('node_disconnected_exception', `[${target.name}][${target.address}][${action}] disconnected`);
@@ -354,7 +381,7 @@ export class TransportService {
     const handler = this.handlers.get(action);
     if (!handler) throw new EsError('action_not_found_transport_exception', `No handler for action [${action}]`);
     this.localRequests++;
-    const work = handler(body, { parentTaskId: options.parentTaskId, remoteAddress: 'local', senderNodeId: this.local?.nodeId, term: options.term });
+    const work = handler(body, { parentTaskId: options.parentTaskId, remoteAddress: 'local', senderNodeId: this.local?.nodeId, term: options.term, local: true, headers: options.headers ?? {} });
     if (options.timeoutMillis === undefined || options.timeoutMillis < 0) return work;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
@@ -452,8 +479,17 @@ export class TransportService {
       connection.send({ kind: FrameKind.Error, id: frame.id, error: toWireError(new EsError('action_not_found_transport_exception', `No handler for action [${frame.action}]`)) });
       return;
     }
-    handler(frame.body, { parentTaskId: frame.parentTaskId, remoteAddress: connection.address, senderNodeId: frame.sender, term: frame.term }).then(
-      (body) => connection.send({ kind: FrameKind.Response, id: frame.id, body }),
+    const encode = this.responseEncoders.get(frame.action);
+    const decode = this.requestDecoders.get(frame.action);
+    let body: unknown;
+    try {
+      body = decode === undefined ? frame.body : decode(frame.body);
+    } catch (err) {
+      connection.send({ kind: FrameKind.Error, id: frame.id, error: toWireError(toEsError(err)) });
+      return;
+    }
+    handler(body, { parentTaskId: frame.parentTaskId, remoteAddress: connection.address, senderNodeId: frame.sender, term: frame.term, local: false, headers: frame.headers ?? {} }).then(
+      (body) => connection.send({ kind: FrameKind.Response, id: frame.id, body: encode === undefined ? body : encode(body) }),
       (err: unknown) => connection.send({ kind: FrameKind.Error, id: frame.id, error: toWireError(toEsError(err)) }),
     );
   }

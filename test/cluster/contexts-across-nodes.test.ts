@@ -321,4 +321,56 @@ describe('scroll, point in time and dfs through every node', () => {
     assert.equal(onPit.body.hits.total.value, 0);
     await cluster.nodes[2]!.request('DELETE', '/_pit', { body: { id: pit } });
   });
+  test('a search cancelled after some shards answered their query phase fetches nothing and frees their contexts', async () => {
+    const [a, b, c] = [cluster.nodes[0]!, cluster.nodes[1]!, cluster.nodes[2]!];
+    // One quick shard on b and one slow shard on c (a long sloppy phrase over long documents of five words: every
+    // document matches and costs much to score, and cancellation is checked while scoring), searched through a.
+    const vocabulary = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
+    let seed = 11;
+    const words = (count: number) =>
+      Array.from({ length: count }, () => {
+        seed = (seed * 1103515245 + 12345) % 2147483648;
+        return vocabulary[seed % 5]!;
+      }).join(' ');
+    const slowQuery = { query: { match_phrase: { body: { query: Array.from({ length: 25 }, (_, i) => vocabulary[i % 5]).join(' '), slop: 10000 } } } };
+    for (const [index, holder, docs] of [['phases-fast', b, 20], ['phases-slow', c, 1500]] as const) {
+      const settings = { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.require._name': holder.name };
+      assert.equal((await a.request('PUT', `/${index}`, { body: { settings, mappings: { properties: { body: { type: 'text' } } } } })).status, 200);
+      const bulk = Array.from({ length: docs }, () => `{"index":{"_index":"${index}"}}\n${JSON.stringify({ body: words(300) })}\n`).join('');
+      const loaded = await a.request('POST', '/_bulk?refresh=true', { raw: bulk, headers: { 'content-type': 'application/x-ndjson' } });
+      assert.equal(loaded.body.errors, false, loaded.text);
+    }
+    await cluster.waitFor(a, '/_cluster/health/phases-*?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const fastSearchStats = async () => (await a.request('GET', '/phases-fast/_stats/search')).body._all.total.search as { query_total: number; fetch_total: number; open_contexts: number };
+    const before = await fastSearchStats();
+    const pending = a.request('POST', '/phases-fast,phases-slow/_search', { body: slowQuery });
+    // Between the phases for the quick shard: its query answered (its context waits on b for the fetch) while
+    // the slow shard's query still runs on c.
+    let parent: string | undefined;
+    for (let i = 0; i < 400 && parent === undefined; i++) {
+      const tasks = await a.request('GET', '/_tasks?actions=indices:data/read/search*');
+      const listed = Object.values(tasks.body.nodes ?? {}).flatMap((node: any) => Object.entries<any>(node.tasks).map(([taskId, task]) => ({ ...task, taskId })));
+      const search = listed.find((task) => task.action === 'indices:data/read/search');
+      const slowQueryRunning = listed.some((task) => task.action === 'indices:data/read/search[phase/query]' && task.node === c.nodeId);
+      if (search !== undefined && slowQueryRunning && (await fastSearchStats()).open_contexts === 1) parent = search.taskId;
+      else await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.ok(parent !== undefined, 'the quick shard answered its query phase while the slow one was still querying');
+    const cancel = await a.request('POST', `/_tasks/${parent}/_cancel`);
+    assert.equal(cancel.status, 200, cancel.text);
+    const res = await pending;
+    // ES's phase failure: the search could not move on to its fetch phase; the cancelled shard is its root cause.
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.error.type, 'search_phase_execution_exception', res.text);
+    assert.equal(res.body.error.phase, 'fetch', res.text);
+    assert.equal(res.body.error.root_cause[0].type, 'task_cancelled_exception', res.text);
+    assert.equal(res.body.error.root_cause[0].reason, 'task cancelled [by user request]');
+    assert.equal(res.body.error.caused_by.type, 'task_cancelled_exception', res.text);
+    const after = await fastSearchStats();
+    assert.equal(after.query_total - before.query_total, 1, 'the quick shard ran its query');
+    assert.equal(after.fetch_total - before.fetch_total, 0, 'and never fetched');
+    for (let i = 0; i < 100 && (await fastSearchStats()).open_contexts > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal((await fastSearchStats()).open_contexts, 0, 'its context was freed');
+    assert.equal((await a.request('DELETE', '/phases-fast,phases-slow')).status, 200);
+  });
 });

@@ -188,6 +188,12 @@ describe('a node that stops answering, then dies under a search', () => {
       assert.equal(loaded.body.errors, false, loaded.text);
       const full = await a!.request('GET', '/partial/_search?size=0');
       assert.equal(full.body.hits.total.value, 30);
+      // A second index with a replica of every shard: the search and gets below find the victim's copies elsewhere.
+      assert.equal((await a!.request('PUT', '/copies', { body: { settings: { number_of_shards: 3, number_of_replicas: 1 } } })).status, 200);
+      const copiesBulk = Array.from({ length: 30 }, (_, i) => `{"index":{"_index":"copies","_id":"${i}"}}\n{"n":${i}}\n`).join('');
+      const copiesLoaded = await a!.request('POST', '/_bulk?refresh=true', { raw: copiesBulk, headers: { 'content-type': 'application/x-ndjson' } });
+      assert.equal(copiesLoaded.body.errors, false, copiesLoaded.text);
+      await cluster.waitFor(a!, '/_cluster/health/copies?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
       const state = await a!.request('GET', '/_cluster/state/master_node,routing_table/partial');
       const holders = new Set((Object.values(state.body.routing_table.indices.partial.shards) as Array<Array<{ node: string }>>).map((copies) => copies[0]!.node));
       // Kill a data node that is neither the master nor the node we ask (its lease keeps it in the state for now).
@@ -215,7 +221,28 @@ describe('a node that stops answering, then dies under a search', () => {
       } finally {
         victim.child.kill('SIGCONT');
       }
+      // Killed mid-request: a search and gets that try the victim's copies first are in flight to it (paused, so
+      // they wait there) when it dies; each goes on to the shard's other copy (ES's next copy in the shard
+      // iterator), so the answers are complete and no shard failed.
+      const copiesState = await a!.request('GET', '/_cluster/state/routing_table/copies');
+      const onVictim = (Object.values(copiesState.body.routing_table.indices.copies.shards) as Array<Array<{ node: string }>>).filter((copies) => copies.some((copy) => copy.node === victim.nodeId));
+      assert.ok(onVictim.length > 0, `the victim holds a copy of some shard of copies: ${copiesState.text}`);
+      victim.child.kill('SIGSTOP');
+      const preferVictim = `preference=_prefer_nodes:${victim.nodeId}`;
+      const inFlightSearch = a!.request('GET', `/copies/_search?size=100&${preferVictim}`);
+      const inFlightGets = Array.from({ length: 6 }, (_, i) => a!.request('GET', `/copies/_doc/${i}?${preferVictim}`));
+      await new Promise((resolve) => setTimeout(resolve, 500));
       await victim.kill9();
+      const retried = await inFlightSearch;
+      assert.equal(retried.status, 200, retried.text);
+      assert.deepEqual(retried.body._shards, { total: 3, successful: 3, skipped: 0, failed: 0 }, retried.text);
+      assert.equal(retried.body.hits.total.value, 30);
+      assert.equal(retried.body.hits.hits.length, 30);
+      for (const [i, pending] of inFlightGets.entries()) {
+        const got = await pending;
+        assert.equal(got.status, 200, got.text);
+        assert.equal(got.body._source.n, i, got.text);
+      }
       // Gone (connection refused). Fast failure detection (decision 0011) may already have removed it from the
       // state by the time the cancel arrives, or not yet: both are ES's answers, and each is checked exactly.
       const cancel = await a!.request('POST', `/_tasks/_cancel?nodes=${victim.nodeId}`);

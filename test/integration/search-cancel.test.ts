@@ -126,3 +126,38 @@ test('timeout returns the partial results with timed_out: true', async () => {
   assert.ok(res.body.hits.total.value < DOCS, `partial total ${res.body.hits.total.value}`);
   assert.ok(elapsed < baselineMillis, `returned after ${elapsed}ms (a full run takes ${baselineMillis}ms)`);
 });
+
+test('max_concurrent_shard_requests holds a search to that many shard queries at once on a node', async (t) => {
+  const created = await node.request('PUT', '/slow3', { body: { settings: { number_of_shards: 3, number_of_replicas: 0 }, mappings: { properties: { body: { type: 'text' } } } } });
+  assert.equal(created.status, 200, created.text);
+  const copies = 2000;
+  const copied = await node.request('POST', '/_reindex?refresh=true', { body: { max_docs: copies, source: { index: 'slow' }, dest: { index: 'slow3' } } });
+  assert.equal(copied.body.created, copies, copied.text);
+  /** The most `[phase/query]` children of the search seen at once while it runs. */
+  async function peakQueries(path: string): Promise<number> {
+    let done = false;
+    const pending = node.request('POST', path, { body: SLOW_QUERY }).finally(() => {
+      done = true;
+    });
+    let peak = 0;
+    while (!done) {
+      const queries = (await searchTasks()).filter((task) => task.action === 'indices:data/read/search[phase/query]');
+      peak = Math.max(peak, queries.length);
+      await sleep(5);
+    }
+    const res = await pending;
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.hits.total.value, copies, 'every shard answered');
+    assert.equal(res.body._shards.successful, 3);
+    return peak;
+  }
+  const limited = await peakQueries('/slow3/_search?max_concurrent_shard_requests=1');
+  const unlimited = await peakQueries('/slow3/_search');
+  t.diagnostic(`peak shard queries at once: ${limited} with max_concurrent_shard_requests=1, ${unlimited} with the default (5)`);
+  assert.equal(limited, 1);
+  assert.ok(unlimited > 1, `the default lets the three shards run at once (peak ${unlimited})`);
+  const zero = await node.request('POST', '/slow3/_search?max_concurrent_shard_requests=0');
+  assert.equal(zero.status, 400);
+  assert.equal(zero.body.error.reason, 'maxConcurrentShardRequests must be >= 1');
+  assert.equal((await node.request('DELETE', '/slow3')).status, 200);
+});

@@ -62,3 +62,35 @@ test('layers import downward only', () => {
   }
   assert.deepEqual(violations, []);
 });
+
+/**
+ * "Is this node local?" is the transport's question (decision 0020): actions name the node and send
+ * (actions/remote-node.ts), and the transport runs a request to this node in-process. A comparison with this
+ * node's id in actions/ is allowed only where it is not a choice between running here and sending: each place is
+ * listed with how many such comparisons it holds and why.
+ */
+const LOCAL_NODE_COMPARISONS: Record<string, { count: number; why: string }> = {
+  'actions/copy-preference.ts': { count: 3, why: 'which copy a read prefers (`_local`, `_only_local`, this node first), not how it is reached' },
+  'actions/node-actions.ts': { count: 1, why: "bans go to the other nodes: this node's TaskManager cancels its own children itself (ES's TaskCancellationService)" },
+  'actions/tasks/task-results-index.ts': { count: 1, why: "the id floor only concerns this node's own task ids" },
+  'actions/documents/write-executor.ts': { count: 3, why: "the primary's node checks that the primary is still its own copy (ES's primary action), after the request reached it" },
+  'actions/search/search-shards.ts': { count: 3, why: 'a local shard is searched on its own searcher without a reader context (decision 0016; the exception 0020 records)' },
+  'actions/search/scroll-action.ts': { count: 2, why: "a scroll's local contexts are read from this node's registry (the same exception)" },
+  'actions/search/search-action.ts': { count: 1, why: "a point in time's local contexts are read from this node's registry (the same exception)" },
+};
+
+test('actions decide "is this node local?" only through the transport seam', () => {
+  // `x === services.localNode.id`, `localNode.id !== y`, or a local id kept in a variable for such comparisons.
+  const pattern = /(?:===|!==)\s*[\w.?]*localNode\.id\b|\blocalNode\.id\s*(?:===|!==)|\blocal(?:Node)?Id\b/g;
+  const found: Record<string, number> = {};
+  for (const file of sourceFiles(join(srcRoot, 'actions'))) {
+    const code = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*(\/\/|\*|\/\*\*)/.test(line))
+      .join('\n');
+    const count = [...code.matchAll(pattern)].length;
+    if (count > 0) found[relative(srcRoot, file)] = count;
+  }
+  const allowed = Object.fromEntries(Object.entries(LOCAL_NODE_COMPARISONS).map(([file, entry]) => [file, entry.count]));
+  assert.deepEqual(found, allowed, 'send to the node through sendToNode (actions/remote-node.ts) instead of comparing with the local node id');
+});

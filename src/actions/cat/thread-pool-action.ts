@@ -55,7 +55,7 @@ export const catThreadPoolEndpoint: CatEndpoint<ThreadPoolColumn> = {
     const services = context.services;
     const state = await readClusterState(request, context, { acceptsLocal: true });
     const patterns = (request.pathParams['thread_pool_patterns'] ?? '').split(',').map((pattern) => pattern.trim()).filter(Boolean);
-    const outcome = await onSelectedNodes(services, [], () => localThreadPools(services), { action: THREAD_POOL_NODE_ACTION, args: {}, task: context.task });
+    const outcome = await onSelectedNodes<ReturnType<typeof localThreadPools>>(services, [], { action: THREAD_POOL_NODE_ACTION, args: {}, task: context.task });
     const rows: CatRow<ThreadPoolColumn>[] = [];
     for (const [nodeId, pools] of outcome.answers) {
       const node = state.nodes.get(nodeId);

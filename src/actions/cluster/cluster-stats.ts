@@ -184,7 +184,7 @@ function nodesSection(parts: readonly ClusterStatsNodePart[], human: boolean): J
 
 const clusterStatsHandler: Route['handler'] = async (request, { services, task }) => {
   const selectors = (request.pathParams['node_id'] ?? '').split(',').filter((token) => token.length > 0);
-  const outcome = await onSelectedNodes(services, selectors, () => localPart(services), { action: CLUSTER_STATS_NODE_ACTION, args: {}, task, timeoutMillis: nodeTimeoutMillis(request) });
+  const outcome = await onSelectedNodes<Awaited<ReturnType<typeof localPart>>>(services, selectors, { action: CLUSTER_STATS_NODE_ACTION, args: {}, task, timeoutMillis: nodeTimeoutMillis(request) });
   const parts = [...outcome.answers.values()];
   const state = outcome.state;
   return json({

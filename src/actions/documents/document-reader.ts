@@ -1,10 +1,10 @@
 /**
  * Real-time reads by id (ES's TransportGetAction / ShardGetService): the index expression resolves to one
- * concrete index, the id (or routing) picks the shard, and the local copy answers — refreshed first with
+ * concrete index, the id (or routing) picks the shard, and a copy's node answers — refreshed first with
  * `refresh=true`, from the translog-backed live view unless `realtime=false`. A `version` given with the read
  * must match the document's (ES's 409 otherwise).
  */
-import { EsError, errors, indexErrors } from '../../common/errors.js';
+import { EsError, errors, indexErrors, toEsError } from '../../common/errors.js';
 import { resolveConcreteIndexNames, resolveIndexRouting, type ClusterState } from '../../cluster/index.js';
 import { checkReadBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { IndicesOptions } from '../../cluster/indices-options.js';
@@ -13,7 +13,7 @@ import { displayStoredValue, storedFieldsOfMapping } from '../../search/index.js
 import type { FieldLookup } from '../../search/dsl/index.js';
 import type { FieldValue } from '../../search/fetch/index.js';
 import { fieldLookupFor } from '../../search/phase/index.js';
-import { readIndexSettings, shardIdFor, type IndexShard } from '../../indices/index.js';
+import { readIndexSettings, shardIdFor } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
 import type { DiscoveryNode } from '../../cluster/index.js';
 import { sendToNode } from '../remote-node.js';
@@ -67,38 +67,56 @@ function noShardAvailable(state: ClusterState, index: string, shard: number, wha
 }
 
 /**
- * The copy that serves reads of a shard: any started copy (replicas hold every acknowledged write and apply
- * them to their version map, so a realtime get reads the same there), in the order `preference` gives
- * (copy-preference.ts; by default this node's, else the primary's, else a replica's). Local: its IndexShard;
- * on another node: that node; none active or allowed: ES's NoShardAvailableActionException.
+ * The nodes whose copies may serve reads of a shard, in the order they are tried: any started copy (replicas
+ * hold every acknowledged write and apply them to their version map, so a realtime get reads the same there),
+ * in the order `preference` gives (copy-preference.ts; by default this node's, else the primary's, else a
+ * replica's). None active or allowed: ES's NoShardAvailableActionException.
  */
-function readableShard(state: ClusterState, context: ActionContext, index: string, shard: number, what: string, preferenceText: string | undefined): IndexShard | DiscoveryNode {
-  const { service } = indicesOf(context.services);
-  const localId = context.services.localNode.id;
-  const started = (state.routing.get(index)?.[shard] ?? []).filter(
-    (copy) => copy.nodeId !== undefined && (copy.state === 'STARTED' || copy.state === 'RELOCATING') && (copy.nodeId !== localId || service.shard(index, shard)?.state === 'started'),
-  );
+function readableCopies(state: ClusterState, context: ActionContext, index: string, shard: number, what: string, preferenceText: string | undefined): DiscoveryNode[] {
+  const started = (state.routing.get(index)?.[shard] ?? []).filter((copy) => copy.nodeId !== undefined && (copy.state === 'STARTED' || copy.state === 'RELOCATING'));
   const preference = parsePreference(preferenceText);
-  const chosen = orderCopies(started, { ...preference, shards: undefined }, localId, { index, indexUuid: state.indices.get(index)?.uuid ?? '', shard })[0];
-  if (chosen?.nodeId === undefined) throw noShardAvailable(state, index, shard, what);
-  if (chosen.nodeId !== localId) {
-    const node = state.nodes.get(chosen.nodeId);
-    if (node === undefined || context.services.transport === undefined) throw noShardAvailable(state, index, shard, what);
-    return node;
-  }
-  const local = service.shard(index, shard);
-  if (local === undefined) throw noShardAvailable(state, index, shard, what);
-  return local;
+  const ordered = orderCopies(started, { ...preference, shards: undefined }, context.services.localNode.id, { index, indexUuid: state.indices.get(index)?.uuid ?? '', shard });
+  const nodes = ordered.flatMap((copy) => {
+    const node = state.nodes.get(copy.nodeId!);
+    return node === undefined ? [] : [node];
+  });
+  if (nodes.length === 0) throw noShardAvailable(state, index, shard, what);
+  return nodes;
 }
+
+/** ES's TransportActions.isShardNotAvailableException, and a node that could not be reached: another copy may answer. */
+const COPY_UNAVAILABLE_ERRORS = new Set([
+  'shard_not_found_exception',
+  'index_not_found_exception',
+  'illegal_index_shard_state_exception',
+  'no_shard_available_action_exception',
+  'unavailable_shards_exception',
+  'already_closed_exception',
+  'node_not_connected_exception',
+  'node_disconnected_exception',
+  'connect_transport_exception',
+  'node_closed_exception',
+]);
 
 export const GET_SHARD_ACTION = 'indices:data/read/get[s]';
 
-/**
- * A realtime get on the node that holds the shard's copy (ES's TransportGetAction shard request): the sender
- * chose this node's copy, so it answers (`_only_local`) whatever preference the request had.
- */
-export async function readDocumentOnShardNode(context: ActionContext, args: { index: string; id: string; options: ReadOptions }): Promise<DocumentRead> {
-  return readDocument(context, args.index, args.id, { ...args.options, preference: '_only_local' });
+interface ShardGetRequest {
+  readonly index: string;
+  readonly shard: number;
+  readonly id: string;
+  readonly what: string;
+  readonly options: ReadOptions;
+}
+
+/** A read's answer as it crosses a socket: `fields` as entries (a Map would arrive as a plain object). */
+export function documentReadToWire(value: unknown): unknown {
+  const read = value as DocumentRead;
+  return read.fields === undefined ? read : { ...read, fields: [...read.fields] };
+}
+
+function documentReadFromWire(wire: unknown): DocumentRead {
+  const read = wire as Omit<DocumentRead, 'fields'> & { fields?: Array<[string, FieldValue[]]> };
+  return read.fields === undefined ? (read as DocumentRead) : { ...read, fields: new Map(read.fields) };
 }
 
 export async function readDocument(context: ActionContext, expression: string, id: string, options: ReadOptions): Promise<DocumentRead> {
@@ -112,16 +130,35 @@ export async function readDocument(context: ActionContext, expression: string, i
   // A read through an alias takes the alias's index_routing (Metadata.resolveIndexRouting).
   const routing = resolveIndexRouting(state, options.routing, expression);
   if (routing === undefined && mapping.routingRequired === true) throw indexErrors.routingMissing(index, id);
-  const shardId = shardIdFor(current?.settings ?? readIndexSettings(metadata.settings), id, routing);
-  const holder = readableShard(state, context, index, shardId, `get [${index}][${id}]: routing [${routing ?? 'null'}]`, options.preference);
-  if (!('acquireSearcher' in holder)) {
-    // The index name (not the expression) goes on: the other node resolves it to the same concrete index.
-    return (await sendToNode(context.services, holder, GET_SHARD_ACTION, { index, id, options: { ...options, routing } }, context.task)) as DocumentRead;
+  const shard = shardIdFor(current?.settings ?? readIndexSettings(metadata.settings), id, routing);
+  const what = `get [${index}][${id}]: routing [${routing ?? 'null'}]`;
+  // ES's TransportSingleShardAction: the chosen copy's node answers the shard request (this node's own copy through
+  // the transport's local shortcut); a copy that is not there (yet) or a node that is gone passes it to the next.
+  // The index name (not the expression) goes on: the other node resolves it to the same concrete index.
+  const request: ShardGetRequest = { index, shard, id, what, options: { ...options, routing } };
+  for (const node of readableCopies(state, context, index, shard, what, options.preference)) {
+    try {
+      return (await sendToNode(context.services, node, GET_SHARD_ACTION, request, context.task, undefined, { decodeResponse: documentReadFromWire })) as DocumentRead;
+    } catch (err) {
+      const error = toEsError(err);
+      if (!COPY_UNAVAILABLE_ERRORS.has(error.type)) throw error;
+    }
   }
-  const shard = holder;
+  throw noShardAvailable(state, index, shard, what);
+}
+
+/** The shard request on the node holding the chosen copy (ES's TransportGetAction.shardOperation). */
+export async function readDocumentOnShardNode(context: ActionContext, request: ShardGetRequest): Promise<DocumentRead> {
+  const { index, shard: shardId, id, options } = request;
+  const state = context.services.clusterService.state();
+  const metadata = state.indices.get(index);
+  const current = indicesOf(context.services).service.indexService(index);
+  const shard = metadata === undefined || current?.uuid !== metadata.uuid ? undefined : current.shards.get(shardId);
+  if (metadata === undefined || current === undefined || shard === undefined || shard.state !== 'started') throw noShardAvailable(state, index, shardId, request.what);
+  const routing = options.routing;
   // Only mapped `store: true` fields have stored values (ShardGetService reads no others).
-  const lookup = current === undefined ? undefined : fieldLookupFor(current.mapping, current.settings.mapping);
-  const storedNames = lookup === undefined || options.storedFields === undefined ? undefined : storedFieldsOfMapping(lookup, options.storedFields);
+  const lookup = fieldLookupFor(current.mapping, current.settings.mapping);
+  const storedNames = options.storedFields === undefined ? undefined : storedFieldsOfMapping(lookup, options.storedFields);
   // The shard-level get runs on ES's `get` pool (bounded queue, 429 beyond it).
   const result = await context.services.threadPools.execute('get', async () => {
     if (options.refresh) await shard.refresh('refresh_flag_get');
@@ -133,7 +170,7 @@ export async function readDocument(context: ActionContext, expression: string, i
       metadata: { index_uuid: metadata.uuid, shard: String(shardId), index },
     });
   }
-  const fields = lookup !== undefined && result.storedFields !== undefined ? displayFields(lookup, result.storedFields) : undefined;
+  const fields = result.storedFields !== undefined ? displayFields(lookup, result.storedFields) : undefined;
   return { index, id, result, routing: result.routing ?? routing, ...(fields !== undefined && { fields }) };
 }
 

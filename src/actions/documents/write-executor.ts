@@ -19,7 +19,7 @@ import { indicesOf } from '../indices-services.js';
 import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess, ShardInfo } from './doc-write.js';
 import { executeOnPrimary, indexPrepared, prepareIndexIfMapped, prepareOnPrimary, type ShardIndexOperation } from './primary-executor.js';
 import type { RefreshPolicy } from './write-params.js';
-import { itemsFromWire, itemsToWire, outcomesFromWire, outcomesToWire, type WireDocWriteItem, type WireOutcome, type WireOutcomes } from './shard-bulk-wire.js';
+import { itemsFromWire, itemsToWire, outcomesFromWire, outcomesToWire, type ShardBulkRequestView, type WireDocWriteItem, type WireOutcome, type WireOutcomes } from './shard-bulk-wire.js';
 import type { RecordColumns } from '../../transport/index.js';
 
 export interface WriteOptions {
@@ -165,8 +165,11 @@ export interface ShardBulkRequest {
   readonly index: string;
   readonly indexUuid: string;
   readonly shard: number;
-  /** As columns, tagged for the wire (shard-bulk-wire.ts); an array of items is accepted too. */
-  readonly items: RecordColumns | readonly WireDocWriteItem[];
+  /**
+   * The group's items. Over a socket they cross as columns, tagged for the wire (shard-bulk-wire.ts:
+   * `shardBulkRequestToWire`, `shardBulkRequestFromWire`); through the local shortcut they are the caller's own.
+   */
+  readonly items: readonly DocWriteItem[];
   readonly ids: string[];
   readonly autoIds: number[];
   readonly options: WriteOptions;
@@ -232,10 +235,14 @@ async function runShardGroupOnce(group: ShardGroup, items: readonly DocWriteItem
   const state = services.clusterService.state();
   const primary = state.routing.get(group.index.name)?.[group.shard]?.find((copy) => copy.primary);
   const primaryNode = primary?.nodeId === undefined ? undefined : state.nodes.get(primary.nodeId);
-  if (primaryNode === undefined || primaryNode.id === services.localNode.id || services.transport === undefined) {
+  if (primaryNode === undefined) {
+    // No primary anywhere yet (an index just created): wait here for one, as ES's ReroutePhase waits for a state
+    // naming it; runShardGroup ends the wait when it becomes active on this node or on another.
     await runShardGroup(group, items, outcomes, options, context, false);
     return;
   }
+  // The primary's node runs the group as `indices:data/write/bulk[s]`; this node's own primary through the
+  // transport's local shortcut (same items, no encoding), as ES's ReroutePhase sends to the local node too.
   await sendShardGroup(group, items, outcomes, options, context, primaryNode, false);
 }
 
@@ -254,15 +261,19 @@ async function sendShardGroup(
     index: group.index.name,
     indexUuid: group.index.uuid,
     shard: group.shard,
-    items: itemsToWire(groupItems),
+    items: groupItems,
     ids: group.ids,
     autoIds: group.positions.flatMap((position, i) => (group.autoIds.has(position) ? [i] : [])),
     options,
     fromRelocatedPrimary,
   };
+  const view: ShardBulkRequestView = { index: group.index.name, ids: group.ids, items: groupItems };
   try {
-    const remote = (await sendToNode(context.services, node, SHARD_BULK_ACTION, request, context.task)) as WireOutcomes | WireOutcome[];
-    outcomesFromWire(remote, { index: group.index.name, ids: group.ids, items: groupItems }).forEach((outcome, i) => {
+    const answer = (await sendToNode(context.services, node, SHARD_BULK_ACTION, request, context.task, undefined, {
+      encodeRequest: shardBulkRequestToWire,
+      decodeResponse: (wire) => ({ outcomes: outcomesFromWire(wire as WireOutcomes | WireOutcome[], view), view }),
+    })) as ShardBulkAnswer;
+    answer.outcomes.forEach((outcome, i) => {
       outcomes[group.positions[i]!] = outcome;
     });
   } catch (err) {
@@ -273,16 +284,40 @@ async function sendShardGroup(
   }
 }
 
+/** What a shard bulk request answers: an outcome per item, with the request they answer (its wire form needs it). */
+export interface ShardBulkAnswer {
+  readonly outcomes: readonly DocWriteOutcome[];
+  readonly view: ShardBulkRequestView;
+}
+
+/** A shard bulk request as it crosses a socket: its items as tagged columns. Never on the local shortcut. */
+export function shardBulkRequestToWire(body: unknown): unknown {
+  const request = body as ShardBulkRequest;
+  return { ...request, items: itemsToWire(request.items) };
+}
+
+/** Its items back from columns (or from the array of items an older sender used). */
+export function shardBulkRequestFromWire(wire: unknown): ShardBulkRequest {
+  const request = wire as Omit<ShardBulkRequest, 'items'> & { items: RecordColumns | readonly WireDocWriteItem[] };
+  return { ...request, items: itemsFromWire(request.items) };
+}
+
+/** A shard bulk answer as it crosses a socket: outcomes as columns, against the request both sides know. */
+export function shardBulkResponseToWire(value: unknown): WireOutcomes {
+  const answer = value as ShardBulkAnswer;
+  return outcomesToWire(answer.outcomes, answer.view);
+}
+
 /** The primary's side of a shard bulk request: the group's items, run here in order. */
-export async function executeShardBulk(request: ShardBulkRequest, context: ActionContext): Promise<WireOutcomes> {
+export async function executeShardBulk(request: ShardBulkRequest, context: ActionContext): Promise<ShardBulkAnswer> {
   const index = context.services.clusterService.state().indices.get(request.index);
   if (index === undefined || index.uuid !== request.indexUuid) throw errors.indexNotFound(request.index);
-  const items = itemsFromWire(request.items);
+  const items = request.items;
   const positions = items.map((_, i) => i);
   const group: ShardGroup = { index, shard: request.shard, positions, ids: request.ids, autoIds: new Set(request.autoIds) };
   const outcomes: DocWriteOutcome[] = new Array(items.length);
   await runShardGroup(group, items, outcomes, request.options, context, request.fromRelocatedPrimary === true);
-  return outcomesToWire(outcomes, { index: request.index, ids: request.ids, items });
+  return { outcomes, view: { index: request.index, ids: request.ids, items } };
 }
 
 function resolveNameForFailure(state: ClusterState, name: string): string {

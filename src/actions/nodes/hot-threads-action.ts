@@ -86,7 +86,7 @@ function parseRequest(request: Parameters<Route['handler']>[0]): HotThreadsReque
 const hotThreadsHandler: Route['handler'] = async (request, { services, task }) => {
   const parsed = parseRequest(request);
   const selectors = (request.pathParams['node_id'] ?? '').split(',').filter(Boolean);
-  const outcome = await onSelectedNodes(services, selectors, () => localHotThreads(services, parsed, task), { action: HOT_THREADS_NODE_ACTION, args: parsed, task });
+  const outcome = await onSelectedNodes<string>(services, selectors, { action: HOT_THREADS_NODE_ACTION, args: parsed, task });
   // RestNodesHotThreadsAction: "::: <node>" then the report indented by three spaces, nodes one after the other.
   let body = '';
   for (const [nodeId, report] of outcome.answers) {

@@ -1,13 +1,13 @@
 /**
  * Runs a per-node operation on every node a request selects and merges the answers as ES's
  * TransportNodesAction and RestActions.NodesResponseRestListener do: `_nodes` {total, successful, failed,
- * failures}, `cluster_name`, then `nodes` keyed by node id in cluster order. The operation is a function of
- * one node (what a transport request to that node returns); this node answers its own, and a node that
- * cannot be reached, or does not answer within the request's `timeout`, becomes a `failed_node_exception` in
- * `failures` while the others still answer.
+ * failures}, `cluster_name`, then `nodes` keyed by node id in cluster order. The operation is a node-level
+ * action (registered in node-actions.ts) sent to every selected node, this one included (the transport's local
+ * shortcut runs it in-process, no socket); a node that cannot be reached, or does not answer within the
+ * request's `timeout`, becomes a `failed_node_exception` in `failures` while the others still answer.
  */
 import { errors, toEsError, type EsError } from '../../common/errors.js';
-import { resolveNodeSelectors, transportAddress, type ClusterState } from '../../cluster/index.js';
+import { resolveNodeSelectors, type ClusterState } from '../../cluster/index.js';
 import type { NodeServices } from '../context.js';
 import type { Task } from '../../tasks/index.js';
 import { sendToNode } from '../remote-node.js';
@@ -22,28 +22,24 @@ export interface NodesOutcome<T> {
   readonly failures: EsError[];
 }
 
-/**
- * `remote` names the node-level action (registered in node-actions.ts) and its arguments; other nodes answer
- * it over the transport. Without one only this node can answer.
- */
-export async function onSelectedNodes<T>(
-  services: NodeServices,
-  selectors: readonly string[],
-  localOperation: () => Promise<T> | T,
-  remote?: { readonly action: string; readonly args: unknown; readonly task?: Task; readonly timeoutMillis?: number },
-): Promise<NodesOutcome<T>> {
+/** The node-level action (registered in node-actions.ts) and its arguments, which every selected node answers. */
+export interface NodeRequest {
+  readonly action: string;
+  readonly args: unknown;
+  readonly task?: Task;
+  readonly timeoutMillis?: number;
+}
+
+export async function onSelectedNodes<T>(services: NodeServices, selectors: readonly string[], request: NodeRequest): Promise<NodesOutcome<T>> {
   const state = services.clusterService.state();
-  const localNodeId = services.localNode.id;
   const wantsAll = selectors.length === 0 || (selectors.length === 1 && selectors[0] === '_all');
-  const nodeIds = resolveNodeSelectors(state, localNodeId, wantsAll ? [] : selectors);
+  const nodeIds = resolveNodeSelectors(state, services.localNode.id, wantsAll ? [] : selectors);
   const settled = await Promise.all(
     nodeIds.map(async (nodeId): Promise<[string, T | EsError]> => {
       try {
         const node = state.nodes.get(nodeId);
         if (!node) throw errors.noSuchNode(nodeId);
-        if (nodeId === localNodeId) return [nodeId, await localOperation()];
-        if (remote === undefined) throw errors.nodeNotConnected(node.name, transportAddress(node));
-        return [nodeId, (await sendToNode(services, node, remote.action, remote.args, remote.task, remote.timeoutMillis)) as T];
+        return [nodeId, (await sendToNode(services, node, request.action, request.args, request.task, request.timeoutMillis)) as T];
       } catch (err) {
         return [nodeId, errors.failedNode(nodeId, toEsError(err))];
       }

@@ -3,10 +3,9 @@
  * `GET /_nodes[/{node_id}]/stats[/{metric}[/{index_metric}]]` (RestNodesStatsAction).
  */
 import { json, type Route } from '../rest.js';
-import { localNodeInfo } from './node-info.js';
-import { localNodeStats } from './node-stats.js';
 import { parseNodesInfoRequest, parseNodesStatsRequest } from './nodes-request.js';
 import { nodeTimeoutMillis, nodesResponseBody, onSelectedNodes } from './nodes-fanout.js';
+import type { JsonObject } from './human-fields.js';
 
 export const NODES_INFO_NODE_ACTION = 'cluster:monitor/nodes/info[n]';
 export const NODES_STATS_NODE_ACTION = 'cluster:monitor/nodes/stats[n]';
@@ -14,7 +13,7 @@ export const NODES_STATS_NODE_ACTION = 'cluster:monitor/nodes/stats[n]';
 const nodesInfoHandler: Route['handler'] = async (request, { services, task }) => {
   const parsed = parseNodesInfoRequest(request);
   const options = { human: request.human, flatSettings: request.paramBool('flat_settings', false) };
-  const outcome = await onSelectedNodes(services, parsed.nodeSelectors, () => localNodeInfo(services, parsed.metrics, options), {
+  const outcome = await onSelectedNodes<JsonObject>(services, parsed.nodeSelectors, {
     action: NODES_INFO_NODE_ACTION,
     args: { metrics: [...parsed.metrics], options },
     task,
@@ -25,7 +24,7 @@ const nodesInfoHandler: Route['handler'] = async (request, { services, task }) =
 
 const nodesStatsHandler: Route['handler'] = async (request, { services, task }) => {
   const parsed = parseNodesStatsRequest(request);
-  const outcome = await onSelectedNodes(services, parsed.nodeSelectors, () => localNodeStats(services, parsed, request.human), {
+  const outcome = await onSelectedNodes<JsonObject>(services, parsed.nodeSelectors, {
     action: NODES_STATS_NODE_ACTION,
     args: { request: { ...parsed, sections: [...parsed.sections], indexMetrics: [...parsed.indexMetrics] }, human: request.human },
     task,

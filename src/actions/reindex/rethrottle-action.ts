@@ -9,9 +9,11 @@
 import { errors, toEsError } from '../../common/errors.js';
 import { bulkByScrollStateOf, parseRequestsPerSecond } from '../../reindex/index.js';
 import { taskInfoOf, TaskId, type Task, type TaskInfo } from '../../tasks/index.js';
+import type { NodeServices } from '../context.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
 import { executeOnTaskNodes } from '../tasks/node-fanout.js';
 import type { TaskOperationFailure } from '../tasks/task-json.js';
+import type { NodeTasksResult } from '../tasks/node-fanout.js';
 import { parseGroupBy, tasksResponseJson } from '../tasks/tasks-response.js';
 
 export const RETHROTTLE_ACTION = 'cluster:admin/reindex/rethrottle';
@@ -20,8 +22,8 @@ export const RETHROTTLE_ACTION = 'cluster:admin/reindex/rethrottle';
 const RETHROTTLEABLE_ACTIONS = new Set(['indices:data/write/reindex', 'indices:data/write/update/byquery', 'indices:data/write/delete/byquery']);
 
 /** processTasks for one target task: it must exist here and be a bulk-by-scroll task. */
-function targetTask(context: ActionContext, taskId: TaskId): Task {
-  const task = context.services.taskManager.get(taskId.id);
+function targetTask(services: NodeServices, taskId: TaskId): Task {
+  const task = services.taskManager.get(taskId.id);
   if (task === undefined) throw errors.taskMissing(taskId.toString());
   if (!RETHROTTLEABLE_ACTIONS.has(task.action)) throw errors.taskOperationNotSupported(taskId.toString());
   return task;
@@ -33,22 +35,31 @@ async function handleRethrottle(request: RestRequest, context: ActionContext): P
   if (requestsPerSecond === undefined) throw errors.rethrottleRateRequired();
   const groupBy = parseGroupBy(request.param('group_by'));
   if (taskId === undefined) throw errors.requestValidation(['task id must be set']);
-  const response = await executeOnTaskNodes(context.services, context.task, RETHROTTLE_ACTION, { nodes: [], targetTaskId: taskId }, async () => {
-    const task = targetTask(context, taskId);
-    const tasks: TaskInfo[] = [];
-    const taskFailures: TaskOperationFailure[] = [];
-    try {
-      const state = bulkByScrollStateOf(task);
-      if (state === undefined) throw errors.rethrottleNotInitialized(task.id);
-      state.rethrottle(requestsPerSecond);
-      tasks.push(taskInfoOf(task, true));
-    } catch (err) {
-      taskFailures.push({ nodeId: context.services.localNode.id, taskId: task.id, error: toEsError(err) });
-    }
-    return { tasks, taskFailures };
-  });
+  const args: RethrottleNodeRequest = { taskId: taskId.toString(), requestsPerSecond };
+  const response = await executeOnTaskNodes(context.services, context.task, RETHROTTLE_ACTION, { nodes: [], targetTaskId: taskId }, args);
   const nodes = context.services.clusterService.state().nodes;
   return json(tasksResponseJson(response, groupBy, nodes, { human: request.human }));
+}
+
+export interface RethrottleNodeRequest {
+  readonly taskId: string;
+  readonly requestsPerSecond: number;
+}
+
+/** The task's node's part (`cluster:admin/reindex/rethrottle[n]`): the new rate for its bulk-by-scroll task. */
+export function rethrottleOnNode(services: NodeServices, request: RethrottleNodeRequest): NodeTasksResult {
+  const task = targetTask(services, TaskId.parse(request.taskId)!);
+  const tasks: TaskInfo[] = [];
+  const taskFailures: TaskOperationFailure[] = [];
+  try {
+    const state = bulkByScrollStateOf(task);
+    if (state === undefined) throw errors.rethrottleNotInitialized(task.id);
+    state.rethrottle(request.requestsPerSecond);
+    tasks.push(taskInfoOf(task, true));
+  } catch (err) {
+    taskFailures.push({ nodeId: services.localNode.id, taskId: task.id, error: toEsError(err) });
+  }
+  return { tasks, taskFailures };
 }
 
 function route(api: '_reindex' | '_update_by_query' | '_delete_by_query'): Route {

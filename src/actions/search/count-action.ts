@@ -9,7 +9,8 @@ import { errors } from '../../common/errors.js';
 import { parseTopLevelQuery, TRACK_TOTAL_HITS_ACCURATE, urlQuery, XContentParser, type QueryAst, type SearchRequest } from '../../search/dsl/index.js';
 import { parsingError } from '../../search/dsl/xcontent/xcontent-errors.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
-import { executeSearch, SEARCH_ACTION, type SearchOutcome } from './search-executor.js';
+import { executeSearch, SEARCH_ACTION, slotSourcesOf, type SearchOutcome } from './search-executor.js';
+import { DEFAULT_MAX_CONCURRENT_SHARD_REQUESTS } from './search-input.js';
 import { indexExpressions } from './search-input.js';
 import { shardsHeader } from './search-errors.js';
 import { resolveSearchShards } from './search-shards.js';
@@ -82,12 +83,7 @@ export async function countSearch(
     shard: ref.shard,
     shardIndex: ref.shardIndex,
     nodeId: ref.nodeId,
-    source:
-      ref.local !== undefined
-        ? ({ kind: 'shard', service: ref.local.service, shard: ref.local.shard } as const)
-        : ref.remoteNode !== undefined
-          ? ({ kind: 'remote', node: ref.remoteNode } as const)
-          : ({ kind: 'failed', error: ref.unavailable! } as const),
+    ...slotSourcesOf(ref),
     ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }),
   }));
   if (slots.length === 0) return undefined;
@@ -103,6 +99,7 @@ export async function countSearch(
       mode: { kind: 'search' },
       // _count is a size-0 search in ES: the can-match pre-filter applies to it too.
       preFilter: { preFilterShardSize: undefined, readOnlyIndices: hasWriteBlock(slots, context) },
+      maxConcurrentShardRequests: DEFAULT_MAX_CONCURRENT_SHARD_REQUESTS,
     },
     context,
   );

@@ -1,14 +1,14 @@
 /**
  * Frees scroll and point-in-time contexts wherever they live (ES's ClearScrollController and the point in time's
- * close): each context on its own node, this node's directly, the others' with `indices:data/read/search
- * [free_context]`; `_all` asks every node of the cluster to free its scroll contexts. A node that is gone or does
+ * close): each context's node is sent `indices:data/read/search[free_context]` (this node's own contexts through
+ * the transport's local shortcut); `_all` asks every node of the cluster to free its scroll contexts. A node that is gone or does
  * not answer frees nothing (its contexts went with it or lapse with their keep-alive), as in ES.
  */
 import type { Task } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
 import { sendToNode } from '../remote-node.js';
 import type { ContextRef } from './context-ids.js';
-import { CLEAR_SCROLL_CONTEXTS_ACTION, clearScrollContextsOnNode, FREE_CONTEXT_ACTION, freeContextOnNode } from './remote-contexts.js';
+import { CLEAR_SCROLL_CONTEXTS_ACTION, FREE_CONTEXT_ACTION } from './remote-contexts.js';
 import type { ReaderContext } from './reader-contexts.js';
 
 /** Frees the contexts; resolves with how many existed and were freed. */
@@ -17,7 +17,6 @@ export async function freeContexts(services: NodeServices, refs: readonly Contex
   const outcomes = await Promise.all(
     refs.map(async (ref) => {
       const args = { sessionId: ref.sessionId, contextId: ref.contextId, kind };
-      if (ref.nodeId === services.localNode.id) return freeContextOnNode(services, args).freed;
       const node = state.nodes.get(ref.nodeId);
       if (node === undefined) return false;
       try {
@@ -35,7 +34,6 @@ export async function clearAllScrollContexts(services: NodeServices, parent: Tas
   const state = services.clusterService.state();
   const counts = await Promise.all(
     [...state.nodes.values()].map(async (node) => {
-      if (node.id === services.localNode.id) return 0;
       try {
         return ((await sendToNode(services, node, CLEAR_SCROLL_CONTEXTS_ACTION, {}, parent, 30_000)) as { freed: number }).freed ?? 0;
       } catch {
@@ -43,5 +41,5 @@ export async function clearAllScrollContexts(services: NodeServices, parent: Tas
       }
     }),
   );
-  return clearScrollContextsOnNode(services).freed + counts.reduce((sum, count) => sum + count, 0);
+  return counts.reduce((sum, count) => sum + count, 0);
 }

@@ -11,7 +11,7 @@ import { json, type ActionContext, type RestRequest, type RestResponse, type Rou
 import { buildScrollId, decodePitId } from './context-ids.js';
 import { readerContextsOf } from './reader-contexts.js';
 import { searchContextMissing } from './search-errors.js';
-import { executeSearch, SEARCH_ACTION, type SearchMode, type ShardSlot } from './search-executor.js';
+import { executeSearch, SEARCH_ACTION, slotSourcesOf, type SearchMode, type ShardSlot } from './search-executor.js';
 import { indexExpressions, readSearchInput, SEARCH_PARAMS, withPitTiebreaker, type SearchInput } from './search-input.js';
 import { emptySearchResponseXContent, searchResponseXContent, type ResponseOptions } from './search-response.js';
 import { compareShardIds, resolveSearchShards } from './search-shards.js';
@@ -57,12 +57,7 @@ function indexSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
     shard: ref.shard,
     shardIndex: ref.shardIndex,
     nodeId: ref.nodeId,
-    source:
-      ref.local !== undefined
-        ? { kind: 'shard', service: ref.local.service, shard: ref.local.shard }
-        : ref.remoteNode !== undefined
-          ? { kind: 'remote', node: ref.remoteNode }
-          : { kind: 'failed', error: ref.unavailable! },
+    ...slotSourcesOf(ref),
     ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }),
   }));
 }
@@ -110,6 +105,7 @@ export async function runSearch(input: SearchInput, context: ActionContext): Pro
       batchedReduceSize: input.batchedReduceSize,
       preFilter: { preFilterShardSize: input.preFilterShardSize, readOnlyIndices: hasWriteBlock(slots, context) },
       slowLogSource: input.slowLogSource,
+      maxConcurrentShardRequests: input.maxConcurrentShardRequests,
     },
     context,
   );

@@ -113,6 +113,22 @@ export function searchPhaseExecutionError(phase: string, reason: 'all shards fai
   });
 }
 
+/**
+ * AbstractSearchAsyncAction.onPhaseFailure(phase, "", cause): the search could not move on to `phase` (it was
+ * cancelled, say). Its status and root causes are the shard failures' when there are any, else the cause's.
+ */
+export function searchPhaseFailure(phase: string, cause: EsError, failures: readonly ShardFailure[]): EsError {
+  const grouped = groupFailures(failures);
+  // SearchPhaseExecutionException.deduplicateCause: no cause when it is one of the shard failures' own.
+  const causedBy = failures.some((failure) => failure.cause === cause) ? undefined : cause;
+  return new EsError('search_phase_execution_exception', '', {
+    status: failures.length === 0 ? cause.status : phaseFailureStatus(failures),
+    metadata: { phase, grouped: true, failed_shards: grouped.map(shardFailureXContent) },
+    rootCauses: failures.length === 0 ? guessRootCauses(cause) : grouped.flatMap((failure) => guessRootCauses(failure.cause)),
+    ...(causedBy !== undefined && { causedBy }),
+  });
+}
+
 /** RestActions.buildBroadcastShardsHeader's `_shards`. */
 export function shardsHeader(total: number, successful: number, skipped: number, failures: readonly ShardFailure[]): Record<string, unknown> {
   return {

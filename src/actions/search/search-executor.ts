@@ -55,9 +55,9 @@ import {
 import type { Task } from '../../tasks/index.js';
 import type { ActionContext } from '../rest.js';
 import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
-import { searchPhaseExecutionError, type ShardFailure } from './search-errors.js';
+import { searchPhaseExecutionError, searchPhaseFailure, type ShardFailure } from './search-errors.js';
 import { withAliasFilter } from './alias-filter.js';
-import { targetFor } from './search-shards.js';
+import { targetFor, type SearchShardRef } from './search-shards.js';
 import type { DiscoveryNode } from '../../cluster/index.js';
 import { sendToNode } from '../remote-node.js';
 import { decodeRemoteShardSearch, QUERY_FETCH_ACTION, resolveSortForIndex, type RemoteShardSearchRequest } from './remote-shard-search.js';
@@ -76,6 +76,7 @@ import {
 import { decodeTagged, encodeTagged } from './wire-values.js';
 import type { ContextRef } from './context-ids.js';
 import { freeContexts } from './free-contexts.js';
+import { PerNodeLimiter } from './per-node-limit.js';
 
 export const SEARCH_ACTION = 'indices:data/read/search';
 
@@ -98,6 +99,24 @@ export interface ShardSlot {
   readonly source: ShardSource;
   /** The filter of the aliases the search reached this index through, applied in the query phase. */
   readonly aliasFilter?: QueryAst;
+  /** The shard's other copies, tried in order when the query phase fails on this one (a plain search's only). */
+  readonly alternatives?: readonly ShardCopy[];
+}
+
+/** A copy of a shard a plain search can be sent to instead. */
+export interface ShardCopy {
+  readonly nodeId: string;
+  readonly source: ShardSource;
+}
+
+/** The first copy and the others of a resolved shard (search-shards.ts), as the executor's slot sources. */
+export function slotSourcesOf(ref: SearchShardRef): { source: ShardSource; alternatives: ShardCopy[] } {
+  const source: ShardSource =
+    ref.local !== undefined ? { kind: 'shard', service: ref.local.service, shard: ref.local.shard } : ref.remoteNode !== undefined ? { kind: 'remote', node: ref.remoteNode } : { kind: 'failed', error: ref.unavailable! };
+  const alternatives = ref.alternatives.map(
+    (copy): ShardCopy => ({ nodeId: copy.nodeId, source: copy.local !== undefined ? { kind: 'shard', service: copy.local.service, shard: copy.local.shard } : { kind: 'remote', node: copy.remoteNode } }),
+  );
+  return { source, alternatives };
 }
 
 export type SearchMode =
@@ -125,6 +144,11 @@ export interface SearchPlan {
   readonly preFilter?: { readonly preFilterShardSize: number | undefined; readonly readOnlyIndices: boolean };
   /** The request's source for the slow log; a search without it logs `{}`. */
   readonly slowLogSource?: () => string;
+  /**
+   * `max_concurrent_shard_requests`: query (or dfs) requests of this search in flight per node at once; the
+   * others wait for one to end (ES's per-node PendingExecutions). Undefined: no limit.
+   */
+  readonly maxConcurrentShardRequests?: number;
 }
 
 export interface PageHit {
@@ -335,25 +359,42 @@ interface DfsOutcome {
   readonly results: readonly DfsResult[];
 }
 
-async function dfsPhase(runs: readonly Running[], plan: SearchPlan, context: ActionContext): Promise<DfsOutcome | undefined> {
+type PerNode = <T>(run: Running, work: () => Promise<T>) => Promise<T>;
+
+async function dfsOne(run: Running, plan: SearchPlan, context: ActionContext): Promise<DfsResult> {
+  if (run.remote !== undefined) {
+    // On its node: the shard's current searcher, or the point in time's context.
+    const request: DfsShardRequest = { label: run.slot, ...(run.remoteContext !== undefined && { context: run.remoteContext }), query: plan.request.query, nowMillis: plan.nowMillis };
+    return decodeTagged(await sendToNode(context.services, run.remote, DFS_ACTION, encodeTagged(request), context.task)) as DfsResult;
+  }
+  return inChildTask(context, run, 'phase/dfs', undefined, async (control) => {
+    control.check();
+    return executeDfsPhase(run.target!, plan.request.query, plan.nowMillis);
+  });
+}
+
+/** The first phase on a shard: within the per-node limit, and on the next copy when a copy fails. */
+async function firstPhaseOn<T>(run: Running, plan: SearchPlan, context: ActionContext, perNode: PerNode, phase: () => Promise<T>): Promise<T | undefined> {
+  for (;;) {
+    try {
+      return await perNode(run, phase);
+    } catch (err) {
+      const failure = failureOf(run.slot, err);
+      if (!moveToNextCopy(run, err, plan, context)) {
+        run.failure = failure;
+        return undefined;
+      }
+    }
+  }
+}
+
+async function dfsPhase(runs: readonly Running[], plan: SearchPlan, context: ActionContext, perNode: PerNode): Promise<DfsOutcome | undefined> {
   if (!plan.dfs) return undefined;
   const results: DfsResult[] = [];
   await Promise.all(
     live(runs).map(async (run) => {
-      try {
-        if (run.remote !== undefined) {
-          // On its node: the shard's current searcher, or the point in time's context.
-          const request: DfsShardRequest = { label: run.slot, ...(run.remoteContext !== undefined && { context: run.remoteContext }), query: plan.request.query, nowMillis: plan.nowMillis };
-          results.push(decodeTagged(await sendToNode(context.services, run.remote, DFS_ACTION, encodeTagged(request), context.task)) as DfsResult);
-          return;
-        }
-        results.push(await inChildTask(context, run, 'phase/dfs', undefined, async (control) => {
-          control.check();
-          return executeDfsPhase(run.target!, plan.request.query, plan.nowMillis);
-        }));
-      } catch (err) {
-        run.failure = failureOf(run.slot, err);
-      }
+      const result = await firstPhaseOn(run, plan, context, perNode, () => dfsOne(run, plan, context));
+      if (result !== undefined) results.push(result);
     }),
   );
   return { statistics: aggregateDfs(results), results };
@@ -670,27 +711,55 @@ function scrollContextOf(run: Running, context: ActionContext): ContextRef[] {
   return [];
 }
 
+/** Runs `work` within the per-node limit when the search has one and more shards than it (else at once). */
+function limitedPerNode(plan: SearchPlan): PerNode {
+  const limit = plan.maxConcurrentShardRequests;
+  if (limit === undefined || limit >= plan.slots.length) return (_run, work) => work();
+  const limiter = new PerNodeLimiter(limit);
+  return (run, work) => limiter.run(run.slot.nodeId ?? '', work);
+}
+
+/**
+ * ES's AbstractSearchAsyncAction.onShardFailure: a plain search whose shard request failed sends it to the
+ * shard's next copy before the shard counts as failed; only when no copy is left does the failure stand.
+ * Contexts (scroll pages, points in time) live on one node and have no other copy; a cancelled search stops.
+ * Returns whether `run` now stands for the next copy, opened and ready for the same phase.
+ */
+function moveToNextCopy(run: Running, err: unknown, plan: SearchPlan, context: ActionContext): boolean {
+  if (plan.mode.kind !== 'search' || context.task.isCancelled || toEsError(err).type === 'task_cancelled_exception') return false;
+  let alternatives = run.slot.alternatives ?? [];
+  while (alternatives.length > 0) {
+    const [next, ...rest] = alternatives;
+    run.release();
+    Object.assign(run, open({ ...run.slot, nodeId: next!.nodeId, source: next!.source, alternatives: rest }, plan, context));
+    if (run.failure === undefined) return true;
+    alternatives = rest;
+  }
+  return false;
+}
+
 export async function executeSearch(plan: SearchPlan, context: ActionContext): Promise<SearchOutcome> {
   const runs = plan.slots.map((slot) => open(slot, plan, context));
+  const perNode = limitedPerNode(plan);
   let completed = false;
   const failures = (): ShardFailure[] => runs.flatMap((run) => (run.failure === undefined ? [] : [run.failure]));
   try {
     await preFilter(runs, plan, context);
-    const dfs = await dfsPhase(runs, plan, context);
+    const dfs = await dfsPhase(runs, plan, context, perNode);
     if (plan.dfs && live(runs).length === 0 && runs.length > 0) throw searchPhaseExecutionError('dfs', 'all shards failed', failures());
-    await Promise.all(
-      queried(runs).map(async (run) => {
-        try {
-          await queryOne(run, plan, dfs, context);
-        } catch (err) {
-          run.failure = failureOf(run.slot, err);
-        }
-      }),
-    );
+    // With dfs, the per-node limit held the dfs phase (ES's first phase); the query phase is not held again.
+    const queryLimit: PerNode = plan.dfs ? (_run, work) => work() : perNode;
+    await Promise.all(queried(runs).map((run) => firstPhaseOn(run, plan, context, queryLimit, () => queryOne(run, plan, dfs, context))));
     const succeeded = queried(runs);
     if (succeeded.length === 0 && runs.length > 0) throw searchPhaseExecutionError('query', 'all shards failed', failures());
     if (!plan.allowPartialResults && failures().length > 0) throw searchPhaseExecutionError('query', 'Partial shards failure', failures());
-    context.task.ensureNotCancelled();
+    try {
+      context.task.ensureNotCancelled();
+    } catch (err) {
+      // Cancelled once its query phase is over: no shard is asked to fetch, the search fails the phase it was
+      // moving to (ES's onPhaseFailure), and `finally` frees the contexts the query phase left on other nodes.
+      throw searchPhaseFailure('fetch', toEsError(err), failures());
+    }
     const sort = succeeded[0]?.sort ?? RELEVANCE;
     const request = plan.request;
     const from = plan.mode.kind === 'search' ? (request.from ?? 0) : 0;

@@ -51,12 +51,17 @@ export interface SearchInput {
   readonly batchedReduceSize: number;
   /** `pre_filter_shard_size`, when given (ES then decides by the indices and the sort). */
   readonly preFilterShardSize: number | undefined;
+  /** `max_concurrent_shard_requests`: shard requests of this search in flight per node at once (ES's default 5). */
+  readonly maxConcurrentShardRequests: number;
   /** The request's search source on one line, for the slow log (computed only when a line is written). */
   readonly slowLogSource: () => string;
 }
 
 /** SearchRequest.DEFAULT_BATCHED_REDUCE_SIZE. */
 export const DEFAULT_BATCHED_REDUCE_SIZE = 512;
+
+/** SearchRequest.DEFAULT_MAX_CONCURRENT_SHARD_REQUESTS: per node, as its docs say. */
+export const DEFAULT_MAX_CONCURRENT_SHARD_REQUESTS = 5;
 
 /** Parameters `_search` reads besides the body ones of the DSL. */
 export const SEARCH_PARAMS: readonly string[] = [
@@ -106,14 +111,14 @@ function intParam(param: ParamReader, name: string): number | undefined {
  * The shard-fan-out parameters RestSearchAction.parseSearchRequest reads right after the body, checked by
  * SearchRequest's setters before any index is resolved.
  */
-function readFanOutParams(param: ParamReader): { batchedReduceSize: number; preFilterShardSize: number | undefined } {
+function readFanOutParams(param: ParamReader): { batchedReduceSize: number; preFilterShardSize: number | undefined; maxConcurrentShardRequests: number } {
   const batchedReduceSize = intParam(param, 'batched_reduce_size') ?? DEFAULT_BATCHED_REDUCE_SIZE;
   if (batchedReduceSize <= 1) throw errors.illegalArgument('batchedReduceSize must be >= 2');
   const preFilterShardSize = intParam(param, 'pre_filter_shard_size');
   if (preFilterShardSize !== undefined && preFilterShardSize < 1) throw errors.illegalArgument('preFilterShardSize must be >= 1');
   const maxConcurrentShardRequests = intParam(param, 'max_concurrent_shard_requests');
   if (maxConcurrentShardRequests !== undefined && maxConcurrentShardRequests < 1) throw errors.illegalArgument('maxConcurrentShardRequests must be >= 1');
-  return { batchedReduceSize, preFilterShardSize };
+  return { batchedReduceSize, preFilterShardSize, maxConcurrentShardRequests: maxConcurrentShardRequests ?? DEFAULT_MAX_CONCURRENT_SHARD_REQUESTS };
 }
 
 /** SearchType.fromString. */

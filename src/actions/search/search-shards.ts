@@ -3,8 +3,9 @@
  * index, narrowed by `routing`, ordered as ES orders them (ShardId.compareTo: shard number, then index name,
  * then uuid) so that the position of each (its shardIndex) breaks merge ties as in ES. Any started copy may
  * answer (replicas hold every acknowledged write: issue 13): this node's copy when it has one, else the
- * primary's, else a replica's, narrowed or chosen by `preference` (copy-preference.ts). A shard with no active copy, or whose copies live on
- * nodes this one cannot reach yet, becomes a shard failure instead.
+ * primary's, else a replica's, narrowed or chosen by `preference` (copy-preference.ts); the other copies follow
+ * in that order, tried when the first fails. A shard with no active copy, or whose copies live on nodes this one
+ * cannot reach yet, becomes a shard failure instead.
  */
 import { getHeapStatistics } from 'node:v8';
 import { EsError, errors } from '../../common/errors.js';
@@ -18,18 +19,28 @@ import type { NodeServices } from '../context.js';
 import { indicesOf } from '../indices-services.js';
 import { orderCopies, parsePreference } from '../copy-preference.js';
 
+/** One copy of a shard a search may read: this node's (searched on its own searcher) or another node's. */
+export type SearchCopy =
+  | { readonly nodeId: string; readonly local: { readonly service: IndexService; readonly shard: IndexShard }; readonly remoteNode?: undefined }
+  | { readonly nodeId: string; readonly local?: undefined; readonly remoteNode: DiscoveryNode };
+
 export interface SearchShardRef {
   readonly index: string;
   readonly indexUuid: string;
   readonly shard: number;
   readonly shardIndex: number;
-  /** The node whose copy is searched (this node), or undefined when none. */
+  /** The node whose copy is searched first, or undefined when none. */
   readonly nodeId: string | undefined;
   readonly local: { readonly service: IndexService; readonly shard: IndexShard } | undefined;
   /** Why the shard cannot be searched from here. */
   readonly unavailable: EsError | undefined;
   /** The node holding the copy to search when it is another node (reached over the transport). */
   readonly remoteNode?: DiscoveryNode;
+  /**
+   * The copies tried next, in order, when the first one fails (ES's SearchShardIterator: a failed shard request
+   * goes to the next copy before the shard counts as failed).
+   */
+  readonly alternatives: readonly SearchCopy[];
 }
 
 /**
@@ -138,16 +149,29 @@ export function resolveSearchShards(
         localId,
         { index, indexUuid: metadata.uuid, shard },
       );
-      const localCopy = active[0]?.nodeId === localId ? active[0] : undefined;
-      const localShard = localCopy === undefined ? undefined : service?.shards.get(shard);
-      if (localShard !== undefined && service !== undefined && localShard.state !== 'closed') {
-        refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: localId, local: { service, shard: localShard }, unavailable: undefined });
+      // Every copy that can be reached from here, in preference order: this node's through its own searcher when
+      // it has the shard open, the others' over the transport.
+      const reachable: SearchCopy[] = [];
+      let firstRemote: { nodeId: string; node: DiscoveryNode | undefined } | undefined;
+      for (const copy of active) {
+        if (copy.nodeId === undefined) continue;
+        if (copy.nodeId === localId) {
+          const localShard = service?.shards.get(shard);
+          if (localShard !== undefined && service !== undefined && localShard.state !== 'closed') reachable.push({ nodeId: copy.nodeId, local: { service, shard: localShard } });
+          continue;
+        }
+        const node = state.nodes.get(copy.nodeId);
+        firstRemote ??= { nodeId: copy.nodeId, node };
+        if (node !== undefined && services.transport !== undefined) reachable.push({ nodeId: copy.nodeId, remoteNode: node });
+      }
+      const [first, ...alternatives] = reachable;
+      if (first !== undefined) {
+        refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: first.nodeId, local: first.local, unavailable: undefined, ...(first.remoteNode !== undefined && { remoteNode: first.remoteNode }), alternatives });
         continue;
       }
-      const remote = active.find((copy) => copy.nodeId !== undefined && copy.nodeId !== localId);
-      const node = remote?.nodeId === undefined ? undefined : state.nodes.get(remote.nodeId);
+      const node = firstRemote?.node;
       const unavailable = node !== undefined ? errors.nodeNotConnected(node.name, transportAddress(node)) : unavailableShard(index, metadata.uuid, shard);
-      refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: remote?.nodeId, local: undefined, unavailable, ...(node !== undefined && services.transport !== undefined && { remoteNode: node }) });
+      refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: firstRemote?.nodeId, local: undefined, unavailable, alternatives: [] });
     }
   }
   return refs.sort(compareShardIds).map((ref, shardIndex) => ({ ...ref, shardIndex }));

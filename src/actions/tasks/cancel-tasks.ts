@@ -34,7 +34,7 @@ export function cancelTasks(services: NodeServices, cancelTask: Task, request: C
   }
   const filter: TaskFilter = { actions: request.actions, parentTaskId: request.parentTaskId, targetTaskId: request.targetTaskId };
   const target = { nodes: request.nodes, targetTaskId: request.targetTaskId };
-  return executeOnTaskNodes(services, cancelTask, CANCEL_TASKS_ACTION, target, (nodeTask) => cancelTasksOnNode(services, nodeTask, request), cancelRequestToWire(request));
+  return executeOnTaskNodes(services, cancelTask, CANCEL_TASKS_ACTION, target, cancelRequestToWire(request));
 }
 
 export function cancelRequestToWire(request: CancelTasksRequest): unknown {

@@ -4,11 +4,14 @@
  * a snapshot taken at completion, unless the result store holds its record). A task that is not running is
  * looked up in the result store (the `.tasks` index); with no store, ES's not-found chain ends in
  * `no such index [.tasks]`, which is what a cluster that never stored a result answers.
+ *
+ * The request goes to the task's node (this one included: the transport's local shortcut), as ES forwards it;
+ * a task whose node left the cluster can only be found in the result store.
  */
 import { errors, type EsError } from '../../common/errors.js';
-import { transportAddress } from '../../cluster/index.js';
-import { taskInfoOf, type StoredTaskResult, type TaskId, type TaskResultStore } from '../../tasks/index.js';
+import { TaskId, taskInfoOf, type StoredTaskResult, type Task, type TaskInfo, type TaskResultStore } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
+import { sendToNode } from '../remote-node.js';
 import { withTimeout } from './wait-for-tasks.js';
 import { TASK_RESULTS_INDEX } from './task-results-index.js';
 
@@ -20,10 +23,9 @@ export interface GetTaskRequest {
   readonly timeoutMillis: number | undefined;
 }
 
-export async function getTask(services: NodeServices, request: GetTaskRequest): Promise<StoredTaskResult> {
+export async function getTask(services: NodeServices, request: GetTaskRequest, parentTask: Task | undefined): Promise<StoredTaskResult> {
   const taskId = request.taskId;
   const state = services.clusterService.state();
-  if (taskId.nodeId === services.localNode.id) return getFromThisNode(services, request);
   const node = state.nodes.get(taskId.nodeId);
   if (!node) {
     try {
@@ -34,10 +36,34 @@ export async function getTask(services: NodeServices, request: GetTaskRequest): 
     }
   }
   // The task's node is in the cluster: ES forwards the request there.
-  throw errors.nodeNotConnected(node.name, transportAddress(node));
+  return (await sendToNode(services, node, GET_TASK_ACTION, getRequestToWire(request), parentTask, undefined, { decodeResponse: storedResultFromWire })) as StoredTaskResult;
 }
 
-async function getFromThisNode(services: NodeServices, request: GetTaskRequest): Promise<StoredTaskResult> {
+/** The request as it travels to the task's node (the task id as a string). */
+export function getRequestToWire(request: GetTaskRequest): unknown {
+  return { ...request, taskId: request.taskId.toString() };
+}
+
+export function getRequestFromWire(raw: unknown): GetTaskRequest {
+  const wire = raw as Omit<GetTaskRequest, 'taskId'> & { taskId: string };
+  return { ...wire, taskId: TaskId.parse(wire.taskId)! };
+}
+
+type WireTaskInfo = Omit<TaskInfo, 'taskId' | 'parentTaskId'> & { taskId: string; parentTaskId?: string };
+
+/** A task's record as it crosses the transport: its ids as strings (its status and bodies are plain data). */
+export function storedResultToWire(value: unknown): unknown {
+  const result = value as StoredTaskResult;
+  return { ...result, task: { ...result.task, taskId: result.task.taskId.toString(), parentTaskId: result.task.parentTaskId?.toString() } };
+}
+
+function storedResultFromWire(raw: unknown): StoredTaskResult {
+  const wire = raw as Omit<StoredTaskResult, 'task'> & { task: WireTaskInfo };
+  return { ...wire, task: { ...wire.task, taskId: TaskId.parse(wire.task.taskId)!, parentTaskId: TaskId.parse(wire.task.parentTaskId ?? undefined) } };
+}
+
+/** The task's node's part: its running task (waited for if asked), else the result store's record. */
+export async function getFromThisNode(services: NodeServices, request: GetTaskRequest): Promise<StoredTaskResult> {
   const store = services.taskManager.resultStore;
   const running = services.taskManager.get(request.taskId.id);
   if (!running) return getFinishedTask(store, request.taskId);

@@ -42,7 +42,7 @@ export function listTasks(services: NodeServices, listTask: Task, request: ListT
   // A node that does not answer within `timeout` is a node failure (TransportTasksAction's request timeout); with
   // wait_for_completion the node's own wait ends first and reports ES's "timed out" for its tasks.
   const remoteTimeout = request.timeoutMillis === undefined || request.timeoutMillis < 0 ? undefined : request.timeoutMillis + (request.waitForCompletion ? 5_000 : 0);
-  return executeOnTaskNodes(services, listTask, LIST_TASKS_ACTION, { nodes: request.nodes, targetTaskId: undefined }, () => listTasksOnNode(services, request), listRequestToWire(request), remoteTimeout);
+  return executeOnTaskNodes(services, listTask, LIST_TASKS_ACTION, { nodes: request.nodes, targetTaskId: undefined }, listRequestToWire(request), remoteTimeout);
 }
 
 /** The request as it travels to the other nodes (task ids as strings). */

@@ -1,16 +1,14 @@
 /**
  * Runs one tasks operation on every node it targets, as ES's TransportTasksAction: the nodes come from the
- * target task id or the `nodes` selectors; on each node the work runs as a child task named
- * `<action>[n]` (cancellable, type `direct` on the coordinating node itself, carrying the request's
- * headers), so it shows up under its parent in the task list. A node that is not in the cluster, or that
- * fails, becomes a `failed_node_exception` in `node_failures`; the other nodes still answer.
- *
- * Other nodes run the same operation from its serializable arguments (`remoteArgs`) as the node-level action
- * `<action>[n]` over the transport (node-actions.ts registers it), as a child of the caller's task.
+ * target task id or the `nodes` selectors; each node runs the operation from its serializable arguments as the
+ * node-level action `<action>[n]` (node-actions.ts registers it), a cancellable child task of the caller's task
+ * carrying its headers, so it shows up under its parent in the task list. The coordinating node is sent the
+ * same request: the transport's local shortcut runs it in-process (type `direct`, no encoding). A node that is
+ * not in the cluster, or that fails, becomes a `failed_node_exception` in `node_failures`; the other nodes still
+ * answer.
  */
 import { errors, toEsError, type EsError } from '../../common/errors.js';
 import { resolveTaskNodes } from '../../cluster/task-nodes.js';
-import { transportAddress } from '../../cluster/index.js';
 import type { Task, TaskId, TaskInfo } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
 import { sendToNode } from '../remote-node.js';
@@ -29,41 +27,24 @@ export interface NodeTasksResult {
   readonly taskFailures: readonly TaskOperationFailure[];
 }
 
-export type NodeOperation = (nodeTask: Task) => Promise<NodeTasksResult>;
-
 export async function executeOnTaskNodes(
   services: NodeServices,
   parentTask: Task,
   action: string,
   target: NodeTasksTarget,
-  nodeOperation: NodeOperation,
-  remoteArgs?: unknown,
-  /** How long another node has to answer (BaseTasksRequest's `timeout`); its silence is a node failure. */
-  remoteTimeoutMillis?: number,
+  /** The node request's serializable arguments, the same for every node. */
+  args: unknown,
+  /** How long a node has to answer (BaseTasksRequest's `timeout`); its silence is a node failure. */
+  timeoutMillis?: number,
 ): Promise<TasksResponse> {
   const state = services.clusterService.state();
-  const localNodeId = services.localNode.id;
-  const nodeIds = resolveTaskNodes(state, localNodeId, target.nodes, target.targetTaskId);
+  const nodeIds = resolveTaskNodes(state, services.localNode.id, target.nodes, target.targetTaskId);
   const outcomes = await Promise.all(
     nodeIds.map(async (nodeId): Promise<NodeTasksResult | EsError> => {
       try {
         const node = state.nodes.get(nodeId);
         if (!node) throw errors.noSuchNode(nodeId);
-        if (nodeId !== localNodeId) {
-          if (remoteArgs === undefined) throw errors.nodeNotConnected(node.name, transportAddress(node));
-          return tasksResultFromWire(await sendToNode(services, node, `${action}[n]`, remoteArgs, parentTask, remoteTimeoutMillis));
-        }
-        return await services.taskManager.run(
-          {
-            type: 'direct',
-            action: `${action}[n]`,
-            description: '',
-            parentTaskId: parentTask.taskId,
-            cancellable: true,
-            headers: parentTask.headers,
-          },
-          nodeOperation,
-        );
+        return (await sendToNode(services, node, `${action}[n]`, args, parentTask, timeoutMillis, { decodeResponse: tasksResultFromWire })) as NodeTasksResult;
       } catch (err) {
         return errors.failedNode(nodeId, toEsError(err));
       }

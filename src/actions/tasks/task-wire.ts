@@ -19,7 +19,8 @@ export interface WireTasksResult {
  * `_tasks` requests make several times faster than msgpack's maps rebuilt into objects. A status may hold values
  * JSON would change (a non-finite rate), so a listing with statuses travels as msgpack.
  */
-export function tasksResultToWire(result: NodeTasksResult): WireTasksResult | { json: string } {
+export function tasksResultToWire(value: unknown): WireTasksResult | { json: string } {
+  const result = value as NodeTasksResult;
   const wire: WireTasksResult = {
     tasks: result.tasks.map((info) => ({ ...info, taskId: info.taskId.toString(), parentTaskId: info.parentTaskId?.toString() })),
     taskFailures: result.taskFailures.map((failure) => ({ nodeId: failure.nodeId, taskId: failure.taskId, error: toWireError(failure.error) })),

@@ -38,12 +38,12 @@ const getRoute: Route = {
   path: '/_tasks/{task_id}',
   action: GET_TASK_ACTION,
   params: ['wait_for_completion', 'timeout'],
-  handler: async (request, { services }) => {
+  handler: async (request, { services, task }) => {
     const taskId = TaskId.parse(request.param('task_id'));
     const waitForCompletion = request.paramBool('wait_for_completion', false);
     const timeoutMillis = request.hasParam('timeout') ? request.paramTimeMillis('timeout', 0) : undefined;
     if (!taskId) throw errors.requestValidation(['task id is required']);
-    const result = await getTask(services, { taskId, waitForCompletion, timeoutMillis });
+    const result = await getTask(services, { taskId, waitForCompletion, timeoutMillis }, task);
     // TaskResult.toXContent: completed, task, then the stored error or response.
     const body: Record<string, unknown> = {
       completed: result.completed,

@@ -128,3 +128,38 @@ test('handshake checks the cluster name; garbage on the port is dropped', async 
     await close();
   }
 });
+
+test('the local shortcut runs the handler in-process with the same value; a socket encodes and decodes the answer', async () => {
+  const { a, b, bAddress, close } = await pair();
+  try {
+    const identity = (nodeId: string) => ({ nodeId, nodeName: `node-${nodeId}`, clusterName: 'c', version: '8.19.2' });
+    a.setLocalIdentity(identity('a'));
+    b.setLocalIdentity(identity('b'));
+    registerHandshake(b, () => identity('b'));
+    const seen: Array<{ local: boolean; headers: Readonly<Record<string, string>>; sameBody: boolean }> = [];
+    const request = { ids: new Set(['x']) };
+    for (const service of [a, b]) {
+      service.registerHandler(
+        'test:codec',
+        async (body, context) => {
+          seen.push({ local: context.local, headers: context.headers, sameBody: body === request });
+          return { found: new Map([['k', 1]]) };
+        },
+        { encodeResponse: (value) => ({ entries: [...(value as { found: Map<string, number> }).found] }) },
+      );
+    }
+    const decodeResponse = (wire: unknown) => ({ found: new Map((wire as { entries: Array<[string, number]> }).entries), decoded: true });
+    const options = { headers: { 'X-Opaque-Id': 'op-1' }, decodeResponse };
+    const local = await a.sendRequest({ id: 'a', name: 'node-a', address: 'unused:0' }, 'test:codec', request, options);
+    assert.deepEqual(local, { found: new Map([['k', 1]]) }, 'no encoding, no decoding on the local shortcut');
+    assert.equal(a.localRequests, 1);
+    const remote = await a.sendRequest({ id: 'b', name: 'node-b', address: bAddress }, 'test:codec', { ids: ['x'] }, options);
+    assert.deepEqual(remote, { found: new Map([['k', 1]]), decoded: true });
+    assert.deepEqual(seen, [
+      { local: true, headers: { 'X-Opaque-Id': 'op-1' }, sameBody: true },
+      { local: false, headers: { 'X-Opaque-Id': 'op-1' }, sameBody: false },
+    ]);
+  } finally {
+    await close();
+  }
+});
