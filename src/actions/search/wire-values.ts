@@ -15,7 +15,7 @@ export function encodeTagged(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(encodeTagged);
   if (value !== null && typeof value === 'object' && !ArrayBuffer.isView(value)) {
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(value)) out[key] = encodeTagged(child);
+    for (const [key, child] of Object.entries(value)) setOwn(out, key, encodeTagged(child));
     return out;
   }
   return value;
@@ -30,10 +30,16 @@ export function decodeTagged(value: unknown): unknown {
     if (typeof record['$big'] === 'string') return BigInt(record['$big']);
     if (record['$explanation'] !== undefined) return explanationFromWire(record['$explanation'] as WireExplanation);
     const out: Record<string, unknown> = {};
-    for (const [key, child] of Object.entries(record)) out[key] = decodeTagged(child);
+    for (const [key, child] of Object.entries(record)) setOwn(out, key, decodeTagged(child));
     return out;
   }
   return value;
+}
+
+/** `out[key] = value`, except that a "__proto__" key (a legal document field) stays an own property. */
+function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 }
 
 interface WireExplanation {

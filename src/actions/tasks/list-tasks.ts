@@ -11,6 +11,7 @@ import type { NodeServices } from '../context.js';
 import { executeOnTaskNodes, type NodeTasksResult } from './node-fanout.js';
 import type { TasksResponse } from './tasks-response.js';
 import { waitForTasks } from './wait-for-tasks.js';
+import { renderTaskMap } from './task-json.js';
 
 export const LIST_TASKS_ACTION = 'cluster:monitor/tasks/lists';
 
@@ -24,6 +25,12 @@ export interface ListTasksRequest {
   readonly waitForCompletion: boolean;
   /** undefined: the default wait of 30s. */
   readonly timeoutMillis: number | undefined;
+  /**
+   * Set by `GET /_tasks?group_by=nodes` (not detailed): each node writes its own tasks' JSON (the response's
+   * `tasks` object of its block), so the coordinating node splices text instead of parsing and writing every
+   * task of every node again (decision 0020).
+   */
+  readonly renderJson?: { readonly human: boolean };
 }
 
 /** Reads the list parameters in ES's order, so the same input fails with the same first error. */
@@ -66,6 +73,7 @@ export async function listTasksOnNode(services: NodeServices, request: ListTasks
         request.timeoutMillis,
       );
     }
+    if (request.renderJson !== undefined && !request.detailed) return { tasks: [], taskFailures: [], rendered: { count: tasks.length, json: renderTaskMap(tasks, request.renderJson) } };
     return { tasks, taskFailures: [] };
   }
 }

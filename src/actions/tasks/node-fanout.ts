@@ -25,6 +25,13 @@ export interface NodeTasksTarget {
 export interface NodeTasksResult {
   readonly tasks: readonly TaskInfo[];
   readonly taskFailures: readonly TaskOperationFailure[];
+  /** The node's tasks already written as its `tasks` JSON object (list-tasks.ts `renderJson`); `tasks` is then empty. */
+  readonly rendered?: RenderedTasks;
+}
+
+export interface RenderedTasks {
+  readonly count: number;
+  readonly json: string;
 }
 
 export async function executeOnTaskNodes(
@@ -53,13 +60,15 @@ export async function executeOnTaskNodes(
   const tasks: TaskInfo[] = [];
   const taskFailures: TaskOperationFailure[] = [];
   const nodeFailures: EsError[] = [];
-  for (const outcome of outcomes) {
+  const rendered: Array<{ nodeId: string } & RenderedTasks> = [];
+  outcomes.forEach((outcome, i) => {
     if ('tasks' in outcome) {
       tasks.push(...outcome.tasks);
       taskFailures.push(...outcome.taskFailures);
+      if (outcome.rendered !== undefined) rendered.push({ nodeId: nodeIds[i]!, ...outcome.rendered });
     } else {
       nodeFailures.push(outcome);
     }
-  }
-  return { tasks, taskFailures, nodeFailures };
+  });
+  return { tasks, taskFailures, nodeFailures, ...(rendered.length > 0 && { rendered }) };
 }

@@ -1,7 +1,8 @@
 /** Task listings as they cross the transport: task ids as strings, errors as wire errors. */
 import { TaskId, type TaskInfo } from '../../tasks/index.js';
 import { fromWireError, toWireError, type WireError } from '../../transport/index.js';
-import type { NodeTasksResult } from './node-fanout.js';
+import type { NodeTasksResult, RenderedTasks } from './node-fanout.js';
+import type { TaskOperationFailure } from './task-json.js';
 
 interface WireTaskInfo extends Omit<TaskInfo, 'taskId' | 'parentTaskId'> {
   readonly taskId: string;
@@ -19,16 +20,32 @@ export interface WireTasksResult {
  * `_tasks` requests make several times faster than msgpack's maps rebuilt into objects. A status may hold values
  * JSON would change (a non-finite rate), so a listing with statuses travels as msgpack.
  */
-export function tasksResultToWire(value: unknown): WireTasksResult | { json: string } {
+export function tasksResultToWire(value: unknown): WireTasksResult | { json: string } | WireRenderedResult {
   const result = value as NodeTasksResult;
+  if (result.rendered !== undefined) return { rendered: result.rendered, taskFailures: result.taskFailures.map(failureToWire) };
   const wire: WireTasksResult = {
     tasks: result.tasks.map((info) => ({ ...info, taskId: info.taskId.toString(), parentTaskId: info.parentTaskId?.toString() })),
-    taskFailures: result.taskFailures.map((failure) => ({ nodeId: failure.nodeId, taskId: failure.taskId, error: toWireError(failure.error) })),
+    taskFailures: result.taskFailures.map(failureToWire),
   };
   return result.tasks.every((info) => info.status === undefined) ? { json: JSON.stringify(wire) } : wire;
 }
 
+/** A listing its node wrote as JSON text already: one msgpack string, read without a parse. */
+interface WireRenderedResult {
+  readonly rendered: RenderedTasks;
+  readonly taskFailures: WireTasksResult['taskFailures'];
+}
+
+function failureToWire(failure: TaskOperationFailure): WireTasksResult['taskFailures'][number] {
+  return { nodeId: failure.nodeId, taskId: failure.taskId, error: toWireError(failure.error) };
+}
+
 export function tasksResultFromWire(raw: unknown): NodeTasksResult {
+  const rendered = (raw as Partial<WireRenderedResult>).rendered;
+  if (rendered !== undefined) {
+    const wire = raw as WireRenderedResult;
+    return { tasks: [], rendered, taskFailures: wire.taskFailures.map((failure) => ({ nodeId: failure.nodeId, taskId: failure.taskId, error: fromWireError(failure.error) })) };
+  }
   const json = (raw as { json?: unknown }).json;
   const wire = (typeof json === 'string' ? JSON.parse(json) : raw) as WireTasksResult;
   return {

@@ -7,6 +7,8 @@ import { errors, type EsError } from '../../common/errors.js';
 import { transportAddress, type DiscoveryNode } from '../../cluster/index.js';
 import { groupByParents, type TaskGroup, type TaskInfo } from '../../tasks/index.js';
 import { errorJson, taskFailureJson, taskInfoJson, type TaskJsonOptions, type TaskOperationFailure } from './task-json.js';
+import type { RenderedTasks } from './node-fanout.js';
+import { RawJson } from '../../common/raw-json.js';
 
 export interface TasksResponse {
   /** Per node in the order the nodes were asked, each node's tasks in id order. */
@@ -14,6 +16,8 @@ export interface TasksResponse {
   readonly taskFailures: readonly TaskOperationFailure[];
   /** failed_node_exception per node that could not answer. */
   readonly nodeFailures: readonly EsError[];
+  /** Nodes that wrote their tasks' JSON themselves (`renderJson`), in the order they were asked. */
+  readonly rendered?: ReadonlyArray<{ readonly nodeId: string } & RenderedTasks>;
 }
 
 export type GroupBy = 'nodes' | 'parents' | 'none';
@@ -34,9 +38,32 @@ export function tasksResponseJson(
   const out: Record<string, unknown> = {};
   if (response.taskFailures.length > 0) out['task_failures'] = response.taskFailures.map(taskFailureJson);
   if (response.nodeFailures.length > 0) out['node_failures'] = response.nodeFailures.map(errorJson);
-  if (groupBy === 'nodes') out['nodes'] = groupedByNode(response.tasks, clusterNodes, options);
+  if (groupBy === 'nodes') out['nodes'] = response.rendered !== undefined ? renderedByNode(response.rendered, clusterNodes) : groupedByNode(response.tasks, clusterNodes, options);
   else if (groupBy === 'parents') out['tasks'] = groupedByParents(response.tasks, options);
   else out['tasks'] = response.tasks.map((info) => taskInfoJson(info, options));
+  return out;
+}
+
+/** ES's node block: the node's identity, then its tasks (omitted when it has none). */
+function nodeBlock(nodeId: string, clusterNodes: ReadonlyMap<string, DiscoveryNode>, tasks: unknown): Record<string, unknown> {
+  const block: Record<string, unknown> = {};
+  const node = clusterNodes.get(nodeId);
+  // A node that left the cluster since answering keeps only its tasks, as in ES.
+  if (node) {
+    block['name'] = node.name;
+    block['transport_address'] = transportAddress(node);
+    block['host'] = node.host;
+    block['ip'] = transportAddress(node);
+    block['roles'] = [...node.roles].sort();
+    if (Object.keys(node.attributes).length > 0) block['attributes'] = { ...node.attributes };
+  }
+  block['tasks'] = tasks;
+  return block;
+}
+
+function renderedByNode(rendered: NonNullable<TasksResponse['rendered']>, clusterNodes: ReadonlyMap<string, DiscoveryNode>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const { nodeId, count, json } of rendered) if (count > 0) out[nodeId] = nodeBlock(nodeId, clusterNodes, new RawJson(json));
   return out;
 }
 
@@ -53,21 +80,9 @@ function groupedByNode(
   }
   const out: Record<string, unknown> = {};
   for (const [nodeId, nodeTasks] of byNode) {
-    const block: Record<string, unknown> = {};
-    const node = clusterNodes.get(nodeId);
-    // A node that left the cluster since answering keeps only its tasks, as in ES.
-    if (node) {
-      block['name'] = node.name;
-      block['transport_address'] = transportAddress(node);
-      block['host'] = node.host;
-      block['ip'] = transportAddress(node);
-      block['roles'] = [...node.roles].sort();
-      if (Object.keys(node.attributes).length > 0) block['attributes'] = { ...node.attributes };
-    }
     const taskMap: Record<string, unknown> = {};
     for (const info of nodeTasks) taskMap[info.taskId.toString()] = taskInfoJson(info, options);
-    block['tasks'] = taskMap;
-    out[nodeId] = block;
+    out[nodeId] = nodeBlock(nodeId, clusterNodes, taskMap);
   }
   return out;
 }

@@ -26,8 +26,10 @@ const listRoute: Route = {
   action: LIST_TASKS_ACTION,
   params: [...LIST_TASKS_PARAMS, 'group_by'],
   handler: async (request, context) => {
-    const listRequest = parseListTasksRequest(request);
+    const parsed = parseListTasksRequest(request);
     const groupBy = parseGroupBy(request.param('group_by'));
+    // Grouped by node, every node writes its own tasks' JSON (the response is spliced together here).
+    const listRequest = groupBy === 'nodes' && !parsed.detailed ? { ...parsed, renderJson: { human: request.human } } : parsed;
     const response = await listTasks(context.services, context.task, listRequest);
     return respond(request, context, response, groupBy);
   },

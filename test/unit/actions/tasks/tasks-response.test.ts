@@ -125,3 +125,23 @@ test('group_by accepts nodes, parents and none only', () => {
     (err: unknown) => err instanceof EsError && err.reason === '[group_by] must be one of [nodes], [parents] or [none] but was [NODES]',
   );
 });
+
+test("a node's rendered task map is the response writer's JSON of the same tasks, however often it is rendered", async () => {
+  const { renderTaskMap } = await import('../../../../src/actions/tasks/task-json.js');
+  const { writeJson } = await import('../../../../src/http/xcontent.js');
+  const shared = new TaskId('n1', 9);
+  const infos: TaskInfo[] = [
+    info(1),
+    info(2, { cancellable: true, parentTaskId: new TaskId('n0', 4), headers: { 'X-Opaque-Id': 'a "quoted" id' } }),
+    info(9, { taskId: shared, cancellable: true, cancelled: false, action: 'cluster:monitor/tasks/lists[n]', type: 'direct' }),
+    info(3, { description: 'detailed', status: { rate: 1.5 } }),
+  ];
+  const expected = (list: readonly TaskInfo[], human: boolean) =>
+    writeJson(Object.fromEntries(list.map((task) => [task.taskId.toString(), taskInfoJson(task, { human })])), false);
+  assert.equal(renderTaskMap(infos, { human: false }), expected(infos, false));
+  assert.equal(renderTaskMap(infos, { human: true }), expected(infos, true));
+  // The same task later: a longer running time and cancelled now; only those change.
+  const later = [info(9, { taskId: shared, cancellable: true, cancelled: true, action: 'cluster:monitor/tasks/lists[n]', type: 'direct', runningTimeNanos: 99_000_000 })];
+  assert.equal(renderTaskMap(later, { human: false }), expected(later, false));
+  assert.equal(renderTaskMap([], { human: false }), '{}');
+});
