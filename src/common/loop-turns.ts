@@ -36,6 +36,19 @@ export function nextTurn(): Promise<void> {
   });
 }
 
+/**
+ * Waits for a turn of the budget whatever this turn has left: what heavy work calls before it starts (a shard's
+ * search phase, a bulk's shard group). Started from a request's I/O callback, its first slice would run in the
+ * poll phase ahead of the other requests read in the same poll, an operator's command among them; queued here it
+ * runs after them, in its order among the slicers already waiting (decision 0019).
+ */
+export function queueTurn(): Promise<void> {
+  return new Promise<void>((resume) => {
+    waiting.push(resume);
+    schedulePump();
+  });
+}
+
 /** Slicers waiting for a turn (diagnostics and tests). */
 export function waitingForTurn(): number {
   return waiting.length - head;

@@ -7,7 +7,7 @@
  */
 import { EsError, errors, indexErrors, replicationErrors, toEsError } from '../../common/errors.js';
 import { byteSizeString } from '../../common/es-units.js';
-import { nextTurn } from '../../common/loop-turns.js';
+import { nextTurn, queueTurn } from '../../common/loop-turns.js';
 import { type DiscoveryNode, hasNoMasterBlock, isAlias, isDateMathExpression, resolveDateMathExpression, resolveWriteIndex as resolveAliasWriteIndex, resolveWriteIndexRouting, type ClusterState, type IndexMetadata } from '../../cluster/index.js';
 import { checkWriteBlocks, storedMapping } from '../../cluster/metadata/index-updates.js';
 import type { RoutingTableShape } from '../../indices/index.js';
@@ -462,6 +462,9 @@ async function applyOnPrimary(
   shard: IndexShard,
   indexService: IndexService,
 ): Promise<AppliedOnPrimary> {
+  // The group's first run is parsed in a turn of the shared budget, not in the I/O callback that read the
+  // request: the operator's commands read in the same poll are answered first (loop-turns.ts queueTurn).
+  await queueTurn();
   const { metadata } = indicesOf(context.services);
   const indexName = group.index.name;
   const shardInfo = () => {

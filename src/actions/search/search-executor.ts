@@ -21,6 +21,7 @@
  * results are not allowed) the search fails with ES's search_phase_execution_exception.
  */
 import { EsError, toEsError } from '../../common/errors.js';
+import { queueTurn } from '../../common/loop-turns.js';
 import type { Searcher } from '../../engine/searcher.js';
 import { totalHitsText, type IndexService, type IndexShard } from '../../indices/index.js';
 import { logSearchPhase, slowLogRequestFor, type SearchPhase, type SearchSlowLogRequest } from './search-slow-log.js';
@@ -292,6 +293,9 @@ async function inChildTask<T>(context: ActionContext, running: Running, phase: s
       headers: task.headers,
     },
     async (child) => {
+      // The phase starts in a turn of the shared budget, not in the I/O callback or the turn that read the request
+      // (or ended the previous phase): the operator's commands read in the same poll are answered first.
+      await queueTurn();
       const deadline = timeoutMillis === undefined ? undefined : performance.now() + timeoutMillis;
       // A cancelled parent cancels its children; checking the parent too covers a child registered just before.
       const control = new PhaseControl(() => {

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { performance } from 'node:perf_hooks';
-import { nextTurn, TURN_BUDGET_MILLIS, waitingForTurn } from '../../../src/common/loop-turns.js';
+import { nextTurn, queueTurn, TURN_BUDGET_MILLIS, waitingForTurn } from '../../../src/common/loop-turns.js';
 
 function busy(millis: number): void {
   const until = performance.now() + millis;
@@ -68,4 +68,19 @@ test('a slicer that ends its slice without nextTurn() (it awaits I/O or finishes
   });
   await Promise.all(waiters);
   assert.equal(resumed, 3);
+});
+
+test('queueTurn waits for a later turn even when this one has budget left (nextTurn would go on at once)', async () => {
+  await nextTurn();
+  // Fresh in a turn: nextTurn resumes in a microtask, ahead of anything the loop has queued.
+  const order: string[] = [];
+  setImmediate(() => order.push('queued before'));
+  await nextTurn();
+  order.push('nextTurn');
+  // queueTurn goes behind what the loop already holds, as a search phase started from an I/O callback now does.
+  setImmediate(() => order.push('queued before again'));
+  await queueTurn();
+  order.push('queueTurn');
+  assert.deepEqual(order, ['nextTurn', 'queued before', 'queued before again', 'queueTurn']);
+  assert.equal(waitingForTurn(), 0);
 });
