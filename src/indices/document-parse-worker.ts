@@ -5,6 +5,7 @@
  * so what travels back is a few flat arrays instead of millions of field objects.
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThisThreadsPriority } from '../common/thread-priority.js';
 import { AnalysisRegistry } from '../analysis/index.js';
 import { toEsError, toPlainEsError, type PlainEsError } from '../common/errors.js';
 import { CachedAnalyzers, LARGE_SOURCE_BYTES, crc32, encodeDocumentFields, prevalidate } from '../engine/index.js';
@@ -76,6 +77,9 @@ function run(job: ParseJob): { reply: ParseReply; transfer: ArrayBuffer[] } {
     return { reply: { kind: 'failed', error: toPlainEsError(toEsError(err)) }, transfer: [] };
   }
 }
+
+// The loop answers the operator's commands: this thread steps back when they compete for a core.
+if (parentPort !== null) lowerThisThreadsPriority();
 
 parentPort?.on('message', (job: ParseJob) => {
   const { reply, transfer } = run(job);

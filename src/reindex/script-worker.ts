@@ -5,6 +5,7 @@
  * loop iterations (the shared flag is read by the interpreter's loop counter).
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThisThreadsPriority } from '../common/thread-priority.js';
 import { EsError, toEsError, toPlainEsError, type PlainEsError } from '../common/errors.js';
 import { RawJson, expandRawJson } from '../common/raw-json.js';
 import { compileScript, ScriptInterrupted, type CompiledScript } from '../script/index.js';
@@ -61,6 +62,9 @@ function run(request: ScriptBatchRequest): ScriptBatchReply {
     return { kind: 'failed', error: toPlainEsError(error) };
   }
 }
+
+// The loop answers the operator's commands: this thread steps back when they compete for a core.
+if (parentPort !== null) lowerThisThreadsPriority();
 
 parentPort?.on('message', (request: ScriptBatchRequest) => {
   parentPort!.postMessage(run(request));

@@ -7,6 +7,7 @@
  * Files are written but not fsynced: a commit does that.
  */
 import { parentPort } from 'node:worker_threads';
+import { lowerThisThreadsPriority } from '../../common/thread-priority.js';
 import { AnalysisRegistry } from '../../analysis/index.js';
 import { LiveDocs, SegmentReaders } from '../codec/index.js';
 import { FsDirectory } from '../store/index.js';
@@ -19,6 +20,8 @@ import type { WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-prot
 
 if (parentPort === null) throw new Error('segment-worker.js runs as a worker thread');
 const port = parentPort;
+// The loop answers the operator's commands: this thread steps back when they compete for a core.
+lowerThisThreadsPriority();
 const directories = new Map<string, Promise<FsDirectory>>();
 let analyzers: CachedAnalyzers | null = null;
 const buffers = new Map<number, { buffer: IndexingBuffer; failed: number[] }>();
