@@ -3,7 +3,7 @@
  * (decision 0018). msgpack writes every key of every map, and the decoder rebuilds each map twice (a Map, then a
  * plain object: frame.ts), so a shard bulk of 1,000 documents, its replica request and its 1,000 outcomes
  * carried ~12,000 keys each way; in a CPU profile of `_bulk` through three nodes, encoding and rebuilding those
- * maps was a sixth of the coordinating node's event loop. As columns each key is written once and the rows come
+ * maps were about 15% of the coordinating node's event loop. As columns each key is written once and the rows come
  * back as plain values (numbers, strings, byte arrays) that the receiver puts into records of one shape.
  */
 

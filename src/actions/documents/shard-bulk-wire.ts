@@ -7,7 +7,7 @@
  * object where the script meant a number. They travel tagged (wire-values.ts) and are rebuilt on arrival.
  *
  * The items and the outcomes of a shard bulk cross as columns (transport/record-columns.ts, decision 0018): a
- * map per item and per outcome made encoding and rebuilding them a sixth of the coordinating node's event loop.
+ * map per item and per outcome made encoding and rebuilding them about 15% of the coordinating node's event loop.
  * An outcome the coordinator can rebuild from its own request (a success for the item's op, index, id and
  * routing, without a `get` block or replica failures) travels as its result, version, seqNo, term, refresh flag
  * and a reference to its `_shards`; anything else travels whole.
