@@ -8,8 +8,9 @@
  *     time, against the `indices.recovery.max_bytes_per_sec` limit, default 40mb).
  *
  * Usage: node dist/bench/micro/replication.js [--docs 50000] [--batch 1000] [--clients 2] [--missed 10000] [--runs 1]
- *        [--parts bulk,ops,files] (a subset skips the single-node run without `bulk`, 2 without `ops`, 3 without
- *        `files`; with GANNET_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=DIR" each node writes a CPU profile on exit)
+ *        [--parts bulk,ops,files] [--kill] (a subset skips the single-node run without `bulk`, 2 without `ops`, 3 without
+ *        `files`; `--kill`: part 2 kills the replica's node instead of stopping it after a flush; with
+ *        GANNET_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=DIR" each node writes a CPU profile on exit)
  */
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -181,13 +182,19 @@ async function replicatedRun(bodies: readonly string[], clients: number, docs: n
   }
 }
 
+/**
+ * The replica's node stops cleanly after a flush of both copies (or, with `--kill`, is killed with kill -9 and no
+ * commit since its recovery: it then replays its own translog up to its global checkpoint first, decision 0021),
+ * `missed` operations are written, and it comes back.
+ */
 async function opsBasedRecovery(cluster: ClusterProcesses, batch: number, clients: number, missed: number): Promise<void> {
+  const kill = process.argv.includes('--kill');
   const [a] = cluster.nodes as [NodeProcess];
   const routing = await a.request('GET', '/_cluster/state/routing_table/bench');
   const replicaNode: string = routing.body.routing_table.indices.bench.shards['0'].find((copy: any) => !copy.primary).node;
   const replica = cluster.nodes.find((node) => node.nodeId === replicaNode)!;
   const primary = cluster.nodes.find((node) => node !== replica)!;
-  await primary.request('POST', '/bench/_flush');
+  if (!kill) await primary.request('POST', '/bench/_flush');
   // The replica's commit is safe (operations-based recovery) once the global checkpoint it persisted covers it:
   // the primary's sync after the last write brings it; under load that takes longer than a fixed pause.
   for (;;) {
@@ -196,24 +203,33 @@ async function opsBasedRecovery(cluster: ClusterProcesses, batch: number, client
     if (copies.length === 2 && copies.every((copy) => copy.seq_no.global_checkpoint === copy.seq_no.max_seq_no)) break;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  await replica.request('POST', '/bench/_flush');
-  await replica.stop();
+  if (kill) {
+    await replica.kill9();
+  } else {
+    await replica.request('POST', '/bench/_flush');
+    await replica.stop();
+  }
   cluster.nodes.splice(cluster.nodes.indexOf(replica), 1);
   const missedBodies = bulkBodies(readCorpusLines(missed, 'npm'), 'bench', batch, 1_000_000);
   await ingest(primary, missedBodies, clients, missed);
   const restartAt = performance.now();
-  await cluster.addNode({}, { dataPath: replica.dataPath, keepData: true });
+  const restarted = await cluster.addNode({}, { dataPath: replica.dataPath, keepData: true });
   await waitGreen(primary, 'bench');
   const opsWall = performance.now() - restartAt;
   const opsBased = await peerRecovery(primary, 'bench');
   console.log(
-    `operations-based recovery:       ${opsBased.translog.recovered} operations, ${opsBased.index.files.recovered} files copied, ` +
+    `operations-based recovery${kill ? ' (kill -9)' : ''}: ${opsBased.translog.recovered} operations (own translog included), ${opsBased.index.files.recovered} files copied, ` +
       `${opsBased.total_time_in_millis} ms (translog stage ${opsBased.translog.total_time_in_millis} ms; goal < 2 s); node start to green ${Math.round(opsWall)} ms`,
   );
   // The primary's own words on its choice (a file copy where operations were hoped for says why) and phases.
   for (const event of ['peer_recovery_start', 'peer_recovery_done']) {
     const line = primary.logs.filter((logged) => logged.includes(event)).pop();
     if (line !== undefined) console.log(`  primary: ${(JSON.parse(line) as { msg: string }).msg}`);
+  }
+  // The copy's own words on its local recovery (and why it failed, when it did).
+  for (const line of restarted.logs.filter((logged) => logged.includes('"local_recovery"') || logged.includes('local recovery up to'))) {
+    const logged = JSON.parse(line) as { msg: string; err?: { message?: string } };
+    console.log(`  replica: ${logged.msg}${logged.err === undefined ? '' : ` (${JSON.stringify(logged.err).slice(0, 600)})`}`);
   }
 }
 

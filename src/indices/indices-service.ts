@@ -191,9 +191,20 @@ export class IndicesService {
     await this.closing.get(`${service.uuid}/${shardId}`);
     const path = this.shardPath(service.uuid, shardId);
     const safe = await trimToSafeCommit(path);
-    if (safe === undefined) return { startingSeqNo: UNASSIGNED_STARTING_SEQ_NO, historyUUID: (await readCommitStoreInfo(path))?.userData.historyUUID, localOperations: 0 };
+    const log = (result: LocalRecovery, why: string): LocalRecovery => {
+      this.options.logger.info(
+        { event: 'local_recovery', index, shard: shardId, path, starting_seq_no: result.startingSeqNo, local_operations: result.localOperations, global_checkpoint: safe?.globalCheckpoint },
+        `[${index}][${shardId}] recovered locally: ${why}; asking the primary from seqNo [${result.startingSeqNo}]`,
+      );
+      return result;
+    };
+    if (safe === undefined) {
+      return log({ startingSeqNo: UNASSIGNED_STARTING_SEQ_NO, historyUUID: (await readCommitStoreInfo(path))?.userData.historyUUID, localOperations: 0 }, 'no safe commit');
+    }
     const historyUUID = safe.userData.historyUUID;
-    if (safe.userData.localCheckpoint >= safe.globalCheckpoint) return { startingSeqNo: safe.userData.localCheckpoint + 1, historyUUID, localOperations: 0 };
+    if (safe.userData.localCheckpoint >= safe.globalCheckpoint) {
+      return log({ startingSeqNo: safe.userData.localCheckpoint + 1, historyUUID, localOperations: 0 }, `the safe commit reaches the global checkpoint [${safe.globalCheckpoint}]`);
+    }
     const factory = this.options.engineFactory;
     if (factory === undefined) throw new EsError('illegal_state_exception', 'this node has no shard engine to open shards with');
     try {
@@ -202,7 +213,10 @@ export class IndicesService {
       // The replay committed (when it replayed anything); nothing else was written.
       await engine.close({ flush: false });
       const replayed = await trimToSafeCommit(path);
-      return { startingSeqNo: (replayed ?? safe).userData.localCheckpoint + 1, historyUUID, localOperations };
+      return log(
+        { startingSeqNo: (replayed ?? safe).userData.localCheckpoint + 1, historyUUID, localOperations },
+        `replayed [${localOperations}] operations of its translog above the safe commit's local checkpoint [${safe.userData.localCheckpoint}] up to the global checkpoint [${safe.globalCheckpoint}]`,
+      );
     } catch (err) {
       // ES falls back to the safe commit itself: the primary then sends everything above it.
       this.options.logger.warn({ err, index, shard: shardId }, `[${index}][${shardId}] local recovery up to the global checkpoint failed; asking the primary for everything above the safe commit`);

@@ -81,6 +81,8 @@ interface OngoingRecovery {
 
 export class PeerRecoveryTargetService {
   private readonly ongoing = new Map<string, OngoingRecovery>();
+  /** The recovery running (or last run) for each `<index>/<shard>`, which the next one of that shard waits for. */
+  private readonly running = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly indices: IndicesService,
@@ -115,7 +117,31 @@ export class PeerRecoveryTargetService {
     for (const recovery of this.ongoing.values()) if (recovery.request.index === index && recovery.request.shard === shard) recovery.cancelled = true;
   }
 
+  /**
+   * One recovery per shard directory at a time (ES holds the shard lock): a recovery of the same shard under
+   * another allocation id (the copy failed and was allocated here again) waits until the last one let go of the
+   * store, so two never open engines on the same files.
+   */
   async recover(request: PeerRecoveryRequest): Promise<StartRecoveryResponse> {
+    const key = `${request.index}/${request.shard}`;
+    // A newer allocation of the shard here makes the older one's recovery moot: it stops at its next step.
+    for (const recovery of this.ongoing.values()) {
+      if (recovery.request.index === request.index && recovery.request.shard === request.shard && recovery.request.allocationId !== request.allocationId) recovery.cancelled = true;
+    }
+    const previous = this.running.get(key);
+    const run = (async () => {
+      await previous?.catch(() => undefined);
+      return this.recoverExclusively(request);
+    })();
+    this.running.set(key, run);
+    try {
+      return await run;
+    } finally {
+      if (this.running.get(key) === run) this.running.delete(key);
+    }
+  }
+
+  private async recoverExclusively(request: PeerRecoveryRequest): Promise<StartRecoveryResponse> {
     const service = this.indices.indexService(request.index);
     if (service === undefined) throw new Error(`index [${request.index}] is not known on this node`);
     await this.indices.waitForClose(request.index, request.shard);
@@ -124,11 +150,6 @@ export class PeerRecoveryTargetService {
     state.sourceNode = request.source;
     state.targetNode = request.target;
     this.indices.setRecoveryState(request.index, request.shard, state);
-    // The copy's own history first: from its safe commit (only operations every in-sync copy had, at or below the
-    // global checkpoint it persisted) its translog is replayed up to that checkpoint, so the primary sends only
-    // what lies above it (ES's recoverLocallyUpToGlobalCheckpoint).
-    const local = await this.indices.recoverLocallyUpToGlobalCheckpoint(request.index, request.shard, request.primaryTerm);
-    state.recordLocalOperations(local.localOperations);
     const recovery: OngoingRecovery = {
       id: randomBase64Uuid(),
       request,
@@ -140,18 +161,24 @@ export class PeerRecoveryTargetService {
       cancelled: false,
     };
     this.ongoing.set(recovery.id, recovery);
-    const start: StartRecoveryRequest = {
-      recoveryId: recovery.id,
-      index: request.index,
-      indexUuid: service.uuid,
-      shard: request.shard,
-      targetAllocationId: request.allocationId,
-      targetNode: { ...request.target },
-      startingSeqNo: local.startingSeqNo,
-      historyUUID: local.historyUUID,
-      primaryRelocation: request.primaryRelocation,
-    };
     try {
+      // The copy's own history first: from its safe commit (only operations every in-sync copy had, at or below
+      // the global checkpoint it persisted) its translog is replayed up to that checkpoint, so the primary sends
+      // only what lies above it (ES's recoverLocallyUpToGlobalCheckpoint).
+      const local = await this.indices.recoverLocallyUpToGlobalCheckpoint(request.index, request.shard, request.primaryTerm);
+      state.recordLocalOperations(local.localOperations);
+      if (recovery.cancelled) throw new EsError('illegal_state_exception', `recovery of ${label(request)} was cancelled`);
+      const start: StartRecoveryRequest = {
+        recoveryId: recovery.id,
+        index: request.index,
+        indexUuid: service.uuid,
+        shard: request.shard,
+        targetAllocationId: request.allocationId,
+        targetNode: { ...request.target },
+        startingSeqNo: local.startingSeqNo,
+        historyUUID: local.historyUUID,
+        primaryRelocation: request.primaryRelocation,
+      };
       const response = await this.startWithRetries(request.source, start, recovery);
       const shard = recovery.shard;
       if (shard === undefined || recovery.cancelled) throw new EsError('illegal_state_exception', `recovery of ${label(request)} ended without an open copy`);
