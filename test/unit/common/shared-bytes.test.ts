@@ -1,0 +1,34 @@
+/** Shared byte arrays (decision 0019): built from chunks in slices, equal to a concat, and crossing to a worker without a copy. */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
+import { concatShared, isShared, toShared } from '../../../src/common/shared-bytes.js';
+
+test('concatShared joins chunks of any sizes into shared memory, byte for byte', async () => {
+  const chunks = [Buffer.alloc(0), Buffer.from('{"a":'), Buffer.alloc(3 << 20, 0x61), Buffer.from([0xc3, 0xa9]), Buffer.alloc(1, 0x7d)];
+  const total = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  const joined = await concatShared(chunks, total);
+  assert.ok(isShared(joined));
+  assert.ok(joined.equals(Buffer.concat(chunks)));
+});
+
+test('toShared keeps shared bytes as they are and copies others once', async () => {
+  const shared = Buffer.from(new SharedArrayBuffer(8));
+  assert.equal(await toShared(shared), shared);
+  const plain = Buffer.from('not shared yet');
+  const copy = await toShared(plain);
+  assert.ok(isShared(copy));
+  assert.ok(Buffer.from(copy).equals(plain));
+});
+
+test('a worker reads shared bytes in place (what the parse and indexing workers rely on)', async () => {
+  const bytes = await toShared(Buffer.from('hello'));
+  const worker = new Worker('const { parentPort } = require("node:worker_threads"); parentPort.once("message", (view) => { parentPort.postMessage(view.buffer instanceof SharedArrayBuffer); view[0] = 0x4a; });', { eval: true });
+  const sawShared = await new Promise<boolean>((resolve) => {
+    worker.once('message', resolve);
+    worker.postMessage(bytes);
+  });
+  await new Promise((resolve) => worker.once('exit', resolve).terminate().catch(() => undefined));
+  assert.equal(sawShared, true);
+  assert.equal(Buffer.from(bytes).toString(), 'Jello', 'the same memory, not a copy');
+});
