@@ -11,7 +11,13 @@
  *        [--parts bulk,ops,files] [--kill] (a subset skips the single-node run without `bulk`, 2 without `ops`, 3 without
  *        `files`; `--kill`: part 2 kills the replica's node instead of stopping it after a flush; with
  *        GANNET_NODE_OPTIONS="--cpu-prof --cpu-prof-dir=DIR" each node writes a CPU profile on exit)
+ *        [--pin] part 1 gives each node process one core of its own (taskset, Linux): the single node on core 0, the
+ *        primary on core 0 and the replica on core 1. On this two-core host an unpinned pair indexes every document
+ *        twice on the cores one node alone already fills, so its ratio cannot pass ~0.5 whatever replication costs;
+ *        pinned, the pair stands in for two machines of one core each and the ratio measures what replication costs
+ *        the primary's node. The bench client is not pinned in either run (it shares the cores in both).
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { ClusterProcesses } from '../../test/helpers/cluster-processes.js';
@@ -21,6 +27,14 @@ import { readCorpusLines } from './corpus.js';
 function arg(name: string, fallback: number): number {
   const index = process.argv.indexOf(`--${name}`);
   return index >= 0 ? Number(process.argv[index + 1]) : fallback;
+}
+
+const PIN = process.argv.includes('--pin');
+
+/** With `--pin`, binds every thread of the node's process (and the threads it starts later) to one core. */
+function pin(node: NodeProcess, core: number): void {
+  if (!PIN) return;
+  execFileSync('taskset', ['-a', '-p', '-c', String(core), String(node.child.pid)], { stdio: 'ignore' });
 }
 
 const NDJSON = { 'content-type': 'application/x-ndjson' };
@@ -118,7 +132,7 @@ async function main(): Promise<void> {
   const lines = readCorpusLines(docs, 'npm');
   const bodies = bulkBodies(lines, 'bench', batch);
   const sourceBytes = lines.reduce((sum, line) => sum + line.length, 0);
-  console.log(`npm corpus: ${lines.length} documents, ${(sourceBytes / 1e6).toFixed(1)} MB of sources, bulk ${batch}, ${clients} clients`);
+  console.log(`npm corpus: ${lines.length} documents, ${(sourceBytes / 1e6).toFixed(1)} MB of sources, bulk ${batch}, ${clients} clients${PIN ? '; part 1 pinned: one core per node process' : ''}`);
 
   // 1. `--runs` pairs (one node, then the two-node cluster; the host's load falls on both); the last pair's cluster
   // goes on to parts 2 and 3. The ratio printed at the end is the median of the pairs' ratios.
@@ -151,6 +165,7 @@ async function singleNodeRun(bodies: readonly string[], clients: number, docs: n
     const [node] = single.nodes as [NodeProcess];
     await node.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
     await waitGreen(node, 'bench');
+    pin(node, 0);
     const { result: rate, cpuPer1000 } = await withCpu([node], docs, () => ingest(node, bodies, clients, docs));
     console.log(`1 primary on 1 node:             ${Math.round(rate)} docs/s; ${cpuText(cpuPer1000)}`);
     return rate;
@@ -172,6 +187,8 @@ async function replicatedRun(bodies: readonly string[], clients: number, docs: n
     await waitGreen(a, 'bench');
     await a.request('PUT', '/bench/_settings', { body: { index: { number_of_replicas: 1, 'routing.allocation.require._id': null } } });
     await waitGreen(a, 'bench');
+    pin(a, 0);
+    pin(b, 1);
     const { result: rate, cpuPer1000 } = await withCpu([a, b], docs, () => ingest(a, bodies, clients, docs));
     ratios.push(rate / singleRate);
     console.log(`1 primary + 1 replica, 2 nodes:  ${Math.round(rate)} docs/s (${(rate / singleRate).toFixed(2)}x of one node; goal >= 0.6x); ${cpuText(cpuPer1000)} (primary + replica)`);
