@@ -40,11 +40,25 @@ export class RecoveryTimer {
     this.elapsedMillis = Number((process.hrtime.bigint() - this.startNanos) / 1_000_000n);
   }
 
-  /** Elapsed milliseconds: fixed once stopped, running before, 0 when never started. */
+  /** Elapsed milliseconds: fixed once stopped (or snapshot), running before, 0 when never started. */
   get timeMillis(): number {
-    if (this.startNanos === 0n) return 0;
     if (this.elapsedMillis >= 0) return this.elapsedMillis;
+    // A running timer can only go on on the process whose monotonic clock started it: anything else (a timer
+    // rebuilt from the wire without `snapshot()`) reads as not started rather than failing on a BigInt mix.
+    if (typeof this.startNanos !== 'bigint' || this.startNanos === 0n) return 0;
     return Math.max(0, Number((process.hrtime.bigint() - this.startNanos) / 1_000_000n));
+  }
+
+  /**
+   * This timer with its elapsed time fixed at this moment: what another node is sent. hrtime is per process, so
+   * the node that reports a running recovery says how long it has run; the stop time stays 0 (still running).
+   */
+  snapshot(): RecoveryTimer {
+    const copy = new RecoveryTimer();
+    copy.startMillis = this.startMillis;
+    copy.stopMillis = this.stopMillis;
+    copy.elapsedMillis = this.startNanos === 0n ? -1 : this.timeMillis;
+    return copy;
   }
 }
 
@@ -85,6 +99,18 @@ export class ShardRecoveryState {
     readonly type: RecoveryType,
   ) {
     this.timer.start();
+  }
+
+  /** A copy for another node: the same figures, the timers fixed at this moment (RecoveryTimer.snapshot). */
+  snapshot(): ShardRecoveryState {
+    const copy = Object.assign(Object.create(ShardRecoveryState.prototype) as ShardRecoveryState, this);
+    const timers = copy as unknown as Record<'timer' | 'indexTimer' | 'verifyIndexTimer' | 'translogTimer', RecoveryTimer>;
+    timers.timer = this.timer.snapshot();
+    timers.indexTimer = this.indexTimer.snapshot();
+    timers.verifyIndexTimer = this.verifyIndexTimer.snapshot();
+    timers.translogTimer = this.translogTimer.snapshot();
+    copy.files = [...this.files];
+    return copy;
   }
 
   /** PEER, INIT -> INDEX: the files the source will send (none reused) or, for an operations-based recovery, the store's own (all reused). */

@@ -17,7 +17,8 @@ export const RECOVERY_ACTION = 'indices:monitor/recovery';
 export const recoveryOnShard: BroadcastOperation = async (services, _args, { copy }) => {
   const state = indicesOf(services).service.recoveryStates(copy.index).find((candidate) => candidate.shard === copy.shard);
   if (state === undefined) throw errors.shardNotFound(copy.index, copy.indexUuid, copy.shard);
-  return state;
+  // Its timers fixed now: a running timer's monotonic start means nothing on the coordinating node.
+  return state.snapshot();
 };
 
 export interface ReportedRecovery {
@@ -27,7 +28,7 @@ export interface ReportedRecovery {
 }
 
 /** Rebuilds a recovery state from its fields (timers included) without running its constructor. */
-function recoveryFromWire(fields: Record<string, unknown>): ShardRecoveryState {
+export function recoveryFromWire(fields: Record<string, unknown>): ShardRecoveryState {
   if (fields instanceof ShardRecoveryState) return fields; // the local shortcut passes the object itself
   const state = Object.create(ShardRecoveryState.prototype) as Record<string, unknown>;
   const template = new ShardRecoveryState('', 0, false, 'EMPTY_STORE') as unknown as Record<string, unknown>;
