@@ -229,7 +229,8 @@ test('shrink, split and clone: ES checks and messages, every document on the sha
 });
 
 test('index allocation filters are honoured: no matching node leaves the shards unassigned (red), a matching one allocates', async () => {
-  const create = await curl(node.url, ['/placed', '-X', 'PUT', ...JSON_HEADER, '-d', '{"settings":{"number_of_replicas":0,"index.routing.allocation.require.rack":"r2"}}']);
+  // `timeout` bounds the wait for active shards (as ES's ackTimeout does): a shard that cannot start is known at once.
+  const create = await curl(node.url, ['/placed?timeout=1s', '-X', 'PUT', ...JSON_HEADER, '-d', '{"settings":{"number_of_replicas":0,"index.routing.allocation.require.rack":"r2"}}']);
   assert.equal(create.body.shards_acknowledged, false);
   const shards = await curl(node.url, ['/_cat/shards/placed?h=state']);
   assert.equal(shards.text.trim(), 'UNASSIGNED');
@@ -240,7 +241,7 @@ test('index allocation filters are honoured: no matching node leaves the shards 
   // exclude by name and include by a non-matching id keep a new index off this node as well.
   for (const filter of ['"index.routing.allocation.exclude._name":"ops-node"', '"index.routing.allocation.include._id":"someone-else"']) {
     const name = `placed-${filter.includes('exclude') ? 'x' : 'i'}`;
-    await curl(node.url, [`/${name}`, '-X', 'PUT', ...JSON_HEADER, '-d', `{"settings":{"number_of_replicas":0,${filter}}}`]);
+    await curl(node.url, [`/${name}?timeout=1s`, '-X', 'PUT', ...JSON_HEADER, '-d', `{"settings":{"number_of_replicas":0,${filter}}}`]);
     assert.equal((await curl(node.url, [`/_cat/shards/${name}?h=state`])).text.trim(), 'UNASSIGNED', filter);
   }
   await curl(node.url, ['/placed-i/_settings', '-X', 'PUT', ...JSON_HEADER, '-d', `{"index.routing.allocation.include._id":"${node.nodeId},someone-else"}`]);
