@@ -22,6 +22,7 @@ import type { NodeServices } from './context.js';
 import { indicesOf } from './indices-services.js';
 import type { ActionContext } from './rest.js';
 import { sendToNode } from './remote-node.js';
+import { isShardNotAvailable } from './copy-unavailable.js';
 
 /** A shard copy as a node-level request names it. */
 export interface ShardCopyRef {
@@ -78,18 +79,6 @@ interface NodeResponse {
   /** `[position in the request's shards, result]` for each copy that succeeded. */
   readonly results: Array<[number, unknown]>;
   readonly failures: Array<[number, WireError]>;
-}
-
-/** TransportActions.isShardNotAvailableException: the copy is not (or no longer) there; not a failure. */
-function shardNotAvailable(error: EsError): boolean {
-  return [
-    'shard_not_found_exception',
-    'index_not_found_exception',
-    'illegal_index_shard_state_exception',
-    'no_shard_available_action_exception',
-    'unavailable_shards_exception',
-    'already_closed_exception',
-  ].includes(error.type);
 }
 
 function shardNotFound(copy: ShardCopyRef): EsError {
@@ -178,7 +167,7 @@ export async function broadcastByNode<R>(
     for (const [position, result] of response.results) results.push({ copy: shards[position]!, nodeId, result: result as R });
     for (const [position, wire] of response.failures) {
       const cause = fromWireError(wire);
-      if (shardNotAvailable(cause)) continue;
+      if (isShardNotAvailable(cause)) continue;
       const copy = shards[position]!;
       failures.push({ index: copy.index, shard: copy.shard, nodeId, cause });
     }

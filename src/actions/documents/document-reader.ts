@@ -17,6 +17,7 @@ import { readIndexSettings, shardIdFor } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
 import type { DiscoveryNode } from '../../cluster/index.js';
 import { sendToNode } from '../remote-node.js';
+import { isCopyUnavailable } from '../copy-unavailable.js';
 import { indicesOf } from '../indices-services.js';
 import { orderCopies, parsePreference } from '../copy-preference.js';
 import { sourceForResponse, type FetchSource } from './fetch-source.js';
@@ -84,20 +85,6 @@ function readableCopies(state: ClusterState, context: ActionContext, index: stri
   return nodes;
 }
 
-/** ES's TransportActions.isShardNotAvailableException, and a node that could not be reached: another copy may answer. */
-const COPY_UNAVAILABLE_ERRORS = new Set([
-  'shard_not_found_exception',
-  'index_not_found_exception',
-  'illegal_index_shard_state_exception',
-  'no_shard_available_action_exception',
-  'unavailable_shards_exception',
-  'already_closed_exception',
-  'node_not_connected_exception',
-  'node_disconnected_exception',
-  'connect_transport_exception',
-  'node_closed_exception',
-]);
-
 export const GET_SHARD_ACTION = 'indices:data/read/get[s]';
 
 interface ShardGetRequest {
@@ -141,7 +128,7 @@ export async function readDocument(context: ActionContext, expression: string, i
       return (await sendToNode(context.services, node, GET_SHARD_ACTION, request, context.task, undefined, { decodeResponse: documentReadFromWire })) as DocumentRead;
     } catch (err) {
       const error = toEsError(err);
-      if (!COPY_UNAVAILABLE_ERRORS.has(error.type)) throw error;
+      if (!isCopyUnavailable(error)) throw error;
     }
   }
   throw noShardAvailable(state, index, shard, what);
