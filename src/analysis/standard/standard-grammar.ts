@@ -31,11 +31,13 @@ export interface StandardScanner {
   readonly dfa: Dfa;
 }
 
+/** Compiles the grammar over `table` (standard-dfa.ts holds the result for Unicode 12.1, so nothing compiles it at run time). */
 export function buildStandardScanner(table: WordBreakClassTable): StandardScanner {
   return { classOf: decodeClassRuns(table.CLASS_RUNS), dfa: compileRules(grammarRules(table), table.CLASS_MASKS.length) };
 }
 
-function decodeClassRuns(lines: readonly string[]): Uint8Array {
+/** The character class of every code point, from the table's runs (a few milliseconds). */
+export function decodeClassRuns(lines: readonly string[]): Uint8Array {
   const classOf = new Uint8Array(0x110000);
   let cp = 0;
   for (const line of lines) {

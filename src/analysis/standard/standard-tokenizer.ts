@@ -12,8 +12,9 @@
  * Token offsets are UTF-16 code unit positions, as Java's.
  */
 import { Token, type Tokenizer } from '../token-stream.js';
-import { buildStandardScanner, RULE_TOKEN_TYPES, type StandardScanner } from './standard-grammar.js';
-import * as unicode121 from './word-break-classes.js';
+import { STANDARD_DFA } from './standard-dfa.js';
+import { decodeClassRuns, RULE_TOKEN_TYPES, type StandardScanner } from './standard-grammar.js';
+import { CLASS_RUNS } from './word-break-classes.js';
 
 export const DEFAULT_MAX_TOKEN_LENGTH = 255;
 /** Lucene's StandardTokenizer.MAX_TOKEN_LENGTH_LIMIT. */
@@ -21,9 +22,13 @@ export const MAX_TOKEN_LENGTH_LIMIT = 1024 * 1024;
 
 let defaultScanner: StandardScanner | undefined;
 
-/** The Lucene 9 scanner, built on first use (a few milliseconds) and shared by every tokenizer. */
+/**
+ * The Lucene 9 scanner, shared by every tokenizer of the thread: the class of each code point, decoded on first
+ * use, and the DFA precompiled in standard-dfa.ts (compiling it cost ~100 ms of CPU in every thread that tokenizes:
+ * the event loop and each indexing worker, on every node start).
+ */
 export function standardScanner(): StandardScanner {
-  defaultScanner ??= buildStandardScanner(unicode121);
+  defaultScanner ??= { classOf: decodeClassRuns(CLASS_RUNS), dfa: STANDARD_DFA };
   return defaultScanner;
 }
 

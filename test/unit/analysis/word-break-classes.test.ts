@@ -7,6 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CLASS_MASKS, PROPERTY_NAMES } from '../../../src/analysis/standard/word-break-classes.js';
 import { standardScanner } from '../../../src/analysis/standard/standard-tokenizer.js';
+import { buildStandardScanner } from '../../../src/analysis/standard/standard-grammar.js';
+import * as unicode121 from '../../../src/analysis/standard/word-break-classes.js';
 
 const scanner = standardScanner();
 const has = (cp: number, property: string): boolean => (CLASS_MASKS[scanner.classOf[cp]!]! & (1 << PROPERTY_NAMES.indexOf(property))) !== 0;
@@ -14,6 +16,15 @@ const has = (cp: number, property: string): boolean => (CLASS_MASKS[scanner.clas
 test('the minimized scanner has as many states as Lucene 9 generated StandardTokenizerImpl (59)', () => {
   assert.equal(scanner.dfa.accept.length, 59);
   assert.equal(scanner.classOf.length, 0x110000);
+});
+
+test('the precompiled scanner (standard-dfa.ts) is what the grammar compiles to (else: run generate-standard-dfa.mjs)', () => {
+  const compiled = buildStandardScanner(unicode121);
+  assert.equal(scanner.dfa.numClasses, compiled.dfa.numClasses);
+  assert.deepEqual(scanner.dfa.transitions, compiled.dfa.transitions);
+  assert.deepEqual(scanner.dfa.accept, compiled.dfa.accept);
+  assert.deepEqual(scanner.dfa.terminal, compiled.dfa.terminal);
+  assert.deepEqual(scanner.classOf, compiled.classOf);
 });
 
 test('spot checks of Unicode 12.1 word-break properties', () => {
