@@ -337,6 +337,39 @@ describe('replication to in-sync copies', () => {
     for (const node of [a, b]) assert.equal(await visibleOn(node), 2, node.name);
   });
 
+  test('a replica parses a large document in a parse worker, as its primary does, and holds it as the primary does', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    await a.request('PUT', '/large', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 }, mappings: { properties: { text: { type: 'text' } } } } });
+    await cluster.waitFor(a, '/_cluster/health/large?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const replica = a.node.nodeServices.clusterService.state().routing.get('large')![0]!.find((copy) => !copy.primary)!;
+    const replicaNode = [a, b].find((node) => node.nodeId === replica.nodeId)!;
+    const primaryNode = [a, b].find((node) => node.nodeId !== replica.nodeId)!;
+    // What the replica's event loop parses itself: every source handed to the synchronous parse.
+    const service = replicaNode.node.nodeServices.indices!.service.indexService('large')!;
+    const parsedOnLoop: number[] = [];
+    const parseOnLoop = service.parseDocument.bind(service);
+    service.parseDocument = (source, id, routing) => {
+      parsedOnLoop.push(source.length);
+      return parseOnLoop(source, id, routing);
+    };
+    try {
+      // 200 KB of words (the parse worker takes documents from 128 KiB), and a small one that stays on the loop.
+      const words = Array.from({ length: 25_000 }, (_, i) => `w${i % 5000}`).join(' ');
+      const big = await primaryNode.request('PUT', '/large/_doc/big', { body: { text: `${words} needle` } });
+      assert.equal(big.status, 201, big.text);
+      assert.deepEqual(big.body._shards, { total: 2, successful: 2, failed: 0 });
+      assert.equal((await primaryNode.request('PUT', '/large/_doc/small', { body: { text: 'small needle' } })).status, 201);
+      assert.deepEqual(parsedOnLoop.filter((length) => length >= 128 * 1024), [], 'no large source parsed on the replica\'s loop');
+      assert.equal(parsedOnLoop.length, 1, 'the small document is parsed on the loop');
+    } finally {
+      service.parseDocument = parseOnLoop;
+    }
+    // The replica indexed it: found by its words on the replica's own copy, equal to the primary's.
+    await assertCopiesEqual([a, b], 'large');
+    const found = await replicaNode.request('POST', `/large/_search?preference=_only_nodes:${replicaNode.nodeId}`, { body: { query: { match: { text: 'w4999' } }, _source: false } });
+    assert.deepEqual(found.body.hits.hits.map((hit: any) => hit._id), ['big']);
+  });
+
   test('a replica refuses an operation of an older primary term', { timeout: TEST_TIMEOUT }, async () => {
     const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
     await a.request('PUT', '/terms', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });

@@ -15,8 +15,9 @@
  *   survives: the same outcome as ES's reset of the engine to the global checkpoint, at the cost of a recovery;
  *   decision 0013 says why this is the chosen equivalent. At or below the global checkpoint every in-sync copy
  *   holds the same operations, so a copy with nothing above it adopts the term and goes on;
- * - index operations are parsed against this node's mapping; a field it does not know yet means the master's
- *   mapping update has not been applied here, so the copy waits for the next cluster state and parses again;
+ * - index operations are parsed against this node's mapping (from 128 KiB in a parse worker, as on the primary);
+ *   a field it does not know yet means the master's mapping update has not been applied here, so the copy waits
+ *   for the next cluster state and parses again;
  * - the operations are applied with the primary's seqNos, versions and terms and fsynced; the global checkpoint
  *   the primary sent is recorded first, so the same fsync persists it in the translog checkpoint;
  * - `refresh` runs here too (true: a refresh; wait_for: until a refresh makes the operations visible).
@@ -26,6 +27,7 @@
 import { EsError, errors, replicationErrors } from '../../common/errors.js';
 import type { ReplicatedEngineOperation } from '../../engine/engine.js';
 import type { ParsedDocument } from '../../mapping/index.js';
+import { LARGE_DOCUMENT_BYTES } from '../document-parse-pool.js';
 import type { IndexService } from '../index-service.js';
 import type { IndexShard } from '../index-shard.js';
 import type { IndicesService } from '../indices-service.js';
@@ -136,8 +138,13 @@ export async function applyOperations(
       continue;
     }
     // The mapping of the moment knows every field almost always: parsed without an await per document (a
-    // thousand awaits per request were a visible share of the copy's event loop); else wait for the state.
-    const parsed = service.parseDocument(operation.source, operation.id, operation.routing);
+    // thousand awaits per request were a visible share of the copy's event loop); else wait for the state. A
+    // large document is parsed in a parse worker, as on the primary (decision 0019): on this loop it would hold
+    // the copy's node for as long as its primary's worker took.
+    const parsed =
+      operation.source.length < LARGE_DOCUMENT_BYTES
+        ? service.parseDocument(operation.source, operation.id, operation.routing)
+        : await service.parseDocumentAnySize(operation.source, operation.id, operation.routing);
     const document = parsed.mappingUpdate === undefined ? parsed : await parseKnownMapping(service, services, operation.source, operation.id, operation.routing);
     prepared[i] = { type: 'index', id: operation.id, document, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version };
   }
@@ -149,7 +156,7 @@ export async function applyOperations(
 async function parseKnownMapping(service: IndexService, services: ReplicationServices, source: Uint8Array, id: string, routing: string | undefined): Promise<ParsedDocument> {
   const deadline = Date.now() + MAPPING_WAIT_MILLIS;
   for (;;) {
-    const parsed = service.parseDocument(source, id, routing);
+    const parsed = await service.parseDocumentAnySize(source, id, routing);
     if (parsed.mappingUpdate === undefined) return parsed;
     const remaining = deadline - Date.now();
     if (remaining <= 0) {
