@@ -30,6 +30,9 @@ function arg(name: string, fallback: number): number {
 }
 
 const PIN = process.argv.includes('--pin');
+/** `--refresh-interval 30s`: the bench index's refresh_interval (default: ES's default, 1s). */
+const REFRESH_INTERVAL = process.argv.includes('--refresh-interval') ? process.argv[process.argv.indexOf('--refresh-interval') + 1] : undefined;
+const REFRESH_SETTING = REFRESH_INTERVAL === undefined ? {} : { refresh_interval: REFRESH_INTERVAL };
 
 /** With `--pin`, binds every thread of the node's process (and the threads it starts later) to one core. */
 function pin(node: NodeProcess, core: number): void {
@@ -163,7 +166,7 @@ async function singleNodeRun(bodies: readonly string[], clients: number, docs: n
   const single = await ClusterProcesses.start(1);
   try {
     const [node] = single.nodes as [NodeProcess];
-    await node.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
+    await node.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 0, ...REFRESH_SETTING } } });
     await waitGreen(node, 'bench');
     pin(node, 0);
     const { result: rate, cpuPer1000 } = await withCpu([node], docs, () => ingest(node, bodies, clients, docs));
@@ -183,7 +186,7 @@ async function replicatedRun(bodies: readonly string[], clients: number, docs: n
     const b = await cluster.addNode({}, { keepData: true });
     keptData = b.dataPath;
     // The primary on the first node, the replica on the second: the one whose data survives its stop (part 2).
-    await a.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 0, 'routing.allocation.require._id': a.nodeId } } });
+    await a.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 0, 'routing.allocation.require._id': a.nodeId, ...REFRESH_SETTING } } });
     await waitGreen(a, 'bench');
     await a.request('PUT', '/bench/_settings', { body: { index: { number_of_replicas: 1, 'routing.allocation.require._id': null } } });
     await waitGreen(a, 'bench');
@@ -230,9 +233,19 @@ async function opsBasedRecovery(cluster: ClusterProcesses, batch: number, client
   const missedBodies = bulkBodies(readCorpusLines(missed, 'npm'), 'bench', batch, 1_000_000);
   await ingest(primary, missedBodies, clients, missed);
   const restartAt = performance.now();
+  const primaryCpuBefore = cpuMillis(primary.child.pid);
+  const primaryThreadsBefore = threadCpuMillis(primary.child.pid);
   const restarted = await cluster.addNode({}, { dataPath: replica.dataPath, keepData: true });
   await waitGreen(primary, 'bench');
   const opsWall = performance.now() - restartAt;
+  // CPU from the node's start to green (the restarted node's whole life so far: start-up included) and the primary's.
+  console.log(`  CPU during the recovery: restarted node ${cpuMillis(restarted.child.pid).toFixed(0)} ms (from its start), primary ${(cpuMillis(primary.child.pid) - primaryCpuBefore).toFixed(0)} ms`);
+  if (process.env['BENCH_THREADS'] !== undefined) {
+    const threadText = (after: Map<string, number>, before: Map<string, number>): string =>
+      [...after].map(([name, ms]) => [name, ms - (before.get(name) ?? 0)] as const).filter(([, ms]) => ms >= 10).map(([name, ms]) => `${name} ${ms.toFixed(0)}`).join(', ');
+    console.log(`  restarted node threads, CPU ms: ${threadText(threadCpuMillis(restarted.child.pid), new Map())}`);
+    console.log(`  primary threads, CPU ms: ${threadText(threadCpuMillis(primary.child.pid), primaryThreadsBefore)}`);
+  }
   const opsBased = await peerRecovery(primary, 'bench');
   console.log(
     `operations-based recovery${kill ? ' (kill -9)' : ''}: ${opsBased.translog.recovered} operations (own translog included), ${opsBased.index.files.recovered} files copied, ` +
