@@ -343,6 +343,8 @@ export class GannetNode {
 
   /** Stops what has started, in reverse order; safe on a node that started only in part. */
   private async shutDown(): Promise<void> {
+    // First of all: a node on its way out never registers again (coordinator.ts, prepareToStop).
+    this.coordinator?.prepareToStop?.();
     this.stopEventLog?.();
     this.gcMonitor?.stop();
     await this.http?.stop();

@@ -708,8 +708,54 @@ describe('replication to in-sync copies', () => {
     await replica.request('POST', '/orphan/_refresh');
     const held = await copyOn(replica, 'orphan');
     for (const id of ['before', 'after', ...Array.from({ length: 10 }, (_, i) => `o${i}`)]) assert.ok(held.has(id), `${id} is on the new primary`);
-    const count = held.size;
-    assert.equal(count, 12);
+    assert.equal(held.size, 12);
+    // The source's node takes a copy again (recovered from the new primary), and both copies hold every write.
+    const back = await a.request('PUT', '/orphan/_settings', { body: { index: { 'routing.allocation.include._id': `${source.nodeId},${replica.nodeId}` } } });
+    assert.equal(back.status, 200, back.text);
+    await cluster.waitFor(a, '/_cluster/health/orphan?wait_for_status=green&timeout=30s', (res) => res.body?.status === 'green', 60_000).catch(async (err: Error) => {
+      const st = (await a.request('GET', '/_cluster/state/routing_table,nodes/orphan')).body;
+      const ex = (await a.request('GET', '/_cluster/allocation/explain', { body: { index: 'orphan', shard: 0, primary: false } })).text;
+      assert.fail(`${err.message}\nrouting ${JSON.stringify(st.routing_table)}\nnodes ${JSON.stringify(Object.keys(st.nodes ?? {}))}, source ${source.nodeId}\nexplain ${ex}`);
+    });
+    assert.equal(await assertCopiesEqual([source, replica], 'orphan'), 12);
+  });
+
+  test('a node on its way out never registers again when the others revoke its lease before it stopped', { timeout: TEST_TIMEOUT }, async () => {
+    // The shutdown closes the transport before the coordinator; meanwhile the others find the port closed and
+    // revoke the node's lease. It registered again, came back as a member nothing could reach, was given shards
+    // and left again: a replica given to it then waited out index.unassigned.node_left.delayed_timeout (1m) for a
+    // node gone for good (seen as a 60 s yellow in the relocation test above).
+    while (cluster.nodes.length < 3) await cluster.addNode();
+    const [a] = cluster.nodes as [InProcessNode];
+    const leaving = await cluster.addNode();
+    await cluster.waitFor(a, '/_cluster/health', (res) => res.body?.number_of_nodes === cluster.nodes.length);
+    let left = false;
+    let cameBack = 0;
+    const unsubscribe = a.node.nodeServices.clusterService.onChange((state) => {
+      if (!state.nodes.has(leaving.nodeId)) left = true;
+      else if (left) cameBack++;
+    });
+    // Hold its shutdown where a slow close of its shards would: the transport is closed, the coordinator not yet.
+    const coordinator = (leaving.node as unknown as { coordinator: { stop: () => Promise<void> } }).coordinator;
+    const stopCoordinator = coordinator.stop.bind(coordinator);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    coordinator.stop = async () => {
+      await held;
+      return stopCoordinator();
+    };
+    cluster.nodes.splice(cluster.nodes.indexOf(leaving), 1);
+    const stopping = leaving.stop();
+    try {
+      await cluster.waitFor(a, '/_cluster/health', (res) => res.body?.number_of_nodes === cluster.nodes.length, 30_000);
+      // Its etcd client learns of the revoked lease at its next keepalive (a third of the 3 s lease).
+      await new Promise((resolve) => setTimeout(resolve, 4_000));
+      assert.equal(cameBack, 0, `the stopping node was in ${cameBack} states published after it had left`);
+    } finally {
+      release();
+      await stopping;
+      unsubscribe();
+    }
   });
 
   test('a node deletes the files of a copy it no longer holds once the shard is active elsewhere: replicas reduced, relocated away', { timeout: TEST_TIMEOUT }, async () => {

@@ -22,6 +22,13 @@ export type CoordinationKind = 'embedded' | 'etcd';
 export interface Coordinator {
   readonly kind: CoordinationKind;
   start(): Promise<void>;
+  /**
+   * The node begins to shut down: from now on it never registers again. Its shutdown stops the transport before
+   * the coordinator, and the others, finding its transport closed, revoke its liveness meanwhile; a node that
+   * registered again then came back as a member nothing can reach, was given shards, and left again (a replica
+   * given to it then waited out `index.unassigned.node_left.delayed_timeout` for a node that was gone for good).
+   */
+  prepareToStop?(): void;
   stop(): Promise<void>;
   /** Whether this node is the elected master and may submit state updates. */
   isMaster(): boolean;

@@ -62,6 +62,8 @@ export class EtcdCoordinator implements Coordinator {
   private electionWatcher: Watcher | undefined;
   private nodesWatcher: Watcher | undefined;
   private stopped = false;
+  /** Shutting down (prepareToStop): a lost lease is not replaced. */
+  private leaving = false;
   private highestTerm = 0;
   private mastership: Mastership | undefined;
   private campaigning: Promise<void> | undefined;
@@ -126,6 +128,10 @@ export class EtcdCoordinator implements Coordinator {
     await this.clusterService.waitFor((state) => state.masterNodeId !== undefined && !hasNoMasterBlock(state), this.options.joinTimeoutMillis);
   }
 
+  prepareToStop(): void {
+    this.leaving = true;
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     this.stepDown('node stopping');
@@ -159,8 +165,14 @@ export class EtcdCoordinator implements Coordinator {
     this.leaseValid = true;
     lease.on('lost', (err) => {
       if (this.lease !== lease || this.stopped) return;
-      this.options.log('warn', 'lost the etcd lease; stepping down and registering again', err);
       this.leaseValid = false;
+      if (this.leaving) {
+        this.options.log('info', 'lost the etcd lease while stopping; not registering again');
+        this.stepDown('lease lost while stopping');
+        this.applyLocalView();
+        return;
+      }
+      this.options.log('warn', 'lost the etcd lease; stepping down and registering again', err);
       this.stepDown('lease lost');
       this.applyLocalView();
       void this.reRegister();
@@ -169,7 +181,7 @@ export class EtcdCoordinator implements Coordinator {
   }
 
   private async reRegister(): Promise<void> {
-    for (let attempt = 0; !this.stopped; attempt++) {
+    for (let attempt = 0; !this.stopped && !this.leaving; attempt++) {
       try {
         this.lease?.release();
         await this.register();
