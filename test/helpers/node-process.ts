@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { nodeOptionsFor, NODE_OPTIONS_FILE } from '../../src/node/node-options.js';
+import { startsTestCluster, startTestCluster, type TestClusterPeers } from './test-cluster-mode.js';
 
 /** The compiled tree this test runs from (dist/ or a private --outDir): test/helpers/ is two levels down. */
 const buildRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -44,6 +45,11 @@ export interface StartOptions {
   wrapper?: readonly string[];
   /** How long the node may take to log that it started (at least GANNET_TEST_START_SECONDS, default 20 s). */
   startTimeoutMillis?: number;
+  /**
+   * Why this start must be one node even when GANNET_TEST_CLUSTER asks for a cluster (test-cluster-mode.ts): e.g. the
+   * test kills or restarts the node on its data path.
+   */
+  oneNode?: string;
 }
 
 export interface HttpResult {
@@ -69,6 +75,8 @@ const START_SECONDS = Number(process.env['GANNET_TEST_START_SECONDS'] ?? 20);
 export class NodeProcess {
   readonly logs: string[] = [];
   private exited: Promise<number | null>;
+  /** In cluster mode (GANNET_TEST_CLUSTER), the other nodes and the etcd of this node's cluster, stopped with it. */
+  private testCluster: TestClusterPeers | undefined;
 
   private constructor(
     readonly child: ChildProcess,
@@ -86,7 +94,23 @@ export class NodeProcess {
     this.exited = exited;
   }
 
+  /**
+   * Starts a node; with GANNET_TEST_CLUSTER=<n> (and no `oneNode` reason) a cluster of n nodes on a test etcd, of
+   * which this is the one the test talks to (test-cluster-mode.ts).
+   */
   static async start(options: StartOptions = {}): Promise<NodeProcess> {
+    if (!startsTestCluster(options)) return NodeProcess.startOne(options);
+    const { target, peers } = await startTestCluster(options, (nodeOptions) => NodeProcess.startOne(nodeOptions));
+    target.testCluster = peers;
+    return target;
+  }
+
+  /** The other nodes of this node's test cluster (none outside cluster mode). */
+  get peers(): readonly NodeProcess[] {
+    return this.testCluster?.peers ?? [];
+  }
+
+  private static async startOne(options: StartOptions): Promise<NodeProcess> {
     const dataPath = options.dataPath ?? mkdtempSync(join(tmpdir(), 'gannet-test-'));
     // The node's config folder (empty unless a test writes gannet.yml) and its logs, apart from the data path.
     const home = mkdtempSync(join(tmpdir(), 'gannet-home-'));
@@ -153,7 +177,16 @@ export class NodeProcess {
     const code = await this.exited;
     if (!this.keepData) rmSync(this.dataPath, { recursive: true, force: true });
     rmSync(this.home, { recursive: true, force: true });
+    await this.stopTestCluster();
     return code;
+  }
+
+  private async stopTestCluster(): Promise<void> {
+    const cluster = this.testCluster;
+    if (cluster === undefined) return;
+    this.testCluster = undefined;
+    await Promise.all(cluster.peers.map((peer) => peer.stop().catch(() => undefined)));
+    await cluster.etcd.stop();
   }
 
   /** `path.logs` of this node. */
@@ -161,10 +194,12 @@ export class NodeProcess {
     return join(this.home, 'logs');
   }
 
+  /** Kills the node (in cluster mode, then stops the rest of its test cluster: nothing would stop it later). */
   async kill9(): Promise<void> {
     this.child.kill('SIGKILL');
     await this.exited;
     rmSync(this.home, { recursive: true, force: true });
+    await this.stopTestCluster();
   }
 
   get exitPromise(): Promise<number | null> {

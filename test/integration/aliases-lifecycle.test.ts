@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { NodeProcess } from '../helpers/node-process.js';
 
 test('alias definitions survive a restart', async () => {
-  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'alias-restart' } });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true, settings: { 'node.name': 'alias-restart' } });
   const dataPath = node.dataPath;
   try {
     await node.request('PUT', '/kept', { body: { settings: { number_of_shards: 2, number_of_replicas: 0 }, aliases: { kept_plain: {} } } });
@@ -27,7 +27,7 @@ test('alias definitions survive a restart', async () => {
     const before = (await node.request('GET', '/kept/_alias')).body;
     assert.equal(await node.stop(), 0);
 
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'alias-restart' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'alias-restart' } });
     const health = await node.request('GET', '/_cluster/health/kept?wait_for_status=green&timeout=20s');
     assert.equal(health.body.status, 'green', health.text);
     const after = (await node.request('GET', '/kept/_alias')).body;

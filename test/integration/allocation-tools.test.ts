@@ -12,7 +12,8 @@ import { assertError } from '../helpers/es-error-assertions.js';
 let node: NodeProcess;
 
 before(async () => {
-  node = await NodeProcess.start();
+  // The explanations are about the only node (same_shard NO there); the cluster cases are in test/cluster/.
+  node = await NodeProcess.start({ oneNode: 'explains the allocation decisions of a one-node cluster' });
   assert.equal((await node.request('PUT', '/idx', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } })).status, 200);
   await node.request('GET', '/_cluster/health/idx?wait_for_status=yellow&timeout=20s');
 });

@@ -122,12 +122,12 @@ test('cluster.routing.allocation.enable none keeps a new index unassigned until 
 });
 
 test('persistent settings survive a restart, transient ones do not', async () => {
-  const first = await NodeProcess.start({ keepData: true });
+  const first = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true });
   const dataPath = first.dataPath;
   try {
     await first.request('PUT', '/_cluster/settings', { body: { persistent: { 'search.max_buckets': 123 }, transient: { 'search.default_keep_alive': '2m' } } });
     assert.equal(await first.stop(), 0);
-    const second = await NodeProcess.start({ dataPath, keepData: true });
+    const second = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true });
     try {
       const res = await second.request('GET', '/_cluster/settings?flat_settings=true');
       assert.deepEqual(res.body, { persistent: { 'search.max_buckets': '123' }, transient: {} });

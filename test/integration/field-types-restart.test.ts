@@ -39,7 +39,7 @@ async function check(node: NodeProcess, expectedIds: string[]): Promise<void> {
 }
 
 test('flushed and translog-only documents of the three field types survive a restart and a force merge', async () => {
-  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'types-restart' } });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true, settings: { 'node.name': 'types-restart' } });
   const dataPath = node.dataPath;
   try {
     assert.equal((await node.request('PUT', '/typed', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 }, mappings: MAPPING } })).status, 200);
@@ -53,7 +53,7 @@ test('flushed and translog-only documents of the three field types survive a res
     await check(node, ['d1', 'd2', 'd3', 'd4', 'd5']);
     assert.equal(await node.stop(), 0);
 
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'types-restart' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'types-restart' } });
     const health = await node.request('GET', '/_cluster/health/typed?wait_for_status=green&timeout=20s');
     assert.equal(health.body.status, 'green', health.text);
     await node.request('POST', '/typed/_refresh');

@@ -107,7 +107,7 @@ test('close: wildcards need action.destructive_requires_name=false, then answer 
 });
 
 test('a closed index stays closed across a restart and reopens with every document', async () => {
-  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'closed-restart' } });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true, settings: { 'node.name': 'closed-restart' } });
   const dataPath = node.dataPath;
   try {
     await node.request('PUT', '/cold', { body: { settings: { number_of_shards: 3, number_of_replicas: 0 } } });
@@ -115,7 +115,7 @@ test('a closed index stays closed across a restart and reopens with every docume
     assert.equal((await node.request('POST', '/cold/_close')).body.acknowledged, true);
     assert.equal(await node.stop(), 0);
 
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'closed-restart' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'closed-restart' } });
     await health(node, 'cold', 'green');
     const cat = await node.request('GET', '/_cat/indices/cold?h=status&format=json');
     assert.deepEqual(cat.body, [{ status: 'close' }]);

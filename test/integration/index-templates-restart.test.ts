@@ -4,7 +4,7 @@ import { rmSync } from 'node:fs';
 import { NodeProcess } from '../helpers/node-process.js';
 
 test('templates survive a restart and still apply to new indices', async () => {
-  let node = await NodeProcess.start({ keepData: true });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true });
   const dataPath = node.dataPath;
   try {
     const put = async (path: string, body: unknown) => {
@@ -16,7 +16,7 @@ test('templates survive a restart and still apply to new indices', async () => {
     await put('/_template/keep-legacy', { index_patterns: ['old-*'], order: 1, settings: { number_of_shards: 3 } });
     await node.stop();
 
-    node = await NodeProcess.start({ dataPath, keepData: true });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true });
     const composable = await node.request('GET', '/_index_template/keep-it');
     assert.equal(composable.status, 200);
     assert.deepEqual(composable.body.index_templates[0].index_template.composed_of, ['keep-ct']);

@@ -34,16 +34,16 @@ test('HEAD / is 200 with no body and the product header', async () => {
 
 test('a second node cannot share a running node\'s data path', async () => {
   await assert.rejects(
-    NodeProcess.start({ dataPath: node.dataPath, keepData: true }),
+    NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath: node.dataPath, keepData: true }),
     /failed to obtain node locks, tried \[.*\]; maybe these locations are not writable or multiple nodes were started on the same data path\?/,
   );
 });
 
 test('the node id is a 22-character base64 UUID kept across restarts', async () => {
-  const first = await NodeProcess.start({ keepData: true });
+  const first = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true });
   assert.match(first.nodeId, /^[A-Za-z0-9_-]{22}$/);
   assert.equal(await first.stop(), 0, 'SIGTERM shuts the node down cleanly with exit code 0');
-  const second = await NodeProcess.start({ dataPath: first.dataPath });
+  const second = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath: first.dataPath });
   try {
     assert.equal(second.nodeId, first.nodeId);
     const { body } = await second.request('GET', '/');

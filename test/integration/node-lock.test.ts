@@ -18,7 +18,7 @@ test('a second node on a data path in use does not start: ES failed to obtain no
   const first = await NodeProcess.start({ settings: { 'node.name': 'lock-first' } });
   try {
     await assert.rejects(
-      NodeProcess.start({ dataPath: first.dataPath, keepData: true, settings: { 'node.name': 'lock-second' } }),
+      NodeProcess.start({ oneNode: 'locks and reuses the node\'s data path', dataPath: first.dataPath, keepData: true, settings: { 'node.name': 'lock-second' } }),
       (err: Error) => {
         assert.match(err.message, /failed to obtain node locks, tried \[.*\]; maybe these locations are not writable or multiple nodes were started on the same data path\?/);
         assert.match(err.message, new RegExp(`held by the running process ${first.child.pid}`));
@@ -41,7 +41,7 @@ test('a stale lock naming a live unrelated process (PID 1, another start time or
     ];
     for (const content of stale) {
       writeFileSync(join(dataPath, 'node.lock'), content);
-      const node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'lock-stale' } });
+      const node = await NodeProcess.start({ oneNode: 'locks and reuses the node\'s data path', dataPath, keepData: true, settings: { 'node.name': 'lock-stale' } });
       try {
         assert.equal((await node.request('GET', '/')).status, 200, content);
         assert.equal(JSON.parse(readFileSync(join(dataPath, 'node.lock'), 'utf8')).pid, node.child.pid);
@@ -57,9 +57,9 @@ test('a stale lock naming a live unrelated process (PID 1, another start time or
 test('after kill -9 the lock left behind does not block the restart', async () => {
   const dataPath = freshDataPath();
   try {
-    const node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'lock-killed' } });
+    const node = await NodeProcess.start({ oneNode: 'locks and reuses the node\'s data path', dataPath, keepData: true, settings: { 'node.name': 'lock-killed' } });
     await node.kill9();
-    const restarted = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'lock-killed' } });
+    const restarted = await NodeProcess.start({ oneNode: 'locks and reuses the node\'s data path', dataPath, keepData: true, settings: { 'node.name': 'lock-killed' } });
     assert.equal((await restarted.request('GET', '/')).status, 200);
     await restarted.stop();
   } finally {

@@ -13,7 +13,7 @@ async function green(node: NodeProcess, index: string): Promise<void> {
 }
 
 test('_recovery: EMPTY_STORE for a new index, EXISTING_STORE with replayed translog operations after a restart', async () => {
-  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'recovery-node' } });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true, settings: { 'node.name': 'recovery-node' } });
   const dataPath = node.dataPath;
   try {
     await node.request('PUT', '/test_1', { body: { settings: { number_of_shards: 2, number_of_replicas: 0 } } });
@@ -55,7 +55,7 @@ test('_recovery: EMPTY_STORE for a new index, EXISTING_STORE with replayed trans
     await node.request('POST', '/test_1/_flush');
     for (let i = 25; i < 40; i++) await node.request('PUT', `/test_1/_doc/${i}`, { body: { i } });
     await node.kill9();
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'recovery-node' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'recovery-node' } });
     await green(node, 'test_1');
     const restarted = await node.request('GET', '/_recovery?detailed=true');
     const after = restarted.body.test_1.shards;

@@ -14,7 +14,7 @@ async function waitForStatus(node: NodeProcess, index: string, status: string): 
 }
 
 test('stop and start: indices, mappings, settings, aliases and documents survive', async () => {
-  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'restart-node' } });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true, settings: { 'node.name': 'restart-node' } });
   const dataPath = node.dataPath;
   try {
     await node.request('PUT', '/keep', {
@@ -27,7 +27,7 @@ test('stop and start: indices, mappings, settings, aliases and documents survive
     const before = await node.request('GET', '/keep/_doc/5');
     assert.equal(await node.stop(), 0);
 
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'restart-node' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'restart-node' } });
     await waitForStatus(node, 'keep', 'green');
     await waitForStatus(node, 'yellow-one', 'yellow');
     const after = await node.request('GET', '/keep/_doc/5');
@@ -64,7 +64,7 @@ test('stop and start: indices, mappings, settings, aliases and documents survive
 });
 
 test('kill -9 right after acknowledgements: every acknowledged document is there after restart', async () => {
-  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'killed-node' } });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true, settings: { 'node.name': 'killed-node' } });
   const dataPath = node.dataPath;
   try {
     await node.request('PUT', '/k', { body: { settings: { number_of_shards: 2, number_of_replicas: 0 } } });
@@ -74,7 +74,7 @@ test('kill -9 right after acknowledgements: every acknowledged document is there
       if (res.status < 300) acked.set(String(i % 20), res.body._version);
     }
     await node.kill9();
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'killed-node' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'killed-node' } });
     await waitForStatus(node, 'k', 'green');
     for (const [id, version] of acked) {
       const res = await node.request('GET', `/k/_doc/${id}`);
@@ -88,7 +88,7 @@ test('kill -9 right after acknowledgements: every acknowledged document is there
 });
 
 test('a deleted index stays deleted after a restart, its files gone', async () => {
-  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'delete-node' } });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true, settings: { 'node.name': 'delete-node' } });
   const dataPath = node.dataPath;
   try {
     await node.request('PUT', '/temp', { body: { settings: { number_of_replicas: 0 } } });
@@ -96,7 +96,7 @@ test('a deleted index stays deleted after a restart, its files gone', async () =
     const uuid = (await node.request('GET', '/temp/_settings')).body.temp.settings.index.uuid;
     await node.request('DELETE', '/temp');
     await node.stop();
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'delete-node' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'delete-node' } });
     assert.equal((await node.request('HEAD', '/temp')).status, 404);
     const { existsSync } = await import('node:fs');
     assert.equal(existsSync(`${dataPath}/indices/${uuid}`), false);

@@ -61,7 +61,7 @@ async function waitForGreen(node: NodeProcess, index: string): Promise<void> {
 }
 
 test('forcemerge wait_for_completion=false: task id, stored record, GET _tasks/<id> with and without waiting; survives restart and kill -9', async () => {
-  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'results-node' } });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true, settings: { 'node.name': 'results-node' } });
   const dataPath = node.dataPath;
   try {
     await seed(node);
@@ -84,7 +84,7 @@ test('forcemerge wait_for_completion=false: task id, stored record, GET _tasks/<
 
     // Graceful stop and start: the same answer from the restarted node.
     assert.equal(await node.stop(), 0);
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'results-node' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'results-node' } });
     await waitForGreen(node, '.tasks');
     const afterRestart = await node.request('GET', `/_tasks/${polled}`);
     assert.equal(afterRestart.status, 200, afterRestart.text);
@@ -95,7 +95,7 @@ test('forcemerge wait_for_completion=false: task id, stored record, GET _tasks/<
     const killed = await startForceMerge(node, '/merge-me/_forcemerge?max_num_segments=1&wait_for_completion=false');
     const beforeKill = await waitForStoredResult(node, killed);
     await node.kill9();
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'results-node' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'results-node' } });
     await waitForGreen(node, '.tasks');
     const afterKill = await node.request('GET', `/_tasks/${killed}`);
     assert.equal(afterKill.status, 200, afterKill.text);
@@ -209,7 +209,7 @@ test('a result that cannot be stored is logged; the node stays up and the task r
 });
 
 test('a wait_for_completion=false reindex stores its BulkByScrollResponse, served again after a restart', async () => {
-  let node = await NodeProcess.start({ keepData: true, settings: { 'node.name': 'results-reindex' } });
+  let node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', keepData: true, settings: { 'node.name': 'results-reindex' } });
   const dataPath = node.dataPath;
   try {
     const lines: string[] = [];
@@ -235,7 +235,7 @@ test('a wait_for_completion=false reindex stores its BulkByScrollResponse, serve
     assert.equal(done.body.response.throttled_until, '0s');
 
     assert.equal(await node.stop(), 0);
-    node = await NodeProcess.start({ dataPath, keepData: true, settings: { 'node.name': 'results-reindex' } });
+    node = await NodeProcess.start({ oneNode: 'restarts the node on its data path', dataPath, keepData: true, settings: { 'node.name': 'results-reindex' } });
     await waitForGreen(node, '.tasks');
     const again = await node.request('GET', `/_tasks/${taskId}`);
     assert.equal(again.status, 200, again.text);
