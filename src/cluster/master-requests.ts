@@ -20,6 +20,15 @@ export const DEFAULT_MASTER_TIMEOUT_MILLIS = 30_000;
 
 export type MasterOperation = (args: unknown) => Promise<unknown>;
 
+/**
+ * How an operation's result crosses the socket when it holds more than plain data (an EsError in a value, say):
+ * the master encodes it, the node that asked decodes it. On the master itself the result is used as it is.
+ */
+export interface MasterResultCodec {
+  encode(result: unknown): unknown;
+  decode(wire: unknown): unknown;
+}
+
 interface MasterReply {
   readonly result: unknown;
   /** The state version the master had applied when the operation finished. */
@@ -33,6 +42,7 @@ function retryable(err: EsError): boolean {
 
 export class MasterRequests {
   private readonly operations = new Map<string, MasterOperation>();
+  private readonly codecs = new Map<string, MasterResultCodec>();
 
   constructor(
     private readonly clusterService: ClusterService,
@@ -42,12 +52,13 @@ export class MasterRequests {
   ) {}
 
   /** Registers the operation that runs when this node is master (and its transport handler). */
-  register(name: string, operation: MasterOperation): void {
+  register(name: string, operation: MasterOperation, codec?: MasterResultCodec): void {
     this.operations.set(name, operation);
+    if (codec !== undefined) this.codecs.set(name, codec);
     this.transport?.registerHandler(`${MASTER_ACTION_PREFIX}${name}`, async (args) => {
       if (!this.coordinator.isMaster()) throw errors.notMaster(`node [${this.localNodeId}] is not the elected master`);
       const result = await operation(args);
-      return { result, version: this.clusterService.state().version } satisfies MasterReply;
+      return { result: codec === undefined ? result : codec.encode(result), version: this.clusterService.state().version } satisfies MasterReply;
     });
   }
 
@@ -77,7 +88,8 @@ export class MasterRequests {
         const reply = (await this.transport.sendRequest(transportNode(master), `${MASTER_ACTION_PREFIX}${name}`, args, { timeoutMillis: Math.max(1, deadline - Date.now()) })) as MasterReply;
         // Come back only once this node applied what the master published (bounded: a slow node answers anyway).
         await this.clusterService.waitFor((applied) => applied.version >= reply.version, Math.max(0, deadline - Date.now()), signal);
-        return reply.result as T;
+        const codec = this.codecs.get(name);
+        return (codec === undefined ? reply.result : codec.decode(reply.result)) as T;
       } catch (err) {
         const error = toEsError(err);
         if (error.type === 'receive_timeout_transport_exception') throw errors.masterNotDiscovered();

@@ -16,6 +16,8 @@ import { resolveConcreteIndexNames } from '../index-name-resolver.js';
 import type { IndicesOptions } from '../indices-options.js';
 import { validateNewAlias } from './alias-definitions.js';
 import { removeIndices } from './index-updates.js';
+import { fromWireError, toWireError, type WireError } from '../../transport/index.js';
+import type { MasterResultCodec } from '../master-requests.js';
 
 export type AliasActionType = 'add' | 'remove' | 'remove_index';
 
@@ -36,6 +38,22 @@ export interface AliasActionOutcome {
   readonly action: AliasActionRequest;
   readonly error: EsError | undefined;
 }
+
+/**
+ * The master's answer to a node that forwarded `POST /_aliases` ({acknowledged, value: outcomes}): an EsError inside
+ * a value does not survive msgpack as one (its type and status were lost, so a removal that found nothing
+ * answered status 200 from any node but the master), so each error crosses as a WireError.
+ */
+export const ALIAS_OUTCOMES_CODEC: MasterResultCodec = {
+  encode(result) {
+    const acked = result as { acknowledged: boolean; value: readonly AliasActionOutcome[] };
+    return { ...acked, value: acked.value.map((outcome) => ({ action: outcome.action, error: outcome.error === undefined ? undefined : toWireError(outcome.error) })) };
+  },
+  decode(wire) {
+    const acked = wire as { acknowledged: boolean; value: ReadonlyArray<{ action: AliasActionRequest; error?: WireError }> };
+    return { ...acked, value: acked.value.map((outcome) => ({ action: outcome.action, error: outcome.error === undefined || outcome.error === null ? undefined : fromWireError(outcome.error) })) };
+  },
+};
 
 /** IndicesAliasesRequest.INDICES_OPTIONS: every name must exist, wildcards open indices only, no aliases. */
 const ALIAS_ACTION_INDICES_OPTIONS: IndicesOptions = Object.freeze({

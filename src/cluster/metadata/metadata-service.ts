@@ -17,12 +17,12 @@ import { resolveDateMathExpression } from '../date-math-index-name.js';
 import type { Coordinator } from '../coordination/coordinator.js';
 import { allocateNewPrimariesOfEveryIndex, markShardFailed, markShardsStarted, retryFailedPrimaries, type FailedShard, type StartedShard } from '../routing/shard-allocation.js';
 import { addNewIndex, type CreateIndexRequest } from './create-index.js';
-import { applyAliasActions, type AliasActionOutcome, type AliasActionRequest } from './alias-updates.js';
+import { ALIAS_OUTCOMES_CODEC, applyAliasActions, type AliasActionOutcome, type AliasActionRequest } from './alias-updates.js';
 import { mergeMappingInto, removeIndices, updateIndexSettings } from './index-updates.js';
 import { enoughShardsActive, parseActiveShardCount, type ActiveShardCount } from './active-shard-count.js';
 import { updateClusterSettings, type ClusterSettingsUpdate } from '../settings/settings-updater.js';
 import { applyTemplateChange, findComposableTemplate, type TemplateChange } from './templates/index.js';
-import type { MasterRequests } from '../master-requests.js';
+import type { MasterRequests, MasterResultCodec } from '../master-requests.js';
 import { closeIndicesState, openIndicesState } from './index-state.js';
 import { SINGLE_NODE_ACKS, type AckWaiter } from '../publication-acks.js';
 import type { Logger } from 'pino';
@@ -81,10 +81,10 @@ export class MetadataService {
     /** Index creation is logged here, where the cause is known (other changes: cluster-event-log.ts). */
     private readonly logger?: Logger,
   ) {
-    const register = (name: string, operation: (args: never) => Promise<unknown>) => master?.register(name, operation as (args: unknown) => Promise<unknown>);
+    const register = (name: string, operation: (args: never) => Promise<unknown>, codec?: MasterResultCodec) => master?.register(name, operation as (args: unknown) => Promise<unknown>, codec);
     register('create-index', (args: { request: CreateIndexRequest; options: CreateIndexOptions }) => this.createIndexOnMaster(args.request, args.options));
     register('delete-index', (args: { names: string[]; ackTimeoutMillis?: number }) => this.deleteIndicesOnMaster(args.names, args.ackTimeoutMillis));
-    register('update-aliases', (args: { actions: AliasActionRequest[]; ackTimeoutMillis?: number }) => this.updateAliasesOnMaster(args.actions, args.ackTimeoutMillis));
+    register('update-aliases', (args: { actions: AliasActionRequest[]; ackTimeoutMillis?: number }) => this.updateAliasesOnMaster(args.actions, args.ackTimeoutMillis), ALIAS_OUTCOMES_CODEC);
     register('put-mapping', (args: { names: string[]; mapping: unknown; ackTimeoutMillis?: number }) => this.putMappingOnMaster(args.names, args.mapping, args.ackTimeoutMillis));
     register('dynamic-mapping', (args: { index: string; uuid: string; update: RootMapping }) => this.addDynamicMappingOnMaster(args.index, args.uuid, args.update));
     register('update-settings', (args: { names: string[]; settings: Record<string, string | null>; preserveExisting: boolean; ackTimeoutMillis?: number }) =>
