@@ -185,6 +185,11 @@ export class TransportService {
   private readonly inbound = new Set<Connection>();
   private server: Server | undefined;
   private boundPort = 0;
+  /**
+   * Set by stop(): work still running as the node shuts down (a peer recovery's retry, say) must not open a
+   * connection then; one that did stayed open and kept the stopped node's process alive for good.
+   */
+  private stopped = false;
   private local: LocalTransportIdentity | undefined;
   /** Handshaken connections by node id, each to the address it was opened to. */
   private readonly nodeConnections = new Map<string, NodeConnectionEntry>();
@@ -229,7 +234,12 @@ export class TransportService {
   }
 
   async start(): Promise<number> {
+    this.stopped = false;
     const server = createServer((socket) => {
+      if (this.stopped) {
+        socket.destroy();
+        return;
+      }
       const address = `${socket.remoteAddress}:${socket.remotePort}`;
       const connection = new Connection(socket, address, (c, frame) => this.handle(c, frame), (c) => this.inbound.delete(c));
       this.inbound.add(connection);
@@ -258,6 +268,7 @@ export class TransportService {
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     const closing = new EsError('node_closed_exception', 'node closed');
     for (const connection of this.inbound) connection.close(closing);
     for (const pending of this.outbound.values()) void pending.then((c) => c.close(closing), () => undefined);
@@ -395,6 +406,7 @@ export class TransportService {
   }
 
   private nodeConnection(target: TransportNode): Promise<Connection> {
+    if (this.stopped) return Promise.reject(new EsError('node_closed_exception', 'node closed'));
     const existing = this.nodeConnections.get(target.id);
     if (existing !== undefined && existing.address === target.address) return existing.connection;
     if (existing !== undefined) this.disconnectFromNode(target.id);
@@ -448,6 +460,8 @@ export class TransportService {
       if (local !== undefined && majorOf(response.version) !== majorOf(local.version)) {
         throw new EsError('illegal_state_exception', `handshake with [${target.address}] failed: remote node version [${response.version}] is incompatible with local version [${local.version}]`);
       }
+      // stop() ran while this connection was opening: it has already closed what it knew of.
+      if (this.stopped) throw new EsError('node_closed_exception', 'node closed');
     } catch (err) {
       connection.close(toEsError(err));
       throw err;
@@ -456,6 +470,7 @@ export class TransportService {
   }
 
   private connectionTo(address: string): Promise<Connection> {
+    if (this.stopped) return Promise.reject(new EsError('node_closed_exception', 'node closed'));
     const existing = this.outbound.get(address);
     if (existing) return existing;
     const [host, portText] = splitAddress(address);

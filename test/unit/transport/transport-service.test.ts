@@ -163,3 +163,29 @@ test('the local shortcut runs the handler in-process with the same value; a sock
     await close();
   }
 });
+
+test('a stopped service opens no connection: work still running at shutdown gets node_closed_exception', async () => {
+  // A peer recovery retrying while its node shut down opened a connection after stop(); nothing closed it, and
+  // the stopped node's process never exited (found by the cluster-mode audit, issue 12).
+  const { a, b, bAddress, close } = await pair();
+  try {
+    const identity = (nodeId: string) => ({ nodeId, nodeName: `node-${nodeId}`, clusterName: 'c', version: '8.19.2' });
+    a.setLocalIdentity(identity('a'));
+    b.setLocalIdentity(identity('b'));
+    registerHandshake(b, () => identity('b'));
+    let served = 0;
+    b.registerHandler('test:after-stop', async () => ++served);
+    const target = { id: 'b', name: 'node-b', address: bAddress };
+    assert.equal(await a.sendRequest(target, 'test:after-stop', {}), 1);
+    await a.stop();
+    await assert.rejects(a.sendRequest(target, 'test:after-stop', {}), (err: EsError) => {
+      assert.equal(err.type, 'node_not_connected_exception');
+      assert.equal(err.causedBy?.type, 'node_closed_exception');
+      return true;
+    });
+    await assert.rejects(a.send(bAddress, 'test:after-stop', {}), (err: EsError) => err.type === 'node_closed_exception');
+    assert.equal(served, 1, 'nothing reached the other node after stop');
+  } finally {
+    await close();
+  }
+});
