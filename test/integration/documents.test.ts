@@ -7,6 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { clusterSize } from '../helpers/topology.js';
 import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
@@ -265,16 +266,21 @@ test('_mget: docs and ids forms, per-item errors, validation', async () => {
 });
 
 test('wait_for_active_shards beyond the active copies times out with 503 unavailable_shards_exception', async () => {
-  await node.request('PUT', '/wfas', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
-  const res = await node.request('PUT', '/wfas/_doc/1?wait_for_active_shards=2&timeout=200ms', { body: { a: 1 } });
+  // One replica more than there are nodes: one copy can never be assigned (never two copies on one node), so
+  // asking for every copy times out on one node and on a cluster alike.
+  const nodes = clusterSize(node);
+  await node.request('PUT', '/wfas', { body: { settings: { number_of_shards: 1, number_of_replicas: nodes } } });
+  const settled = await node.request('GET', '/_cluster/health/wfas?wait_for_no_initializing_shards=true&timeout=30s');
+  assert.equal(settled.body.active_shards, nodes, settled.text);
+  const res = await node.request('PUT', `/wfas/_doc/1?wait_for_active_shards=${nodes + 1}&timeout=200ms`, { body: { a: 1 } });
   assert.equal(res.status, 503);
   assert.equal(res.body.error.type, 'unavailable_shards_exception');
-  assert.match(res.body.error.reason, /^\[wfas\]\[0\] Not enough active copies to meet shard count of \[2\] \(have 1, needed 2\)\. Timeout: \[200ms\]/);
+  assert.match(res.body.error.reason, new RegExp(`^\\[wfas\\]\\[0\\] Not enough active copies to meet shard count of \\[${nodes + 1}\\] \\(have ${nodes}, needed ${nodes + 1}\\)\\. Timeout: \\[200ms\\]`));
   const all = await node.request('PUT', '/wfas/_doc/1?wait_for_active_shards=all&timeout=100ms', { body: { a: 1 } });
   assert.equal(all.status, 503);
   const one = await node.request('PUT', '/wfas/_doc/1?wait_for_active_shards=1', { body: { a: 1 } });
   assert.equal(one.status, 201);
-  assert.deepEqual(one.body._shards, { total: 2, successful: 1, failed: 0 });
+  assert.deepEqual(one.body._shards, { total: nodes + 1, successful: nodes, failed: 0 });
 });
 
 test('auto-creation on first write, and action.auto_create_index is obeyed', async () => {
