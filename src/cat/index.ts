@@ -7,8 +7,12 @@ export {
   EPOCH_COLUMN,
   TIMESTAMP_COLUMN,
   type CatColumn,
+  cellsOfSources,
+  rowOfSource,
   type CatRow,
   type CatTable,
+  type CatCellReader,
+  type CatCellFunctions,
 } from './table.js';
 export { renderCatTable, type CatOutput, type CatOutputMode } from './render.js';
 export { renderHelp } from './render-help.js';

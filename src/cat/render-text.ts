@@ -5,11 +5,11 @@
  */
 import type { DisplayHeader } from './display-headers.js';
 import { renderValue, type UnitChoice } from './render-value.js';
-import type { CatColumn, CatRow } from './table.js';
+import type { CatCellReader, CatColumn } from './table.js';
 
 export interface TextLayoutInput {
   readonly columns: readonly CatColumn[];
-  readonly rows: readonly CatRow[];
+  readonly cells: CatCellReader;
   readonly headers: readonly DisplayHeader[];
   readonly order: readonly number[];
   readonly units: UnitChoice;
@@ -17,9 +17,9 @@ export interface TextLayoutInput {
 }
 
 export function renderText(input: TextLayoutInput): string {
-  const { rows, headers, order, units, verbose } = input;
-  const alignOf = new Map(input.columns.map((column) => [column.name, column.align ?? 'left']));
-  const rendered = rows.map((row) => headers.map((header) => renderValue(row[header.name]!, units)));
+  const { cells, headers, order, units, verbose } = input;
+  const alignOf = alignments(input.columns);
+  const rendered = Array.from({ length: cells.rowCount }, (_, row) => headers.map((header) => renderValue(cells.cell(row, header.name), units)));
   const widths = headers.map((header, columnIndex) => {
     let width = verbose ? header.display.length : 0;
     for (const cells of rendered) width = Math.max(width, cells[columnIndex]?.length ?? 0);
@@ -34,6 +34,18 @@ export function renderText(input: TextLayoutInput): string {
   if (verbose) lines.push(layoutLine(headers.map((header) => header.display)));
   for (const rowIndex of order) lines.push(layoutLine(rendered[rowIndex]!));
   return lines.map((line) => line + '\n').join('');
+}
+
+/** Each column's alignment by name, per column list (module constants: built once, not per request). */
+const alignmentsByColumns = new WeakMap<readonly CatColumn[], ReadonlyMap<string, 'left' | 'right'>>();
+
+function alignments(columns: readonly CatColumn[]): ReadonlyMap<string, 'left' | 'right'> {
+  let map = alignmentsByColumns.get(columns);
+  if (map === undefined) {
+    map = new Map(columns.map((column) => [column.name, column.align ?? 'left']));
+    alignmentsByColumns.set(columns, map);
+  }
+  return map;
 }
 
 /**

@@ -9,7 +9,7 @@ import { buildDisplayHeaders } from './display-headers.js';
 import { rowOrder } from './row-order.js';
 import { renderText } from './render-text.js';
 import { renderValue, unitChoice } from './render-value.js';
-import { checkTable, type CatTable } from './table.js';
+import { cellReaderOf, type CatTable } from './table.js';
 
 export type CatOutput =
   | { readonly kind: 'text'; readonly text: string }
@@ -19,20 +19,19 @@ export type CatOutput =
 export type CatOutputMode = 'text' | 'rows';
 
 export function renderCatTable(table: CatTable, params: CatParamSource, mode: CatOutputMode): CatOutput {
-  checkTable(table);
+  const cells = cellReaderOf(table);
   const headers = buildDisplayHeaders(table.columns, params);
-  const order = rowOrder(table.columns, table.rows, params);
+  const order = rowOrder(table.columns, cells, params);
   const units = unitChoice(params);
   if (mode === 'rows') {
     const rows = order.map((rowIndex) => {
-      const row = table.rows[rowIndex]!;
       const out: Record<string, string | null> = {};
-      for (const header of headers) out[header.display] = renderValue(row[header.name]!, units);
+      for (const header of headers) out[header.display] = renderValue(cells.cell(rowIndex, header.name), units);
       return out;
     });
     return { kind: 'rows', rows };
   }
   // `v` is read for text output only, as ES does (`format=json&v=junk` is not an error).
   const verbose = booleanParam(params, 'v', false);
-  return { kind: 'text', text: renderText({ columns: table.columns, rows: table.rows, headers, order, units, verbose }) };
+  return { kind: 'text', text: renderText({ columns: table.columns, cells, headers, order, units, verbose }) };
 }

@@ -6,21 +6,21 @@
 import { EsError } from '../common/errors.js';
 import { compareCells } from './cell.js';
 import { splitByComma, type CatParamSource } from './params.js';
-import type { CatColumn, CatRow } from './table.js';
+import type { CatCellReader, CatColumn } from './table.js';
 
 interface SortKey {
   column: string;
   descending: boolean;
 }
 
-export function rowOrder(columns: readonly CatColumn[], rows: readonly CatRow[], params: CatParamSource): number[] {
-  const order = rows.map((_, index) => index);
+export function rowOrder(columns: readonly CatColumn[], cells: CatCellReader, params: CatParamSource): number[] {
+  const order = Array.from({ length: cells.rowCount }, (_, index) => index);
   const requested = params.param('s');
   if (requested === undefined) return order;
   const keys = parseSortKeys(columns, requested);
   return order.sort((left, right) => {
     for (const key of keys) {
-      const comparison = compareCells(rows[left]![key.column]!, rows[right]![key.column]!);
+      const comparison = compareCells(cells.cell(left, key.column), cells.cell(right, key.column));
       if (comparison !== 0) return key.descending ? -comparison : comparison;
     }
     return 0;

@@ -24,9 +24,45 @@ export interface CatColumn<Name extends string = string> {
 
 export type CatRow<Name extends string = string> = Readonly<Record<Name, CatCell>>;
 
+/**
+ * Rows read cell by cell, each cell made only when the renderer reads it (to print it or sort on it): for wide
+ * tables of which a request shows a few columns (`_cat/nodes` has ~90 and shows 10 by default). Made by
+ * `cellsOfSources`.
+ */
+export interface CatCellReader<Name extends string = string> {
+  readonly rowCount: number;
+  cell(row: number, column: Name): CatCell;
+}
+
+/** One function per column that makes its cell from a row's source; a column without one fails to compile. */
+export type CatCellFunctions<Name extends string, Source> = Readonly<Record<Name, (source: Source) => CatCell>>;
+
+export function cellsOfSources<Name extends string, Source>(sources: readonly Source[], cells: CatCellFunctions<Name, Source>): CatCellReader<Name> {
+  return { rowCount: sources.length, cell: (row, column) => cells[column](sources[row]!) };
+}
+
+/** Every cell of a row of a `CatCellFunctions` table, made now (for tests and callers that want a plain row). */
+export function rowOfSource<Name extends string, Source>(columns: readonly CatColumn<Name>[], cells: CatCellFunctions<Name, Source>, source: Source): CatRow<Name> {
+  const row = {} as Record<Name, CatCell>;
+  for (const column of columns) row[column.name] = cells[column.name](source);
+  return row;
+}
+
 export interface CatTable<Name extends string = string> {
   readonly columns: readonly CatColumn<Name>[];
-  readonly rows: readonly CatRow<Name>[];
+  readonly rows: readonly CatRow<Name>[] | CatCellReader<Name>;
+}
+
+export function isCellReader<Name extends string>(rows: CatTable<Name>['rows']): rows is CatCellReader<Name> {
+  return !Array.isArray(rows);
+}
+
+/** The rows of any table as a reader (a plain row array is checked first, as ES's Table checks its rows). */
+export function cellReaderOf<Name extends string>(table: CatTable<Name>): CatCellReader<Name> {
+  const rows = table.rows;
+  if (isCellReader(rows)) return rows;
+  checkTable(table as CatTable);
+  return { rowCount: rows.length, cell: (row, column) => rows[row]![column] };
 }
 
 /** Keeps the literal column names of a definition list, so rows can be checked against them. */
@@ -58,15 +94,28 @@ export function timestampCells(nowMillis: number): CatRow<typeof EPOCH_COLUMN | 
   };
 }
 
+/** Column names of each column list, as a Set (the lists are module constants: built once, not per request). */
+const columnNames = new WeakMap<readonly CatColumn[], ReadonlySet<string>>();
+
 /** Every row must have exactly the table's columns; a mismatch is a programming error, as in ES's Table. */
 export function checkTable(table: CatTable): void {
-  const names = new Set(table.columns.map((column) => column.name));
+  if (isCellReader(table.rows)) return;
+  let names = columnNames.get(table.columns);
+  if (names === undefined) {
+    names = new Set(table.columns.map((column) => column.name));
+    columnNames.set(table.columns, names);
+  }
   table.rows.forEach((row, index) => {
-    for (const name of names) {
-      if (!Object.hasOwn(row, name) || row[name] === undefined) throw new Error(`cat row ${index} has no cell for column [${name}]`);
-    }
-    for (const key of Object.keys(row)) {
+    let count = 0;
+    for (const key in row) {
+      if (!Object.hasOwn(row, key)) continue;
       if (!names.has(key)) throw new Error(`cat row ${index} has a cell for unknown column [${key}]`);
+      if (row[key] === undefined) throw new Error(`cat row ${index} has no cell for column [${key}]`);
+      count++;
+    }
+    if (count !== names.size) {
+      const missing = [...names].find((name) => !Object.hasOwn(row, name));
+      throw new Error(`cat row ${index} has no cell for column [${missing}]`);
     }
   });
 }

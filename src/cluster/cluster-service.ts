@@ -59,11 +59,13 @@ export class ClusterService {
   waitFor(
     accept: (state: ClusterState) => boolean,
     timeoutMillis: number,
-    signal?: AbortSignal,
+    cancellation?: Cancellation,
   ): Promise<{ state: ClusterState; timedOut: boolean }> {
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (cancellation !== undefined && isCancelled(cancellation)) return Promise.reject(signalOf(cancellation).reason);
     if (accept(this.current)) return Promise.resolve({ state: this.current, timedOut: false });
     if (timeoutMillis <= 0) return Promise.resolve({ state: this.current, timedOut: true });
+    // Only a wait that does not end at once listens for the abort (a task makes its signal when first asked).
+    const signal = cancellation === undefined ? undefined : signalOf(cancellation);
     return new Promise((resolve, reject) => {
       const finish = (outcome: () => void) => {
         clearTimeout(timer);
@@ -79,4 +81,18 @@ export class ClusterService {
       signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
+}
+
+/**
+ * What ends a wait early: a signal, or a task (anything with `isCancelled` and a `signal`), whose signal is then
+ * asked for only when the wait does not end at once: most reads find the state they want (decision 0022).
+ */
+export type Cancellation = AbortSignal | { readonly isCancelled: boolean; readonly signal: AbortSignal };
+
+function isCancelled(cancellation: Cancellation): boolean {
+  return cancellation instanceof AbortSignal ? cancellation.aborted : cancellation.isCancelled;
+}
+
+function signalOf(cancellation: Cancellation): AbortSignal {
+  return cancellation instanceof AbortSignal ? cancellation : cancellation.signal;
 }

@@ -22,8 +22,11 @@ export interface TaskInfo {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Takes the snapshot; `detailed` adds the description and status, which may cost more to build. */
-export function taskInfoOf(task: Task, detailed: boolean): TaskInfo {
+/**
+ * Takes the snapshot; `detailed` adds the description and status, which may cost more to build. A listing passes
+ * one clock reading (`nowNanos`, process.hrtime.bigint()) for all its tasks.
+ */
+export function taskInfoOf(task: Task, detailed: boolean, nowNanos: bigint = process.hrtime.bigint()): TaskInfo {
   return {
     taskId: task.taskId,
     type: task.type,
@@ -31,7 +34,7 @@ export function taskInfoOf(task: Task, detailed: boolean): TaskInfo {
     description: detailed ? (task.description ?? '') : undefined,
     status: detailed ? task.status : undefined,
     startTimeMillis: task.startTimeMillis,
-    runningTimeNanos: task.runningTimeNanos,
+    runningTimeNanos: task.runningTimeNanosAt(nowNanos),
     cancellable: task.cancellable,
     cancelled: task.cancellable && task.isCancelled,
     parentTaskId: task.parentTaskId,

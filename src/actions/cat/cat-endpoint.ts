@@ -5,7 +5,7 @@
  */
 import { errors } from '../../common/errors.js';
 import { levenshteinSimilarity } from '../../common/levenshtein.js';
-import { renderHelp, type CatColumn, type CatRow } from '../../cat/index.js';
+import { renderHelp, type CatColumn, type CatTable } from '../../cat/index.js';
 import type { ActionContext, RestRequest, Route } from '../rest.js';
 import { catTableResponse, catText } from './cat-response.js';
 
@@ -26,7 +26,8 @@ export interface CatEndpoint<Name extends string = string> {
   /** The endpoint's own query parameters (path parameters come from `paths`). */
   readonly params: readonly string[];
   readonly columns: readonly CatColumn<Name>[];
-  rows(request: RestRequest, context: ActionContext): Promise<ReadonlyArray<CatRow<Name>>>;
+  /** Plain rows, or a reader that makes each cell when it is printed (wide tables: cellsOfSources). */
+  rows(request: RestRequest, context: ActionContext): Promise<CatTable<Name>['rows']>;
 }
 
 export function catRoutes<Name extends string>(endpoint: CatEndpoint<Name>): Route[] {

@@ -25,7 +25,7 @@ export async function readClusterState(request: RestRequest, context: ActionCont
   const { state, timedOut } = await clusterService.waitFor(
     (candidate) => candidate.masterNodeId !== undefined,
     timeout < 0 ? FOREVER_MILLIS : timeout,
-    context.task.signal,
+    context.task,
   );
   if (timedOut) {
     throw new EsError('master_not_discovered_exception', `no master node was discovered within [${request.param('master_timeout') ?? '30s'}]`);

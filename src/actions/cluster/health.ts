@@ -83,7 +83,7 @@ export async function clusterHealth(
   }
   task.ensureNotCancelled();
   if (timeoutMillis === 0) return respond(clusterService.state(), false);
-  const outcome = await clusterService.waitFor((state) => evaluate(state).conditionsMet === waitCount, Math.min(timeoutMillis, LONGEST_TIMER_MILLIS), task.signal);
+  const outcome = await clusterService.waitFor((state) => evaluate(state).conditionsMet === waitCount, Math.min(timeoutMillis, LONGEST_TIMER_MILLIS), task);
   return respond(outcome.state, outcome.timedOut);
 }
 
@@ -94,7 +94,7 @@ export async function clusterHealth(
  */
 async function waitForMaster(clusterService: ClusterService, timeoutMillis: number, timeoutText: string, task: Task): Promise<void> {
   const bounded = timeoutMillis < 0 ? LONGEST_TIMER_MILLIS : Math.min(timeoutMillis, LONGEST_TIMER_MILLIS);
-  const { timedOut } = await clusterService.waitFor((state) => state.masterNodeId !== undefined, bounded, task.signal);
+  const { timedOut } = await clusterService.waitFor((state) => state.masterNodeId !== undefined, bounded, task);
   if (timedOut) throw new EsError('master_not_discovered_exception', `no master node was discovered within [${timeoutText}]`);
 }
 

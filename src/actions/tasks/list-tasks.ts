@@ -66,7 +66,8 @@ export function listRequestFromWire(raw: unknown): ListTasksRequest {
 export async function listTasksOnNode(services: NodeServices, request: ListTasksRequest): Promise<NodeTasksResult> {
   {
     const matched = services.taskManager.list().filter((task) => taskMatches(request.filter, task));
-    const tasks = matched.map((task) => taskInfoOf(task, request.detailed));
+    const now = process.hrtime.bigint();
+    const tasks = matched.map((task) => taskInfoOf(task, request.detailed, now));
     if (request.waitForCompletion) {
       await waitForTasks(
         matched.filter((task) => !task.action.startsWith(LIST_TASKS_ACTION)),

@@ -201,3 +201,17 @@ test('waitForTaskAndDescendants waits for children that outlive their parent', a
   await waiting;
   assert.ok(done);
 });
+
+test('a task makes its abort signal when first asked, and one asked for after the cancel is aborted already', async () => {
+  const tm = new TaskManager('n');
+  const early = tm.register({ action: 'a', cancellable: true });
+  const signal = early.signal;
+  assert.equal(signal.aborted, false);
+  await tm.cancel(early, 'by test', false);
+  assert.equal(signal.aborted, true, 'a signal taken before the cancel aborts with it');
+  const late = tm.register({ action: 'b', cancellable: true });
+  await tm.cancel(late, 'later', false);
+  assert.equal(late.signal.aborted, true, 'a signal taken after the cancel is aborted at once');
+  assert.ok(late.signal.reason instanceof EsError && late.signal.reason.type === 'task_cancelled_exception' && late.signal.reason.reason === 'task cancelled [later]');
+  assert.equal(late.signal, late.signal, 'the same signal every time');
+});

@@ -84,3 +84,33 @@ describe('waiting for conditions', () => {
     assert.equal(stuck.result.stats.numberOfPendingTasks, 1);
   });
 });
+
+describe('waiting with a task rather than a signal', () => {
+  test('a state that is already right is answered without making the task\'s signal; a wait listens to it', async () => {
+    const clusterService = new ClusterService(clusterState({ version: 1 }));
+    let signalsMade = 0;
+    const controller = new AbortController();
+    const task = {
+      isCancelled: false,
+      get signal() {
+        signalsMade++;
+        return controller.signal;
+      },
+    };
+    const now = await clusterService.waitFor(() => true, 1000, task);
+    assert.equal(now.timedOut, false);
+    assert.equal(signalsMade, 0);
+    const waiting = clusterService.waitFor(() => false, 30_000, task);
+    assert.equal(signalsMade, 1);
+    controller.abort(new Error('cancelled by test'));
+    await assert.rejects(waiting, /cancelled by test/);
+  });
+
+  test('a task cancelled before the wait is refused with its reason', async () => {
+    const clusterService = new ClusterService(clusterState({ version: 1 }));
+    const taskManager = new TaskManager('node-a');
+    const task = taskManager.register({ action: 'cluster:monitor/health', cancellable: true });
+    await taskManager.cancel(task, 'gone', false);
+    await assert.rejects(clusterService.waitFor(() => true, 1000, task), (err: unknown) => err instanceof EsError && err.type === 'task_cancelled_exception');
+  });
+});
