@@ -602,6 +602,8 @@ export class InternalEngine implements Engine {
     const started = performance.now();
     const results: Array<WriteResult | EsError> = new Array(operations.length);
     const seqNos: number[] = [];
+    let indexed = 0;
+    let deleted = 0;
     await this.admission.submitBatch(operations.length, (i) => {
       const operation = operations[i]!;
       try {
@@ -610,6 +612,8 @@ export class InternalEngine implements Engine {
         const applied = this.applyReplicatedOne(operation, origin);
         results[i] = applied.result;
         if (applied.location !== null) seqNos.push(applied.result.seqNo);
+        if (operation.type === 'index') indexed++;
+        else if (operation.type === 'delete') deleted++;
       } catch (err) {
         if (err instanceof AdmissionBarrier) {
           operations[i] = operation;
@@ -618,8 +622,13 @@ export class InternalEngine implements Engine {
         results[i] = toEsError(err);
       }
     });
-    this.indexing.indexTotal += seqNos.length;
-    this.indexing.indexTimeMillis += performance.now() - started;
+    // As ES's InternalIndexingStats: a replica counts the indexing and deletes it applies (deletes under
+    // delete_total, no-ops in neither); operations replayed by a peer recovery are not counted at all.
+    if (origin === 'replica') {
+      this.indexing.indexTotal += indexed;
+      this.indexing.deleteTotal += deleted;
+      this.indexing.indexTimeMillis += performance.now() - started;
+    }
     if (seqNos.length > 0 || this.translog.syncNeeded()) {
       if (this.translog.durability === 'request') {
         try {

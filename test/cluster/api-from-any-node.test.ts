@@ -33,4 +33,27 @@ describe('APIs through a node that is not the master', () => {
     assert.equal(partial.body.action_results[1].status, 404, partial.text);
     assert.deepEqual(partial.body.action_results[1].error, { type: 'aliases_not_found_exception', reason: 'aliases [not_there] missing', 'resource.type': 'aliases', 'resource.id': 'not_there' });
   });
+
+  test('_stats indexing: a replica counts the indexing and deletes it applied, as ES; a recovery counts nothing', async () => {
+    assert.equal((await other.request('PUT', '/st1', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } })).status, 200);
+    await cluster.waitFor(other, '/_cluster/health/st1?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    await other.request('PUT', '/st1/_doc/1', { body: { msg: 'a' } });
+    await other.request('PUT', '/st1/_doc/2', { body: { msg: 'b' } });
+    assert.equal((await other.request('DELETE', '/st1/_doc/2')).status, 200);
+    const stats = await other.request('GET', '/st1/_stats/indexing');
+    const indexing = (scope: 'primaries' | 'total') => stats.body._all[scope].indexing;
+    assert.equal(indexing('primaries').index_total, 2, stats.text);
+    assert.equal(indexing('primaries').delete_total, 1);
+    // The replica's delete was counted as indexing: index_total 5, delete_total 1.
+    assert.equal(indexing('total').index_total, 4, stats.text);
+    assert.equal(indexing('total').delete_total, 2);
+
+    // A replica added later is filled by a recovery: what it copies or replays is not indexing (ES: isRecovery).
+    assert.equal((await other.request('PUT', '/st2', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } })).status, 200);
+    for (let i = 0; i < 5; i++) await other.request('PUT', `/st2/_doc/${i}`, { body: { n: i } });
+    assert.equal((await other.request('PUT', '/st2/_settings', { body: { index: { number_of_replicas: 1 } } })).status, 200);
+    await cluster.waitFor(other, '/_cluster/health/st2?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const afterRecovery = await other.request('GET', '/st2/_stats/indexing');
+    assert.equal(afterRecovery.body._all.total.indexing.index_total, 5, afterRecovery.text);
+  });
 });
