@@ -11,7 +11,7 @@ import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'node.name': 'alloc-node' } });
+  node = await NodeProcess.start({ oneNode: 'asserts the one row of a one-node cluster (three-node rows: test/cluster/three-nodes)', settings: { 'node.name': 'alloc-node' } });
 });
 after(async () => {
   await node.stop();

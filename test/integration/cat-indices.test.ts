@@ -9,7 +9,7 @@ import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'node.name': 'cat-idx-node' } });
+  node = await NodeProcess.start({ oneNode: "asserts one node's shard placement (yellow, unassigned replicas, primaries on this node); across nodes: test/cluster/broadcast-across-nodes", settings: { 'node.name': 'cat-idx-node' } });
   await node.request('PUT', '/logs', { body: { settings: { number_of_shards: 2, number_of_replicas: 1 } } });
   await node.request('PUT', '/logs/_doc/1', { body: { msg: 'a' } });
   await node.request('PUT', '/logs/_doc/2', { body: { msg: 'b' } });

@@ -11,7 +11,7 @@ import { NODE_RUNTIME_OPTIONS, NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'node.name': 'nodes-node' } });
+  node = await NodeProcess.start({ oneNode: 'asserts the one row of a one-node cluster (three-node rows: test/cluster/three-nodes)', settings: { 'node.name': 'nodes-node' } });
 });
 after(async () => {
   await node.stop();

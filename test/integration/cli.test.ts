@@ -27,7 +27,7 @@ function gannet(...args: string[]): Promise<CliResult> {
 
 let node: NodeProcess;
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'node.name': 'cli-node', 'cluster.name': 'cli-test' } });
+  node = await NodeProcess.start({ oneNode: 'prints the tables of a one-node cluster (node counts, one row per node)', settings: { 'node.name': 'cli-node', 'cluster.name': 'cli-test' } });
 });
 after(async () => {
   await node.stop();
