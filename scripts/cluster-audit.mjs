@@ -2,7 +2,7 @@
 // The cluster-mode audit (issue 12): runs API test files one at a time with GANNET_TEST_CLUSTER=3, so each test's
 // "start a node" starts etcd and three nodes and talks to one of them (test/helpers/test-cluster-mode.ts), and
 // prints a table of passed/failed tests per file. Runs from dist/ (npm run build first).
-// Usage: node scripts/cluster-audit.mjs [integration|compat ...] [--only-file substring] [--logs DIR] [--coordinating]
+// Usage: node scripts/cluster-audit.mjs [integration|compat ...] [--only-file substring] [--from file] [--logs DIR] [--coordinating]
 //   --coordinating: the node the tests talk to holds no shards (GANNET_TEST_CLUSTER_TARGET=coordinating).
 // One file at a time on purpose: every file starts four processes.
 import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ const take = (flag) => {
   return at >= 0 ? args.splice(at, 2)[1] : undefined;
 };
 const only = take('--only-file');
+// --from <file name>: start at that file (name order), e.g. to go on after an interrupted run.
+const from = take('--from');
 const logs = take('--logs') ?? join(tmpdir(), 'gannet-cluster-audit');
 const coordinatingAt = args.indexOf('--coordinating');
 const coordinating = coordinatingAt >= 0;
@@ -31,6 +33,7 @@ for (const suite of suites) {
     if (name.endsWith('.test.js') && (only === undefined || `${suite}/${name}`.includes(only))) files.push(`${suite}/${name.replace(/\.js$/, '')}`);
   }
 }
+if (from !== undefined) files.splice(0, Math.max(0, files.findIndex((file) => file.split('/')[1] >= from)));
 mkdirSync(logs, { recursive: true });
 
 function runOne(file) {
