@@ -6,6 +6,7 @@
 import { request as httpRequest, Agent } from 'node:http';
 import type { CorpusSpec, Query } from '../lib/corpus.js';
 import { peakRssBytes } from '../lib/process-memory.js';
+import { cpuPer1000Since, processCpuMillis, threadCpuMillis, threadCpuText, type ProcessCpu } from '../lib/process-cpu.js';
 import { percentile } from '../lib/stats.js';
 
 /** Up to 8 concurrent requests per server port (the search track's 8 clients); kept alive between requests. */
@@ -51,6 +52,8 @@ export async function expectOk(reply: Promise<HttpReply>, what: string): Promise
 export interface ServerProcess {
   readonly port: number;
   readonly pid: number | undefined;
+  /** Every process serving (a cluster's nodes), for CPU figures; `[pid]` when absent. */
+  readonly pids?: readonly number[];
   stop(): Promise<void>;
 }
 
@@ -70,6 +73,8 @@ export interface IngestFigures {
   flushSeconds: number;
   sizeBytes: number | undefined;
   peakRssBytes: number | undefined;
+  /** CPU per 1,000 documents of each server process (`process.pids`) during the `_bulk` requests only. */
+  cpuPer1000: ProcessCpu[];
 }
 
 export interface SearchOptions {
@@ -104,6 +109,11 @@ export class SearchServer {
     return this.process.port;
   }
 
+  /** The server's processes (a cluster's nodes), for CPU figures. */
+  get pids(): readonly number[] {
+    return this.process.pids ?? (this.process.pid === undefined ? [] : [this.process.pid]);
+  }
+
   /** The server process's peak resident memory so far (VmHWM). */
   peakRssBytes(): number | undefined {
     return this.process.pid === undefined ? undefined : peakRssBytes(this.process.pid);
@@ -118,8 +128,8 @@ export class SearchServer {
    * through `_bulk` into a throwaway index, refreshed, searched and deleted, so that a measurement starts on
    * compiled code (the JVM's JIT and V8's alike), as a server that has been up for a while runs.
    */
-  async warmUp(spec: CorpusSpec, lines: string[]): Promise<void> {
-    await this.ingest(spec, lines.slice(0, 5000), { index: 'warm-up', batchSize: 1000 });
+  async warmUp(spec: CorpusSpec, lines: string[], shards = 1): Promise<void> {
+    await this.ingest(spec, lines.slice(0, 5000), { index: 'warm-up', batchSize: 1000, shards });
     await expectOk(call(this.port, 'POST', '/warm-up/_search', JSON.stringify({ query: { match: { [spec.textField]: 'the' } } })), 'warm-up search');
     await expectOk(call(this.port, 'DELETE', '/warm-up'), 'delete the warm-up index');
   }
@@ -134,6 +144,10 @@ export class SearchServer {
     );
     const action = Buffer.from(`{"index":{"_index":"${index}"}}\n`);
     let bytes = 0;
+    const pids = this.pids;
+    const cpuBefore = pids.map(processCpuMillis);
+    // BENCH_THREADS=1: each thread's share too (which of a process's threads pays).
+    const threadsBefore = process.env['BENCH_THREADS'] === undefined ? undefined : pids.map(threadCpuMillis);
     const start = process.hrtime.bigint();
     for (let i = 0; i < lines.length; i += batchSize) {
       const parts: Buffer[] = [];
@@ -147,6 +161,8 @@ export class SearchServer {
       if (body.errors) throw new Error(`bulk reported item errors: ${JSON.stringify(body.items.find((i: any) => Object.values(i as object)[0].error)).slice(0, 300)}`);
     }
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const cpuPer1000 = cpuPer1000Since(pids, cpuBefore, lines.length);
+    threadsBefore?.forEach((before, i) => console.log(`  ${index}, process ${i}: threads' CPU ms per 1,000 docs: ${threadCpuText(pids[i]!, before, lines.length)}`));
     const refreshStart = process.hrtime.bigint();
     await expectOk(call(port, 'POST', `/${index}/_refresh`), 'refresh');
     const refreshSeconds = Number(process.hrtime.bigint() - refreshStart) / 1e9;
@@ -162,6 +178,7 @@ export class SearchServer {
       flushSeconds,
       sizeBytes: stats.body?._all?.primaries?.store?.size_in_bytes,
       peakRssBytes: this.peakRssBytes(),
+      cpuPer1000,
     };
   }
 

@@ -176,6 +176,9 @@ export function outcomesFromWire(wire: WireOutcomes | readonly WireOutcome[], re
   const packed = wire as WireOutcomes;
   if (packed.results.length !== request.items.length) throw new TypeError(`a shard bulk answered ${packed.results.length} outcomes for ${request.items.length} items`);
   const outcomes: DocWriteOutcome[] = new Array(packed.results.length);
+  // One `_shards` object per distinct block, shared by its items as on the primary (nothing changes one in place:
+  // replication replaces an outcome's `_shards` whole).
+  const shardInfos = packed.shardInfos.map((shards): ShardInfo => ({ total: shards.total, successful: shards.successful, failed: shards.failed }));
   let other = 0;
   for (let i = 0; i < packed.results.length; i++) {
     const result = packed.results[i]!;
@@ -184,7 +187,8 @@ export function outcomesFromWire(wire: WireOutcomes | readonly WireOutcome[], re
       continue;
     }
     const item = request.items[i]!;
-    const shards = packed.shardInfos[packed.shardRefs[i]!]!;
+    const shards = shardInfos[packed.shardRefs[i]!];
+    if (shards === undefined) throw new TypeError(`a shard bulk outcome refers to _shards block ${packed.shardRefs[i]} of ${shardInfos.length}`);
     outcomes[i] = {
       kind: 'success',
       op: item.op,
@@ -194,8 +198,7 @@ export function outcomesFromWire(wire: WireOutcomes | readonly WireOutcome[], re
       result: RESULT_NAMES[result]!,
       seqNo: packed.seqNos[i]!,
       primaryTerm: packed.primaryTerms[i]!,
-      // A copy per item, as each item had its own object after decoding before.
-      shards: { total: shards.total, successful: shards.successful, failed: shards.failed },
+      shards,
       forcedRefresh: packed.forcedRefreshes[i]!,
       routing: item.routing,
     };

@@ -263,7 +263,7 @@ async function sendShardGroup(
     shard: group.shard,
     items: groupItems,
     ids: group.ids,
-    autoIds: group.positions.flatMap((position, i) => (group.autoIds.has(position) ? [i] : [])),
+    autoIds: autoIdIndexes(group),
     options,
     fromRelocatedPrimary,
   };
@@ -282,6 +282,13 @@ async function sendShardGroup(
       outcomes[position] = { kind: 'failure', op: items[position]!.op, index: group.index.name, id: group.ids[i], error };
     });
   }
+}
+
+/** The indexes within the group of the items whose id Gannet generated. */
+function autoIdIndexes(group: ShardGroup): number[] {
+  const indexes: number[] = [];
+  for (let i = 0; i < group.positions.length; i++) if (group.autoIds.has(group.positions[i]!)) indexes.push(i);
+  return indexes;
 }
 
 /** What a shard bulk request answers: an outcome per item, with the request they answer (its wire form needs it). */

@@ -261,7 +261,9 @@ function plainSuccessItems(outcomes: readonly DocWriteSuccess[]): RawJson {
   for (let i = 0; i < outcomes.length; i++) {
     const outcome = outcomes[i]!;
     const { shards } = outcome;
-    if (pieces === undefined || outcome.op !== lastOp || outcome.index !== lastIndex || shards !== lastShards) {
+    // `_shards` compared by value: each shard group has its own object (and items of the groups alternate in a
+    // bulk's order), so comparing identities built the pieces again for nearly every item.
+    if (pieces === undefined || outcome.op !== lastOp || outcome.index !== lastIndex || !sameShardCounts(shards, lastShards!)) {
       lastOp = outcome.op;
       lastIndex = outcome.index;
       lastShards = shards;
@@ -288,6 +290,11 @@ function plainSuccessItems(outcomes: readonly DocWriteSuccess[]): RawJson {
   printer.ensure(1);
   printer.raw(CLOSE);
   return new RawJson(printer.finish());
+}
+
+/** Whether two `_shards` blocks print the same (plain successes carry no failures). */
+function sameShardCounts(a: DocWriteSuccess['shards'], b: DocWriteSuccess['shards']): boolean {
+  return a === b || (a.total === b.total && a.successful === b.successful && a.failed === b.failed);
 }
 
 const OPEN = piece('[');

@@ -108,3 +108,27 @@ test('any mix of outcomes survives the round trip in order', () => {
     }),
   );
 });
+
+test('a bulk of alike items sends their shared fields once: only ids and sources go row by row', () => {
+  const items = ['a', 'b', 'c'].map((id) => item('index', id, { id: undefined, sourceIsUtf8: true }));
+  const wire = itemsToWire(items);
+  for (const key of ['op', 'index', 'id', 'routing', 'version', 'versionType', 'ifSeqNo', 'ifPrimaryTerm', 'update', 'requireAlias', 'sourceIsUtf8']) {
+    assert.ok(!Array.isArray(wire.columns[key]), `${key} travels once`);
+  }
+  assert.ok(Array.isArray(wire.columns['source']));
+  const back = itemsFromWire(acrossTheWire(wire));
+  assert.deepEqual(
+    back.map((got) => [got.op, got.index, got.versionType, got.sourceIsUtf8, got.requireAlias]),
+    items.map(() => ['index', 'logs', 'internal', true, false]),
+  );
+});
+
+test('outcomes of one shard share their `_shards` block after the trip, as on the primary', () => {
+  const items = [item('index', 'a'), item('index', 'b')];
+  const request = { index: 'logs', ids: ['a', 'b'], items };
+  const shards = { total: 1, successful: 1, failed: 0 };
+  const outcomes: DocWriteOutcome[] = request.ids.map((id, i) => ({ kind: 'success', op: 'index', index: 'logs', id, version: 1, result: 'created', seqNo: i, primaryTerm: 1, shards, forcedRefresh: false, routing: undefined }));
+  const back = outcomesFromWire(acrossTheWire(outcomesToWire(outcomes, request)), request) as Array<Extract<DocWriteOutcome, { kind: 'success' }>>;
+  assert.deepEqual(back[0]!.shards, shards);
+  assert.equal(back[0]!.shards, back[1]!.shards);
+});

@@ -51,3 +51,20 @@ test('a response larger than the printer’s first buffer comes out whole', () =
   assert.ok(printed instanceof RawJson);
   assert.equal(printed.text, JSON.stringify(outcomes.map(bulkItemBody)));
 });
+
+test('items of several shard groups, each with its own `_shards` object, print each its own counts', () => {
+  // A bulk's items come in request order, so the groups' outcomes alternate; equal counts print alike whichever
+  // object holds them, different counts never run together.
+  const groups = [
+    { total: 1, successful: 1, failed: 0 },
+    { total: 1, successful: 1, failed: 0 },
+    { total: 2, successful: 1, failed: 0 },
+  ];
+  const outcomes: DocWriteSuccess[] = [];
+  for (let i = 0; i < 30; i++) {
+    outcomes.push({ kind: 'success', op: 'index', index: 'bench', id: `id${i}`, version: 1, result: 'created', seqNo: i, primaryTerm: 1, shards: groups[i % 3]!, forcedRefresh: false, routing: undefined });
+  }
+  const printed = bulkItems(outcomes);
+  assert.ok(printed instanceof RawJson);
+  assert.equal(printed.text, JSON.stringify(outcomes.map(bulkItemBody)));
+});
