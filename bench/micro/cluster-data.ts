@@ -6,7 +6,7 @@
  *     node, with 1 and 8 clients; the top-10 ids must agree.
  * Runs alternate (one node, cluster, one node, cluster, ...) so that a change in the host's load falls on both.
  *
- * Usage: node dist/bench/micro/cluster-data.js [--runs 2] [--limit 50000] [--clients 1,8] [--tracks ingest,search]
+ * Usage: node dist/bench/micro/cluster-data.js [--runs 2] [--limit 50000] [--warmup 5000] [--clients 1,8] [--tracks ingest,search]
  */
 import { loadavg } from 'node:os';
 import { corpusSpec, readCorpusLines, readQueries } from '../lib/corpus.js';
@@ -48,6 +48,8 @@ const cluster: Entry = {
 
 const runs = Number(arg('runs', '2'));
 const limit = Number(arg('limit', '50000'));
+// Documents of the warm-up before each timed ingest (the same number for one node and the cluster).
+const warmupDocs = Number(arg('warmup', '5000'));
 const clientCounts = arg('clients', '1,8').split(',').map(Number);
 const entries = [single, cluster];
 const tracks = new Set(arg('tracks', 'ingest,search').split(','));
@@ -65,7 +67,7 @@ async function ingestTrack(): Promise<void> {
       try {
         // The warm-up index has the timed index's 3 shards: with one shard, only the one node holding it ran
         // (and compiled) the indexing path before the timed run, and the coordinating node never forwarded a group.
-        await server.warmUp(npm, npmLines, 3);
+        await server.warmUp(npm, npmLines, 3, warmupDocs);
         const figures = await server.ingest(npm, npmLines, { shards: 3, batchSize: 1000 });
         ingestRates.get(entry.name)!.push(figures.docsPerSecond);
         // The comparison holds only with one primary per node on the cluster (two thirds of every bulk forwarded).

@@ -128,8 +128,10 @@ export class SearchServer {
    * through `_bulk` into a throwaway index, refreshed, searched and deleted, so that a measurement starts on
    * compiled code (the JVM's JIT and V8's alike), as a server that has been up for a while runs.
    */
-  async warmUp(spec: CorpusSpec, lines: string[], shards = 1): Promise<void> {
-    await this.ingest(spec, lines.slice(0, 5000), { index: 'warm-up', batchSize: 1000, shards });
+  async warmUp(spec: CorpusSpec, lines: string[], shards = 1, docs = 5000): Promise<void> {
+    // Cycled when the corpus slice is shorter than the warm-up (the same documents again: compiled code is the point).
+    const warmLines = Array.from({ length: docs }, (_, i) => lines[i % lines.length]!);
+    await this.ingest(spec, warmLines, { index: 'warm-up', batchSize: 1000, shards });
     await expectOk(call(this.port, 'POST', '/warm-up/_search', JSON.stringify({ query: { match: { [spec.textField]: 'the' } } })), 'warm-up search');
     await expectOk(call(this.port, 'DELETE', '/warm-up'), 'delete the warm-up index');
   }
