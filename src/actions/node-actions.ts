@@ -20,7 +20,7 @@ import { CANCEL_TASKS_ACTION, cancelRequestFromWire, cancelTasksOnNode } from '.
 import { tasksResultToWire } from './tasks/task-wire.js';
 import { executeShardBulk, SHARD_BULK_ACTION, shardBulkRequestFromWire, shardBulkResponseToWire, type ShardBulkRequest } from './documents/write-executor.js';
 import { documentReadToWire, GET_SHARD_ACTION, readDocumentOnShardNode } from './documents/document-reader.js';
-import { executeRemoteShardSearch, QUERY_FETCH_ACTION, type RemoteShardSearchRequest } from './search/remote-shard-search.js';
+import { executeRemoteShardSearch, type RemoteShardSearchRequest } from './search/remote-shard-search.js';
 import {
   CAN_MATCH_ACTION,
   canMatchOnShard,
@@ -36,8 +36,14 @@ import {
   openReaderContext,
   QUERY_CONTEXT_ACTION,
   queryOnContext,
+  type CanMatchRequest,
+  type ContextFetchRequest,
+  type ContextQueryRequest,
+  type DfsShardRequest,
+  type OpenContextRequest,
   type RemoteContextRef,
 } from './search/remote-contexts.js';
+import { decodeTagged, encodeTagged } from './search/wire-values.js';
 import { EXPLAIN_SHARD_ACTION, explainOnShard, type ExplainShardRequest } from './search/explain-action.js';
 import { runBroadcastOnNode, type BroadcastOperation } from './broadcast-by-node.js';
 import { FLUSH_ACTION, flushOnShard, FORCE_MERGE_ACTION, forceMergeOnShard, REFRESH_ACTION, refreshOnShard } from './indices/broadcast-actions.js';
@@ -49,10 +55,24 @@ import { HOT_THREADS_NODE_ACTION, localHotThreads, type HotThreadsRequest } from
 import { localThreadPools, THREAD_POOL_NODE_ACTION } from './cat/thread-pool-action.js';
 import { performOnReplica, REPLICA_ACTION, type ReplicaRequest } from '../indices/index.js';
 import { indicesOf } from './indices-services.js';
+import { queueTurn } from '../common/loop-turns.js';
 
 export const BAN_ACTION = 'internal:admin/tasks/ban';
 
 type NodeAction = (services: NodeServices, args: never, task: Task) => Promise<unknown>;
+
+/**
+ * A shard-level search phase runs on ES's `search` pool (at most its size at once, then a bounded queue, then 429),
+ * and starts in a queued turn of the loop budget, not in the turn that received it, so the operator's commands
+ * read in the same poll are answered first. This node's own searches come here through the local shortcut too.
+ */
+function onSearchPool<A>(phase: (services: NodeServices, args: A, task: Task) => Promise<unknown>): NodeAction {
+  return (services, args: A, task) =>
+    services.threadPools.execute('search', async () => {
+      await queueTurn();
+      return phase(services, args, task);
+    });
+}
 
 const NODE_ACTIONS: Record<string, NodeAction> = {
   [NODES_INFO_NODE_ACTION]: (services, args: { metrics: string[]; options: { human: boolean; flatSettings: boolean } }) =>
@@ -72,12 +92,14 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
   // A replica's share of a shard bulk request (indices/replication/replica-apply.ts).
   [REPLICA_ACTION]: (services, args: ReplicaRequest) => performOnReplica(indicesOf(services).service, services.replication!, args),
-  [QUERY_FETCH_ACTION]: (services, args: RemoteShardSearchRequest, task) => executeRemoteShardSearch(services, args, task),
-  [OPEN_READER_CONTEXT_ACTION]: (services, args: unknown) => Promise.resolve(openReaderContext(services, args)),
-  [CAN_MATCH_ACTION]: (services, args: unknown) => Promise.resolve(canMatchOnShard(services, args)),
-  [DFS_ACTION]: (services, args: unknown, task) => Promise.resolve(dfsOnShard(services, args, task)),
-  [QUERY_CONTEXT_ACTION]: (services, args: unknown, task) => queryOnContext(services, args, task),
-  [FETCH_CONTEXT_ACTION]: (services, args: unknown, task) => fetchOnContext(services, args, task),
+  [OPEN_READER_CONTEXT_ACTION]: (services, args: OpenContextRequest) => Promise.resolve(openReaderContext(services, args)),
+  [CAN_MATCH_ACTION]: (services, args: CanMatchRequest) => Promise.resolve(canMatchOnShard(services, args)),
+  [DFS_ACTION]: onSearchPool((services, args: DfsShardRequest, task) => Promise.resolve(dfsOnShard(services, args, task))),
+  // A search of one shard queries and fetches in this one request (ES's query-and-fetch); others open a context.
+  [QUERY_CONTEXT_ACTION]: onSearchPool((services, args: ContextQueryRequest | RemoteShardSearchRequest, task) =>
+    args.mode.kind === 'query-and-fetch' ? executeRemoteShardSearch(services, args as RemoteShardSearchRequest, task) : queryOnContext(services, args as ContextQueryRequest, task),
+  ),
+  [FETCH_CONTEXT_ACTION]: onSearchPool((services, args: ContextFetchRequest, task) => fetchOnContext(services, args, task)),
   [FREE_CONTEXT_ACTION]: (services, args: RemoteContextRef & { kind: 'scroll' | 'pit' | 'search' }) => Promise.resolve(freeContextOnNode(services, args)),
   [CLEAR_SCROLL_CONTEXTS_ACTION]: (services) => Promise.resolve(clearScrollContextsOnNode(services)),
   [EXPLAIN_SHARD_ACTION]: (services, args: ExplainShardRequest, task) => explainOnShard(services, args, task),
@@ -93,6 +115,11 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
  * parses faster); the caller decodes it. The transport never applies these on its local shortcut.
  */
 const RESPONSE_ENCODERS: Record<string, (value: unknown) => unknown> = {
+  // Shard search results hold RawJson sources, Maps of aggregation state, BigInts and explanations.
+  [CAN_MATCH_ACTION]: encodeTagged,
+  [DFS_ACTION]: encodeTagged,
+  [QUERY_CONTEXT_ACTION]: encodeTagged,
+  [FETCH_CONTEXT_ACTION]: encodeTagged,
   [NODE_SNAPSHOT_ACTION]: snapshotToWire,
   [SHARD_BULK_ACTION]: shardBulkResponseToWire,
   [GET_SHARD_ACTION]: documentReadToWire,
@@ -119,6 +146,12 @@ for (const [action, operation] of Object.entries(BROADCAST_OPERATIONS)) {
 
 /** How an action's request body is read when it crossed a socket (the sender encoded it); never on the local shortcut. */
 const REQUEST_DECODERS: Record<string, (wire: unknown) => unknown> = {
+  // Shard search requests hold queries and search_after values msgpack alone would alter.
+  [OPEN_READER_CONTEXT_ACTION]: decodeTagged,
+  [CAN_MATCH_ACTION]: decodeTagged,
+  [DFS_ACTION]: decodeTagged,
+  [QUERY_CONTEXT_ACTION]: decodeTagged,
+  [FETCH_CONTEXT_ACTION]: decodeTagged,
   [SHARD_BULK_ACTION]: shardBulkRequestFromWire,
 };
 

@@ -127,6 +127,8 @@ export interface EsErrorOptions {
   rootCauses?: readonly EsError[];
   /** What was thrown underneath (a system or internal error): for the node's log and `error_trace`, never the reason. */
   cause?: unknown;
+  /** ES built the exception without a message and prints `"reason": null` (an unassigned shard's failure). */
+  nullReason?: boolean;
 }
 
 /** An error with Elasticsearch's wire identity. */
@@ -136,6 +138,8 @@ export class EsError extends Error {
   readonly metadata: Record<string, unknown>;
   readonly causedBy: EsError | undefined;
   readonly rootCauses: readonly EsError[] | undefined;
+  /** True when ES prints this exception's reason as `null` (see printedReason). */
+  readonly nullReason: boolean;
 
   constructor(type: EsErrorType, reason: string, options: EsErrorOptions = {}) {
     // A reason is shown to clients: paths under the node's directories are shown relative to them (common/redact.ts).
@@ -146,10 +150,16 @@ export class EsError extends Error {
     this.metadata = options.metadata ?? {};
     this.causedBy = options.causedBy;
     this.rootCauses = options.rootCauses;
+    this.nullReason = options.nullReason === true;
   }
 
   get reason(): string {
     return this.message;
+  }
+
+  /** The `reason` of the JSON body: null for an exception ES builds without a message. */
+  get printedReason(): string | null {
+    return this.nullReason ? null : this.message;
   }
 }
 
@@ -388,6 +398,15 @@ export const errors = {
 
   /** Java's Enum.valueOf failure, e.g. for `wait_for_status=purple`. */
   noEnumConstant: (enumClass: string, name: string) => new EsError('illegal_argument_exception', `No enum constant ${enumClass}.${name}`),
+
+  /**
+   * NoShardAvailableActionException as a search reports a shard copy that is not there: a shard with no started
+   * copy has no message (`"reason": null`); a copy that failed as not available (ES's isShardNotAvailableException)
+   * is wrapped under this type with the message of the transport exception it arrived in,
+   * `[node name][address][action]` (AbstractSearchAsyncAction.onShardFailure), and neither keeps a cause.
+   */
+  searchShardNotAvailable: (transportMessage: string | undefined) =>
+    new EsError('no_shard_available_action_exception', transportMessage ?? '', { nullReason: transportMessage === undefined }),
 
   noSuchNode: (nodeId: string) => new EsError('no_such_node_exception', `No such node [${nodeId}]`, { metadata: { node_id: nodeId } }),
 

@@ -31,7 +31,7 @@ function rootCauses(error: EsError): EsError[] {
 }
 
 function innerObject(error: EsError, withCause: boolean, errorTrace: boolean): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: error.type, reason: error.reason, ...error.metadata };
+  const out: Record<string, unknown> = { type: error.type, reason: error.printedReason, ...error.metadata };
   if (errorTrace && error.stack) out['stack_trace'] = stackTrace(error);
   if (withCause && error.causedBy) out['caused_by'] = innerObject(error.causedBy, true, errorTrace);
   return out;

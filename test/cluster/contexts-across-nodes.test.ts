@@ -8,6 +8,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InProcessCluster, startSingleNode, type ClusterNode, type InProcessNode } from '../helpers/in-process-cluster.js';
+import { errors } from '../../src/common/errors.js';
+import { QUERY_CONTEXT_ACTION } from '../../src/actions/search/remote-contexts.js';
 
 const DOCS = 50;
 const bulkBody = (index: string) =>
@@ -372,5 +374,100 @@ describe('scroll, point in time and dfs through every node', () => {
     for (let i = 0; i < 100 && (await fastSearchStats()).open_contexts > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal((await fastSearchStats()).open_contexts, 0, 'its context was freed');
     assert.equal((await a.request('DELETE', '/phases-fast,phases-slow')).status, 200);
+  });
+
+  test('a shard with no started copy is reported as ES reports an unassigned shard (no reason, node null, 503 when nothing answered)', async () => {
+    const [a, b] = [cluster.nodes[0]!, cluster.nodes[1]!];
+    const settings = { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.require._name': 'no-such-node' };
+    const created = await a.request('PUT', '/unplaced?wait_for_active_shards=0', { body: { settings } });
+    assert.equal(created.status, 200, created.text);
+    const unassigned = { shard: 0, index: 'unplaced', node: null, reason: { type: 'no_shard_available_action_exception', reason: null } };
+    for (const node of [a, b]) {
+      const alone = await node.request('GET', '/unplaced/_search');
+      assert.equal(alone.status, 503, alone.text);
+      assert.deepEqual(alone.body, {
+        error: {
+          root_cause: [{ type: 'no_shard_available_action_exception', reason: null }],
+          type: 'search_phase_execution_exception',
+          reason: 'all shards failed',
+          phase: 'query',
+          grouped: true,
+          failed_shards: [unassigned],
+        },
+        status: 503,
+      });
+      const partial = await node.request('GET', '/ctx,unplaced/_search?size=0');
+      assert.equal(partial.status, 200, partial.text);
+      assert.deepEqual(partial.body._shards, { total: 4, successful: 3, skipped: 0, failed: 1, failures: [unassigned] });
+      assert.equal(partial.body.hits.total.value, DOCS);
+    }
+    // Status from the causes (SearchPhaseExecutionException.status): a 5xx among them wins over the 400s.
+    const badQuery = { query: { match: { n: 'not a number' } } };
+    const allBad = await a.request('POST', '/ctx/_search', { body: badQuery });
+    assert.equal(allBad.status, 400, allBad.text);
+    assert.equal(allBad.body.error.reason, 'all shards failed');
+    const mixed = await a.request('POST', '/ctx,unplaced/_search', { body: badQuery });
+    assert.equal(mixed.status, 503, mixed.text);
+    assert.equal(mixed.body.error.reason, 'all shards failed');
+    assert.deepEqual(mixed.body.error.failed_shards.map((failure: { reason: { type: string } }) => failure.reason.type).sort(), ['no_shard_available_action_exception', 'query_shard_exception']);
+    assert.equal((await a.request('DELETE', '/unplaced')).status, 200);
+  });
+
+  test('when every copy of a shard fails, the first failure stands unless a later one says more than "not available"', async () => {
+    const [a, b] = [cluster.nodes[0]!, cluster.nodes[1]!];
+    const created = await a.request('PUT', '/copies', { body: { settings: { number_of_shards: 1, number_of_replicas: 2 } } });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, '/_cluster/health/copies?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const indexed = await a.request('PUT', '/copies/_doc/1?refresh=true', { body: { n: 1 } });
+    assert.equal(indexed.status, 201, indexed.text);
+    const nodes = (await a.request('GET', '/_nodes/transport')).body.nodes as Record<string, { name: string; transport_address: string }>;
+    // How each node's copy answers the query phase of this index: as the copy not being there, or failing.
+    const behaviour = new Map<string, 'missing' | 'broken'>();
+    const restores = [a, b].map((node) =>
+      node.node.nodeServices.transport!.wrapHandlerForTest(QUERY_CONTEXT_ACTION, (handler) => async (body, context) => {
+        const request = body as { index?: string; label?: { index: string } };
+        const mode = behaviour.get(node.nodeId);
+        if ((request.index ?? request.label?.index) === 'copies' && mode !== undefined) {
+          throw mode === 'missing' ? errors.shardNotFound('copies', 'uuid', 0) : errors.illegalArgument(`copy on ${node.name} is broken`);
+        }
+        return handler(body, context);
+      }),
+    );
+    try {
+      // Through a with `_only_nodes:a,b`: a's copy is tried first (this node's), then b's.
+      const search = () => a.request('GET', `/copies/_search?preference=_only_nodes:${a.nodeId},${b.nodeId}`);
+      const notThere = (node: InProcessNode) => ({ type: 'no_shard_available_action_exception', reason: `[${node.name}][${nodes[node.nodeId]!.transport_address}][indices:data/read/search[phase/query]]` });
+
+      behaviour.set(a.nodeId, 'broken').set(b.nodeId, 'missing');
+      const firstStands = await search();
+      assert.equal(firstStands.status, 400, firstStands.text);
+      assert.deepEqual(firstStands.body.error.failed_shards, [{ shard: 0, index: 'copies', node: a.nodeId, reason: { type: 'illegal_argument_exception', reason: `copy on ${a.name} is broken` } }]);
+
+      behaviour.set(a.nodeId, 'missing').set(b.nodeId, 'broken');
+      const laterSaysMore = await search();
+      assert.equal(laterSaysMore.status, 400, laterSaysMore.text);
+      assert.deepEqual(laterSaysMore.body.error.failed_shards, [{ shard: 0, index: 'copies', node: b.nodeId, reason: { type: 'illegal_argument_exception', reason: `copy on ${b.name} is broken` } }]);
+
+      behaviour.set(a.nodeId, 'broken').set(b.nodeId, 'broken');
+      const lastOfTwo = await search();
+      assert.deepEqual(lastOfTwo.body.error.failed_shards[0].node, b.nodeId, lastOfTwo.text);
+
+      // Neither copy is there: the first copy's failure, wrapped as ES wraps it (the transport exception's message).
+      behaviour.set(a.nodeId, 'missing').set(b.nodeId, 'missing');
+      const neither = await search();
+      assert.equal(neither.status, 503, neither.text);
+      assert.deepEqual(neither.body.error.failed_shards, [{ shard: 0, index: 'copies', node: a.nodeId, reason: notThere(a) }]);
+      assert.deepEqual(neither.body.error.root_cause, [notThere(a)]);
+
+      // A copy that answers drops the failures of the copies before it.
+      behaviour.set(a.nodeId, 'missing').delete(b.nodeId);
+      const retried = await search();
+      assert.equal(retried.status, 200, retried.text);
+      assert.deepEqual(retried.body._shards, { total: 1, successful: 1, skipped: 0, failed: 0 });
+      assert.equal(retried.body.hits.total.value, 1);
+    } finally {
+      for (const restore of restores) restore();
+    }
+    assert.equal((await a.request('DELETE', '/copies')).status, 200);
   });
 });

@@ -74,9 +74,6 @@ const LOCAL_NODE_COMPARISONS: Record<string, { count: number; why: string }> = {
   'actions/node-actions.ts': { count: 1, why: "bans go to the other nodes: this node's TaskManager cancels its own children itself (ES's TaskCancellationService)" },
   'actions/tasks/task-results-index.ts': { count: 1, why: "the id floor only concerns this node's own task ids" },
   'actions/documents/write-executor.ts': { count: 3, why: "the primary's node checks that the primary is still its own copy (ES's primary action), after the request reached it" },
-  'actions/search/search-shards.ts': { count: 3, why: 'a local shard is searched on its own searcher without a reader context (decision 0016; the exception 0020 records)' },
-  'actions/search/scroll-action.ts': { count: 2, why: "a scroll's local contexts are read from this node's registry (the same exception)" },
-  'actions/search/search-action.ts': { count: 1, why: "a point in time's local contexts are read from this node's registry (the same exception)" },
 };
 
 test('actions decide "is this node local?" only through the transport seam', () => {

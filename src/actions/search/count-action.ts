@@ -82,7 +82,6 @@ export async function countSearch(
     indexUuid: ref.indexUuid,
     shard: ref.shard,
     shardIndex: ref.shardIndex,
-    nodeId: ref.nodeId,
     ...slotSourcesOf(ref),
     ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }),
   }));

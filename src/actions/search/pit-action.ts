@@ -14,7 +14,6 @@ import { parseTimeValueMillis } from '../../common/time-value.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
 import { aliasFiltersOf } from './alias-filter.js';
 import { decodePitId, encodePitId, type PitShardRef } from './context-ids.js';
-import { readerContextsOf } from './reader-contexts.js';
 import { freeContexts } from './free-contexts.js';
 import { OPEN_READER_CONTEXT_ACTION, type OpenContextRequest, type RemoteContextRef } from './remote-contexts.js';
 import { sendToNode } from '../remote-node.js';
@@ -46,29 +45,20 @@ async function handleOpen(request: RestRequest, context: ActionContext): Promise
   const targets = resolveSearchTargets(state, options, indices, request.param('routing'));
   const refs = resolveSearchShards(services, state, targets.indices, targets.routingOf);
   const filters = aliasFiltersOf(targets);
-  const registry = readerContextsOf(services);
   const failed: (ShardFailure | undefined)[] = [];
   const opened = await Promise.all(
     refs.map(async (ref, position): Promise<PitShardRef | undefined> => {
       const base = { index: ref.index, indexUuid: ref.indexUuid, shard: ref.shard };
+      const node = ref.copy?.node;
       try {
-        if (ref.local !== undefined) {
-          const searcher = ref.local.shard.acquireSearcher();
-          try {
-            const readerContext = registry.open('pit', ref.local.service, ref.local.shard, searcher, keepAliveMillis, filters.get(ref.index));
-            return { ...base, nodeId: services.localNode.id, sessionId: registry.sessionId, contextId: readerContext.id };
-          } catch (err) {
-            searcher.release();
-            throw err;
-          }
-        }
-        if (ref.remoteNode === undefined) throw ref.unavailable!;
-        // The context lives on the copy's node, with the alias filter every search on it applies.
+        if (node === undefined) throw errors.searchShardNotAvailable(undefined);
+        // The context lives on the copy's node (this one's through the transport's local shortcut), with the alias
+        // filter every search on it applies.
         const args: OpenContextRequest = { ...base, keepAliveMillis, ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }) };
-        const remote = (await sendToNode(services, ref.remoteNode, OPEN_READER_CONTEXT_ACTION, encodeTagged(args), context.task)) as RemoteContextRef;
-        return { ...base, nodeId: ref.remoteNode.id, sessionId: remote.sessionId, contextId: remote.contextId };
+        const remote = (await sendToNode(services, node, OPEN_READER_CONTEXT_ACTION, args, context.task, undefined, { encodeRequest: encodeTagged })) as RemoteContextRef;
+        return { ...base, nodeId: node.id, sessionId: remote.sessionId, contextId: remote.contextId };
       } catch (err) {
-        failed[position] = { index: ref.index, shard: ref.shard, nodeId: ref.nodeId, cause: toEsError(err) };
+        failed[position] = { index: ref.index, shard: ref.shard, nodeId: node?.id ?? null, cause: toEsError(err) };
         return undefined;
       }
     }),

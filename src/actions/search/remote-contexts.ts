@@ -1,14 +1,17 @@
 /**
- * Search contexts on the node that holds the shard copy (ES's SearchService reader contexts reached over the
- * transport): a scroll or point-in-time context lives on its data node and its id names that node; the
- * coordinating node runs each phase there. These are the data node's handlers:
+ * The shard-level search phases, on the node that holds the shard copy (ES's SearchService behind
+ * SearchTransportService): every search reaches its shards through these, this node's own included (the
+ * transport runs those in-process, handing the request and the answer over as they are; decision 0024). A
+ * scroll or point-in-time context lives on its data node and its id names that node. These are the handlers:
  *
  *   indices:data/read/open_reader_context        open a point-in-time context on a shard copy
  *   indices:data/read/search[can_match]          whether the shard's query can match there (the pre-filter)
  *   indices:data/read/search[phase/dfs]          a shard's term and field statistics (dfs_query_then_fetch)
  *   indices:data/read/search[phase/query]        the query phase on a context (opening a scroll's context, or a
  *                                                plain search's single-use one, first): doc ids, scores, sort
- *                                                values and partial aggregations, never sources
+ *                                                values and partial aggregations, never sources; or, for a
+ *                                                search of one shard, query and fetch at once
+ *                                                (remote-shard-search.ts)
  *   indices:data/read/search[phase/fetch/id]     the page's winners from a context, recording a scroll's position
  *                                                (a plain search's context is freed by it: ES's ShardFetchRequest)
  *   indices:data/read/search[free_context]       free one context (clear scroll, close point in time)
@@ -16,9 +19,12 @@
  *
  * A scroll context remembers its request, sort, statistics and first-page totals (ScrollState) exactly as a
  * local one does, so a scroll's later pages are the same whichever node coordinates them. Values that msgpack
- * alone would alter travel tagged (wire-values.ts).
+ * alone would alter travel tagged (wire-values.ts): the codecs are registered with the actions (node-actions.ts)
+ * and the transport applies them only when a message crosses a socket, so the handlers and the coordinating node
+ * see plain values. Neither side changes what it handed over or was handed: on this node's shortcut both hold
+ * the same objects.
  */
-import { EsError, errors } from '../../common/errors.js';
+import { errors } from '../../common/errors.js';
 import type { QueryAst, SearchRequest } from '../../search/dsl/index.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
 import {
@@ -32,6 +38,7 @@ import {
   type AfterDoc,
   type DfsResult,
   type FetchDocRef,
+  type FetchedSearchHit,
   type QueryPhaseResult,
 } from '../../search/phase/index.js';
 import { TRACK_TOTAL_HITS_ACCURATE } from '../../search/dsl/index.js';
@@ -42,7 +49,6 @@ import { withAliasFilter } from './alias-filter.js';
 import { readerContextsOf, type ReaderContext } from './reader-contexts.js';
 import { searchContextMissing } from './search-errors.js';
 import { targetFor, type ShardLabel } from './search-shards.js';
-import { decodeTagged, encodeTagged } from './wire-values.js';
 import { logRemoteSearchPhase, type SearchSlowLogRequest } from './search-slow-log.js';
 import { totalHitsText } from '../../indices/index.js';
 
@@ -60,16 +66,15 @@ export interface RemoteContextRef {
   readonly contextId: number;
 }
 
-/** The shard copy on this node, or ES's no_shard_available_action_exception. */
+/**
+ * The shard copy on this node, or ES's shard_not_found_exception (the coordinating node reports it as its copy not
+ * being available, and tries the next copy).
+ */
 function localShard(services: NodeServices, label: { index: string; indexUuid: string; shard: number }) {
   const indices = indicesOf(services).service;
   const service = indices.indexService(label.index);
   const shard = indices.shard(label.index, label.shard);
-  if (service === undefined || shard === undefined || service.uuid !== label.indexUuid || shard.state === 'closed') {
-    throw new EsError('no_shard_available_action_exception', `No shard available for [[${label.index}][${label.shard}]]`, {
-      metadata: { index_uuid: label.indexUuid, shard: String(label.shard), index: label.index },
-    });
-  }
+  if (service === undefined || shard === undefined || service.uuid !== label.indexUuid || shard.state === 'closed') throw errors.shardNotFound(label.index, label.indexUuid, label.shard);
   return { service, shard };
 }
 
@@ -93,8 +98,7 @@ export interface OpenContextRequest {
   readonly aliasFilter?: QueryAst;
 }
 
-export function openReaderContext(services: NodeServices, raw: unknown): unknown {
-  const request = decodeTagged(raw) as OpenContextRequest;
+export function openReaderContext(services: NodeServices, request: OpenContextRequest): RemoteContextRef {
   const { service, shard } = localShard(services, request);
   const registry = readerContextsOf(services);
   const searcher = shard.acquireSearcher();
@@ -118,8 +122,7 @@ export interface CanMatchRequest {
   readonly nowMillis: number;
 }
 
-export function canMatchOnShard(services: NodeServices, raw: unknown): { canMatch: boolean } {
-  const request = decodeTagged(raw) as CanMatchRequest;
+export function canMatchOnShard(services: NodeServices, request: CanMatchRequest): { canMatch: boolean } {
   if (request.context !== undefined) {
     const context = liveContext(services, request.context, 'pit');
     const registry = readerContextsOf(services);
@@ -150,8 +153,7 @@ export interface DfsShardRequest {
   readonly nowMillis: number;
 }
 
-export function dfsOnShard(services: NodeServices, raw: unknown, task: Task): unknown {
-  const request = decodeTagged(raw) as DfsShardRequest;
+export function dfsOnShard(services: NodeServices, request: DfsShardRequest, task: Task): DfsResult {
   task.ensureNotCancelled();
   if (request.context !== undefined) {
     const context = liveContext(services, request.context, 'pit');
@@ -159,7 +161,7 @@ export function dfsOnShard(services: NodeServices, raw: unknown, task: Task): un
     registry.acquire(context, undefined);
     try {
       // Statistics come from the request's query, without the alias filter (as for a local shard).
-      return encodeTagged(executeDfsPhase(targetFor(labelOf(context, request.label.shardIndex), context.service, context.searcher, services), request.query, request.nowMillis));
+      return executeDfsPhase(targetFor(labelOf(context, request.label.shardIndex), context.service, context.searcher, services), request.query, request.nowMillis);
     } finally {
       registry.release(context);
     }
@@ -167,7 +169,7 @@ export function dfsOnShard(services: NodeServices, raw: unknown, task: Task): un
   const { service, shard } = localShard(services, request.label);
   const searcher = shard.acquireSearcher();
   try {
-    return encodeTagged(executeDfsPhase(targetFor(request.label, service, searcher, services), request.query, request.nowMillis));
+    return executeDfsPhase(targetFor(request.label, service, searcher, services), request.query, request.nowMillis);
   } finally {
     searcher.release();
   }
@@ -217,8 +219,7 @@ export interface ContextQueryResult {
   readonly request: SearchRequest;
 }
 
-export async function queryOnContext(services: NodeServices, raw: unknown, task: Task): Promise<unknown> {
-  const args = decodeTagged(raw) as ContextQueryRequest;
+export async function queryOnContext(services: NodeServices, args: ContextQueryRequest, task: Task): Promise<ContextQueryResult> {
   const registry = readerContextsOf(services);
   const mode = args.mode;
   let context: ReaderContext;
@@ -293,7 +294,7 @@ export async function queryOnContext(services: NodeServices, raw: unknown, task:
       query,
       request,
     };
-    return encodeTagged(answer);
+    return answer;
   } catch (err) {
     stats.queryFailure++;
     keep = !opened;
@@ -322,8 +323,7 @@ export interface ContextFetchRequest {
   readonly slowLog?: SearchSlowLogRequest;
 }
 
-export async function fetchOnContext(services: NodeServices, raw: unknown, task: Task): Promise<unknown> {
-  const args = decodeTagged(raw) as ContextFetchRequest;
+export async function fetchOnContext(services: NodeServices, args: ContextFetchRequest, task: Task): Promise<FetchedSearchHit[]> {
   const registry = readerContextsOf(services);
   const context = liveContext(services, args.context, args.kind);
   registry.acquire(context, undefined);
@@ -344,7 +344,7 @@ export async function fetchOnContext(services: NodeServices, raw: unknown, task:
     stats.fetchTimeMillis += Math.round(tookMillis);
     // A fetch phase knows no total (ES's fetch context has no query result: "-1").
     logRemoteSearchPhase(services, context.service, 'fetch', args.slowLog, { index: context.index, shard: context.shardId, tookMillis, totalHits: '-1' });
-    return encodeTagged(hits);
+    return hits;
   } catch (err) {
     stats.fetchFailure++;
     throw err;

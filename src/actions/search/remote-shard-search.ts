@@ -1,12 +1,14 @@
 /**
- * The shard search of a plain `_search` (or `_count`) of a single shard that lives on another node: the
- * coordinating node sends `indices:data/read/search[phase/query+fetch]` to that node, which runs the query phase
- * on its copy and fetches the page (its hits from `from` on) in the same round trip (ES's query-and-fetch, which
- * ES also uses when a search has one shard), returning the unreduced query result (hits, totals, partial
- * aggregations) and those hits. With one shard the page is exactly the winners, so nothing is fetched in vain. A search of several shards runs the query phase in a single-use context instead and fetches only the
- * winners (remote-contexts.ts, docs/decisions/0016). A dfs search sends every shard's statistics along.
+ * The shard search of a plain `_search` (or `_count`) of a single shard, on the node holding the chosen copy
+ * (this one included: the transport runs it in-process there): the coordinating node sends
+ * `indices:data/read/search[phase/query]` in `query-and-fetch` mode, and the node runs the query phase on its copy
+ * and fetches the page (its hits from `from` on) in the same round trip, as ES does when a search has one shard,
+ * returning the unreduced query result (hits, totals, partial aggregations) and those hits. With one shard the page
+ * is exactly the winners, so nothing is fetched in vain. A search of several shards runs the query phase in a
+ * single-use context instead and fetches only the winners (remote-contexts.ts, docs/decisions/0016). A dfs search
+ * sends every shard's statistics along.
  */
-import { EsError, errors } from '../../common/errors.js';
+import { errors } from '../../common/errors.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
 import type { SearchRequest } from '../../search/dsl/index.js';
 import {
@@ -15,6 +17,7 @@ import {
   executeQueryPhase,
   PhaseControl,
   resolveSort,
+  RELEVANCE,
   type AfterDoc,
   type DfsResult,
   type FetchedSearchHit,
@@ -25,13 +28,12 @@ import type { Task } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
 import { indicesOf } from '../indices-services.js';
 import { targetFor } from './search-shards.js';
-import { decodeTagged, encodeTagged } from './wire-values.js';
 import { logRemoteSearchPhase, type SearchSlowLogRequest } from './search-slow-log.js';
 import { totalHitsText } from '../../indices/index.js';
 
-export const QUERY_FETCH_ACTION = 'indices:data/read/search[phase/query+fetch]';
-
 export interface RemoteShardSearchRequest {
+  /** Sent as a query phase request (remote-contexts.ts QUERY_CONTEXT_ACTION), told apart by this mode. */
+  readonly mode: { readonly kind: 'query-and-fetch' };
   readonly index: string;
   readonly indexUuid: string;
   readonly shard: number;
@@ -56,15 +58,11 @@ export interface RemoteShardSearchResult {
 }
 
 /** Runs on the node holding the shard copy, as a child task of the coordinating node's search. */
-export async function executeRemoteShardSearch(services: NodeServices, request: RemoteShardSearchRequest, task: Task): Promise<unknown> {
+export async function executeRemoteShardSearch(services: NodeServices, request: RemoteShardSearchRequest, task: Task): Promise<RemoteShardSearchResult> {
   const indices = indicesOf(services).service;
   const service = indices.indexService(request.index);
   const shard = indices.shard(request.index, request.shard);
-  if (service === undefined || shard === undefined || service.uuid !== request.indexUuid) {
-    throw new EsError('no_shard_available_action_exception', `No shard available for [[${request.index}][${request.shard}]]`, {
-      metadata: { index_uuid: request.indexUuid, shard: String(request.shard), index: request.index },
-    });
-  }
+  if (service === undefined || shard === undefined || service.uuid !== request.indexUuid || shard.state === 'closed') throw errors.shardNotFound(request.index, request.indexUuid, request.shard);
   const searcher = shard.acquireSearcher();
   shard.searchStats.openContexts++;
   shard.searchStats.queryCurrent++;
@@ -98,12 +96,16 @@ export async function executeRemoteShardSearch(services: NodeServices, request: 
     // The hits before `from` are the reduce's to skip; only the page is fetched.
     const docs = query.hits.slice(request.request.from ?? 0).map((hit) => ({ shardIndex: request.shardIndex, doc: hit.doc, score: hit.score, ...(hit.sortValues !== undefined && { sortValues: hit.sortValues }) }));
     const fetchStarted = performance.now();
-    const hits = docs.length === 0 ? [] : await executeFetchPhase(target, { request: request.request, docs, ...(statistics !== undefined && { statistics }), nowMillis: request.nowMillis }, control);
+    // The fetch is not held to the request's timeout (a query phase that timed out still returns its hits).
+    const fetchControl = new PhaseControl(() => task.ensureNotCancelled(), undefined);
+    const hits = docs.length === 0 ? [] : await executeFetchPhase(target, { request: request.request, docs, ...(statistics !== undefined && { statistics }), nowMillis: request.nowMillis }, fetchControl);
     if (docs.length > 0) {
+      const fetchMillis = performance.now() - fetchStarted;
       shard.searchStats.fetchTotal++;
-      logRemoteSearchPhase(services, service, 'fetch', request.slowLog, { ...label, tookMillis: performance.now() - fetchStarted, totalHits: '-1' });
+      shard.searchStats.fetchTimeMillis += Math.round(fetchMillis);
+      logRemoteSearchPhase(services, service, 'fetch', request.slowLog, { ...label, tookMillis: fetchMillis, totalHits: '-1' });
     }
-    return encodeTagged({ query, hits } satisfies RemoteShardSearchResult);
+    return { query, hits };
   } catch (err) {
     shard.searchStats.queryFailure++;
     throw err;
@@ -114,12 +116,10 @@ export async function executeRemoteShardSearch(services: NodeServices, request: 
   }
 }
 
-export function decodeRemoteShardSearch(raw: unknown): RemoteShardSearchResult {
-  return decodeTagged(raw) as RemoteShardSearchResult;
-}
-
 /** The sort a shard of this index resolves, for the coordinating node's reduce (mappings are on every node). */
 export function resolveSortForIndex(services: NodeServices, index: string, request: SearchRequest, label: { index: string; indexUuid: string; shard: number; shardIndex: number }): ResolvedSort {
+  // Relevance needs no mapping (the common case, asked for every shard of every search).
+  if (request.sort === undefined || request.sort.length === 0) return RELEVANCE;
   const service = indicesOf(services).service.indexService(index);
   if (service === undefined) throw errors.indexNotFound(index);
   return resolveSort(targetFor(label, service, undefined as never, services), request.sort);

@@ -10,7 +10,6 @@ import { errors } from '../../common/errors.js';
 import { parseTimeValueMillis } from '../../common/time-value.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
 import { parseScrollId } from './context-ids.js';
-import { readerContextsOf } from './reader-contexts.js';
 import { clearAllScrollContexts, freeContexts } from './free-contexts.js';
 import { responseStatus, type SearchAnswer } from './search-action.js';
 import { searchContextMissing } from './search-errors.js';
@@ -57,40 +56,25 @@ async function handleScroll(request: RestRequest, context: ActionContext): Promi
 export async function runScroll(scrollId: string, keepAliveMillis: number | undefined, totalHitsAsInt: boolean, context: ActionContext): Promise<SearchAnswer> {
   const started = performance.now();
   const refs = parseScrollId(scrollId);
-  const services = context.services;
-  const registry = readerContextsOf(services);
-  const state = services.clusterService.state();
+  const state = context.services.clusterService.state();
   const slots: ShardSlot[] = refs.map((ref, shardIndex) => {
-    const node = ref.nodeId === services.localNode.id || services.transport === undefined ? undefined : state.nodes.get(ref.nodeId);
-    if (node !== undefined) {
-      // The context is on another node: its index and shard are learnt from there (search-executor.ts).
-      return { index: '', indexUuid: '', shard: -1, shardIndex, nodeId: node.id, source: { kind: 'remote-context', node, context: { sessionId: ref.sessionId, contextId: ref.contextId } } };
-    }
-    const readerContext = ref.nodeId === services.localNode.id ? registry.get(ref.sessionId, ref.contextId) : undefined;
-    if (readerContext === undefined || readerContext.scroll === undefined) {
-      return { index: '', indexUuid: '', shard: -1, shardIndex, nodeId: undefined, source: { kind: 'failed', error: searchContextMissing(ref.contextId) } };
-    }
-    return {
-      index: readerContext.index,
-      indexUuid: readerContext.indexUuid,
-      shard: readerContext.shardId,
-      shardIndex,
-      nodeId: services.localNode.id,
-      source: { kind: 'context', context: readerContext },
-    };
+    // Each context is on its node (this one's too, through the transport's local shortcut); its index and shard
+    // are learnt from there (search-executor.ts). A node that left the cluster took its contexts along.
+    const node = state.nodes.get(ref.nodeId);
+    if (node === undefined) return { index: '', indexUuid: '', shard: -1, shardIndex, nodeId: undefined, source: { kind: 'failed', error: searchContextMissing(ref.contextId) } };
+    return { index: '', indexUuid: '', shard: -1, shardIndex, nodeId: node.id, source: { kind: 'context', node, context: { sessionId: ref.sessionId, contextId: ref.contextId } } };
   });
-  const first = slots.find((slot) => slot.source.kind === 'context');
-  const stored = first?.source.kind === 'context' ? first.source.context.scroll : undefined;
   const outcome = await executeSearch(
     {
-      request: stored?.request ?? {},
+      // The request, its size, sort and clock are each context's own (its first page's), kept on its node.
+      request: {},
       aggregations: undefined,
       dfs: false,
       trackTotalHitsUpTo: TRACK_TOTAL_HITS_ACCURATE,
       allowPartialResults: true,
-      nowMillis: stored?.nowMillis ?? Date.now(),
+      nowMillis: Date.now(),
       slots,
-      mode: { kind: 'scroll-next', keepAliveMillis, size: stored?.request.size ?? 10 },
+      mode: { kind: 'scroll-next', keepAliveMillis, size: 10 },
     },
     context,
   );

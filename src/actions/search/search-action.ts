@@ -9,40 +9,28 @@ import { aliasFiltersOf } from './alias-filter.js';
 import { errors } from '../../common/errors.js';
 import { json, type ActionContext, type RestRequest, type RestResponse, type Route } from '../rest.js';
 import { buildScrollId, decodePitId } from './context-ids.js';
-import { readerContextsOf } from './reader-contexts.js';
-import { searchContextMissing } from './search-errors.js';
 import { executeSearch, SEARCH_ACTION, slotSourcesOf, type SearchMode, type ShardSlot } from './search-executor.js';
 import { indexExpressions, readSearchInput, SEARCH_PARAMS, withPitTiebreaker, type SearchInput } from './search-input.js';
 import { emptySearchResponseXContent, searchResponseXContent, type ResponseOptions } from './search-response.js';
 import { compareShardIds, resolveSearchShards } from './search-shards.js';
-import { transportAddress } from '../../cluster/index.js';
 
 export interface SearchAnswer {
   readonly status: number;
   readonly body: Record<string, unknown>;
 }
 
-/** The shards of a point in time: its recorded contexts, in ES's shard order. */
+/** The shards of a point in time: its recorded contexts, each on its node, in ES's shard order. */
 function pitSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
-  const services = context.services;
-  const registry = readerContextsOf(services);
-  const state = services.clusterService.state();
+  const state = context.services.clusterService.state();
   const refs = decodePitId(input.pit!.id);
   const sorted = [...refs].sort(compareShardIds);
   return sorted.map((ref, shardIndex): ShardSlot => {
     const base = { index: ref.index, indexUuid: ref.indexUuid, shard: ref.shard, shardIndex, nodeId: ref.nodeId };
-    if (ref.nodeId !== services.localNode.id) {
-      // The context lives on its node; a node that left the cluster took it along.
-      const node = state.nodes.get(ref.nodeId);
-      if (node === undefined || services.transport === undefined) {
-        const error = node === undefined ? errors.noSuchNode(ref.nodeId) : errors.nodeNotConnected(node.name, transportAddress(node));
-        return { ...base, source: { kind: 'failed', error } };
-      }
-      return { ...base, source: { kind: 'remote-context', node, context: { sessionId: ref.sessionId, contextId: ref.contextId } } };
-    }
-    const readerContext = registry.get(ref.sessionId, ref.contextId);
-    if (readerContext === undefined || readerContext.kind !== 'pit') return { ...base, source: { kind: 'failed', error: searchContextMissing(ref.contextId) } };
-    return { ...base, source: { kind: 'context', context: readerContext }, ...(readerContext.aliasFilter !== undefined && { aliasFilter: readerContext.aliasFilter }) };
+    // The context lives on its node (which applies the alias filter it was opened with); a node that left the
+    // cluster took it along.
+    const node = state.nodes.get(ref.nodeId);
+    if (node === undefined) return { ...base, source: { kind: 'failed', error: errors.noSuchNode(ref.nodeId) } };
+    return { ...base, source: { kind: 'context', node, context: { sessionId: ref.sessionId, contextId: ref.contextId } } };
   });
 }
 
@@ -56,7 +44,6 @@ function indexSlots(input: SearchInput, context: ActionContext): ShardSlot[] {
     indexUuid: ref.indexUuid,
     shard: ref.shard,
     shardIndex: ref.shardIndex,
-    nodeId: ref.nodeId,
     ...slotSourcesOf(ref),
     ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }),
   }));

@@ -12,7 +12,8 @@ export interface ShardFailure {
   readonly index: string | undefined;
   /** -1 when the failure is not tied to a shard. */
   readonly shard: number;
-  readonly nodeId: string | undefined;
+  /** The copy's node; null for a shard with no copy to send to (ES prints `"node": null`), undefined for no shard. */
+  readonly nodeId: string | null | undefined;
   readonly cause: EsError;
 }
 
@@ -42,7 +43,7 @@ export function guessRootCauses(error: EsError): EsError[] {
 
 /** generateThrowableXContent: type, reason, metadata, then the cause chain. */
 export function errorXContent(error: EsError): Record<string, unknown> {
-  const out: Record<string, unknown> = { type: error.type, reason: error.reason, ...error.metadata };
+  const out: Record<string, unknown> = { type: error.type, reason: error.printedReason, ...error.metadata };
   if (error.causedBy !== undefined) out['caused_by'] = errorXContent(error.causedBy);
   return out;
 }

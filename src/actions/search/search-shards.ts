@@ -4,38 +4,33 @@
  * then uuid) so that the position of each (its shardIndex) breaks merge ties as in ES. Any started copy may
  * answer (replicas hold every acknowledged write: issue 13): this node's copy when it has one, else the
  * primary's, else a replica's, narrowed or chosen by `preference` (copy-preference.ts); the other copies follow
- * in that order, tried when the first fails. A shard with no active copy, or whose copies live on nodes this one
- * cannot reach yet, becomes a shard failure instead.
+ * in that order, tried when the first fails. A copy is named by its node only: whether that node is this one is
+ * the transport's question (decision 0024). A shard with no started copy becomes ES's unassigned-shard failure.
  */
 import { getHeapStatistics } from 'node:v8';
-import { EsError, errors } from '../../common/errors.js';
 import { calculateMaxClauseCount } from '../../search/dsl/index.js';
-import { transportAddress, type ClusterState, type DiscoveryNode, type ShardRouting } from '../../cluster/index.js';
+import type { ClusterState, DiscoveryNode } from '../../cluster/index.js';
 import { checkReadBlocks } from '../../cluster/metadata/index-updates.js';
 import type { Searcher } from '../../engine/searcher.js';
-import { shardIdFor, type IndexService, type IndexShard } from '../../indices/index.js';
+import { shardIdFor, type IndexService } from '../../indices/index.js';
 import type { ShardSearchSettings, ShardSearchTarget } from '../../search/phase/index.js';
 import type { NodeServices } from '../context.js';
 import { indicesOf } from '../indices-services.js';
 import { orderCopies, parsePreference } from '../copy-preference.js';
 
-/** One copy of a shard a search may read: this node's (searched on its own searcher) or another node's. */
-export type SearchCopy =
-  | { readonly nodeId: string; readonly local: { readonly service: IndexService; readonly shard: IndexShard }; readonly remoteNode?: undefined }
-  | { readonly nodeId: string; readonly local?: undefined; readonly remoteNode: DiscoveryNode };
+/** One copy of a shard a search may read, on its node (this one included: the transport decides how to reach it). */
+export interface SearchCopy {
+  readonly nodeId: string;
+  readonly node: DiscoveryNode;
+}
 
 export interface SearchShardRef {
   readonly index: string;
   readonly indexUuid: string;
   readonly shard: number;
   readonly shardIndex: number;
-  /** The node whose copy is searched first, or undefined when none. */
-  readonly nodeId: string | undefined;
-  readonly local: { readonly service: IndexService; readonly shard: IndexShard } | undefined;
-  /** Why the shard cannot be searched from here. */
-  readonly unavailable: EsError | undefined;
-  /** The node holding the copy to search when it is another node (reached over the transport). */
-  readonly remoteNode?: DiscoveryNode;
+  /** The copy searched first, or undefined when none is started (the shard then fails as ES's unassigned shard). */
+  readonly copy: SearchCopy | undefined;
   /**
    * The copies tried next, in order, when the first one fails (ES's SearchShardIterator: a failed shard request
    * goes to the next copy before the shard counts as failed).
@@ -118,10 +113,6 @@ function routedShards(service: IndexService | undefined, state: ClusterState, in
   return [...new Set(values.map((value) => shardIdFor(service.settings, '', value)))].sort((a, b) => a - b);
 }
 
-function unavailableShard(index: string, uuid: string, shard: number): EsError {
-  return new EsError('no_shard_available_action_exception', `No shard available for [[${index}][${shard}]]`, { metadata: { index_uuid: uuid, shard: String(shard), index } });
-}
-
 /** `routing` is the request's (the same for every index) or, through aliases, each index's own. */
 export function resolveSearchShards(
   services: NodeServices,
@@ -131,7 +122,6 @@ export function resolveSearchShards(
   preferenceText?: string,
 ): SearchShardRef[] {
   const { service: indicesService } = indicesOf(services);
-  const localId = services.localNode.id;
   const preference = parsePreference(preferenceText);
   const refs: Omit<SearchShardRef, 'shardIndex'>[] = [];
   for (const index of indices) {
@@ -146,32 +136,18 @@ export function resolveSearchShards(
       const active = orderCopies(
         copies.filter((copy) => copy.state === 'STARTED' || copy.state === 'RELOCATING'),
         preference,
-        localId,
+        services.localNode.id,
         { index, indexUuid: metadata.uuid, shard },
       );
-      // Every copy that can be reached from here, in preference order: this node's through its own searcher when
-      // it has the shard open, the others' over the transport.
+      // Every started copy whose node the state knows, in preference order; each is reached through the transport
+      // (in-process for this node's), and a copy that turns out not to be there fails over to the next.
       const reachable: SearchCopy[] = [];
-      let firstRemote: { nodeId: string; node: DiscoveryNode | undefined } | undefined;
       for (const copy of active) {
-        if (copy.nodeId === undefined) continue;
-        if (copy.nodeId === localId) {
-          const localShard = service?.shards.get(shard);
-          if (localShard !== undefined && service !== undefined && localShard.state !== 'closed') reachable.push({ nodeId: copy.nodeId, local: { service, shard: localShard } });
-          continue;
-        }
-        const node = state.nodes.get(copy.nodeId);
-        firstRemote ??= { nodeId: copy.nodeId, node };
-        if (node !== undefined && services.transport !== undefined) reachable.push({ nodeId: copy.nodeId, remoteNode: node });
+        const node = copy.nodeId === undefined ? undefined : state.nodes.get(copy.nodeId);
+        if (node !== undefined) reachable.push({ nodeId: node.id, node });
       }
       const [first, ...alternatives] = reachable;
-      if (first !== undefined) {
-        refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: first.nodeId, local: first.local, unavailable: undefined, ...(first.remoteNode !== undefined && { remoteNode: first.remoteNode }), alternatives });
-        continue;
-      }
-      const node = firstRemote?.node;
-      const unavailable = node !== undefined ? errors.nodeNotConnected(node.name, transportAddress(node)) : unavailableShard(index, metadata.uuid, shard);
-      refs.push({ index, indexUuid: metadata.uuid, shard, nodeId: firstRemote?.nodeId, local: undefined, unavailable, alternatives: [] });
+      refs.push({ index, indexUuid: metadata.uuid, shard, copy: first, alternatives });
     }
   }
   return refs.sort(compareShardIds).map((ref, shardIndex) => ({ ...ref, shardIndex }));

@@ -1,8 +1,8 @@
 /**
  * The search slow log (ES's SearchSlowLog.onQueryPhase / onFetchPhase): one line per shard phase that took longer
  * than one of the index's thresholds, written by the node that ran the phase, as in ES, where each data node logs
- * its own shards. A local shard's phase is logged by the search executor; a shard on another node is logged there
- * (remote-shard-search.ts, remote-contexts.ts), from what the coordinating node sends along with the phase: the
+ * its own shards. Every shard's phase is logged on the node that ran it (remote-shard-search.ts, remote-contexts.ts;
+ * this node's own shards too, decision 0024), from what the coordinating node sends along with the phase: the
  * request's source, its shard count and X-Opaque-Id (`SearchSlowLogRequest`). The coordinating node sends them only
  * when the index has a search slow log threshold set, so a search pays nothing for a log nobody turned on.
  */
@@ -23,16 +23,29 @@ function enabled(thresholds: SlowLogThresholds): boolean {
   return thresholds.warn >= 0 || thresholds.info >= 0 || thresholds.debug >= 0 || thresholds.trace >= 0;
 }
 
-/** The slow log details to send with a remote shard's phase, or undefined when the index logs no search phase. */
+/**
+ * Whether an index has a search slow log threshold set, by its settings object (the cluster state's index settings
+ * are immutable, a change makes a new object): asked for every shard phase of every search, so read once.
+ */
+const LOGS_SEARCH_PHASES = new WeakMap<Readonly<Record<string, string>>, boolean>();
+function logsSearchPhases(settings: Readonly<Record<string, string>>): boolean {
+  let logs = LOGS_SEARCH_PHASES.get(settings);
+  if (logs === undefined) {
+    const { slowLog } = readIndexSettings(settings);
+    logs = enabled(slowLog.query) || enabled(slowLog.fetch);
+    LOGS_SEARCH_PHASES.set(settings, logs);
+  }
+  return logs;
+}
+
+/** The slow log details to send with a shard's phase, or undefined when the index logs no search phase. */
 export function slowLogRequestFor(
   state: ClusterState,
   index: string,
   entry: { readonly totalShards: number; readonly source: (() => string) | undefined; readonly opaqueId: unknown },
 ): SearchSlowLogRequest | undefined {
   const metadata = state.indices.get(index);
-  if (metadata === undefined) return undefined;
-  const { slowLog } = readIndexSettings(metadata.settings);
-  if (!enabled(slowLog.query) && !enabled(slowLog.fetch)) return undefined;
+  if (metadata === undefined || !logsSearchPhases(metadata.settings)) return undefined;
   return { source: entry.source?.() ?? '{}', totalShards: entry.totalShards, opaqueId: typeof entry.opaqueId === 'string' ? entry.opaqueId : undefined };
 }
 
