@@ -4,7 +4,7 @@
  * chunking and yields whole frames; a bad magic, an unknown version or an oversize frame is a protocol error
  * and the connection is dropped, never half-read.
  */
-import { Packr } from 'msgpackr';
+import { Packr, RESERVE_START_SPACE } from 'msgpackr';
 
 export const FRAME_MAGIC = 0x4754; // "GT"
 export const FRAME_VERSION = 1;
@@ -86,14 +86,16 @@ export class ProtocolError extends Error {}
 
 export function encodeFrame(frame: Frame): Buffer {
   const { kind, ...payload } = frame;
-  const body = packer.pack(payload);
-  if (body.length > MAX_FRAME_BYTES) throw new ProtocolError(`frame of ${body.length} bytes exceeds ${MAX_FRAME_BYTES}`);
-  const header = Buffer.allocUnsafe(HEADER_BYTES);
-  header.writeUInt16BE(FRAME_MAGIC, 0);
-  header.writeUInt8(FRAME_VERSION, 2);
-  header.writeUInt8(kind, 3);
-  header.writeUInt32BE(body.length, 4);
-  return Buffer.concat([header, body]);
+  // The packer leaves the header's bytes free in front of the payload, and the header is written there: no second
+  // buffer and no copy of the whole frame (a copy of every frame sent was ~3% of a node's time answering `_tasks`).
+  const bytes = packer.pack(payload, RESERVE_START_SPACE | HEADER_BYTES);
+  const bodyLength = bytes.length - HEADER_BYTES;
+  if (bodyLength > MAX_FRAME_BYTES) throw new ProtocolError(`frame of ${bodyLength} bytes exceeds ${MAX_FRAME_BYTES}`);
+  bytes.writeUInt16BE(FRAME_MAGIC, 0);
+  bytes.writeUInt8(FRAME_VERSION, 2);
+  bytes.writeUInt8(kind, 3);
+  bytes.writeUInt32BE(bodyLength, 4);
+  return bytes;
 }
 
 export class FrameDecoder {

@@ -33,6 +33,19 @@ test('frames survive any chunking', () => {
   assert.throws(() => new FrameDecoder().push(Buffer.from('GET / HTTP/1.1\r\n\r\n')), /bad frame magic/);
 });
 
+test('an encoded frame keeps its bytes while later frames are encoded (frames queue until the turn\'s write)', () => {
+  // The header is written into space the packer leaves in front of the payload, in the packer's shared buffer:
+  // a later encode must never write over a frame still waiting to be sent.
+  const bodies = Array.from({ length: 400 }, (_, i) => ({ i, text: 'x'.repeat((i * 37) % 3000) }));
+  const frames = bodies.map((body, i) => encodeFrame({ kind: FrameKind.Response, id: i, body }));
+  const copies = frames.map((frame) => Buffer.from(frame));
+  encodeFrame({ kind: FrameKind.Response, id: 999, body: 'y'.repeat(200_000) });
+  frames.forEach((frame, i) => assert.ok(frame.equals(copies[i]!), `frame ${i} changed`));
+  const decoded = new FrameDecoder().push(Buffer.concat(frames));
+  assert.deepEqual(decoded.map((frame) => (frame.kind === FrameKind.Response ? frame.body : undefined)), bodies);
+  assert.equal(frames[0]!.readUInt16BE(0), 0x4754);
+});
+
 test('a large frame arriving in many small chunks is joined once, not at every chunk', () => {
   // 8 MiB in 1 KiB chunks: joining the pending bytes at every chunk copied ~34 GB here (minutes); once, 8 MiB.
   const body = Buffer.alloc(8 * 1024 * 1024, 7);
