@@ -257,7 +257,10 @@ async function opsBasedRecovery(cluster: ClusterProcesses, batch: number, client
     if (line !== undefined) console.log(`  primary: ${(JSON.parse(line) as { msg: string }).msg}`);
   }
   // The copy's own words on its local recovery (and why it failed, when it did).
-  for (const line of restarted.logs.filter((logged) => logged.includes('"local_recovery"') || logged.includes('local recovery up to'))) {
+  // With GANNET_NODE_OPTIONS=--trace-gc: the restarted node's collector pauses (every isolate's) since its start.
+  const pauses = restarted.logs.map((logged) => /ms: ([A-Za-z-]+).*?MB, ([0-9.]+) \/ [0-9.]+ ms/.exec(logged)).filter((match) => match !== null);
+  if (pauses.length > 0) console.log(`  replica: ${pauses.length} GC pauses, ${pauses.reduce((sum, match) => sum + Number(match[2]), 0).toFixed(0)} ms`);
+  for (const line of restarted.logs.filter((logged) => logged.includes('"local_recovery"') || logged.includes('local recovery up to') || logged.includes('"recovery_finalize"'))) {
     const logged = JSON.parse(line) as { msg: string; err?: { message?: string } };
     console.log(`  replica: ${logged.msg}${logged.err === undefined ? '' : ` (${JSON.stringify(logged.err).slice(0, 600)})`}`);
   }

@@ -23,6 +23,9 @@ import type { StoredCompression, StoredValue } from './codec/index.js';
 import type { TieredMergePolicyOptions } from './merge/tiered-merge-policy.js';
 import type { TranslogOperation } from './translog/index.js';
 import type { CommitSnapshot } from './segments/shard-segments.js';
+import type { BufferWriteTimings } from './segments/segment-worker-protocol.js';
+
+export type { BufferWriteTimings } from './segments/segment-worker-protocol.js';
 
 export type VersionType = 'internal' | 'external' | 'external_gte';
 
@@ -196,6 +199,8 @@ export interface Engine {
   close(options?: { flush?: boolean }): Promise<void>;
   /** Added: what opening replayed from the translog (absent for engines that never replay). */
   readonly translogRecovery?: { readonly operations: number };
+  /** Added: the last buffer an indexing worker wrote as a segment, and where its time went there (diagnostics). */
+  readonly lastBufferWrite?: BufferWriteTimings;
 }
 
 export interface EngineConfig {

@@ -37,6 +37,7 @@ import type {
   IndexOperation,
   WriteResult,
   BatchDurability,
+  BufferWriteTimings,
   ReplicatedEngineOperation,
 } from './engine.js';
 import {
@@ -494,6 +495,9 @@ export class InternalEngine implements Engine {
 
   /** What opening replayed, for the shard's recovery state (`_recovery`). */
   translogRecovery = { operations: 0 };
+
+  /** See Engine.lastBufferWrite. */
+  lastBufferWrite: BufferWriteTimings | undefined;
 
   private async replayTranslog(localCheckpoint: number, upToSeqNo: number): Promise<number> {
     let replayed = 0;
@@ -983,7 +987,8 @@ export class InternalEngine implements Engine {
     if (!flushing.isEmpty) {
       // Written even when every document is deleted: the buffer may live in a worker, which frees it by
       // writing it; the empty segment is dropped at once.
-      const { written, failedDocs } = await this.jobs.writeBuffer(this.segments.nextSegmentName(), flushing);
+      const { written, failedDocs, timings } = await this.jobs.writeBuffer(this.segments.nextSegmentName(), flushing);
+      if (timings !== undefined) this.lastBufferWrite = timings;
       const deletedInBuffer = [...new Set([...flushing.deletedDocs, ...failedDocs])];
       added = { segment: await this.segments.openWritten(written), deletedInBuffer };
     }

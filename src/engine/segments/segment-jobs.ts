@@ -17,7 +17,7 @@ import { RemoteBuffer } from '../indexing/remote-buffer.js';
 import { writeBufferedSegment, type WrittenSegment } from '../indexing/write-buffered-segment.js';
 import { mergeSegments } from '../merge/segment-merger.js';
 import type { LoadedSegment } from './loaded-segment.js';
-import type { WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
+import type { BufferWriteTimings, WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
 
 export type { WrittenSegment } from '../indexing/write-buffered-segment.js';
 
@@ -25,6 +25,8 @@ export interface WrittenBuffer {
   readonly written: WrittenSegment;
   /** Documents that could not be inverted after all (kept in the segment, deleted). */
   readonly failedDocs: readonly number[];
+  /** For a buffer that lived in an indexing worker: where its time went there. */
+  readonly timings?: BufferWriteTimings;
 }
 
 export interface SegmentJobs {
@@ -89,6 +91,7 @@ type JobOrder = WorkerJob extends infer Job ? (Job extends WorkerJob ? Omit<Job,
 
 interface JobResult extends WrittenSegment {
   readonly failedDocs?: readonly number[];
+  readonly timings?: BufferWriteTimings;
 }
 
 /** One lazily started worker with its pending jobs. */
@@ -124,7 +127,7 @@ class WorkerChannel {
       const job = this.pending.get(reply.jobId);
       if (job === undefined) return;
       this.pending.delete(reply.jobId);
-      if (reply.ok) job.resolve({ info: reply.info as SegmentInfo, idFilter: reply.idFilter, failedDocs: reply.failedDocs });
+      if (reply.ok) job.resolve({ info: reply.info as SegmentInfo, idFilter: reply.idFilter, failedDocs: reply.failedDocs, timings: reply.timings });
       else job.reject(Object.assign(new Error(`${this.role} worker: ${reply.message}`), { workerStack: reply.stack }));
     });
     const failAll = (err: Error): void => {
@@ -220,7 +223,7 @@ class WorkerSegmentJobs implements SegmentJobs {
       buffer.seal();
       try {
         const result = await indexing.channel.run({ kind: 'write-buffer', bufferId: buffer.bufferId, indexPath, name, compression }, []);
-        return { written: result, failedDocs: result.failedDocs ?? [] };
+        return { written: result, failedDocs: result.failedDocs ?? [], ...(result.timings !== undefined && { timings: result.timings }) };
       } finally {
         indexing.buffers.delete(buffer.bufferId);
       }

@@ -35,7 +35,18 @@ export type WorkerNotice =
   | { readonly kind: 'init'; readonly analysisSettings: unknown; readonly indexName: string }
   | { readonly kind: 'batch'; readonly bufferId: number; readonly batch: DocumentBatch };
 
+/**
+ * Where the time of writing a worker-side buffer went, in wall-clock milliseconds of the worker thread (which waits
+ * for a core behind the event loop, decision 0019): applying its batches (inverting the documents, spread over the
+ * buffer's life) and writing it as a segment.
+ */
+export interface BufferWriteTimings {
+  readonly docs: number;
+  readonly invertMillis: number;
+  readonly writeMillis: number;
+}
+
 export type WorkerReply =
-  | { readonly jobId: number; readonly ok: true; readonly info: unknown; readonly idFilter: Uint32Array; readonly failedDocs?: readonly number[] }
+  | { readonly jobId: number; readonly ok: true; readonly info: unknown; readonly idFilter: Uint32Array; readonly failedDocs?: readonly number[]; readonly timings?: BufferWriteTimings }
   | { readonly jobId: number; readonly ok: false; readonly message: string; readonly stack?: string }
   | { readonly jobId: -1; readonly kind: 'ram'; readonly bufferId: number; readonly bytes: number; readonly docs: number };

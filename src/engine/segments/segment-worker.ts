@@ -16,7 +16,7 @@ import { decodeBatch, type DocumentBatch } from '../indexing/document-batch.js';
 import { CachedAnalyzers, IndexingBuffer } from '../indexing/indexing-buffer.js';
 import { writeBufferedSegment, type WrittenSegment } from '../indexing/write-buffered-segment.js';
 import { mergeSegments } from '../merge/segment-merger.js';
-import type { WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
+import type { BufferWriteTimings, WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
 
 if (parentPort === null) throw new Error('segment-worker.js runs as a worker thread');
 const port = parentPort;
@@ -24,7 +24,7 @@ const port = parentPort;
 lowerThisThreadsPriority();
 const directories = new Map<string, Promise<FsDirectory>>();
 let analyzers: CachedAnalyzers | null = null;
-const buffers = new Map<number, { buffer: IndexingBuffer; failed: number[] }>();
+const buffers = new Map<number, { buffer: IndexingBuffer; failed: number[]; invertMillis: number }>();
 
 function directory(path: string): Promise<FsDirectory> {
   let dir = directories.get(path);
@@ -37,9 +37,10 @@ function directory(path: string): Promise<FsDirectory> {
 
 function applyBatch(bufferId: number, batch: DocumentBatch): void {
   if (analyzers === null) throw new Error('indexing worker used before init');
+  const started = performance.now();
   let entry = buffers.get(bufferId);
   if (entry === undefined) {
-    entry = { buffer: new IndexingBuffer(analyzers), failed: [] };
+    entry = { buffer: new IndexingBuffer(analyzers), failed: [], invertMillis: 0 };
     buffers.set(bufferId, entry);
   }
   const { buffer, failed } = entry;
@@ -57,11 +58,12 @@ function applyBatch(bufferId: number, batch: DocumentBatch): void {
     buffer.setMeta(expected, seqNo, primaryTerm, version);
   }
   for (const doc of batch.deletes) buffer.markDeleted(doc);
+  entry.invertMillis += performance.now() - started;
   const reply: WorkerReply = { jobId: -1, kind: 'ram', bufferId, bytes: buffer.ramBytesUsed(), docs: buffer.numDocs };
   port.postMessage(reply);
 }
 
-async function run(job: WorkerJob): Promise<WrittenSegment & { failedDocs?: number[] }> {
+async function run(job: WorkerJob): Promise<WrittenSegment & { failedDocs?: number[]; timings?: BufferWriteTimings }> {
   const dir = await directory(job.indexPath);
   switch (job.kind) {
     case 'flush':
@@ -70,8 +72,10 @@ async function run(job: WorkerJob): Promise<WrittenSegment & { failedDocs?: numb
       const entry = buffers.get(job.bufferId);
       if (entry === undefined) throw new Error(`no buffer ${job.bufferId} in this worker`);
       buffers.delete(job.bufferId);
+      const writing = performance.now();
+      const docs = entry.buffer.numDocs;
       const written = await writeBufferedSegment(dir, job.name, snapshotBuffer(entry.buffer).segment, job.compression);
-      return { ...written, failedDocs: entry.failed };
+      return { ...written, failedDocs: entry.failed, timings: { docs, invertMillis: Math.round(entry.invertMillis), writeMillis: Math.round(performance.now() - writing) } };
     }
     case 'merge': {
       const sources = [];
@@ -103,7 +107,7 @@ port.on('message', (message: WorkerJob | WorkerNotice) => {
   const job = message;
   run(job).then(
     (written) => {
-      const reply: WorkerReply = { jobId: job.jobId, ok: true, info: written.info, idFilter: written.idFilter, failedDocs: written.failedDocs };
+      const reply: WorkerReply = { jobId: job.jobId, ok: true, info: written.info, idFilter: written.idFilter, failedDocs: written.failedDocs, timings: written.timings };
       port.postMessage(reply, [written.idFilter.buffer as ArrayBuffer]);
     },
     (err: unknown) => {

@@ -302,12 +302,35 @@ export class PeerRecoveryTargetService {
     const recovery = this.recovery(request.recoveryId);
     const shard = openShardOf(recovery);
     recovery.state.startFinalizeStage();
+    const started = performance.now();
     shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
     shard.syncGlobalCheckpointToEngine();
     await shard.replicationEngine.syncTranslog();
-    // Searches may go to this copy once it is started: make what it recovered visible now.
+    const synced = performance.now();
+    // Searches may go to this copy once it is started: make what it recovered visible now. Most of a finalize's
+    // time is here: the indexing worker first inverts whatever history it has not caught up with (it runs at a
+    // lower priority than the event loops, decision 0019), then writes the buffer as a segment.
     await shard.refresh('recovery');
+    this.logFinalize(recovery, shard, synced - started, performance.now() - synced);
     return replicaResponse(shard);
+  }
+
+  /** One line per recovery on where the finalize's time went (the primary's peer_recovery_done gives the phases). */
+  private logFinalize(recovery: OngoingRecovery, shard: IndexShard, syncMillis: number, refreshMillis: number): void {
+    const written = shard.replicationEngine.lastBufferWrite;
+    const { index, shard: shardId } = recovery.request;
+    const worker = written === undefined ? '' : `; its last segment: ${written.docs} documents, inverted over [${written.invertMillis}ms], written in [${written.writeMillis}ms]`;
+    this.services.logger.info(
+      {
+        event: 'recovery_finalize',
+        index,
+        shard: shardId,
+        sync_millis: Math.round(syncMillis),
+        refresh_millis: Math.round(refreshMillis),
+        ...(written !== undefined && { segment_docs: written.docs, invert_millis: written.invertMillis, write_millis: written.writeMillis }),
+      },
+      `[${index}][${shardId}] recovery finalize: translog sync [${Math.round(syncMillis)}ms], refresh [${Math.round(refreshMillis)}ms]${worker}`,
+    );
   }
 
   private async handoff(request: HandoffPrimaryContextRequest): Promise<object> {
