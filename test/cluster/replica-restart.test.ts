@@ -128,9 +128,15 @@ describe('a replica whose node restarts', () => {
       const written = await primary.request('POST', '/_bulk', { raw: docs(`seen${batch}-`, 200), headers: NDJSON });
       assert.equal(written.body.errors, false, written.text);
     }
+    // A copy reports the global checkpoint it knows before the fsync that persists it ends, and a kill -9 in between
+    // leaves the older one on disk; the retention lease the primary keeps for the replica's node follows what the
+    // copy persisted (its answer's retainFromSeqNo), so it is what says the copy can ask for exactly max_seq_no + 1.
     const synced = await cluster.waitFor(primary, '/restart/_stats?level=shards', (r) => {
       const copies = r.body?.indices?.restart?.shards?.['0'] ?? [];
-      return copies.length === 2 && copies.every((copy: any) => copy.seq_no.global_checkpoint === copy.seq_no.max_seq_no);
+      if (copies.length !== 2 || !copies.every((copy: any) => copy.seq_no.global_checkpoint === copy.seq_no.max_seq_no)) return false;
+      const primaryCopy = copies.find((copy: any) => copy.routing.primary);
+      const lease = primaryCopy?.retention_leases?.leases?.find((candidate: any) => candidate.id === `peer_recovery/${replica.nodeId}`);
+      return lease?.retaining_seq_no === primaryCopy.seq_no.max_seq_no + 1;
     });
     const maxSeqNoBeforeKill: number = synced.body.indices.restart.shards['0'][0].seq_no.max_seq_no;
 
@@ -156,6 +162,14 @@ describe('a replica whose node restarts', () => {
     assert.equal(done.starting_seq_no, maxSeqNoBeforeKill + 1, JSON.stringify(done));
     assert.equal(done.files, 0, JSON.stringify(done));
     assert.equal(done.operations, missed, `only the missed operations came from the primary: ${JSON.stringify(done)}`);
+    // The copy's account of its finalize: the translog sync, the refresh, and the indexing worker's part in it.
+    const finalize = restarted.logs
+      .filter((line) => line.includes('"recovery_finalize"'))
+      .map((line) => JSON.parse(line) as { sync_millis?: number; refresh_millis?: number; segment_docs?: number; invert_millis?: number; write_millis?: number })
+      .pop();
+    assert.ok(finalize !== undefined, 'the copy logged its finalize');
+    for (const figure of ['sync_millis', 'refresh_millis', 'invert_millis', 'write_millis'] as const) assert.equal(typeof finalize[figure], 'number', JSON.stringify(finalize));
+    assert.ok(finalize.segment_docs! > 0 && finalize.segment_docs! <= missed, JSON.stringify(finalize));
 
     const recovery = await primary.request('GET', '/restart/_recovery');
     const peer = recovery.body.restart.shards.find((shard: any) => shard.type === 'PEER' && shard.target.id === restarted.nodeId);
