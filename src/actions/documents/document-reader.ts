@@ -12,6 +12,7 @@ import type { GetResult, VersionType } from '../../engine/engine.js';
 import { displayStoredValue, storedFieldsOfMapping } from '../../search/index.js';
 import type { FieldLookup } from '../../search/dsl/index.js';
 import type { FieldValue } from '../../search/fetch/index.js';
+import { RawJson } from '../../common/raw-json.js';
 import { fieldLookupFor } from '../../search/phase/index.js';
 import { readIndexSettings, shardIdFor } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
@@ -95,15 +96,26 @@ interface ShardGetRequest {
   readonly options: ReadOptions;
 }
 
-/** A read's answer as it crosses a socket: `fields` as entries (a Map would arrive as a plain object). */
+/** A stored field's value on the wire: a number's literal (RawJson) tagged, strings and booleans as they are. */
+type WireFieldValue = string | boolean | { readonly rawJson: string };
+
+/**
+ * A read's answer as it crosses a socket: `fields` as entries (a Map would arrive as a plain object), a number
+ * literal as `{rawJson}` (sent bare, a RawJson arrives as the object `{text: '7'}`, and a realtime get of a stored
+ * number through another node printed that object).
+ */
 export function documentReadToWire(value: unknown): unknown {
   const read = value as DocumentRead;
-  return read.fields === undefined ? read : { ...read, fields: [...read.fields] };
+  if (read.fields === undefined) return read;
+  const fields = [...read.fields].map(([name, values]): [string, WireFieldValue[]] => [name, values.map((one) => (one instanceof RawJson ? { rawJson: one.text } : one))]);
+  return { ...read, fields };
 }
 
 function documentReadFromWire(wire: unknown): DocumentRead {
-  const read = wire as Omit<DocumentRead, 'fields'> & { fields?: Array<[string, FieldValue[]]> };
-  return read.fields === undefined ? (read as DocumentRead) : { ...read, fields: new Map(read.fields) };
+  const read = wire as Omit<DocumentRead, 'fields'> & { fields?: Array<[string, WireFieldValue[]]> };
+  if (read.fields === undefined) return read as DocumentRead;
+  const fields = read.fields.map(([name, values]): [string, FieldValue[]] => [name, values.map((one) => (typeof one === 'object' ? new RawJson(one.rawJson) : one))]);
+  return { ...read, fields: new Map(fields) };
 }
 
 export async function readDocument(context: ActionContext, expression: string, id: string, options: ReadOptions): Promise<DocumentRead> {
