@@ -56,4 +56,38 @@ describe('APIs through a node that is not the master', () => {
     const afterRecovery = await other.request('GET', '/st2/_stats/indexing');
     assert.equal(afterRecovery.body._all.total.indexing.index_total, 5, afterRecovery.text);
   });
+
+  test('_rollover measures max_docs on the primaries wherever they live', async () => {
+    // The write index's shards on the other nodes: measured on this node alone, the index held no documents.
+    const settings = { number_of_shards: 2, number_of_replicas: 0, 'index.routing.allocation.exclude._name': other.name };
+    assert.equal((await other.request('PUT', '/roll-000001', { body: { settings, aliases: { roll: { is_write_index: true } } } })).status, 200);
+    await cluster.waitFor(other, '/_cluster/health/roll-000001?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const bulk = await other.request('POST', '/_bulk?refresh=true', {
+      raw: '{"index":{"_index":"roll","_id":"a"}}\n{"n":1}\n{"index":{"_index":"roll","_id":"b"}}\n{"n":2}\n',
+      headers: { 'content-type': 'application/x-ndjson' },
+    });
+    assert.equal(bulk.body.errors, false, bulk.text);
+    const notYet = await other.request('POST', '/roll/_rollover?dry_run=true', { body: { conditions: { max_docs: 3 } } });
+    assert.deepEqual(notYet.body.conditions, { '[max_docs: 3]': false }, notYet.text);
+    const rolled = await other.request('POST', '/roll/_rollover', { body: { conditions: { max_docs: 2, max_primary_shard_docs: 1 } } });
+    assert.equal(rolled.status, 200, rolled.text);
+    assert.deepEqual(rolled.body.conditions, { '[max_docs: 2]': true, '[max_primary_shard_docs: 1]': true }, rolled.text);
+    assert.equal(rolled.body.rolled_over, true);
+    assert.equal(rolled.body.new_index, 'roll-000002');
+  });
+
+  test('a realtime get of stored numbers from a copy on another node prints the numbers', async () => {
+    const settings = { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.exclude._name': other.name };
+    const mappings = { properties: { count: { type: 'integer', store: true }, ratio: { type: 'float', store: true }, tag: { type: 'keyword', store: true } } };
+    assert.equal((await other.request('PUT', '/stored', { body: { settings, mappings } })).status, 200);
+    await cluster.waitFor(other, '/_cluster/health/stored?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    await other.request('PUT', '/stored/_doc/1', { body: { count: '7', ratio: 1.1, tag: 'x' } });
+    // Before a refresh the stored values come from the source parsed again: number literals (they crossed the
+    // transport as {"text":"7"}).
+    const got = await other.request('GET', '/stored/_doc/1?stored_fields=count,ratio,tag');
+    assert.equal(got.status, 200, got.text);
+    assert.deepEqual(got.body.fields, { count: [7], ratio: [1.1], tag: ['x'] }, got.text);
+    const mget = await other.request('POST', '/stored/_mget', { body: { docs: [{ _id: '1', stored_fields: ['count'] }] } });
+    assert.deepEqual(mget.body.docs[0].fields, { count: [7] }, mget.text);
+  });
 });

@@ -4,7 +4,9 @@
  * `max_primary_shard_docs`, and every `min_*` given), a new index is created (named from the old one's `-000001`
  * counter, or as asked; the body's settings, mappings and aliases and the templates apply) and the alias moves to it
  * in the same cluster-state update. `dry_run` evaluates without changing anything. Conditions are measured on the
- * old index's primaries on this node (ES asks every node for the index's stats).
+ * old index's primaries wherever they live, from the stats their nodes report (ES's IndicesStatsRequest for docs
+ * and store): measured on this node's copies alone, a cluster never rolled over by docs or size from a node that
+ * did not hold the primaries.
  */
 import { errors, indexErrors } from '../../common/errors.js';
 import { parseByteSize, formatByteSize } from '../../common/byte-size.js';
@@ -13,6 +15,7 @@ import { isAlias, isDateMathExpression, resolveDateMathExpression, type ClusterS
 import { aliasOf, indicesOfAlias, writeIndexOfAlias } from '../../cluster/alias-metadata.js';
 import { json, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
+import { collectShardStats } from './shard-stats-broadcast.js';
 
 type ConditionKind = 'age' | 'docs' | 'size' | 'primary_shard_size' | 'primary_shard_docs';
 
@@ -69,8 +72,8 @@ interface IndexFigures {
   readonly maxPrimaryShardDocs: number;
 }
 
-function figuresOf(context: Parameters<Route['handler']>[1], index: string, creationDateMillis: number): IndexFigures {
-  const primaries = indicesOf(context.services).service.shardStats().filter((shard) => shard.index === index && shard.primary);
+async function figuresOf(context: Parameters<Route['handler']>[1], state: ClusterState, index: string, creationDateMillis: number, needsStats: boolean): Promise<IndexFigures> {
+  const primaries = needsStats ? (await collectShardStats(context, state, [index])).shards.filter((shard) => shard.index === index && shard.primary) : [];
   return {
     ageMillis: Date.now() - creationDateMillis,
     docs: primaries.reduce((sum, shard) => sum + shard.engine.docs.count, 0),
@@ -125,7 +128,7 @@ const rolloverHandler: Route['handler'] = async (request, context) => {
   const existing = state.indices.get(newIndex);
   if (existing !== undefined) throw indexErrors.alreadyExists(newIndex, existing.uuid);
 
-  const figures = figuresOf(context, oldIndex, oldMetadata.creationDateMillis);
+  const figures = await figuresOf(context, state, oldIndex, oldMetadata.creationDateMillis, conditions.some((condition) => condition.kind !== 'age'));
   const results: Record<string, boolean> = {};
   for (const condition of conditions) {
     const value = measured(figures, condition.kind);
