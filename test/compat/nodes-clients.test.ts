@@ -7,6 +7,7 @@ import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client as Client9 } from '@elastic/elasticsearch';
 import { Client as Client8 } from 'es8';
+import { clusterSize } from '../helpers/topology.js';
 import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
@@ -70,7 +71,7 @@ for (const [name, makeClient] of makers) {
     test('cluster.stats', async () => {
       const stats = await client.cluster.stats();
       assert.equal(stats.cluster_name, 'compat-nodes');
-      assert.equal(stats.nodes.count.total, 1);
+      assert.equal(stats.nodes.count.total, clusterSize(node));
       assert.equal(typeof stats.indices.count, 'number');
     });
 
@@ -82,7 +83,8 @@ for (const [name, makeClient] of makers) {
         });
         const result = await sniffed;
         const hosts = (result?.meta?.sniff?.hosts ?? []).map((host) => String(host.url));
-        assert.deepEqual(hosts, [`http://127.0.0.1:${node.port}/`]);
+        // Every node's publish address (only this node's when it is alone).
+        assert.deepEqual(hosts.sort(), [node, ...node.peers].map((one) => `http://127.0.0.1:${one.port}/`).sort());
         assert.equal((await sniffing.info()).cluster_name, 'compat-nodes');
       } finally {
         await sniffing.close();

@@ -68,14 +68,18 @@ for (const [label, prefix, make, ResponseError] of makers) {
         assert.deepEqual(blocked, { acknowledged: true, shards_acknowledged: true, indices: [{ name: index, blocked: true }] });
         const hot = await client.nodes.hotThreads({ interval: '100ms' });
         assert.equal(typeof hot, 'string');
-        assert.match(hot, /^::: \{ops-client-node\}/);
+        // A section per node, this one's among them (the only one when it is alone).
+        assert.match(hot, /^::: \{ops-client-node\}/m);
+        assert.equal(hot.match(/^::: \{/gm)?.length, 1 + node.peers.length);
         assert.match(hot, /Hot threads at .*, interval=100ms, busiestThreads=3, ignoreIdleThreads=true:/);
         const pools = await client.cat.threadPool({ format: 'json', h: 'node_name,name,active,queue,rejected' });
         assert.ok(Array.isArray(pools) && pools.length > 0);
         assert.deepEqual(Object.keys(pools[0]), ['node_name', 'name', 'active', 'queue', 'rejected']);
         assert.ok(pools.some((row: { name: string }) => row.name === 'write'));
         const attrs = await client.cat.nodeattrs({ format: 'json' });
-        assert.deepEqual(attrs, [{ node: 'ops-client-node', host: attrs[0]?.host, ip: attrs[0]?.ip, attr: 'zone', value: 'z1' }]);
+        const own = attrs.filter((row: { node: string }) => row.node === 'ops-client-node');
+        assert.deepEqual(own, [{ node: 'ops-client-node', host: own[0]?.host, ip: own[0]?.ip, attr: 'zone', value: 'z1' }]);
+        assert.equal(attrs.length, 1 + node.peers.length, 'every node was started with zone=z1');
         await client.cluster.putComponentTemplate({ name: `${prefix}-ct`, template: { settings: { number_of_shards: 1 } } });
         const components = await client.cat.componentTemplates({ name: `${prefix}-ct`, format: 'json' });
         assert.deepEqual(components, [{ name: `${prefix}-ct`, version: null, alias_count: '0', mapping_count: '0', settings_count: '1', metadata_count: '0', included_in: '[]' }]);

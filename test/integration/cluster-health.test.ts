@@ -5,7 +5,7 @@ import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'cluster.name': 'health-test' } });
+  node = await NodeProcess.start({ oneNode: 'asserts the node counts of a one-node cluster (three nodes: test/cluster/three-nodes)', settings: { 'cluster.name': 'health-test' } });
 });
 after(async () => {
   await node.stop();

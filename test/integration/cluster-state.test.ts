@@ -4,7 +4,7 @@ import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'cluster.name': 'state-test', 'node.name': 'state-node' } });
+  node = await NodeProcess.start({ oneNode: 'asserts a one-node state (this node the master; three nodes: test/cluster/three-nodes)', settings: { 'cluster.name': 'state-test', 'node.name': 'state-node' } });
   await node.request('PUT', '/alpha', { body: { settings: { number_of_shards: 2, number_of_replicas: 1 }, mappings: { properties: { title: { type: 'text' } } }, aliases: { first: {} } } });
   await node.request('PUT', '/beta', { body: { settings: { number_of_replicas: 0, 'index.blocks.write': true } } });
   await node.request('GET', '/_cluster/health?wait_for_no_initializing_shards=true&timeout=60s');

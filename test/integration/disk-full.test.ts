@@ -76,6 +76,7 @@ before(async () => {
   mountPoint = mountTmpfs();
   if (mountPoint === undefined) return;
   node = await NodeProcess.start({
+    oneNode: 'fills the small file system its one data path is on',
     dataPath: mountPoint,
     keepData: true,
     // ES's smallest interval, so a test sees each watermark crossed within seconds.
