@@ -44,6 +44,7 @@ import {
   type RemoteContextRef,
 } from './search/remote-contexts.js';
 import { decodeTagged, encodeTagged } from './search/wire-values.js';
+import { TERMS_ENUM_NODE_ACTION, termsEnumOnNode, type NodeTermsEnumRequest } from './search/terms-enum-node.js';
 import { EXPLAIN_SHARD_ACTION, explainOnShard, type ExplainShardRequest } from './search/explain-action.js';
 import { runBroadcastOnNode, type BroadcastOperation } from './broadcast-by-node.js';
 import { FLUSH_ACTION, flushOnShard, FORCE_MERGE_ACTION, forceMergeOnShard, REFRESH_ACTION, refreshOnShard } from './indices/broadcast-actions.js';
@@ -100,6 +101,7 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
     args.mode.kind === 'query-and-fetch' ? executeRemoteShardSearch(services, args as RemoteShardSearchRequest, task) : queryOnContext(services, args as ContextQueryRequest, task),
   ),
   [FETCH_CONTEXT_ACTION]: onSearchPool((services, args: ContextFetchRequest, task) => fetchOnContext(services, args, task)),
+  [TERMS_ENUM_NODE_ACTION]: onSearchPool((services, args: NodeTermsEnumRequest, task) => termsEnumOnNode(services, args, task)),
   [FREE_CONTEXT_ACTION]: (services, args: RemoteContextRef & { kind: 'scroll' | 'pit' | 'search' }) => Promise.resolve(freeContextOnNode(services, args)),
   [CLEAR_SCROLL_CONTEXTS_ACTION]: (services) => Promise.resolve(clearScrollContextsOnNode(services)),
   [EXPLAIN_SHARD_ACTION]: (services, args: ExplainShardRequest, task) => explainOnShard(services, args, task),
@@ -152,6 +154,8 @@ const REQUEST_DECODERS: Record<string, (wire: unknown) => unknown> = {
   [DFS_ACTION]: decodeTagged,
   [QUERY_CONTEXT_ACTION]: decodeTagged,
   [FETCH_CONTEXT_ACTION]: decodeTagged,
+  // A terms enum request's index_filter is a query.
+  [TERMS_ENUM_NODE_ACTION]: decodeTagged,
   [SHARD_BULK_ACTION]: shardBulkRequestFromWire,
 };
 

@@ -470,4 +470,54 @@ describe('scroll, point in time and dfs through every node', () => {
     }
     assert.equal((await a.request('DELETE', '/copies')).status, 200);
   });
+
+  test('_terms_enum answers the terms of a keyword field across shards and nodes as one node does', async () => {
+    const tags = ['kibana', 'kibble', 'Kibitz', 'kick', 'kiwi', 'apple', 'banana', 'cherry', ...Array.from({ length: 14 }, (_, i) => `tag-${String(i).padStart(2, '0')}`)];
+    const mappings = { properties: { tag: { type: 'keyword' }, code: { type: 'keyword', index: false }, body: { type: 'text' }, n: { type: 'long' } } };
+    const bulk = tags.map((tag, i) => `{"index":{"_index":"tags","_id":"${i}"}}\n${JSON.stringify({ tag, code: `c${i % 4}`, body: `word ${tag}`, n: i })}\n`).join('');
+    for (const node of [cluster.nodes[0]!, single]) {
+      assert.equal((await node.request('PUT', '/tags', { body: { settings: { number_of_shards: 3, number_of_replicas: 0 }, mappings } })).status, 200);
+      const loaded = await node.request('POST', '/_bulk?refresh=true', { raw: bulk, headers: { 'content-type': 'application/x-ndjson' } });
+      assert.equal(loaded.body.errors, false, loaded.text);
+    }
+    await cluster.waitFor(cluster.nodes[0]!, '/_cluster/health/tags?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const sorted = [...tags].sort();
+    const cases: Array<{ body: object; terms: string[] }> = [
+      { body: { field: 'tag', string: 'ki' }, terms: ['kibana', 'kibble', 'kick', 'kiwi'] },
+      { body: { field: 'tag', string: 'KIB', case_insensitive: true }, terms: ['Kibitz', 'kibana', 'kibble'] },
+      { body: { field: 'tag' }, terms: sorted.slice(0, 10) },
+      { body: { field: 'tag', size: 3, search_after: 'kibana' }, terms: sorted.slice(sorted.indexOf('kibana') + 1, sorted.indexOf('kibana') + 4) },
+      { body: { field: 'tag', string: 'tag-1', size: 100 }, terms: ['tag-10', 'tag-11', 'tag-12', 'tag-13'] },
+      // A keyword that is not indexed answers from its doc values; other field types have no terms.
+      { body: { field: 'code', string: 'c' }, terms: ['c0', 'c1', 'c2', 'c3'] },
+      { body: { field: 'body', string: 'w' }, terms: [] },
+      { body: { field: 'missing' }, terms: [] },
+      // index_filter leaves out the shards where it rewrites to match_none (they still count as successful).
+      { body: { field: 'tag', index_filter: { term: { _index: 'other-index' } } }, terms: [] },
+      { body: { field: 'tag', string: 'ch', index_filter: { term: { _index: 'tags' } } }, terms: ['cherry'] },
+    ];
+    for (const { body, terms } of cases) {
+      const expected = { _shards: { total: 3, successful: 3, failed: 0 }, terms, complete: true };
+      const alone = await single.request('POST', '/tags/_terms_enum', { body });
+      assert.deepEqual(alone.body, expected, `one node, ${JSON.stringify(body)}: ${alone.text}`);
+      for (const node of cluster.nodes) {
+        const answered = await node.request('POST', '/tags/_terms_enum', { body });
+        assert.deepEqual(answered.body, expected, `through ${node.name}, ${JSON.stringify(body)}: ${answered.text}`);
+      }
+    }
+    // GET with a body, as Kibana sends it.
+    const viaGet = await cluster.nodes[1]!.request('GET', '/tags/_terms_enum', { body: { field: 'tag', string: 'ban' } });
+    assert.deepEqual(viaGet.body.terms, ['banana'], viaGet.text);
+    const noField = await single.request('POST', '/tags/_terms_enum', { body: { string: 'a' } });
+    assert.equal(noField.status, 400, noField.text);
+    assert.equal(noField.body.error.type, 'action_request_validation_exception');
+    assert.equal(noField.body.error.reason, 'Validation Failed: 1: field cannot be null;');
+    const longTimeout = await single.request('POST', '/tags/_terms_enum', { body: { field: 'tag', timeout: '2m' } });
+    assert.equal(longTimeout.body.error?.reason, 'Validation Failed: 1: Timeout cannot be > 1 minute;', longTimeout.text);
+    const unknown = await single.request('POST', '/tags/_terms_enum', { body: { fields: 'tag' } });
+    assert.equal(unknown.status, 400, unknown.text);
+    assert.equal(unknown.body.error.type, 'x_content_parse_exception');
+    assert.match(unknown.body.error.reason, /\[terms_enum_request\] unknown field \[fields\]/);
+    for (const node of [cluster.nodes[0]!, single]) assert.equal((await node.request('DELETE', '/tags')).status, 200);
+  });
 });

@@ -24,7 +24,8 @@ export async function broadcast(request: RestRequest, context: ActionContext, de
   return broadcastByNode(context, action, state, allShardCopies(state, names), args, activeCopy);
 }
 
-function statusName(status: number): string {
+/** RestStatus's name, as DefaultShardOperationFailedException prints a failure's `status`. */
+export function statusName(status: number): string {
   const names: Record<number, string> = { 400: 'BAD_REQUEST', 404: 'NOT_FOUND', 409: 'CONFLICT', 429: 'TOO_MANY_REQUESTS', 500: 'INTERNAL_SERVER_ERROR', 503: 'SERVICE_UNAVAILABLE' };
   return names[status] ?? String(status);
 }

@@ -1,5 +1,5 @@
 /**
- * actions/search: the search APIs (`_search`, `_count`, `_msearch`, scroll, point in time, `_explain`). Handlers
+ * actions/search: the search APIs (`_search`, `_count`, `_msearch`, scroll, point in time, `_explain`, `_terms_enum`). Handlers
  * parse and validate, pick the shards, run the shard phases of search/phase as child tasks and render ES's
  * responses; open scroll and PIT contexts live in the node's ReaderContexts.
  */
@@ -10,5 +10,6 @@ import { msearchRoutes } from './msearch-action.js';
 import { pitRoutes } from './pit-action.js';
 import { scrollRoutes } from './scroll-action.js';
 import { searchRoutes } from './search-action.js';
+import { termsEnumRoutes } from './terms-enum-action.js';
 
-export const searchApiRoutes: Route[] = [...searchRoutes, ...countRoutes, ...msearchRoutes, ...scrollRoutes, ...pitRoutes, ...explainRoutes];
+export const searchApiRoutes: Route[] = [...searchRoutes, ...countRoutes, ...msearchRoutes, ...scrollRoutes, ...pitRoutes, ...explainRoutes, ...termsEnumRoutes];
