@@ -63,7 +63,13 @@ export class MasterRequests {
   }
 
   /** Runs `name` on the master; see the file comment for waiting and retries. */
-  async run<T>(name: string, args: unknown, masterTimeoutMillis = DEFAULT_MASTER_TIMEOUT_MILLIS, signal?: AbortSignal): Promise<T> {
+  /**
+   * `operationMillis`: how long the operation itself may take on the master (a create index waits for acks and
+   * shards up to its `timeout`, an acked change for every node up to its ack timeout). The request to the master
+   * is given what is left of master_timeout plus that: bounded by master_timeout alone, an operation that ran
+   * longer answered 503 master_not_discovered_exception from every node but the master.
+   */
+  async run<T>(name: string, args: unknown, masterTimeoutMillis = DEFAULT_MASTER_TIMEOUT_MILLIS, signal?: AbortSignal, operationMillis = 0): Promise<T> {
     const operation = this.operations.get(name);
     if (operation === undefined) throw new Error(`no master operation [${name}]`);
     const deadline = Date.now() + masterTimeoutMillis;
@@ -85,7 +91,7 @@ export class MasterRequests {
         continue;
       }
       try {
-        const reply = (await this.transport.sendRequest(transportNode(master), `${MASTER_ACTION_PREFIX}${name}`, args, { timeoutMillis: Math.max(1, deadline - Date.now()) })) as MasterReply;
+        const reply = (await this.transport.sendRequest(transportNode(master), `${MASTER_ACTION_PREFIX}${name}`, args, { timeoutMillis: Math.max(1, deadline - Date.now()) + operationMillis })) as MasterReply;
         // Come back only once this node applied what the master published (bounded: a slow node answers anyway).
         await this.clusterService.waitFor((applied) => applied.version >= reply.version, Math.max(0, deadline - Date.now()), signal);
         const codec = this.codecs.get(name);

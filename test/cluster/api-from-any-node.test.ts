@@ -90,4 +90,14 @@ describe('APIs through a node that is not the master', () => {
     const mget = await other.request('POST', '/stored/_mget', { body: { docs: [{ _id: '1', stored_fields: ['count'] }] } });
     assert.deepEqual(mget.body.docs[0].fields, { count: [7] }, mget.text);
   });
+
+  test('create index: waiting for shards longer than master_timeout is shards_acknowledged false, not a 503', async () => {
+    // No node has the attribute: the primary stays unassigned, and the master waits `timeout` for it.
+    const settings = { number_of_shards: 1, number_of_replicas: 0, 'index.routing.allocation.require.zone': 'nowhere' };
+    const started = Date.now();
+    const created = await other.request('PUT', '/unplaced?master_timeout=1s&timeout=3s', { body: { settings } });
+    assert.equal(created.status, 200, created.text);
+    assert.deepEqual(created.body, { acknowledged: true, shards_acknowledged: false, index: 'unplaced' });
+    assert.ok(Date.now() - started >= 2_500, 'it waited the timeout for the shards');
+  });
 });

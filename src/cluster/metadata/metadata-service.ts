@@ -99,9 +99,10 @@ export class MetadataService {
   }
 
   /** Runs a registered operation on the master (in-process when there is no transport: a single node). */
-  private onMaster<T>(name: string, args: unknown, local: () => Promise<T>, signal?: AbortSignal, masterTimeoutMillis?: number): Promise<T> {
+  /** `operationMillis`: how long the operation may take on the master once there (MasterRequests.run). */
+  private onMaster<T>(name: string, args: unknown, local: () => Promise<T>, signal?: AbortSignal, masterTimeoutMillis?: number, operationMillis?: number): Promise<T> {
     if (this.master === undefined) return local();
-    return this.master.run<T>(name, args, masterTimeoutMillis, signal);
+    return this.master.run<T>(name, args, masterTimeoutMillis, signal, operationMillis);
   }
 
   state(): ClusterState {
@@ -116,7 +117,9 @@ export class MetadataService {
 
   createIndex(request: CreateIndexRequest, options: CreateIndexOptions & { signal?: AbortSignal } = {}): Promise<CreateIndexResult> {
     const { signal, ...wire } = options;
-    return this.onMaster('create-index', { request, options: wire }, () => this.createIndexOnMaster(request, options), signal, options.masterTimeoutMillis);
+    // On the master it waits for every node's ack, then for the active shards, each up to `timeout`.
+    const operationMillis = 2 * (options.timeoutMillis ?? DEFAULT_TIMEOUT_MILLIS);
+    return this.onMaster('create-index', { request, options: wire }, () => this.createIndexOnMaster(request, options), signal, options.masterTimeoutMillis, operationMillis);
   }
 
   private async createIndexOnMaster(requested: CreateIndexRequest, options: CreateIndexOptions & { signal?: AbortSignal }): Promise<CreateIndexResult> {
@@ -164,7 +167,7 @@ export class MetadataService {
   }
 
   deleteIndices(names: readonly string[], ack: AckOptions = {}): Promise<Acked<void>> {
-    return this.onMaster('delete-index', { names, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.deleteIndicesOnMaster(names, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
+    return this.onMaster('delete-index', { names, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.deleteIndicesOnMaster(names, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis, ack.ackTimeoutMillis);
   }
 
   private async deleteIndicesOnMaster(names: readonly string[], ackTimeoutMillis: number | undefined): Promise<Acked<void>> {
@@ -174,7 +177,7 @@ export class MetadataService {
 
   /** `POST /_aliases` and the single-alias APIs: all actions apply together or not at all. */
   updateAliases(actions: readonly AliasActionRequest[], ack: AckOptions = {}): Promise<Acked<AliasActionOutcome[]>> {
-    return this.onMaster('update-aliases', { actions, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.updateAliasesOnMaster(actions, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
+    return this.onMaster('update-aliases', { actions, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.updateAliasesOnMaster(actions, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis, ack.ackTimeoutMillis);
   }
 
   private async updateAliasesOnMaster(actions: readonly AliasActionRequest[], ackTimeoutMillis: number | undefined): Promise<Acked<AliasActionOutcome[]>> {
@@ -188,7 +191,7 @@ export class MetadataService {
   }
 
   putMapping(names: readonly string[], mapping: unknown, ack: AckOptions = {}): Promise<Acked<void>> {
-    return this.onMaster('put-mapping', { names, mapping, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.putMappingOnMaster(names, mapping, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
+    return this.onMaster('put-mapping', { names, mapping, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.putMappingOnMaster(names, mapping, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis, ack.ackTimeoutMillis);
   }
 
   private async putMappingOnMaster(names: readonly string[], mapping: unknown, ackTimeoutMillis: number | undefined): Promise<Acked<void>> {
@@ -222,6 +225,7 @@ export class MetadataService {
       () => this.updateSettingsOnMaster(names, settings, preserveExisting, ack.ackTimeoutMillis),
       ack.signal,
       ack.masterTimeoutMillis,
+      ack.ackTimeoutMillis,
     );
   }
 
@@ -237,7 +241,7 @@ export class MetadataService {
    * yet and returns those (the caller waits for their copies as ES's transport actions do).
    */
   setIndicesState(names: readonly string[], target: 'open' | 'close', ack: AckOptions = {}): Promise<Acked<readonly string[]>> {
-    return this.onMaster('indices-state', { names, target, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.setIndicesStateOnMaster(names, target, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
+    return this.onMaster('indices-state', { names, target, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.setIndicesStateOnMaster(names, target, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis, ack.ackTimeoutMillis);
   }
 
   private async setIndicesStateOnMaster(names: readonly string[], target: 'open' | 'close', ackTimeoutMillis: number | undefined): Promise<Acked<readonly string[]>> {
@@ -252,7 +256,7 @@ export class MetadataService {
 
   /** `PUT _cluster/settings`: returns the keys that were set, per scope, as ES's response lists them. */
   updateClusterSettings(update: ClusterSettingsUpdate, ack: AckOptions = {}): Promise<Acked<{ transient: Record<string, string>; persistent: Record<string, string> }>> {
-    return this.onMaster('cluster-settings', { update, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.updateClusterSettingsOnMaster(update, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
+    return this.onMaster('cluster-settings', { update, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.updateClusterSettingsOnMaster(update, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis, ack.ackTimeoutMillis);
   }
 
   private async updateClusterSettingsOnMaster(update: ClusterSettingsUpdate, ackTimeoutMillis: number | undefined): Promise<Acked<{ transient: Record<string, string>; persistent: Record<string, string> }>> {
@@ -268,7 +272,7 @@ export class MetadataService {
 
   /** A change to the index templates (put or delete); resolves with the warnings ES would send as headers. */
   updateTemplates(source: string, change: TemplateChange, ack: AckOptions = {}): Promise<Acked<string[]>> {
-    return this.onMaster('templates', { source, change, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.updateTemplatesOnMaster(source, change, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis);
+    return this.onMaster('templates', { source, change, ackTimeoutMillis: ack.ackTimeoutMillis }, () => this.updateTemplatesOnMaster(source, change, ack.ackTimeoutMillis), ack.signal, ack.masterTimeoutMillis, ack.ackTimeoutMillis);
   }
 
   private async updateTemplatesOnMaster(source: string, change: TemplateChange, ackTimeoutMillis: number | undefined): Promise<Acked<string[]>> {

@@ -104,7 +104,7 @@ export class AllocationService {
    */
   async rerouteCommands(request: RerouteRequest, dryRun: boolean, masterTimeoutMillis?: number, ackTimeoutMillis?: number): Promise<RerouteOutcome> {
     if (this.master === undefined) return this.rerouteOnMaster(request, dryRun, ackTimeoutMillis);
-    const reply = await this.master.run<{ acknowledged?: boolean; explanations: RerouteExplanation[]; state?: WireState }>('cluster-reroute', { request, dryRun, ackTimeoutMillis }, masterTimeoutMillis);
+    const reply = await this.master.run<{ acknowledged?: boolean; explanations: RerouteExplanation[]; state?: WireState }>('cluster-reroute', { request, dryRun, ackTimeoutMillis }, masterTimeoutMillis, undefined, ackTimeoutMillis);
     // A published reroute is applied here before run() returns: this node's state shows it.
     return { acknowledged: reply.acknowledged ?? true, explanations: reply.explanations, state: reply.state === undefined ? this.clusterService.state() : fromWire(reply.state) };
   }
