@@ -6,7 +6,13 @@
  *     cluster of real processes on etcd (each request fans out to all three nodes where ES's does), with the CPU
  *     time each node spent per request (from /proc; a loaded host moves latencies far more than this).
  *
- * Usage: node dist/bench/micro/cluster-ops.js [--seconds 10] [--updates 50]
+ * Usage: node dist/bench/micro/cluster-ops.js [--seconds 10] [--updates 50] [--rate N] [--rounds 1] [--paths a,b]
+ *
+ * `--rate N` holds the 50 clients to N requests per second in all (autocannon's overallRate) instead of as many as
+ * the cluster answers: CPU per request then compares across builds at one load (under saturation each build batches
+ * transport writes differently). To compare two builds at one host load, run each build's copy of this bench at the
+ * same time with the same `--rate` (bench/BENCHMARKS.md, "ops fan-out allocations"). `--updates 0` skips the
+ * publication figure; `--rounds` repeats each measurement; `--paths` picks the commands.
  */
 import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
@@ -104,19 +110,21 @@ interface OpsRow {
   cpuPerRequest: number[];
 }
 
-async function opsUnderLoad(seconds: number): Promise<OpsRow[]> {
+async function opsUnderLoad(seconds: number, rate: number, rounds: number, paths: readonly string[]): Promise<OpsRow[]> {
   const cluster = await ClusterProcesses.start(3);
   try {
     await cluster.waitFor(cluster.nodes[0]!, '/_cluster/health', (r) => r.body?.number_of_nodes === 3);
     const out: OpsRow[] = [];
-    for (const path of ['/_cat/nodes', '/_cluster/health', '/_tasks']) {
+    for (const path of paths) {
       // Warmed up first, so the figures are not the JIT compiling the path and the first connections opening.
       await autocannon({ url: `${cluster.nodes[0]!.url}${path}`, connections: 10, amount: 500 });
-      const before = cluster.nodes.map((node) => cpuMillis(node.child.pid));
-      const result = await autocannon({ url: `${cluster.nodes[0]!.url}${path}`, connections: 50, duration: seconds });
-      const requests = result.requests.total;
-      const cpuPerRequest = cluster.nodes.map((node, i) => (cpuMillis(node.child.pid) - before[i]!) / Math.max(1, requests));
-      out.push({ path, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx, cpuPerRequest });
+      for (let round = 0; round < rounds; round++) {
+        const before = cluster.nodes.map((node) => cpuMillis(node.child.pid));
+        const result = await autocannon({ url: `${cluster.nodes[0]!.url}${path}`, connections: 50, duration: seconds, ...(rate > 0 && { overallRate: rate }) });
+        const requests = result.requests.total;
+        const cpuPerRequest = cluster.nodes.map((node, i) => (cpuMillis(node.child.pid) - before[i]!) / Math.max(1, requests));
+        out.push({ path, p50: result.latency.p50, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx, cpuPerRequest });
+      }
     }
     return out;
   } finally {
@@ -124,13 +132,21 @@ async function opsUnderLoad(seconds: number): Promise<OpsRow[]> {
   }
 }
 
-const latencies = await publicationLatency(arg('updates', 50));
-const summary = summarize(latencies);
-const sorted = [...latencies].sort((a, b) => a - b);
-console.log(
-  `publication, 100 indices x 3 shards, 3 nodes: median ${summary.median.toFixed(1)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms over ${latencies.length} updates`,
-);
-for (const row of await opsUnderLoad(arg('seconds', 10))) {
+const updates = arg('updates', 50);
+if (updates > 0) {
+  const latencies = await publicationLatency(updates);
+  const summary = summarize(latencies);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  console.log(
+    `publication, 100 indices x 3 shards, 3 nodes: median ${summary.median.toFixed(1)} ms, p99 ${sorted[Math.floor(sorted.length * 0.99)]!.toFixed(1)} ms, max ${sorted[sorted.length - 1]!.toFixed(1)} ms over ${latencies.length} updates`,
+  );
+}
+const pathsIndex = process.argv.indexOf('--paths');
+const paths = pathsIndex >= 0 ? process.argv[pathsIndex + 1]!.split(',') : ['/_cat/nodes', '/_cluster/health', '/_tasks'];
+for (const row of await opsUnderLoad(arg('seconds', 10), arg('rate', 0), arg('rounds', 1), paths)) {
   const cpu = row.cpuPerRequest.map((millis) => millis.toFixed(2)).join(' / ');
-  console.log(`${row.path.padEnd(18)} 50 clients: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}; CPU ms per request (nodes 0/1/2) ${cpu}`);
+  const total = row.cpuPerRequest.reduce((sum, millis) => sum + millis, 0);
+  console.log(
+    `${row.path.padEnd(18)} 50 clients: ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, errors ${row.errors}; CPU ms per request (nodes 0/1/2) ${cpu} (total ${total.toFixed(2)})`,
+  );
 }
