@@ -10,7 +10,7 @@ import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'node.name': 'stats-node', 'cluster.name': 'nodes-apis', 'node.attr.zone': 'z1' } });
+  node = await NodeProcess.start({ oneNode: 'asserts a one-node _nodes and _cluster/stats (several nodes: test/cluster/three-nodes, compat/nodes-clients)', settings: { 'node.name': 'stats-node', 'cluster.name': 'nodes-apis', 'node.attr.zone': 'z1' } });
   assert.equal((await node.request('PUT', '/books', { body: { settings: { number_of_shards: 2, number_of_replicas: 0 } } })).status, 200);
   assert.equal((await node.request('PUT', '/books/_doc/1?refresh=true', { body: { title: 'one' } })).status, 201);
   assert.equal((await node.request('PUT', '/books/_doc/2?refresh=true', { body: { title: 'two' } })).status, 201);
