@@ -12,6 +12,8 @@ import { NodeProcess } from '../helpers/node-process.js';
 let node: NodeProcess;
 before(async () => {
   node = await NodeProcess.start({
+    // As in ES, the master logs index and settings changes and the nodes holding the shards log the slow queries.
+    oneNode: "reads the master's and the data node's lines in this node's log",
     settings: { 'node.name': 'logs-node', 'cluster.name': 'logs', 'logger.level': 'debug', 'logger.file.max_size': '16kb', 'logger.file.max_files': '3' },
   });
 });
