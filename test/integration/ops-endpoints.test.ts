@@ -12,7 +12,7 @@ let node: NodeProcess;
 const JSON_HEADER = ['-H', 'Content-Type: application/json'];
 
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'node.name': 'ops-node', 'node.attr.rack': 'r1', 'node.processors': '2' } });
+  node = await NodeProcess.start({ oneNode: "asserts one node's copies (unassigned replicas in _shards), pools, attributes, hot threads, and filters that exclude its only node", settings: { 'node.name': 'ops-node', 'node.attr.rack': 'r1', 'node.processors': '2' } });
 });
 after(async () => {
   await node.stop();
