@@ -64,12 +64,26 @@ function writeCompact(value: unknown, out: string[]): void {
     return;
   }
   out.push('{');
+  // The entries as entriesOf gives them, without an array of pairs per object: every response goes through here.
   let first = true;
-  for (const [key, child] of entriesOf(value as object)) {
-    if (!first) out.push(',');
-    first = false;
-    out.push(JSON.stringify(key), ':');
-    writeCompact(child, out);
+  if (value instanceof Map) {
+    for (const [key, child] of value) {
+      if (child === undefined) continue;
+      if (!first) out.push(',');
+      first = false;
+      out.push(JSON.stringify(key), ':');
+      writeCompact(child, out);
+    }
+  } else {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      const child = record[key];
+      if (child === undefined) continue;
+      if (!first) out.push(',');
+      first = false;
+      out.push(JSON.stringify(key), ':');
+      writeCompact(child, out);
+    }
   }
   out.push('}');
 }

@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { writeJson, writeYaml } from '../../../src/http/xcontent.js';
 import { jsonFloat, javaDoubleString } from '../../../src/common/json-float.js';
 
@@ -27,4 +28,15 @@ test('javaDoubleString follows Double.toString', () => {
 test('YAML output starts with a document marker and quotes what needs quoting', () => {
   assert.equal(writeYaml({ name: 'n1', tagline: 'You Know, for Search', n: 3, list: [{ a: 1, b: 'x' }], empty: {} }),
     '---\nname: n1\ntagline: "You Know, for Search"\nn: 3\nlist:\n- a: 1\n  b: x\nempty: {}\n');
+});
+
+test('compact JSON is what JSON.stringify writes, undefined members and Map entries included', () => {
+  fc.assert(
+    fc.property(fc.jsonValue(), (value) => {
+      assert.equal(writeJson(value, false), JSON.stringify(value));
+    }),
+    { numRuns: 300 },
+  );
+  const value = { a: 1, gone: undefined, map: new Map<string, unknown>([['x', [1, undefined]], ['skip', undefined], ['y', { z: 'q' }]]), last: null };
+  assert.equal(writeJson(value, false), '{"a":1,"map":{"x":[1,null],"y":{"z":"q"}},"last":null}');
 });
