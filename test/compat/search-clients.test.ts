@@ -1,7 +1,7 @@
 /**
  * The search APIs through the official JavaScript clients, unmodified (9.x and 8.x as `es8`): the bulk helper
  * to load, search with aggregations, count, the scroll helpers (which also clear their scroll), msearch,
- * point in time and explain. A failure is a Gannet compatibility bug.
+ * point in time, explain and terms enum. A failure is a Gannet compatibility bug.
  */
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,7 +33,7 @@ const BOOKS: Book[] = Array.from({ length: 45 }, (_, i) => ({ title: `book ${i} 
 
 for (const [name, make] of clients) {
   describe(name, () => {
-    test('bulk helper, search, count, scroll helpers, msearch, point in time, explain', async () => {
+    test('bulk helper, search, count, scroll helpers, msearch, point in time, explain, terms enum', async () => {
       const client = make();
       const index = name.includes('9.x') ? 'library9' : 'library8';
       try {
@@ -91,6 +91,11 @@ for (const [name, make] of clients) {
         const explained = await client.explain({ index, id: '1960', query: { match: { title: 'space' } } });
         assert.equal(explained.matched, true);
         assert.ok(explained.explanation!.value > 0);
+        // Kibana's filter suggestions: the terms of a keyword field that start with a prefix.
+        const suggested = await client.termsEnum({ index, field: 'genre', string: 'f' });
+        assert.deepEqual(suggested, { _shards: { total: 2, successful: 2, failed: 0 }, terms: ['fantasy'], complete: true });
+        const allGenres = await client.termsEnum({ index, field: 'genre', size: 2, case_insensitive: true, string: 'C' });
+        assert.deepEqual(allGenres.terms, ['crime']);
 
         await assert.rejects(
           client.search({ index, query: { term: { year: 'not-a-year' } } }),
