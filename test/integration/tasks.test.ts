@@ -8,7 +8,7 @@ import { NodeProcess, type HttpResult } from '../helpers/node-process.js';
 
 let node: NodeProcess;
 before(async () => {
-  node = await NodeProcess.start({ settings: { 'cluster.name': 'tasks-test', 'node.name': 'tasks-node' } });
+  node = await NodeProcess.start({ oneNode: 'counts the per-node [n] children of one node (across nodes: test/cluster/cancel-across-nodes, three-nodes)', settings: { 'cluster.name': 'tasks-test', 'node.name': 'tasks-node' } });
 });
 after(async () => {
   // Whatever a failed test left waiting must not keep the node busy.
