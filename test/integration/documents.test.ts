@@ -7,7 +7,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clusterSize } from '../helpers/topology.js';
+import { dataNodeCount } from '../helpers/topology.js';
 import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
@@ -268,7 +268,7 @@ test('_mget: docs and ids forms, per-item errors, validation', async () => {
 test('wait_for_active_shards beyond the active copies times out with 503 unavailable_shards_exception', async () => {
   // One replica more than there are nodes: one copy can never be assigned (never two copies on one node), so
   // asking for every copy times out on one node and on a cluster alike.
-  const nodes = clusterSize(node);
+  const nodes = dataNodeCount(node);
   await node.request('PUT', '/wfas', { body: { settings: { number_of_shards: 1, number_of_replicas: nodes } } });
   const settled = await node.request('GET', '/_cluster/health/wfas?wait_for_no_initializing_shards=true&timeout=30s');
   assert.equal(settled.body.active_shards, nodes, settled.text);

@@ -5,7 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { clusterSize } from '../helpers/topology.js';
+import { dataNodeCount } from '../helpers/topology.js';
 import { NodeProcess } from '../helpers/node-process.js';
 
 let node: NodeProcess;
@@ -231,7 +231,7 @@ test('_analyze: analyzer, tokenizer+filter, field, explain, and errors', async (
 
 test('a single node with replicas is yellow; without, green', async () => {
   // One replica more than there are nodes other than the primary's (one on a single node): one stays unassigned.
-  const nodes = clusterSize(node);
+  const nodes = dataNodeCount(node);
   await node.request('PUT', '/yellow', { body: { settings: { number_of_replicas: nodes } } });
   const yellow = await node.request('GET', '/_cluster/health/yellow?wait_for_no_initializing_shards=true&timeout=30s');
   assert.equal(yellow.body.status, 'yellow');
