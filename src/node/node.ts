@@ -349,8 +349,11 @@ export class GannetNode {
     this.gcMonitor?.stop();
     await this.http?.stop();
     this.nodeConnections?.stop();
-    await this.transport?.stop();
+    // Before the transport: a disk check under way reports to the master, and once the transport is closed the
+    // others revoke this node's lease, after which (prepareToStop) it knows no master and the report would wait
+    // out its master timeout (a 10 s longer shutdown).
     await this.diskMonitor?.stop();
+    await this.transport?.stop();
     this.delayedAllocation?.stop();
     this.shardStoreCleanup?.stop();
     await this.indicesApplier?.stop();
