@@ -9,6 +9,7 @@
  * `sendRequest` is the one seam for "local or remote": a request to this node runs its handler in-process
  * without a socket (ES's TransportService local shortcut), so callers never ask where a node is.
  */
+import { settleWithin } from '../common/settle-within.js';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { EsError, toEsError, type EsErrorType } from '../common/errors.js';
 import { bindFailureMessage } from '../common/bind-failure.js';
@@ -395,21 +396,8 @@ export class TransportService {
     const work = handler(body, { parentTaskId: options.parentTaskId, remoteAddress: 'local', senderNodeId: this.local?.nodeId, term: options.term, local: true, headers: options.headers ?? EMPTY_HEADERS });
     const timeoutMillis = options.timeoutMillis;
     if (timeoutMillis === undefined || timeoutMillis < 0) return work;
-    // One promise and one timer, settled by whichever comes first (a race and an async finally cost more on a
-    // request that every `_cat/nodes` and `_tasks` sends to its own node).
-    return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new EsError('receive_timeout_transport_exception', `[local][${action}] timed out after [${timeoutMillis}ms]`)), timeoutMillis);
-      work.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (err: unknown) => {
-          clearTimeout(timer);
-          reject(err);
-        },
-      );
-    });
+    // One promise and one timer (common/settle-within.ts): every `_cat/nodes` and `_tasks` sends this to its own node.
+    return settleWithin(work, timeoutMillis, () => new EsError('receive_timeout_transport_exception', `[local][${action}] timed out after [${timeoutMillis}ms]`));
   }
 
   private nodeConnection(target: TransportNode): Promise<Connection> {

@@ -1,6 +1,7 @@
 /** Waiting for tasks to finish with a deadline, as the tasks APIs' `wait_for_completion` + `timeout` do. */
 import { errors } from '../../common/errors.js';
 import { formatTimeValueMillis } from '../../common/time-value.js';
+import { settleWithin } from '../../common/settle-within.js';
 import type { Task } from '../../tasks/index.js';
 
 /** What `wait_for_completion` waits when no `timeout` is given (ES's DEFAULT_WAIT_FOR_COMPLETION_TIMEOUT). */
@@ -18,19 +19,7 @@ export function waitForTasks(tasks: readonly Task[], timeoutMillis: number | und
 
 export function withTimeout<T>(work: Promise<T>, timeoutMillis: number | undefined): Promise<T> {
   const millis = timeoutMillis ?? DEFAULT_WAIT_FOR_COMPLETION_MILLIS;
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(errors.timedOutAfter(timeText(millis), millis)), Math.max(0, millis));
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (err: unknown) => {
-        clearTimeout(timer);
-        reject(err);
-      },
-    );
-  });
+  return settleWithin(work, millis, () => errors.timedOutAfter(timeText(millis), millis));
 }
 
 /** TimeValue.toString of the timeout as the user gave it (`30s`, `1.5s`, `-1`). */
