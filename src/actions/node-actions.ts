@@ -93,9 +93,9 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [SHARD_BULK_ACTION]: (services, args: ShardBulkRequest, task) => executeShardBulk(args, { task, services }),
   // A replica's share of a shard bulk request (indices/replication/replica-apply.ts).
   [REPLICA_ACTION]: (services, args: ReplicaRequest) => performOnReplica(indicesOf(services).service, services.replication!, args),
-  [OPEN_READER_CONTEXT_ACTION]: (services, args: OpenContextRequest) => Promise.resolve(openReaderContext(services, args)),
+  [OPEN_READER_CONTEXT_ACTION]: (services, args: OpenContextRequest) => openReaderContext(services, args),
   [CAN_MATCH_ACTION]: (services, args: CanMatchRequest) => Promise.resolve(canMatchOnShard(services, args)),
-  [DFS_ACTION]: onSearchPool((services, args: DfsShardRequest, task) => Promise.resolve(dfsOnShard(services, args, task))),
+  [DFS_ACTION]: onSearchPool((services, args: DfsShardRequest, task) => dfsOnShard(services, args, task)),
   // A search of one shard queries and fetches in this one request (ES's query-and-fetch); others open a context.
   [QUERY_CONTEXT_ACTION]: onSearchPool((services, args: ContextQueryRequest | RemoteShardSearchRequest, task) =>
     args.mode.kind === 'query-and-fetch' ? executeRemoteShardSearch(services, args as RemoteShardSearchRequest, task) : queryOnContext(services, args as ContextQueryRequest, task),

@@ -363,6 +363,13 @@ export interface IndexSettingsView {
   readonly routingPartitionSize: number;
   /** -1 disables periodic refresh. */
   readonly refreshIntervalMillis: number;
+  /**
+   * Whether the index sets `index.refresh_interval` itself (ES's IndexSettings.isExplicitRefresh): only a shard of
+   * an index that does not is skipped by scheduled refreshes once search-idle.
+   */
+  readonly explicitRefreshInterval: boolean;
+  /** `index.search.idle.after`: how long without a searcher access makes a shard search-idle. */
+  readonly searchIdleAfterMillis: number;
   readonly durability: 'request' | 'async';
   readonly syncIntervalMillis: number;
   readonly flushThresholdBytes: number;
@@ -402,6 +409,8 @@ export function readIndexSettings(settings: FlatSettings): IndexSettingsView {
     routingNumShards: settings['index.number_of_routing_shards'] !== undefined ? Number(settings['index.number_of_routing_shards']) : defaultRoutingNumShards(numberOfShards),
     routingPartitionSize: Number(read(settings, 'index.routing_partition_size')),
     refreshIntervalMillis: parseTimeValueMillis(read(settings, 'index.refresh_interval'), 'index.refresh_interval'),
+    explicitRefreshInterval: settings['index.refresh_interval'] !== undefined,
+    searchIdleAfterMillis: parseTimeValueMillis(read(settings, 'index.search.idle.after'), 'index.search.idle.after'),
     durability: read(settings, 'index.translog.durability').toUpperCase() === 'ASYNC' ? 'async' : 'request',
     syncIntervalMillis: parseTimeValueMillis(read(settings, 'index.translog.sync_interval'), 'index.translog.sync_interval'),
     flushThresholdBytes: parseByteSize(read(settings, 'index.translog.flush_threshold_size'), 'index.translog.flush_threshold_size'),

@@ -4,6 +4,12 @@
  * uncommitted translog passes `index.translog.flush_threshold_size`). Every read and write of the shard's data
  * goes through here, so the counters stay right.
  *
+ * Search-idle shards (docs/decisions/0025, ES's scheduledRefresh / ensureShardSearchActive): a copy, primary or
+ * replica, that nobody searched for `index.search.idle.after` skips its scheduled refreshes while it keeps being
+ * written, unless the index sets `index.refresh_interval` explicitly or a `refresh=wait_for` write waits. A search
+ * phase, a point in time or a non-realtime get on it first calls `ensureSearchActive`, which refreshes when a
+ * scheduled refresh was skipped, so it sees every write acknowledged before it.
+ *
  * Replication state (issue 13, docs/decisions/0012): the copy's allocation id, the term its operations run
  * under, its checkpoints tracker (primary mode on the primary), the operation permits every write holds, the
  * retention leases a primary keeps for its copies, and the replication group the cluster layer last pushed.
@@ -18,6 +24,7 @@ import { ReplicationTracker } from './replication/replication-tracker.js';
 import { OperationPermits } from './replication/operation-permits.js';
 import { RetentionLeases, writeLeasesFile, type RetentionLeasesView } from './replication/retention-leases.js';
 import type { ReplicationGroupState } from './replication/replication-group.js';
+import { SearchIdleState } from './search-idle.js';
 
 /** ES's indices.memory.shard_inactive_time: an idle shard with uncommitted operations is flushed. */
 const INACTIVE_FLUSH_MILLIS = 5 * 60 * 1000;
@@ -26,6 +33,10 @@ export type ShardLifecycle = 'recovering' | 'started' | 'closed';
 
 export interface ShardSchedule {
   refreshIntervalMillis: number;
+  /** The index sets `index.refresh_interval` itself: scheduled refreshes then run even on a search-idle copy. */
+  explicitRefreshInterval: boolean;
+  /** `index.search.idle.after`. */
+  searchIdleAfterMillis: number;
   flushThresholdBytes: number;
   /** How long a retention lease lives without renewal. */
   retentionLeasePeriodMillis: number;
@@ -68,6 +79,11 @@ export class IndexShard {
   private lastWriteMillis = Date.now();
   private timer: NodeJS.Timeout | undefined;
   private periodicWork: Promise<void> = Promise.resolve();
+  private readonly searchIdle = new SearchIdleState();
+  /** `refresh=wait_for` requests waiting on this copy: a scheduled refresh runs for them even when search-idle. */
+  private refreshWaiters = 0;
+  /** The refresh a search that found a refresh pending started; later searches wait for the same one. */
+  private searchActiveRefresh: Promise<void> | undefined;
 
   constructor(
     readonly indexName: string,
@@ -161,6 +177,9 @@ export class IndexShard {
     if (changed) {
       clearInterval(this.timer);
       this.startTimer();
+      // ES's IndexService runs a scheduled refresh at once when the interval changes (to or from -1 included), so
+      // what was written becomes visible without waiting for the new interval.
+      this.runPeriodic(true);
     }
   }
 
@@ -171,14 +190,11 @@ export class IndexShard {
     this.timer.unref();
   }
 
-  private runPeriodic(): void {
+  private runPeriodic(forceRefreshCheck = false): void {
     if (this.state === 'closed') return;
     this.periodicWork = this.periodicWork.then(async () => {
       try {
-        if (this.dirty && this.schedule.refreshIntervalMillis > 0) {
-          this.dirty = false;
-          await this.engine.refresh('schedule');
-        }
+        if (this.schedule.refreshIntervalMillis > 0 || forceRefreshCheck) await this.scheduledRefresh();
         this.maintainLeases();
         const translog = this.engine.stats().translog;
         // ES flushes when the translog passes its threshold, and when a shard went idle (indices.memory.
@@ -189,6 +205,59 @@ export class IndexShard {
         if (this.state !== 'closed') this.logger.warn({ err, shard: this.label }, 'periodic refresh/flush failed');
       }
     });
+  }
+
+  /**
+   * ES's IndexShard.scheduledRefresh: refreshes when something was written or a `refresh=wait_for` waits, except on
+   * a search-idle copy of an index without an explicit `index.refresh_interval` that is still being written (ES's
+   * `active`: a write within `indices.memory.shard_inactive_time`), where the refresh is skipped and left pending
+   * for the next search. A copy that stopped being written is refreshed, so it does not hold its old segments.
+   */
+  private async scheduledRefresh(): Promise<void> {
+    const listenerNeedsRefresh = this.refreshWaiters > 0;
+    if (!listenerNeedsRefresh && !this.dirty) return;
+    const active = Date.now() - this.lastWriteMillis <= INACTIVE_FLUSH_MILLIS;
+    if (!listenerNeedsRefresh && active && !this.schedule.explicitRefreshInterval && this.isSearchIdle) {
+      this.searchIdle.setRefreshPending();
+      return;
+    }
+    await this.refreshEngine('schedule');
+  }
+
+  /** Every refresh of the copy goes through here: it clears `dirty` and the search-idle pending mark. */
+  private async refreshEngine(source: string): Promise<void> {
+    this.dirty = false;
+    const skipsBefore = this.searchIdle.beforeRefresh();
+    await this.engine.refresh(source);
+    this.searchIdle.refreshed(skipsBefore);
+  }
+
+  /** ES's isSearchIdle: no searcher acquired on this copy for `index.search.idle.after`. */
+  get isSearchIdle(): boolean {
+    return this.searchIdle.isSearchIdle(this.schedule.searchIdleAfterMillis);
+  }
+
+  /** Whether a scheduled refresh was skipped since the last refresh (a can_match then answers "can match"). */
+  get hasRefreshPending(): boolean {
+    return this.searchIdle.hasRefreshPending;
+  }
+
+  /**
+   * ES's ensureShardSearchActive: the copy is searched now (no longer idle), and when a scheduled refresh was
+   * skipped, a refresh runs before this resolves (one for all the searches that arrive meanwhile), so the caller's
+   * searcher sees every write acknowledged before the call. Resolves true when it waited for that refresh.
+   */
+  async ensureSearchActive(): Promise<boolean> {
+    this.ensureOpen();
+    this.searchIdle.markSearcherAccessed();
+    const mark = this.searchIdle.pendingMark();
+    if (this.searchIdle.isVisible(mark)) return false;
+    // A refresh already under way may have started before the last skip: then one more runs after it.
+    while (!this.searchIdle.isVisible(mark)) {
+      this.searchActiveRefresh ??= this.refreshEngine('ensure-shard-search-active').finally(() => (this.searchActiveRefresh = undefined));
+      await this.searchActiveRefresh;
+    }
+    return true;
   }
 
   /**
@@ -297,13 +366,18 @@ export class IndexShard {
 
   async refresh(source: string): Promise<void> {
     this.ensureOpen();
-    this.dirty = false;
-    await this.engine.refresh(source);
+    await this.refreshEngine(source);
   }
 
+  /** `refresh=wait_for`: resolves once a refresh made `seqNo` visible; the scheduled refresh runs for it even when idle. */
   async waitForRefresh(seqNo: number): Promise<void> {
     this.ensureOpen();
-    await this.engine.waitForRefresh(seqNo);
+    this.refreshWaiters++;
+    try {
+      await this.engine.waitForRefresh(seqNo);
+    } finally {
+      this.refreshWaiters--;
+    }
   }
 
   async flush(force: boolean): Promise<void> {
@@ -316,8 +390,10 @@ export class IndexShard {
     await this.engine.forceMerge(options);
   }
 
+  /** A searcher over the last refresh; acquiring one marks the copy searched (ES's markSearcherAccessed). */
   acquireSearcher(): Searcher {
     this.ensureOpen();
+    this.searchIdle.markSearcherAccessed();
     return this.engine.acquireSearcher();
   }
 
@@ -353,6 +429,8 @@ export class IndexShard {
       indexFailedDueToVersionConflict: this.indexFailedDueToVersionConflict,
       noopUpdates: this.noopUpdates,
       retentionLeases: this.retentionLeasesView(),
+      searchIdle: this.isSearchIdle,
+      searchIdleTimeMillis: this.searchIdle.idleMillis(),
     };
   }
 

@@ -470,6 +470,8 @@ function logMerge(logger: Logger, index: string, shard: number, merge: MergeRepo
 function scheduleOf(service: IndexService): ShardSchedule {
   return {
     refreshIntervalMillis: service.settings.refreshIntervalMillis,
+    explicitRefreshInterval: service.settings.explicitRefreshInterval,
+    searchIdleAfterMillis: service.settings.searchIdleAfterMillis,
     flushThresholdBytes: service.settings.flushThresholdBytes,
     retentionLeasePeriodMillis: service.settings.retentionLeasePeriodMillis,
   };

@@ -77,4 +77,8 @@ export interface ShardStatsSnapshot {
   readonly noopUpdates: number;
   /** The primary's own leases; on a replica, those the primary last synced to it. */
   readonly retentionLeases: RetentionLeasesView;
+  /** ES's ShardStats `search_idle`: no searcher acquired for `index.search.idle.after` (decision 0025). */
+  readonly searchIdle: boolean;
+  /** Milliseconds since a searcher was last acquired (`search_idle_time`). */
+  readonly searchIdleTimeMillis: number;
 }

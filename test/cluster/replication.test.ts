@@ -172,7 +172,7 @@ describe('replication to in-sync copies', () => {
     const shardStats = (await a.request('GET', '/rep/_stats?level=shards')).body.indices.rep.shards['0'];
     const primaryCopy = shardStats.find((copy: any) => copy.routing.primary);
     const replicaCopy = shardStats.find((copy: any) => !copy.routing.primary);
-    assert.deepEqual(Object.keys(primaryCopy).slice(-3), ['seq_no', 'retention_leases', 'shard_path']);
+    assert.deepEqual(Object.keys(primaryCopy).slice(-5), ['seq_no', 'retention_leases', 'shard_path', 'search_idle', 'search_idle_time']);
     const leases = primaryCopy.retention_leases;
     assert.deepEqual(Object.keys(leases), ['primary_term', 'version', 'leases']);
     assert.equal(leases.primary_term, 1);
@@ -335,6 +335,39 @@ describe('replication to in-sync copies', () => {
     assert.equal((await a.request('PUT', '/vis/_settings', { body: { index: { refresh_interval: '1s' } } })).status, 200);
     assert.equal((await b.request('PUT', '/vis/_doc/2?refresh=wait_for', { body: { x: 2 } })).status, 201);
     for (const node of [a, b]) assert.equal(await visibleOn(node), 2, node.name);
+  });
+
+  test('a search-idle replica skips scheduled refreshes as its primary does; a search on either copy refreshes that copy first', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    // ES applies search idleness to every copy (IndexShard.scheduledRefresh knows no roles); 1s stands in for 30s.
+    await a.request('PUT', '/idlerep', { body: { settings: { number_of_shards: 1, number_of_replicas: 1, 'search.idle.after': '1s' } } });
+    await cluster.waitFor(a, '/_cluster/health/idlerep?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const copies = async (): Promise<Array<{ primary: boolean; node: string; idle: boolean; external: number; docs: number }>> => {
+      const stats = await a.request('GET', '/idlerep/_stats/refresh,docs?level=shards');
+      assert.equal(stats.status, 200, stats.text);
+      return stats.body.indices.idlerep.shards['0']
+        .map((copy: any) => ({ primary: copy.routing.primary, node: copy.routing.node, idle: copy.search_idle, external: copy.refresh.external_total, docs: copy.docs.count }))
+        .sort((x: any, y: any) => Number(y.primary) - Number(x.primary));
+    };
+    await cluster.waitFor(a, '/_cat/shards/idlerep?h=rsi&format=json', (r) => r.body?.length === 2 && r.body.every((row: any) => row.rsi === 'true'));
+    const before = await copies();
+    const lines = ['1', '2', '3'].flatMap((id) => [JSON.stringify({ index: { _index: 'idlerep', _id: id } }), JSON.stringify({ n: Number(id) })]);
+    const written = await a.request('POST', '/_bulk', { raw: `${lines.join('\n')}\n`, headers: NDJSON });
+    assert.equal(written.body.errors, false, written.text);
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    // Two scheduled refreshes later, neither copy refreshed: the writes are on both, searchable on neither yet.
+    assert.deepEqual(await copies(), before);
+    const [primary, replica] = before as [(typeof before)[0], (typeof before)[0]];
+    const replicaNode = [a, b].find((node) => node.nodeId === replica.node)!;
+    const search = await replicaNode.request('GET', `/idlerep/_search?preference=_only_nodes:${replica.node}`);
+    assert.equal(search.body.hits.total.value, 3, search.text);
+    // Only the searched copy refreshed and left idleness; the primary still waits for its first search.
+    const after = await copies();
+    assert.deepEqual(after[0], primary);
+    assert.deepEqual({ idle: after[1]!.idle, docs: after[1]!.docs }, { idle: false, docs: 3 });
+    assert.ok(after[1]!.external > replica.external, JSON.stringify(after));
+    const onPrimary = await a.request('GET', `/idlerep/_search?preference=_only_nodes:${primary.node}`);
+    assert.equal(onPrimary.body.hits.total.value, 3, onPrimary.text);
   });
 
   test('a replica parses a large document in a parse worker, as its primary does, and holds it as the primary does', { timeout: TEST_TIMEOUT }, async () => {

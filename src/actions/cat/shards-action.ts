@@ -130,7 +130,7 @@ export const catShardsEndpoint: CatEndpoint<string> = {
             'seq_no.global_checkpoint': snapshot === undefined ? null : cell.long(snapshot.engine.seqNo.globalCheckpoint),
             'path.data': snapshot === undefined ? null : cell.string(snapshot.path),
             'path.state': snapshot === undefined ? null : cell.string(snapshot.path),
-            'refresh.is_search_idle': snapshot === undefined ? null : cell.string('false'),
+            'refresh.is_search_idle': snapshot === undefined ? null : cell.string(String(snapshot.searchIdle)),
             'dense_vector.value_count': common === undefined ? null : cell.long(0),
             'sparse_vector.value_count': common === undefined ? null : cell.long(0),
           };

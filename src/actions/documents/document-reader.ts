@@ -161,6 +161,9 @@ export async function readDocumentOnShardNode(context: ActionContext, request: S
   // The shard-level get runs on ES's `get` pool (bounded queue, 429 beyond it).
   const result = await context.services.threadPools.execute('get', async () => {
     if (options.refresh) await shard.refresh('refresh_flag_get');
+    // A non-realtime read is tied to the refresh cycle: on a search-idle copy it waits for the skipped refresh
+    // (ES's TransportGetAction and TransportShardMultiGetAction); a realtime one reads unrefreshed writes anyway.
+    else if (!options.realtime) await shard.ensureSearchActive();
     return shard.get(id, options.realtime, storedNames);
   });
   // VersionType.isVersionConflictForReads: for every version type a read wants exactly the version it names.

@@ -96,6 +96,9 @@ const statsHandler: Route['handler'] = async (request, context) => {
             })),
           },
           shard_path: { state_path: shard.path, data_path: shard.path, is_custom_data_path: false },
+          // ES 8.x's ShardStats: whether the copy is search-idle and for how long nobody searched it (decision 0025).
+          search_idle: shard.searchIdle,
+          search_idle_time: shard.searchIdleTimeMillis,
         });
       }
       entry['shards'] = perShard;

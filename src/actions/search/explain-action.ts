@@ -100,6 +100,9 @@ export async function explainOnShard(services: NodeServices, request: ExplainSha
   const service = indicesOf(services).service.indexService(index);
   const shard = service?.uuid === request.indexUuid ? service.shards.get(shardNumber) : undefined;
   if (service === undefined || shard === undefined || shard.state === 'closed') throw noShardAvailable(index, request.indexUuid, shardNumber);
+  // ES's TransportExplainAction waits until the copy is search active (a refresh first, if one was skipped).
+  await shard.ensureSearchActive();
+  task.ensureNotCancelled();
   const searcher = shard.acquireSearcher();
   try {
     const target = targetFor({ index, indexUuid: request.indexUuid, shard: shardNumber, shardIndex: 0 }, service, searcher, services);

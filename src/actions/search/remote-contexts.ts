@@ -98,8 +98,10 @@ export interface OpenContextRequest {
   readonly aliasFilter?: QueryAst;
 }
 
-export function openReaderContext(services: NodeServices, request: OpenContextRequest): RemoteContextRef {
+export async function openReaderContext(services: NodeServices, request: OpenContextRequest): Promise<RemoteContextRef> {
   const { service, shard } = localShard(services, request);
+  // A point in time opened on a search-idle copy sees the writes that copy skipped refreshing (ES's SearchService).
+  await shard.ensureSearchActive();
   const registry = readerContextsOf(services);
   const searcher = shard.acquireSearcher();
   try {
@@ -135,9 +137,12 @@ export function canMatchOnShard(services: NodeServices, request: CanMatchRequest
     }
   }
   const { service, shard } = localShard(services, request.label);
+  // A search-idle copy that skipped a refresh may hold matching documents its searcher does not see yet: it answers
+  // "can match", and the query phase refreshes it first (ES's SearchService.canMatch).
+  const refreshPending = shard.hasRefreshPending;
   const searcher = shard.acquireSearcher();
   try {
-    return { canMatch: canMatchShard(targetFor(request.label, service, searcher, services), request.query, request.nowMillis) };
+    return { canMatch: canMatchShard(targetFor(request.label, service, searcher, services), request.query, request.nowMillis) || refreshPending };
   } finally {
     searcher.release();
   }
@@ -153,7 +158,7 @@ export interface DfsShardRequest {
   readonly nowMillis: number;
 }
 
-export function dfsOnShard(services: NodeServices, request: DfsShardRequest, task: Task): DfsResult {
+export async function dfsOnShard(services: NodeServices, request: DfsShardRequest, task: Task): Promise<DfsResult> {
   task.ensureNotCancelled();
   if (request.context !== undefined) {
     const context = liveContext(services, request.context, 'pit');
@@ -167,6 +172,8 @@ export function dfsOnShard(services: NodeServices, request: DfsShardRequest, tas
     }
   }
   const { service, shard } = localShard(services, request.label);
+  await shard.ensureSearchActive();
+  task.ensureNotCancelled();
   const searcher = shard.acquireSearcher();
   try {
     return executeDfsPhase(targetFor(request.label, service, searcher, services), request.query, request.nowMillis);
@@ -226,6 +233,9 @@ export async function queryOnContext(services: NodeServices, args: ContextQueryR
   let opened = false;
   if (mode.kind === 'scroll-start' || mode.kind === 'search') {
     const { service, shard } = localShard(services, args.label);
+    // ES's rewriteAndFetchShardRequest: a request without a reader context waits until the copy is search active.
+    await shard.ensureSearchActive();
+    task.ensureNotCancelled();
     const searcher = shard.acquireSearcher();
     try {
       // A plain search's context lapses with the default keep-alive if its coordinating node never comes back.

@@ -63,6 +63,9 @@ export async function executeRemoteShardSearch(services: NodeServices, request: 
   const service = indices.indexService(request.index);
   const shard = indices.shard(request.index, request.shard);
   if (service === undefined || shard === undefined || service.uuid !== request.indexUuid || shard.state === 'closed') throw errors.shardNotFound(request.index, request.indexUuid, request.shard);
+  // A search-idle copy that skipped refreshes refreshes first, so the search sees every acknowledged write (decision 0025).
+  await shard.ensureSearchActive();
+  task.ensureNotCancelled();
   const searcher = shard.acquireSearcher();
   shard.searchStats.openContexts++;
   shard.searchStats.queryCurrent++;
