@@ -16,6 +16,10 @@
  *        twice on the cores one node alone already fills, so its ratio cannot pass ~0.5 whatever replication costs;
  *        pinned, the pair stands in for two machines of one core each and the ratio measures what replication costs
  *        the primary's node. The bench client is not pinned in either run (it shares the cores in both).
+ *        [--idle-after 30s] part 1 bulks into search-idle copies (decision 0025): the index gets
+ *        `index.search.idle.after` and the bulk waits until every copy reports `refresh.is_search_idle`, as a bulk
+ *        into an index nobody searched for that long would find it. Without it the bulk starts right after the index
+ *        is created, when no copy is idle yet (a fresh copy counts as just searched).
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -32,7 +36,22 @@ function arg(name: string, fallback: number): number {
 const PIN = process.argv.includes('--pin');
 /** `--refresh-interval 30s`: the bench index's refresh_interval (default: ES's default, 1s). */
 const REFRESH_INTERVAL = process.argv.includes('--refresh-interval') ? process.argv[process.argv.indexOf('--refresh-interval') + 1] : undefined;
-const REFRESH_SETTING = REFRESH_INTERVAL === undefined ? {} : { refresh_interval: REFRESH_INTERVAL };
+/** `--idle-after 30s`: the bench index's `index.search.idle.after`, and the bulk waits for every copy to be idle. */
+const IDLE_AFTER = process.argv.includes('--idle-after') ? process.argv[process.argv.indexOf('--idle-after') + 1] : undefined;
+const REFRESH_SETTING = {
+  ...(REFRESH_INTERVAL === undefined ? {} : { refresh_interval: REFRESH_INTERVAL }),
+  ...(IDLE_AFTER === undefined ? {} : { 'search.idle.after': IDLE_AFTER }),
+};
+
+/** With `--idle-after`: waits until every copy of the index is search-idle (nothing here acquires a searcher). */
+async function waitSearchIdle(node: NodeProcess, index: string): Promise<void> {
+  if (IDLE_AFTER === undefined) return;
+  for (;;) {
+    const cat = await node.request('GET', `/_cat/shards/${index}?h=rsi&format=json`);
+    if (cat.body.length > 0 && cat.body.every((row: { rsi: string }) => row.rsi === 'true')) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 /** With `--pin`, binds every thread of the node's process (and the threads it starts later) to one core. */
 function pin(node: NodeProcess, core: number): void {
@@ -168,6 +187,7 @@ async function singleNodeRun(bodies: readonly string[], clients: number, docs: n
     const [node] = single.nodes as [NodeProcess];
     await node.request('PUT', '/bench', { body: { settings: { number_of_shards: 1, number_of_replicas: 0, ...REFRESH_SETTING } } });
     await waitGreen(node, 'bench');
+    await waitSearchIdle(node, 'bench');
     pin(node, 0);
     const { result: rate, cpuPer1000 } = await withCpu([node], docs, () => ingest(node, bodies, clients, docs));
     console.log(`1 primary on 1 node:             ${Math.round(rate)} docs/s; ${cpuText(cpuPer1000)}`);
@@ -190,6 +210,7 @@ async function replicatedRun(bodies: readonly string[], clients: number, docs: n
     await waitGreen(a, 'bench');
     await a.request('PUT', '/bench/_settings', { body: { index: { number_of_replicas: 1, 'routing.allocation.require._id': null } } });
     await waitGreen(a, 'bench');
+    await waitSearchIdle(a, 'bench');
     pin(a, 0);
     pin(b, 1);
     const { result: rate, cpuPer1000 } = await withCpu([a, b], docs, () => ingest(a, bodies, clients, docs));
