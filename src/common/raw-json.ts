@@ -5,7 +5,29 @@
  * into plain objects and arrays whose numbers stay RawJson literals.
  */
 export class RawJson {
-  constructor(readonly text: string) {}
+  private decoded: string | undefined;
+  /**
+   * The same JSON as UTF-8 bytes when it came as bytes (`ofUtf8`): the compact response writer copies them into
+   * the response with no decode and re-encode (another node's `_tasks` listing, decision 0026).
+   */
+  readonly utf8: Uint8Array | undefined;
+
+  constructor(text: string);
+  constructor(text: string | undefined, utf8: Uint8Array);
+  constructor(text: string | undefined, utf8?: Uint8Array) {
+    this.decoded = text;
+    this.utf8 = utf8;
+  }
+
+  /** JSON as UTF-8 bytes; `text` decodes them only when something asks for it (pretty printing, YAML, filter_path). */
+  static ofUtf8(bytes: Uint8Array): RawJson {
+    return new RawJson(undefined, bytes);
+  }
+
+  get text(): string {
+    if (this.decoded === undefined) this.decoded = Buffer.from(this.utf8!.buffer, this.utf8!.byteOffset, this.utf8!.byteLength).toString('utf8');
+    return this.decoded;
+  }
 }
 
 /** Parses JSON text into objects/arrays/strings/booleans/null, numbers kept as RawJson with their literal text. */

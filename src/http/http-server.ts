@@ -17,7 +17,7 @@ import type { NodeServices } from '../actions/context.js';
 import { Router, splitPath, type RouteMatch } from './router.js';
 import { HttpRestRequest } from './http-request.js';
 import { readBody, BodyTooLargeError, BadContentEncodingError } from './body-reader.js';
-import { writeJson, writeYaml } from './xcontent.js';
+import { writeJsonBytes, writeYaml } from './xcontent.js';
 import { applyFilterPath, parseFilterPath } from './filter-path.js';
 import { contentTypeFor, negotiateCompatibleVersion, parseAccept, parseMediaType, type Format } from './media-type.js';
 import { errorBody } from './error-response.js';
@@ -407,10 +407,10 @@ export class HttpServer {
       response.end();
       return;
     }
-    let payload: string;
+    let bytes: Buffer;
     let contentType: string;
     if (result.kind === 'text') {
-      payload = result.text;
+      bytes = Buffer.from(result.text, 'utf8');
       contentType = result.contentType ?? contentTypeFor('text', undefined);
     } else {
       const format = responseFormat(query.get('format'), request.headers['accept']);
@@ -422,10 +422,9 @@ export class HttpServer {
         filterPath = undefined;
       }
       const body = applyFilterPath(result.body, filterPath);
-      payload = format === 'yaml' ? writeYaml(body) : writeJson(body, pretty);
+      bytes = format === 'yaml' ? Buffer.from(writeYaml(body), 'utf8') : writeJsonBytes(body, pretty);
       contentType = contentTypeFor(format, compatibleWith);
     }
-    let bytes: Buffer = Buffer.from(payload, 'utf8');
     const headers: Record<string, string | number> = { 'content-type': contentType };
     if (this.options.compression && bytes.length > 0 && acceptsGzip(request.headers['accept-encoding'])) {
       bytes = gzipSync(bytes, { level: 3 });

@@ -7,14 +7,44 @@ import { JsonFloat, javaDoubleString } from '../common/json-float.js';
 import { RawJson, expandRawJson } from '../common/raw-json.js';
 
 export function writeJson(value: unknown, pretty: boolean): string {
-  const parts: string[] = [];
+  const parts: Array<string | Uint8Array> = [];
   if (pretty) {
-    writePretty(value, parts, '');
+    writePretty(value, parts as string[], '');
     parts.push('\n');
   } else {
     writeCompact(value, parts);
   }
-  return parts.join('');
+  return parts.every((part) => typeof part === 'string') ? (parts as string[]).join('') : Buffer.concat(partsAsBuffers(parts)).toString('utf8');
+}
+
+/**
+ * The response body as UTF-8 bytes. Compact JSON copies RawJson given as bytes (`RawJson.ofUtf8`) in as they are:
+ * the other nodes' `_tasks` listings go from the transport frame to the HTTP response without a decode and a
+ * re-encode (decision 0026).
+ */
+export function writeJsonBytes(value: unknown, pretty: boolean): Buffer {
+  if (pretty) return Buffer.from(writeJson(value, true), 'utf8');
+  const parts: Array<string | Uint8Array> = [];
+  writeCompact(value, parts);
+  for (let i = 0; i < parts.length; i++) if (typeof parts[i] !== 'string') return Buffer.concat(partsAsBuffers(parts));
+  return Buffer.from((parts as string[]).join(''), 'utf8');
+}
+
+/** Runs of strings joined and encoded, bytes as they are. */
+function partsAsBuffers(parts: ReadonlyArray<string | Uint8Array>): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let run: string[] = [];
+  for (const part of parts) {
+    if (typeof part === 'string') {
+      run.push(part);
+      continue;
+    }
+    if (run.length > 0) out.push(Buffer.from(run.join(''), 'utf8'));
+    run = [];
+    out.push(part);
+  }
+  if (run.length > 0) out.push(Buffer.from(run.join(''), 'utf8'));
+  return out;
 }
 
 function scalar(value: unknown): string | undefined {
@@ -44,9 +74,9 @@ function entriesOf(value: object): Array<[string, unknown]> {
   return Object.entries(value).filter(([, v]) => v !== undefined);
 }
 
-function writeCompact(value: unknown, out: string[]): void {
+function writeCompact(value: unknown, out: Array<string | Uint8Array>): void {
   if (value instanceof RawJson) {
-    out.push(value.text);
+    out.push(value.utf8 ?? value.text);
     return;
   }
   const simple = scalar(value);

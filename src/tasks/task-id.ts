@@ -36,10 +36,23 @@ export class TaskId {
     if (colon < 0) throw errors.malformedTaskId(raw);
     const nodeId = raw.slice(0, colon);
     const numberText = raw.slice(colon + 1);
+    // Every node-level request carries its parent's id and every child task parses it: plain digits that a number
+    // holds exactly (at most 15) need no BigInt (the text is then also its own canonical form).
+    if (numberText.length > 0 && numberText.length <= 15 && (numberText.length === 1 || numberText.charCodeAt(0) !== 0x30) && isDigits(numberText)) {
+      return new TaskId(nodeId, Number(numberText), numberText);
+    }
     if (!/^[+-]?[0-9]+$/.test(numberText)) throw errors.malformedTaskId(raw);
     const value = BigInt(numberText);
     if (value < LONG_MIN || value > LONG_MAX) throw errors.malformedTaskId(raw);
     if (value === -1n) return undefined;
     return new TaskId(nodeId, Number(value), value.toString());
   }
+}
+
+function isDigits(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }

@@ -24,9 +24,9 @@ export interface TaskInfo {
 
 /**
  * Takes the snapshot; `detailed` adds the description and status, which may cost more to build. A listing passes
- * one clock reading (`nowNanos`, process.hrtime.bigint()) for all its tasks.
+ * one clock reading (`nowMillis`, performance.now()) for all its tasks.
  */
-export function taskInfoOf(task: Task, detailed: boolean, nowNanos: bigint = process.hrtime.bigint()): TaskInfo {
+export function taskInfoOf(task: Task, detailed: boolean, nowMillis: number = performance.now()): TaskInfo {
   return {
     taskId: task.taskId,
     type: task.type,
@@ -34,7 +34,7 @@ export function taskInfoOf(task: Task, detailed: boolean, nowNanos: bigint = pro
     description: detailed ? (task.description ?? '') : undefined,
     status: detailed ? task.status : undefined,
     startTimeMillis: task.startTimeMillis,
-    runningTimeNanos: task.runningTimeNanosAt(nowNanos),
+    runningTimeNanos: task.runningTimeNanosAt(nowMillis),
     cancellable: task.cancellable,
     cancelled: task.cancellable && task.isCancelled,
     parentTaskId: task.parentTaskId,

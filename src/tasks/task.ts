@@ -29,7 +29,12 @@ export class Task {
   readonly cancellable: boolean;
   readonly headers: Readonly<Record<string, string>>;
   readonly startTimeMillis: number;
-  private readonly startNanos: bigint;
+  /**
+   * The monotonic clock at the start, in milliseconds (performance.now(), sub-microsecond resolution): a number,
+   * not an hrtime BigInt, since a listing reads every task's running time and BigInt arithmetic was a measurable
+   * part of 50 concurrent `_tasks` listings of ~200 tasks each (decision 0026).
+   */
+  private readonly startMonotonicMillis: number;
   private statusSupplier: (() => unknown) | undefined;
   /**
    * Made when something first asks for the signal: most tasks (every HTTP request, every node-level child of an
@@ -40,6 +45,13 @@ export class Task {
   private cancellationReasonText: string | undefined;
   private completed = false;
   private readonly completionWaiters: Array<() => void> = [];
+  /**
+   * Kept here for the task listing's renderer (actions/tasks/task-listing-json.ts), which owns what it holds: the
+   * parts of the task's listing JSON that never change, made at its first listing. A task lives as long as its
+   * request, and under 50 concurrent `_tasks` requests every one of them lists it; a field is the cheapest place to
+   * find them again (a WeakMap lookup per task and listing was ~3-5% of a node's time, decision 0026).
+   */
+  listingJson: unknown = undefined;
 
   constructor(nodeId: string, id: number, options: TaskOptions) {
     this.taskId = new TaskId(nodeId, id);
@@ -51,7 +63,7 @@ export class Task {
     this.headers = options.headers ?? {};
     this.statusSupplier = options.status;
     this.startTimeMillis = Date.now();
-    this.startNanos = process.hrtime.bigint();
+    this.startMonotonicMillis = performance.now();
   }
 
   get id(): number {
@@ -59,12 +71,15 @@ export class Task {
   }
 
   get runningTimeNanos(): number {
-    return Number(process.hrtime.bigint() - this.startNanos);
+    return this.runningTimeNanosAt(performance.now());
   }
 
-  /** The running time at `nowNanos` (process.hrtime.bigint()): a listing reads the clock once for all its tasks. */
-  runningTimeNanosAt(nowNanos: bigint): number {
-    return Number(nowNanos - this.startNanos);
+  /**
+   * The running time in whole nanoseconds at `nowMillis` (performance.now()): a listing reads the clock once for
+   * all its tasks.
+   */
+  runningTimeNanosAt(nowMillis: number): number {
+    return Math.max(0, Math.round((nowMillis - this.startMonotonicMillis) * 1e6));
   }
 
   get status(): unknown {

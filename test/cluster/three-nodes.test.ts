@@ -114,10 +114,11 @@ describe('three nodes on etcd', () => {
   });
 
   test('tasks and node figures come from every node', async () => {
-    const tasks = await cluster.nodes[0]!.request('GET', '/_tasks');
+    // A header outside ASCII: each node's listing reaches the response as the UTF-8 bytes that node wrote.
+    const tasks = await cluster.nodes[0]!.request('GET', '/_tasks', { headers: { 'X-Opaque-Id': 'caf\u00e9' } });
     assert.equal(Object.keys(tasks.body.nodes).length, 3, tasks.text);
-    for (const node of Object.values(tasks.body.nodes) as Array<{ tasks: Record<string, { action: string }> }>) {
-      assert.ok(Object.values(node.tasks).some((task) => task.action.startsWith('cluster:monitor/tasks/lists')));
+    for (const node of Object.values(tasks.body.nodes) as Array<{ tasks: Record<string, { action: string; headers: Record<string, string> }> }>) {
+      assert.ok(Object.values(node.tasks).some((task) => task.action.startsWith('cluster:monitor/tasks/lists') && task.headers['X-Opaque-Id'] === 'caf\u00e9'), tasks.text);
     }
     const stats = await cluster.nodes[1]!.request('GET', '/_nodes/stats/jvm');
     assert.equal(stats.body._nodes.successful, 3, stats.text);

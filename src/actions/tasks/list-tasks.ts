@@ -11,7 +11,7 @@ import type { NodeServices } from '../context.js';
 import { executeOnTaskNodes, type NodeTasksResult } from './node-fanout.js';
 import type { TasksResponse } from './tasks-response.js';
 import { waitForTasks } from './wait-for-tasks.js';
-import { renderTaskMap } from './task-json.js';
+import { renderTaskMapBytes } from './task-listing-json.js';
 
 export const LIST_TASKS_ACTION = 'cluster:monitor/tasks/lists';
 
@@ -26,9 +26,9 @@ export interface ListTasksRequest {
   /** undefined: the default wait of 30s. */
   readonly timeoutMillis: number | undefined;
   /**
-   * Set by `GET /_tasks?group_by=nodes` (not detailed): each node writes its own tasks' JSON (the response's
-   * `tasks` object of its block), so the coordinating node splices text instead of parsing and writing every
-   * task of every node again (decision 0020).
+   * Set by `GET /_tasks?group_by=nodes` (not detailed): each node writes its own tasks' JSON bytes (the response's
+   * `tasks` object of its block) from its Task objects, and the coordinating node splices the bytes into the
+   * response instead of decoding and writing every task of every node again (decisions 0020, 0026).
    */
   readonly renderJson?: { readonly human: boolean };
 }
@@ -64,17 +64,20 @@ export function listRequestFromWire(raw: unknown): ListTasksRequest {
 
 /** One node's part of a list: its matching tasks (after waiting for them with wait_for_completion). */
 export async function listTasksOnNode(services: NodeServices, request: ListTasksRequest): Promise<NodeTasksResult> {
-  {
-    const matched = services.taskManager.list().filter((task) => taskMatches(request.filter, task));
-    const now = process.hrtime.bigint();
-    const tasks = matched.map((task) => taskInfoOf(task, request.detailed, now));
-    if (request.waitForCompletion) {
-      await waitForTasks(
-        matched.filter((task) => !task.action.startsWith(LIST_TASKS_ACTION)),
-        request.timeoutMillis,
-      );
-    }
-    if (request.renderJson !== undefined && !request.detailed) return { tasks: [], taskFailures: [], rendered: { count: tasks.length, json: renderTaskMap(tasks, request.renderJson) } };
-    return { tasks, taskFailures: [] };
+  const matched = services.taskManager.list().filter((task) => taskMatches(request.filter, task));
+  // One clock reading for the whole listing, taken before any wait: the running times are the listing's.
+  const now = performance.now();
+  let result: NodeTasksResult;
+  if (request.renderJson !== undefined && !request.detailed) {
+    result = { tasks: [], taskFailures: [], rendered: { count: matched.length, bytes: renderTaskMapBytes(matched, request.renderJson.human, now) } };
+  } else {
+    result = { tasks: matched.map((task) => taskInfoOf(task, request.detailed, now)), taskFailures: [] };
   }
+  if (request.waitForCompletion) {
+    await waitForTasks(
+      matched.filter((task) => !task.action.startsWith(LIST_TASKS_ACTION)),
+      request.timeoutMillis,
+    );
+  }
+  return result;
 }

@@ -31,7 +31,8 @@ export interface NodeTasksResult {
 
 export interface RenderedTasks {
   readonly count: number;
-  readonly json: string;
+  /** UTF-8 JSON; from another node, a view of the received frame (crossed as msgpack bin, never decoded). */
+  readonly bytes: Uint8Array;
 }
 
 export async function executeOnTaskNodes(

@@ -33,49 +33,6 @@ export function taskInfoJson(info: TaskInfo, options: TaskJsonOptions): Record<s
   return out;
 }
 
-/**
- * A node's `tasks` object of `_tasks?group_by=nodes` as JSON text, `{"<task id>":{...},...}`, written as the
- * response writer would write taskInfoJson's object. Under many concurrent listings most of a listing's cost was
- * writing the same tasks again and again, so the parts of a task's JSON that never change (everything but its
- * running time and cancelled flag) are written once per task and kept beside its id.
- */
-export function renderTaskMap(tasks: readonly TaskInfo[], options: TaskJsonOptions): string {
-  let out = '{';
-  for (let i = 0; i < tasks.length; i++) {
-    const info = tasks[i]!;
-    if (i > 0) out += ',';
-    if (options.human || info.description !== undefined || (info.status !== undefined && info.status !== null)) {
-      out += `${JSON.stringify(info.taskId.toString())}:${JSON.stringify(taskInfoJson(info, options))}`;
-      continue;
-    }
-    const parts = fixedPartsOf(info);
-    out += parts.head + String(info.runningTimeNanos) + (info.cancellable ? `,"cancellable":true,"cancelled":${info.cancelled}` : ',"cancellable":false') + parts.tail;
-  }
-  return out + '}';
-}
-
-interface FixedTaskJson {
-  /** `"<id>":{` up to `"running_time_in_nanos":`. */
-  readonly head: string;
-  /** After `cancelled`: the parent and the headers, and the closing brace. */
-  readonly tail: string;
-}
-
-/** By task id object: a task's snapshots share its TaskId, and the entry goes with the task. */
-const fixedParts = new WeakMap<object, FixedTaskJson>();
-
-function fixedPartsOf(info: TaskInfo): FixedTaskJson {
-  const cached = fixedParts.get(info.taskId);
-  if (cached !== undefined) return cached;
-  const head =
-    `${JSON.stringify(info.taskId.toString())}:{"node":${JSON.stringify(info.taskId.nodeId)},"id":${info.taskId.id},"type":${JSON.stringify(info.type)},` +
-    `"action":${JSON.stringify(info.action)},"start_time_in_millis":${info.startTimeMillis},"running_time_in_nanos":`;
-  const tail = `${info.parentTaskId ? `,"parent_task_id":${JSON.stringify(info.parentTaskId.toString())}` : ''},"headers":${JSON.stringify(info.headers)}}`;
-  const parts = { head, tail };
-  fixedParts.set(info.taskId, parts);
-  return parts;
-}
-
 /** An error nested in a 200 body (`node_failures`, `task_failures[].reason`): type, reason, metadata, cause. */
 export function errorJson(error: EsError): Record<string, unknown> {
   const out: Record<string, unknown> = { type: error.type, reason: error.reason, ...error.metadata };

@@ -30,7 +30,7 @@ export function tasksResultToWire(value: unknown): WireTasksResult | { json: str
   return result.tasks.every((info) => info.status === undefined) ? { json: JSON.stringify(wire) } : wire;
 }
 
-/** A listing its node wrote as JSON text already: one msgpack string, read without a parse. */
+/** A listing its node wrote as JSON already: its bytes as one msgpack bin, received as a view of the frame. */
 interface WireRenderedResult {
   readonly rendered: RenderedTasks;
   readonly taskFailures: WireTasksResult['taskFailures'];

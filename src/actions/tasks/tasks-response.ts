@@ -63,7 +63,7 @@ function nodeBlock(nodeId: string, clusterNodes: ReadonlyMap<string, DiscoveryNo
 
 function renderedByNode(rendered: NonNullable<TasksResponse['rendered']>, clusterNodes: ReadonlyMap<string, DiscoveryNode>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const { nodeId, count, json } of rendered) if (count > 0) out[nodeId] = nodeBlock(nodeId, clusterNodes, new RawJson(json));
+  for (const { nodeId, count, bytes } of rendered) if (count > 0) out[nodeId] = nodeBlock(nodeId, clusterNodes, RawJson.ofUtf8(bytes));
   return out;
 }
 

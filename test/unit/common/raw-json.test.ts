@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RawJson, expandRawJson, stringifyWithRaw } from '../../../src/common/raw-json.js';
-import { writeJson, writeYaml } from '../../../src/http/xcontent.js';
+import { writeJson, writeJsonBytes, writeYaml } from '../../../src/http/xcontent.js';
 import { applyFilterPath, parseFilterPath } from '../../../src/http/filter-path.js';
 
 const source = new RawJson('{"price" : 1.0, "big": 12345678901234567890, "nested":{"list":[1,{"x":"é\\"q"}]}}');
@@ -26,4 +26,20 @@ test('expand and stringify round-trip, numbers untouched, __proto__ an ordinary 
   assert.equal(stringifyWithRaw(tree), '{"a":1.50,"__proto__":{"b":[true,null,-2e3]}}');
   assert.throws(() => expandRawJson(new RawJson('{"a":1,}')), SyntaxError);
   assert.throws(() => expandRawJson(new RawJson('{"a":1} x')), SyntaxError);
+});
+
+test('JSON given as UTF-8 bytes goes into a compact response as those bytes, and reads as text everywhere else', () => {
+  const bytes = Buffer.from(source.text, 'utf8');
+  const raw = () => RawJson.ofUtf8(bytes.subarray(0));
+  const body = () => ({ before: 'é', nodes: { n1: { tasks: raw(), after: [1, 'ü'] }, n2: raw() } });
+  const asText = { before: 'é', nodes: { n1: { tasks: source, after: [1, 'ü'] }, n2: source } };
+  const compact = writeJsonBytes(body(), false);
+  assert.equal(compact.toString('utf8'), writeJson(asText, false));
+  assert.equal(writeJson(body(), false), writeJson(asText, false));
+  assert.equal(writeJsonBytes(body(), true).toString('utf8'), writeJson(asText, true));
+  assert.equal(writeYaml(body()), writeYaml(asText));
+  assert.equal(writeJson(applyFilterPath(body(), parseFilterPath('nodes.*.tasks.price')), false), '{"nodes":{"n1":{"tasks":{"price":1.0}}}}');
+  assert.equal(raw().text, source.text);
+  // Plain bodies still come out as one encoding of the joined text.
+  assert.equal(writeJsonBytes({ a: 'é', b: [source] }, false).toString('utf8'), writeJson({ a: 'é', b: [source] }, false));
 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { tasksResponseJson, parseGroupBy, taskInfoJson } from '../../../../src/actions/tasks/index.js';
-import { TaskId, type TaskInfo } from '../../../../src/tasks/index.js';
+import { TaskId, taskInfoOf, type TaskInfo } from '../../../../src/tasks/index.js';
 import { errors, EsError } from '../../../../src/common/errors.js';
 import type { DiscoveryNode } from '../../../../src/cluster/index.js';
 
@@ -126,22 +126,26 @@ test('group_by accepts nodes, parents and none only', () => {
   );
 });
 
-test("a node's rendered task map is the response writer's JSON of the same tasks, however often it is rendered", async () => {
-  const { renderTaskMap } = await import('../../../../src/actions/tasks/task-json.js');
+test("a node's task map bytes are the response writer's JSON of the same tasks' TaskInfos, however often they are rendered", async () => {
+  const { renderTaskMapBytes } = await import('../../../../src/actions/tasks/task-listing-json.js');
   const { writeJson } = await import('../../../../src/http/xcontent.js');
-  const shared = new TaskId('n1', 9);
-  const infos: TaskInfo[] = [
-    info(1),
-    info(2, { cancellable: true, parentTaskId: new TaskId('n0', 4), headers: { 'X-Opaque-Id': 'a "quoted" id' } }),
-    info(9, { taskId: shared, cancellable: true, cancelled: false, action: 'cluster:monitor/tasks/lists[n]', type: 'direct' }),
-    info(3, { description: 'detailed', status: { rate: 1.5 } }),
+  const { TaskManager } = await import('../../../../src/tasks/index.js');
+  const manager = new TaskManager('n1');
+  const tasks = [
+    manager.register({ action: 'indices:data/write/reindex' }),
+    manager.register({ action: 'cluster:monitor/tasks/lists', cancellable: true, parentTaskId: new TaskId('n0', 4), headers: { 'X-Opaque-Id': 'a "quoted" id' } }),
+    manager.register({ action: 'cluster:monitor/tasks/lists[n]', type: 'direct', cancellable: true, headers: { 'X-Opaque-Id': 'non-ASCII: é ✓ 😀' } }),
+    manager.register({ action: 'indices:data/write/bulk', description: 'only with detailed', status: () => ({ rate: 1.5 }) }),
   ];
-  const expected = (list: readonly TaskInfo[], human: boolean) =>
-    writeJson(Object.fromEntries(list.map((task) => [task.taskId.toString(), taskInfoJson(task, { human })])), false);
-  assert.equal(renderTaskMap(infos, { human: false }), expected(infos, false));
-  assert.equal(renderTaskMap(infos, { human: true }), expected(infos, true));
-  // The same task later: a longer running time and cancelled now; only those change.
-  const later = [info(9, { taskId: shared, cancellable: true, cancelled: true, action: 'cluster:monitor/tasks/lists[n]', type: 'direct', runningTimeNanos: 99_000_000 })];
-  assert.equal(renderTaskMap(later, { human: false }), expected(later, false));
-  assert.equal(renderTaskMap([], { human: false }), '{}');
+  const expected = (human: boolean, now: number) =>
+    writeJson(Object.fromEntries(tasks.map((task) => [task.taskId.toString(), taskInfoJson(taskInfoOf(task, false, now), { human })])), false);
+  const now = performance.now() + 12.3456789;
+  assert.equal(renderTaskMapBytes(tasks, false, now).toString('utf8'), expected(false, now));
+  assert.equal(renderTaskMapBytes(tasks, true, now).toString('utf8'), expected(true, now));
+  // The same tasks later (their JSON's fixed parts kept): a longer running time, and one cancelled since.
+  await manager.cancel(tasks[1]!, 'by test', false);
+  const later = now + 99;
+  assert.equal(renderTaskMapBytes(tasks, false, later).toString('utf8'), expected(false, later));
+  assert.equal(renderTaskMapBytes(tasks.slice(0, 2), false, later).toString('utf8'), expected(false, later).replace(/,"n1:3":.*}$/, '}'));
+  assert.equal(renderTaskMapBytes([], false, later).toString('utf8'), '{}');
 });
