@@ -47,7 +47,8 @@ import { decodeTagged, encodeTagged } from './search/wire-values.js';
 import { TERMS_ENUM_NODE_ACTION, termsEnumOnNode, type NodeTermsEnumRequest } from './search/terms-enum-node.js';
 import { EXPLAIN_SHARD_ACTION, explainOnShard, type ExplainShardRequest } from './search/explain-action.js';
 import { runBroadcastOnNode, type BroadcastOperation } from './broadcast-by-node.js';
-import { FLUSH_ACTION, flushOnShard, FORCE_MERGE_ACTION, forceMergeOnShard, REFRESH_ACTION, refreshOnShard } from './indices/broadcast-actions.js';
+import { FLUSH_ACTION, flushOnShard, FORCE_MERGE_ACTION, forceMergeOnShard } from './indices/broadcast-actions.js';
+import { REFRESH_REPLICA_ACTION, REFRESH_SHARD_ACTION, refreshOnPrimary, refreshOnReplica, type ShardRefreshRequest } from './indices/replicated-refresh.js';
 import { CLEAR_CACHE_ACTION, clearCacheOnShard } from './indices/cache-clear-action.js';
 import { INDICES_STATS_ACTION, shardStatsOnShard } from './indices/shard-stats-broadcast.js';
 import { INDICES_SEGMENTS_ACTION, shardSegmentsOnShard } from './indices/segments-broadcast.js';
@@ -105,6 +106,9 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [FREE_CONTEXT_ACTION]: (services, args: RemoteContextRef & { kind: 'scroll' | 'pit' | 'search' }) => Promise.resolve(freeContextOnNode(services, args)),
   [CLEAR_SCROLL_CONTEXTS_ACTION]: (services) => Promise.resolve(clearScrollContextsOnNode(services)),
   [EXPLAIN_SHARD_ACTION]: (services, args: ExplainShardRequest, task) => explainOnShard(services, args, task),
+  // Refresh as a replication action: the primary, then every copy it writes to (indices/replicated-refresh.ts).
+  [REFRESH_SHARD_ACTION]: (services, args: ShardRefreshRequest, task) => refreshOnPrimary(services, args, task),
+  [REFRESH_REPLICA_ACTION]: (services, args: ShardRefreshRequest & { targetAllocationId: string }, task) => refreshOnReplica(services, args, task),
   [GET_SHARD_ACTION]: (services, args: Parameters<typeof readDocumentOnShardNode>[1], task) => readDocumentOnShardNode({ task, services }, args),
   [`${LIST_TASKS_ACTION}[n]`]: (services, args: unknown) => listTasksOnNode(services, listRequestFromWire(args)),
   [`${CANCEL_TASKS_ACTION}[n]`]: (services, args: unknown, task) => cancelTasksOnNode(services, task, cancelRequestFromWire(args)),
@@ -133,7 +137,6 @@ const RESPONSE_ENCODERS: Record<string, (value: unknown) => unknown> = {
 
 /** The shard-level operations of the broadcast-by-node actions (broadcast-by-node.ts), served as `<action>[n]`. */
 const BROADCAST_OPERATIONS: Record<string, BroadcastOperation> = {
-  [REFRESH_ACTION]: refreshOnShard,
   [FLUSH_ACTION]: flushOnShard,
   [FORCE_MERGE_ACTION]: forceMergeOnShard,
   [CLEAR_CACHE_ACTION]: clearCacheOnShard,

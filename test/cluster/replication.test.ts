@@ -370,6 +370,70 @@ describe('replication to in-sync copies', () => {
     assert.equal(onPrimary.body.hits.total.value, 3, onPrimary.text);
   });
 
+  test('refresh reaches a recovering copy that takes writes: refresh=true of _delete_by_query and _reindex, and _refresh, while the replica is not started yet', { timeout: TEST_TIMEOUT }, async () => {
+    // The cluster-mode reindex-script failure (100 documents counted where 99 were left): the refresh went only to
+    // started copies, so a replica that had finalized its recovery (its last refresh) but was not started yet took
+    // the writes and missed the refresh; started a moment later, it served searches from before the writes.
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    const created = await a.request('PUT', '/recovering-refresh', { body: { settings: { number_of_shards: 1, number_of_replicas: 0, refresh_interval: '-1' } } });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, '/_cluster/health/recovering-refresh?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const lines: string[] = [];
+    for (let i = 0; i < 20; i++) lines.push(JSON.stringify({ index: { _index: 'recovering-refresh', _id: String(i) } }), JSON.stringify({ n: i }));
+    assert.equal((await a.request('POST', '/_bulk?refresh=true', { raw: bulkOf(lines), headers: NDJSON })).body.errors, false);
+    // The ids the reindex below deletes (ctx.op = 'delete' deletes the destination's document of the same id).
+    const drops: string[] = [];
+    for (let i = 15; i < 20; i++) drops.push(JSON.stringify({ index: { _index: 'recovering-refresh-drops', _id: String(i) } }), JSON.stringify({ n: i }));
+    assert.equal((await a.request('POST', '/_bulk?refresh=true', { raw: bulkOf(drops), headers: NDJSON })).body.errors, false);
+    const primaryNodeId = (await a.request('GET', '/_cluster/state/routing_table/recovering-refresh')).body.routing_table.indices['recovering-refresh'].shards['0'][0].node;
+    const [source, target] = primaryNodeId === a.nodeId ? [a, b] : [b, a];
+
+    // The primary answers the replica's start_recovery only when released: until then the replica is tracked and
+    // in sync (it takes every write) but INITIALIZING in the cluster state, its finalize refresh behind it.
+    let reached!: () => void;
+    let release!: () => void;
+    let refreshed: { status: number; body: any; text: string } | undefined;
+    const recovered = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const restore = source.node.nodeServices.transport!.wrapHandlerForTest(START_RECOVERY_ACTION, (handler) => async (body, context) => {
+      const answer = await handler(body, context);
+      if ((body as StartRecoveryRequest).index === 'recovering-refresh') {
+        reached();
+        await gate;
+      }
+      return answer;
+    });
+    try {
+      assert.equal((await a.request('PUT', '/recovering-refresh/_settings', { body: { index: { number_of_replicas: 1 } } })).status, 200);
+      await recovered;
+      const deleted = await b.request('POST', '/recovering-refresh/_delete_by_query?refresh=true', { body: { query: { range: { n: { lt: 5 } } } } });
+      assert.equal(deleted.body.deleted, 5, deleted.text);
+      const copied = await a.request('POST', '/_reindex?refresh=true', {
+        body: { source: { index: 'recovering-refresh-drops' }, dest: { index: 'recovering-refresh' }, script: { source: "ctx.op = 'delete'" } },
+      });
+      assert.equal(copied.body.deleted, 5, copied.text);
+      const more: string[] = [];
+      for (let i = 100; i < 103; i++) more.push(JSON.stringify({ index: { _index: 'recovering-refresh', _id: String(i) } }), JSON.stringify({ n: i }));
+      assert.equal((await b.request('POST', '/_bulk', { raw: bulkOf(more), headers: NDJSON })).body.errors, false);
+      refreshed = await b.request('POST', '/recovering-refresh/_refresh');
+      assert.equal(refreshed.status, 200, refreshed.text);
+    } finally {
+      release();
+      restore();
+    }
+    await cluster.waitFor(a, '/_cluster/health/recovering-refresh?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    await cluster.waitFor(target, '/_cluster/health/recovering-refresh?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    // No scheduled refresh (refresh_interval -1): what each copy shows is what the refreshes made visible.
+    for (const node of [source, target]) {
+      const visible = await node.request('POST', `/recovering-refresh/_search?preference=_only_nodes:${node.nodeId}`, { body: { size: 100, query: { match_all: {} } } });
+      assert.equal(visible.status, 200, visible.text);
+      const ids = visible.body.hits.hits.map((hit: any) => Number(hit._id)).sort((x: number, y: number) => x - y);
+      assert.deepEqual(ids, [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 100, 101, 102], `${node === source ? 'primary' : 'replica'} on ${node.nodeId}`);
+    }
+    // ES's broadcast replication counts: every copy in total, the primary and each tracked copy it refreshed.
+    assert.deepEqual(refreshed?.body._shards, { total: 2, successful: 2, failed: 0 }, refreshed?.text);
+  });
+
   test('a replica parses a large document in a parse worker, as its primary does, and holds it as the primary does', { timeout: TEST_TIMEOUT }, async () => {
     const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
     await a.request('PUT', '/large', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 }, mappings: { properties: { text: { type: 'text' } } } } });

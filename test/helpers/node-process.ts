@@ -175,6 +175,7 @@ export class NodeProcess {
   async stop(): Promise<number | null> {
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
     const code = await this.exited;
+    keepLogs(this);
     if (!this.keepData) rmSync(this.dataPath, { recursive: true, force: true });
     rmSync(this.home, { recursive: true, force: true });
     await this.stopTestCluster();
@@ -198,6 +199,7 @@ export class NodeProcess {
   async kill9(): Promise<void> {
     this.child.kill('SIGKILL');
     await this.exited;
+    keepLogs(this);
     rmSync(this.home, { recursive: true, force: true });
     await this.stopTestCluster();
   }
@@ -205,6 +207,19 @@ export class NodeProcess {
   get exitPromise(): Promise<number | null> {
     return this.exited;
   }
+}
+
+/**
+ * GANNET_TEST_KEEP_LOGS=<dir>: each node's output is written there when it stops (`<node name>-<node id>.log`), so a
+ * failure seen once in a long loop can be read afterwards; the node's home, with its own log files, is removed.
+ */
+function keepLogs(node: NodeProcess): void {
+  const dir = process.env['GANNET_TEST_KEEP_LOGS'];
+  if (dir === undefined || dir === '') return;
+  mkdirSync(dir, { recursive: true });
+  const nameMatch = /"node\.name"\s*:\s*"([^"]+)"|"node"\s*:\s*"([^"]+)"/.exec(node.logs.find((line) => line.includes('"started"')) ?? '');
+  const name = (nameMatch?.[1] ?? nameMatch?.[2] ?? 'node').replace(/[^\w.-]/g, '_');
+  writeFileSync(join(dir, `${name}-${node.nodeId}-${Date.now()}.log`), node.logs.join('\n') + '\n');
 }
 
 export function rawRequest(port: number, method: string, path: string, options: RequestOptions = {}, host = '127.0.0.1'): Promise<HttpResult> {

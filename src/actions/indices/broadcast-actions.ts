@@ -1,7 +1,8 @@
 /**
- * `_refresh`, `_flush` and `_forcemerge` on the resolved indices: each started shard copy runs the operation on
- * its node (broadcast-by-node.ts: one `<action>[n]` request per node); the answer counts every copy in `total`
- * (unassigned replicas included, as ES does), the ones that ran in `successful`, and lists failures.
+ * `_refresh`, `_flush` and `_forcemerge` on the resolved indices. Flush and force merge: each started shard copy
+ * runs the operation on its node (broadcast-by-node.ts: one `<action>[n]` request per node). Refresh goes through
+ * each shard's primary to every copy it replicates to (replicated-refresh.ts), as ES's. The answer counts every
+ * copy in `total` (unassigned replicas included, as ES does), the ones that ran in `successful`, and lists failures.
  */
 import { errors } from '../../common/errors.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams } from '../../cluster/indices-options.js';
@@ -10,6 +11,7 @@ import { json, type ActionContext, type RestRequest, type Route } from '../rest.
 import { errorXContent } from '../documents/write-response.js';
 import { expressionsOf, resolveIndices } from './resolve-indices.js';
 import { runDetached } from '../tasks/detached-task.js';
+import { refreshThroughPrimaries } from './replicated-refresh.js';
 import { activeCopy, allShardCopies, broadcastByNode, openShard, type BroadcastByNodeOutcome, type BroadcastOperation } from '../broadcast-by-node.js';
 
 export const REFRESH_ACTION = 'indices:admin/refresh';
@@ -39,8 +41,6 @@ export function shardsBody(result: BroadcastByNodeOutcome<unknown>): Record<stri
   return { _shards: shards };
 }
 
-export const refreshOnShard: BroadcastOperation = async (_services, _args, local) => openShard(local).refresh('api');
-
 export const flushOnShard: BroadcastOperation = async (_services, args: { force: boolean }, local) => openShard(local).flush(args.force);
 
 export const forceMergeOnShard: BroadcastOperation = async (_services, args: { maxNumSegments: number | undefined; onlyExpungeDeletes: boolean; flush: boolean }, local) =>
@@ -52,7 +52,10 @@ export const forceMergeOnShard: BroadcastOperation = async (_services, args: { m
  */
 const BROADCAST_DEFAULTS: IndicesOptions = STRICT_EXPAND_OPEN_FORBID_CLOSED;
 
-const refreshHandler: Route['handler'] = async (request, context) => json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, REFRESH_ACTION, {})));
+const refreshHandler: Route['handler'] = async (request, context) => {
+  const state = context.services.clusterService.state();
+  return json(shardsBody(await refreshThroughPrimaries(context, state, resolveIndices(request, state, BROADCAST_DEFAULTS))));
+};
 
 const flushHandler: Route['handler'] = async (request, context) => {
   const force = request.paramBool('force', false);

@@ -16,8 +16,7 @@ import { BulkByScrollWorker } from '../../reindex/index.js';
 import { json, type Route } from '../rest.js';
 import { indicesOf } from '../indices-services.js';
 import { NodeBulkByScrollClient } from '../reindex/node-client.js';
-import { activeCopy, allShardCopies, broadcastByNode } from '../broadcast-by-node.js';
-import { REFRESH_ACTION } from './broadcast-actions.js';
+import { refreshThroughPrimaries } from './replicated-refresh.js';
 
 const COPY_BATCH = 1000;
 
@@ -52,8 +51,7 @@ function resizeHandler(type: ResizeType): Route['handler'] {
     );
     // ES's recovery from local shards flushes the source first (acquireLastIndexCommit(true)), so every write
     // acknowledged before the block is in the target; the copy reads through a searcher, so refresh every copy.
-    const state = services.clusterService.state();
-    await broadcastByNode(context, REFRESH_ACTION, state, allShardCopies(state, [sourceName]), {}, activeCopy);
+    await refreshThroughPrimaries(context, services.clusterService.state(), [sourceName]);
     await copyDocuments(sourceName, targetName, context, timeoutMillis);
     if (Object.keys(plan.deferredBlocks).length > 0) await metadata.updateSettings([targetName], plan.deferredBlocks, false);
     return json({ acknowledged: true, shards_acknowledged: created.shardsAcknowledged, index: targetName });

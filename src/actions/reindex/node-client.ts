@@ -12,8 +12,8 @@ import type { Task } from '../../tasks/index.js';
 import type { NodeServices } from '../context.js';
 import type { DocWriteItem } from '../documents/doc-write.js';
 import { executeWrites } from '../documents/write-executor.js';
-import { activeCopy, allShardCopies, broadcastByNode } from '../broadcast-by-node.js';
 import { REFRESH_ACTION } from '../indices/broadcast-actions.js';
+import { refreshThroughPrimaries } from '../indices/replicated-refresh.js';
 import type { ActionContext } from '../rest.js';
 import { parseScrollId } from '../search/context-ids.js';
 import { freeContexts } from '../search/free-contexts.js';
@@ -142,11 +142,14 @@ export class NodeBulkByScrollClient implements BulkByScrollClient {
     });
   }
 
-  /** `refresh=true`: every started copy of the destinations, on whichever node holds it (a broadcast refresh). */
+  /**
+   * `refresh=true`: the destinations refreshed as `_refresh` does, through each shard's primary to every copy it
+   * writes to, so a replica still recovering when the writes reached it shows them once it is started.
+   */
   async refresh(indices: readonly string[], parent: Task): Promise<void> {
     await this.child(parent, REFRESH_ACTION, (context) => {
       const state = this.services.clusterService.state();
-      return broadcastByNode(context, REFRESH_ACTION, state, allShardCopies(state, indices.filter((index) => state.indices.has(index))), {}, activeCopy);
+      return refreshThroughPrimaries(context, state, indices.filter((index) => state.indices.has(index)));
     });
   }
 
