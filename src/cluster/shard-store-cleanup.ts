@@ -13,7 +13,9 @@
  *
  * The directory of an index this node holds nothing of any more goes with its last shard. An index deleted while
  * this node was away (stopped, or cut off) is in the state's index graveyard: its directory goes as soon as this
- * node applies a state naming it there. A directory of an index the state neither holds nor names as deleted is
+ * node applies a state naming it there. An index deleted while this node was here (in a state it applied) is the
+ * cluster-state applier's to delete, after it closed the copies: left alone here, so its files are not removed
+ * under a closing copy and the log does not say the node was away. A directory of an index the state neither holds nor names as deleted is
  * left alone (ES's dangling index: the state may have been lost, not the index).
  */
 import { existsSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
@@ -26,6 +28,8 @@ import { assignedCopiesWithTargets, type ClusterState } from './cluster-state.js
 export class ShardStoreCleanup {
   private unsubscribe: (() => void) | undefined;
   private stopped = false;
+  /** The uuids of the indices in the states this node applied (while they are alive or in the graveyard). */
+  private readonly seenIndices = new Set<string>();
 
   constructor(
     private readonly clusterService: ClusterService,
@@ -49,9 +53,12 @@ export class ShardStoreCleanup {
     this.clean(this.clusterService.state());
   }
 
-  /** Deletes the stores of shards active elsewhere (see the file comment); returns the shards deleted. */
+  /** Deletes the stores of shards active elsewhere and of indices deleted while this node was away (see the file comment). */
   clean(state: ClusterState): string[] {
+    const live = new Set([...state.indices.values()].map((metadata) => metadata.uuid));
+    for (const uuid of live) this.seenIndices.add(uuid);
     const deleted: string[] = [];
+    this.forgetGone(live, state);
     const onDisk = new Set(this.indicesService.indexDirectoriesOnDisk());
     if (onDisk.size === 0) return deleted;
     for (const metadata of state.indices.values()) {
@@ -79,9 +86,10 @@ export class ShardStoreCleanup {
       });
       removeIfEmpty(join(this.indicesService.indicesPath, metadata.uuid));
     }
-    const live = new Set([...state.indices.values()].map((metadata) => metadata.uuid));
-    for (const tombstone of state.indexGraveyard ?? []) {
-      if (!onDisk.has(tombstone.uuid) || live.has(tombstone.uuid) || this.indicesService.indexFilesInUse(tombstone.uuid)) continue;
+    const graveyard = state.indexGraveyard ?? [];
+    for (const tombstone of graveyard) {
+      // An index this node saw alive was deleted while it was here: the applier closes its copies and deletes it.
+      if (!onDisk.has(tombstone.uuid) || live.has(tombstone.uuid) || this.seenIndices.has(tombstone.uuid) || this.indicesService.indexFilesInUse(tombstone.uuid)) continue;
       try {
         this.indicesService.deleteIndexFiles(tombstone.uuid);
       } catch (err) {
@@ -92,6 +100,13 @@ export class ShardStoreCleanup {
       this.logger.info({ event: 'index_store_deleted', index: tombstone.name }, `[${tombstone.name}/${tombstone.uuid}] deleted the files of an index deleted while this node was away`);
     }
     return deleted;
+  }
+
+  /** Forgets the indices neither alive nor in the graveyard any more (the graveyard keeps the last few hundred). */
+  private forgetGone(live: ReadonlySet<string>, state: ClusterState): void {
+    if (this.seenIndices.size === live.size) return;
+    const buried = new Set((state.indexGraveyard ?? []).map((tombstone) => tombstone.uuid));
+    for (const uuid of this.seenIndices) if (!live.has(uuid) && !buried.has(uuid)) this.seenIndices.delete(uuid);
   }
 }
 

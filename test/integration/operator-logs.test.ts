@@ -5,7 +5,7 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NodeProcess } from '../helpers/node-process.js';
 
@@ -92,6 +92,11 @@ test('index lifecycle, mapping and settings changes, cancellations and deprecati
     assert.match(deprecation.msg, /^\[transient settings removal\] Updating cluster settings through transient settings is deprecated/);
     for (const line of lines) assert.equal(line.node, 'logs-node');
   }, 'operational events');
+  // An index deleted while the node runs is deleted by the node as it applies the delete; the graveyard's "deleted
+  // while this node was away" is for a node that was stopped or cut off then (it logged that for every delete).
+  const typoUuid = find(serverLog(), 'index_deleted', (l) => l.index === 'typo-index').index_uuid as string;
+  await eventually(() => assert.ok(!existsSync(join(node.dataPath, 'indices', typoUuid)), 'the deleted index is gone from disk'), 'deleted index files');
+  assert.deepEqual(serverLog().filter((line) => line.event === 'index_store_deleted' || /while this node was away/.test(line.msg ?? '')).map((line) => line.msg), []);
 });
 
 test('a failed request is one structured line (type, reason, status, X-Opaque-Id); the stack only because the level is debug', async () => {
