@@ -44,6 +44,7 @@ import {
   type RemoteContextRef,
 } from './search/remote-contexts.js';
 import { decodeTagged, encodeTagged } from './search/wire-values.js';
+import { fetchDescription, scrollQueryDescription, shardSearchDescription } from './search/shard-task-descriptions.js';
 import { TERMS_ENUM_NODE_ACTION, termsEnumOnNode, type NodeTermsEnumRequest } from './search/terms-enum-node.js';
 import { EXPLAIN_SHARD_ACTION, explainOnShard, type ExplainShardRequest } from './search/explain-action.js';
 import { runBroadcastOnNode, type BroadcastOperation } from './broadcast-by-node.js';
@@ -162,11 +163,25 @@ const REQUEST_DECODERS: Record<string, (wire: unknown) => unknown> = {
   [SHARD_BULK_ACTION]: shardBulkRequestFromWire,
 };
 
+/** The description of a shard-level search task, as ES's request describes itself (shard-task-descriptions.ts). */
+const DESCRIPTIONS: Record<string, (body: never) => string> = {
+  [CAN_MATCH_ACTION]: (args: CanMatchRequest) => shardSearchDescription(args.label.index, args.label.shard),
+  [DFS_ACTION]: (args: DfsShardRequest) => shardSearchDescription(args.label.index, args.label.shard),
+  [QUERY_CONTEXT_ACTION]: (args: ContextQueryRequest | RemoteShardSearchRequest) => {
+    if (args.mode.kind === 'query-and-fetch') return shardSearchDescription((args as RemoteShardSearchRequest).index, (args as RemoteShardSearchRequest).shard);
+    const request = args as ContextQueryRequest;
+    if (request.mode.kind === 'scroll-next' && request.context !== undefined) return scrollQueryDescription(request.context, request.mode.keepAliveMillis);
+    return shardSearchDescription(request.label.index, request.label.shard);
+  },
+  [FETCH_CONTEXT_ACTION]: (args: ContextFetchRequest) => fetchDescription(args.context, args.docs.length, args.shardIndex, args.lastEmitted),
+};
+
 /** Registers every node action and the ban handler; wires this node's cancellations to ban children elsewhere. */
 export function registerNodeActions(services: NodeServices, transport: TransportService): void {
   for (const [action, run] of Object.entries(NODE_ACTIONS)) {
     const encodeResponse = RESPONSE_ENCODERS[action];
     const decodeRequest = REQUEST_DECODERS[action];
+    const describe = DESCRIPTIONS[action];
     transport.registerHandler(
       action,
       (body: unknown, context: RequestContext) =>
@@ -175,7 +190,7 @@ export function registerNodeActions(services: NodeServices, transport: Transport
             // ES's channel types: `direct` for the local shortcut, `transport` for a request off the wire.
             type: context.local ? 'direct' : 'transport',
             action,
-            description: '',
+            description: describe === undefined ? '' : describe(body as never),
             parentTaskId: TaskId.parse(context.parentTaskId),
             cancellable: true,
             headers: { ...context.headers },

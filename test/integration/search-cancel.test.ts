@@ -51,6 +51,7 @@ after(async () => {
 interface ListedTask {
   readonly id: string;
   readonly action: string;
+  readonly description: string;
   readonly parent?: string;
 }
 
@@ -58,7 +59,7 @@ async function searchTasks(): Promise<ListedTask[]> {
   const res = await node.request('GET', '/_tasks?actions=indices:data/read/search*&detailed=true');
   const out: ListedTask[] = [];
   for (const nodeEntry of Object.values<any>(res.body.nodes ?? {})) {
-    for (const [id, task] of Object.entries<any>(nodeEntry.tasks)) out.push({ id, action: task.action, ...(task.parent_task_id !== undefined && { parent: task.parent_task_id }) });
+    for (const [id, task] of Object.entries<any>(nodeEntry.tasks)) out.push({ id, action: task.action, description: task.description, ...(task.parent_task_id !== undefined && { parent: task.parent_task_id }) });
   }
   return out;
 }
@@ -80,6 +81,11 @@ test('POST /_tasks/<id>/_cancel stops a running search promptly with task_cancel
   assert.deepEqual(
     children.map((child) => child.action),
     ['indices:data/read/search[phase/query]'],
+  );
+  // ShardSearchRequest.getDescription: the shard; the rest of the request is the parent's description.
+  assert.deepEqual(
+    children.map((child) => child.description),
+    ['shardId[[slow][0]]'],
   );
   const cancelledAt = performance.now();
   const cancel = await node.request('POST', `/_tasks/${parent.id}/_cancel`);
