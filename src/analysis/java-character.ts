@@ -9,11 +9,16 @@
 const LETTER = /^\p{L}$/u;
 const SPACE_SEPARATOR = /^[\p{Zs}\p{Zl}\p{Zp}]$/u;
 
-// Lazily built per-BMP-char tables; supplementary code points are computed and cached on demand.
-let bmpLower: Uint16Array | undefined;
-let bmpFlags: Uint8Array | undefined;
-const FLAG_LETTER = 1;
-const FLAG_WHITESPACE = 2;
+// Per-BMP-char tables, each entry computed the first time its character is looked up: building all 65,536 entries
+// up front cost ~100 ms in every isolate that met a non-ASCII character (a restarted node's indexing worker paid
+// it in the middle of a recovery). Supplementary code points are computed and cached on demand.
+/** Simple lowercase per BMP char; 0 = not computed yet (only U+0000 lowercases to 0, answered apart). */
+const bmpLower = new Uint16Array(0x10000);
+/** FLAG_* per BMP char; 0 = not computed yet. */
+const bmpFlags = new Uint8Array(0x10000);
+const FLAG_KNOWN = 1;
+const FLAG_LETTER = 2;
+const FLAG_WHITESPACE = 4;
 const supplementaryLower = new Map<number, number>();
 
 function simpleLowerCase(cp: number): number {
@@ -24,26 +29,25 @@ function simpleLowerCase(cp: number): number {
   return lower.length === (first > 0xffff ? 2 : 1) ? first : cp;
 }
 
-function lowerTable(): Uint16Array {
-  if (bmpLower === undefined) {
-    bmpLower = new Uint16Array(0x10000);
-    for (let c = 0; c < 0x10000; c++) bmpLower[c] = c >= 0xd800 && c <= 0xdfff ? c : simpleLowerCase(c);
-  }
-  return bmpLower;
+function bmpLowerCase(c: number): number {
+  const known = bmpLower[c]!;
+  if (known !== 0 || c === 0) return known;
+  const lower = c >= 0xd800 && c <= 0xdfff ? c : simpleLowerCase(c);
+  bmpLower[c] = lower;
+  return lower;
 }
 
-function flagTable(): Uint8Array {
-  if (bmpFlags === undefined) {
-    bmpFlags = new Uint8Array(0x10000);
-    for (let c = 0; c < 0x10000; c++) {
-      if (c >= 0xd800 && c <= 0xdfff) continue;
-      const s = String.fromCharCode(c);
-      let flags = LETTER.test(s) ? FLAG_LETTER : 0;
-      if (isJavaWhitespaceSlow(c, s)) flags |= FLAG_WHITESPACE;
-      bmpFlags[c] = flags;
-    }
+function bmpFlagsOf(c: number): number {
+  const known = bmpFlags[c]!;
+  if (known !== 0) return known;
+  let flags = FLAG_KNOWN;
+  if (c < 0xd800 || c > 0xdfff) {
+    const s = String.fromCharCode(c);
+    if (LETTER.test(s)) flags |= FLAG_LETTER;
+    if (isJavaWhitespaceSlow(c, s)) flags |= FLAG_WHITESPACE;
   }
-  return bmpFlags;
+  bmpFlags[c] = flags;
+  return flags;
 }
 
 function isJavaWhitespaceSlow(cp: number, s: string): boolean {
@@ -55,7 +59,7 @@ function isJavaWhitespaceSlow(cp: number, s: string): boolean {
 
 /** Character.toLowerCase(int). */
 export function javaToLowerCase(cp: number): number {
-  if (cp < 0x10000) return lowerTable()[cp]!;
+  if (cp < 0x10000) return bmpLowerCase(cp);
   let lower = supplementaryLower.get(cp);
   if (lower === undefined) {
     lower = simpleLowerCase(cp);
@@ -66,13 +70,13 @@ export function javaToLowerCase(cp: number): number {
 
 /** Character.isLetter(int): general category Lu, Ll, Lt, Lm or Lo. */
 export function javaIsLetter(cp: number): boolean {
-  if (cp < 0x10000) return (flagTable()[cp]! & FLAG_LETTER) !== 0;
+  if (cp < 0x10000) return (bmpFlagsOf(cp) & FLAG_LETTER) !== 0;
   return LETTER.test(String.fromCodePoint(cp));
 }
 
 /** Character.isWhitespace(int). No supplementary character is whitespace. */
 export function javaIsWhitespace(cp: number): boolean {
-  return cp < 0x10000 && (flagTable()[cp]! & FLAG_WHITESPACE) !== 0;
+  return cp < 0x10000 && (bmpFlagsOf(cp) & FLAG_WHITESPACE) !== 0;
 }
 
 /**

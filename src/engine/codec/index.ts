@@ -44,6 +44,7 @@ export type { NormsReader } from './norms/norms-reader.js';
 // doc values
 export type {
   NumericColumn,
+  OrdinalSortedSetColumn,
   SortedColumn,
   SortedNumericColumn,
   SortedSetColumn,

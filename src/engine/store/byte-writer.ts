@@ -8,6 +8,13 @@
  */
 
 const INITIAL_CAPACITY = 256;
+/** Strings up to this many UTF-16 units are checked for ASCII and copied in JS (see writeString). */
+const SHORT_STRING = 64;
+
+function isAscii(value: string): boolean {
+  for (let i = 0; i < value.length; i++) if (value.charCodeAt(i) >= 0x80) return false;
+  return true;
+}
 
 export class ByteWriter {
   private buffer: Buffer;
@@ -148,6 +155,17 @@ export class ByteWriter {
 
   /** UTF-8 string prefixed by its byte length as a vInt. */
   writeString(value: string): void {
+    if (value.length <= SHORT_STRING && isAscii(value)) {
+      // Short ASCII (ids, field names): copied unit by unit; two native calls per string cost more.
+      const length = value.length;
+      this.writeVInt(length);
+      this.ensure(length);
+      const buf = this.buffer;
+      const at = this.position;
+      for (let i = 0; i < length; i++) buf[at + i] = value.charCodeAt(i);
+      this.position = at + length;
+      return;
+    }
     const length = Buffer.byteLength(value, 'utf8');
     this.writeVInt(length);
     this.ensure(length);

@@ -38,6 +38,19 @@ export interface SortedSetColumn {
   values: readonly (readonly (string | Uint8Array)[])[];
 }
 
+/**
+ * A sorted set column whose terms are already sorted and distinct (the indexing buffer's, encoded once): each doc
+ * of `docs` has `counts[i]` ords into `terms`, back to back in `ords` (any order, duplicates allowed). Every term
+ * must be used by some doc: the file is then byte for byte what addSortedSet writes for the same values.
+ */
+export interface OrdinalSortedSetColumn {
+  docs: Int32Array;
+  counts: Int32Array;
+  ords: Int32Array;
+  /** Strictly increasing in byte order. */
+  terms: readonly Uint8Array[];
+}
+
 export type SortedNumericColumn =
   | { kind: 'long'; docs: Int32Array; counts: Int32Array; values: LongInput }
   | { kind: 'double'; docs: Int32Array; counts: Int32Array; values: Float64Array };
@@ -100,22 +113,53 @@ export class DocValuesWriter {
   }
 
   addSortedSet(name: string, column: SortedSetColumn): void {
-    this.claim(name);
     if (column.values.length !== column.docs.length) throw new RangeError(`[${name}]: ${column.docs.length} docs but ${column.values.length} value sets`);
-    checkDocs(column.docs, this.maxDoc);
     const { terms, ordOf } = sortedDistinct(column.values.flat());
-    const termsMeta = writeSortedTerms(this.out, terms);
-    const perDoc = column.values.map((set) => [...new Set(set.map(ordOf))].sort((a, b) => a - b));
+    const counts = new Int32Array(column.docs.length);
+    const ords: number[] = [];
+    column.values.forEach((set, i) => {
+      counts[i] = set.length;
+      for (const term of set) ords.push(ordOf(term));
+    });
+    this.addSortedSetOrds(name, { docs: column.docs, counts, ords: Int32Array.from(ords), terms });
+  }
+
+  addSortedSetOrds(name: string, column: OrdinalSortedSetColumn): void {
+    this.claim(name);
+    if (column.counts.length !== column.docs.length) throw new RangeError(`[${name}]: ${column.docs.length} docs but ${column.counts.length} counts`);
+    checkDocs(column.docs, this.maxDoc);
+    const termsMeta = writeSortedTerms(this.out, column.terms);
+    // Each doc's ords sorted and distinct (Lucene's SortedSetDocValues), in a copy.
+    const ords = new Int32Array(column.ords.length);
     const counts = new Int32Array(this.maxDoc);
-    column.docs.forEach((doc, i) => (counts[doc] = perDoc[i]!.length));
+    let read = 0;
+    let written = 0;
+    for (let i = 0; i < column.docs.length; i++) {
+      const count = column.counts[i]!;
+      if (read + count > column.ords.length) throw new RangeError(`[${name}]: counts add up to more than the ${column.ords.length} ords`);
+      const start = written;
+      for (let j = 0; j < count; j++) {
+        const ord = column.ords[read + j]!;
+        if (!(ord >= 0 && ord < column.terms.length)) throw new RangeError(`[${name}]: ord ${ord} out of [0, ${column.terms.length})`);
+        ords[written++] = ord;
+      }
+      read += count;
+      if (count > 1) {
+        const set = ords.subarray(start, written).sort();
+        let distinct = 1;
+        for (let j = 1; j < set.length; j++) if (set[j] !== set[distinct - 1]) set[distinct++] = set[j]!;
+        written = start + distinct;
+      }
+      counts[column.docs[i]!] = written - start;
+    }
+    if (read !== column.ords.length) throw new RangeError(`[${name}]: counts add up to ${read} but there are ${column.ords.length} ords`);
     const addresses = this.writeAddresses(counts);
-    const flat = perDoc.flat();
-    const ords = writePackedArray(this.out, flat.length, bitsRequired(Math.max(0, terms.length - 1)), (i) => flat[i]!);
+    const packed = writePackedArray(this.out, written, bitsRequired(Math.max(0, column.terms.length - 1)), (i) => ords[i]!);
     this.entries.push((toc) => {
       writeHeader(toc, name, TYPE_SORTED_SET);
       writeSortedTermsMeta(toc, termsMeta);
       writePackedArrayMeta(toc, addresses);
-      writePackedArrayMeta(toc, ords);
+      writePackedArrayMeta(toc, packed);
     });
   }
 

@@ -24,7 +24,7 @@ export interface SortedTermsMeta {
 }
 
 /** `terms` must be sorted and distinct (byte order). */
-export function writeSortedTerms(out: ByteWriter, terms: readonly Buffer[]): SortedTermsMeta {
+export function writeSortedTerms(out: ByteWriter, terms: readonly Uint8Array[]): SortedTermsMeta {
   const data = new ByteWriter(1024);
   const offsets: number[] = [];
   for (let i = 0; i < terms.length; i++) {

@@ -8,12 +8,15 @@ import type { ByteWriter } from '../../store/byte-writer.js';
 /** Collects the (freq, norm) pairs of one block and writes its Pareto frontier. */
 export class CompetitiveImpactAccumulator {
   private readonly maxFreqByNorm = new Int32Array(256);
-  private empty = true;
+  /** The range of norm slots used since the last write (empty: lowest > highest), so a write scans only it. */
+  private lowestNorm = 256;
+  private highestNorm = -1;
 
   add(freq: number, norm: number): void {
     const slot = norm & 0xff;
     if (freq > this.maxFreqByNorm[slot]!) this.maxFreqByNorm[slot] = freq;
-    this.empty = false;
+    if (slot < this.lowestNorm) this.lowestNorm = slot;
+    if (slot > this.highestNorm) this.highestNorm = slot;
   }
 
   /** Writes Count(vInt) then {FreqDelta NormDelta}* (see postings-format.ts) and resets. */
@@ -22,7 +25,7 @@ export class CompetitiveImpactAccumulator {
     // seen at a smaller norm.
     let count = 0;
     let bestFreq = 0;
-    for (let norm = 0; norm < 256; norm++) {
+    for (let norm = this.lowestNorm; norm <= this.highestNorm; norm++) {
       const freq = this.maxFreqByNorm[norm]!;
       if (freq > bestFreq) {
         scratch[count * 2] = freq;
@@ -42,8 +45,9 @@ export class CompetitiveImpactAccumulator {
       previousFreq = freq;
       previousNorm = norm;
     }
-    if (!this.empty) this.maxFreqByNorm.fill(0);
-    this.empty = true;
+    if (this.lowestNorm <= this.highestNorm) this.maxFreqByNorm.fill(0, this.lowestNorm, this.highestNorm + 1);
+    this.lowestNorm = 256;
+    this.highestNorm = -1;
   }
 }
 

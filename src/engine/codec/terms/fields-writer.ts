@@ -25,7 +25,7 @@ import {
 } from './terms-format.js';
 
 interface PendingTerm {
-  bytes: Buffer;
+  bytes: Uint8Array;
   state: TermState;
 }
 
@@ -34,8 +34,8 @@ interface FieldSummary {
   flags: number;
   stats: FieldStats;
   indexFP: number;
-  minTerm: Buffer;
-  maxTerm: Buffer;
+  minTerm: Uint8Array;
+  maxTerm: Uint8Array;
 }
 
 export interface WrittenFile {
@@ -57,15 +57,15 @@ export class FieldsWriter {
   private docsWithField = new Uint32Array(0);
   private pending: PendingTerm[] = [];
   private blockFPs: number[] = [];
-  private blockFirstTerms: Buffer[] = [];
+  private blockFirstTerms: Uint8Array[] = [];
   private termCount = 0;
   private sumDocFreq = 0;
   private sumTotalTermFreq = 0;
-  private minTerm: Buffer | null = null;
-  private lastTerm: Buffer | null = null;
+  private minTerm: Uint8Array | null = null;
+  private lastTerm: Uint8Array | null = null;
 
   // current term
-  private termBytes: Buffer | null = null;
+  private termBytes: Uint8Array | null = null;
 
   constructor(private readonly maxDoc: number) {}
 
@@ -89,9 +89,13 @@ export class FieldsWriter {
     this.lastTerm = null;
   }
 
-  startTerm(term: Uint8Array): void {
+  /**
+   * `owned`: the caller never changes `term`'s bytes afterwards, so they are kept as they are (the indexing
+   * buffer's terms, encoded once for the segment); otherwise they are copied (a merge reuses its term bytes).
+   */
+  startTerm(term: Uint8Array, owned = false): void {
     if (this.fieldName === null) throw new Error('startTerm outside a field');
-    const bytes = Buffer.from(term);
+    const bytes = owned ? term : new Uint8Array(term);
     if (this.lastTerm !== null && compareBytes(this.lastTerm, this.lastTerm.length, bytes) >= 0) {
       throw new RangeError(`terms of [${this.fieldName}] must be strictly increasing in UTF-8 byte order`);
     }
@@ -136,7 +140,7 @@ export class FieldsWriter {
     out.writeVLong(posBase);
     const withFreqs = hasFreqs(this.fieldOptions);
     const withPositions = hasPositions(this.fieldOptions);
-    let previous: Buffer | null = null;
+    let previous: Uint8Array | null = null;
     let lastDocFP = docBase;
     let lastPosFP = posBase;
     for (const { bytes, state } of terms) {

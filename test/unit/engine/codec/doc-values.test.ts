@@ -181,6 +181,36 @@ test('sorted-set doc values: per doc the distinct ords, ascending', () => {
   );
 });
 
+test('sorted-set doc values from ords into sorted terms (the indexing buffer\'s path) are byte for byte the file addSortedSet writes', () => {
+  fc.assert(
+    fc.property(
+      docsOf.chain(({ maxDoc, docs }) =>
+        fc.array(fc.array(keyword, { maxLength: 5 }), { minLength: docs.length, maxLength: docs.length }).map((values) => ({ maxDoc, docs, values })),
+      ),
+      ({ maxDoc, docs, values }) => {
+        const expected = new DocValuesWriter(SEGMENT_ID, maxDoc);
+        expected.addSortedSet('tags', { docs, values });
+        // The same column as the buffer hands it over: distinct terms in byte order, per doc ords in any order.
+        const terms = [...new Set(values.flat().map((v) => Buffer.from(v).toString('hex')))].map((hex) => Buffer.from(hex, 'hex')).sort(Buffer.compare);
+        const ordOf = new Map(terms.map((term, ord) => [term.toString('hex'), ord]));
+        const ords = Int32Array.from(values.flat().map((v) => ordOf.get(Buffer.from(v).toString('hex'))!));
+        const actual = new DocValuesWriter(SEGMENT_ID, maxDoc);
+        actual.addSortedSetOrds('tags', { docs, counts: Int32Array.from(values.map((set) => set.length)), ords, terms });
+        assert.ok(actual.finish().bytes.equals(expected.finish().bytes));
+      },
+    ),
+    { numRuns: RUNS },
+  );
+});
+
+test('sorted-set doc values from ords refuse ords outside the terms and counts that disagree with the ords', () => {
+  const terms = [Buffer.from('a'), Buffer.from('b')];
+  const docs = Int32Array.of(0, 2);
+  assert.throws(() => new DocValuesWriter(SEGMENT_ID, 3).addSortedSetOrds('f', { docs, counts: Int32Array.of(1, 1), ords: Int32Array.of(0, 2), terms }), /ord 2 out of/);
+  assert.throws(() => new DocValuesWriter(SEGMENT_ID, 3).addSortedSetOrds('f', { docs, counts: Int32Array.of(1, 2), ords: Int32Array.of(0, 1), terms }), /counts add up/);
+  assert.throws(() => new DocValuesWriter(SEGMENT_ID, 3).addSortedSetOrds('f', { docs, counts: Int32Array.of(1, 0), ords: Int32Array.of(0, 1), terms }), /counts add up to 1/);
+});
+
 test('sorted-numeric doc values: per doc the values, ascending, longs and doubles', () => {
   fc.assert(
     fc.property(
