@@ -23,6 +23,9 @@ export function expandDottedKeys(value: unknown): SettingsObject {
     const last = path[path.length - 1]!;
     const expanded = child !== null && typeof child === 'object' && !Array.isArray(child) ? expandDottedKeys(child) : child;
     const existing = ownValue(target, last);
+    // `a` after `a.b`: the deeper key keeps its object whatever the order of the keys, as toNested (index
+    // settings) decides, so every key of the input still reads back through own keys.
+    if (existing !== null && typeof existing === 'object' && !Array.isArray(existing) && (expanded === null || typeof expanded !== 'object')) continue;
     setOwnValue(
       target,
       last,

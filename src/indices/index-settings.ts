@@ -471,11 +471,16 @@ export function toNested(flat: Record<string, unknown>): Record<string, unknown>
   return convertMapsToArrays(root) as Record<string, unknown>;
 }
 
+/**
+ * ES's Settings.convertMapsToArrays: an object whose keys are exactly `0`..`n-1` is a list. Only canonical indices
+ * count (ES parses each key, then looks `Integer.toString(i)` up: `00` or `01` keep their object), or a key such as
+ * `00` would be lost in the list.
+ */
 function convertMapsToArrays(value: unknown): unknown {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return value;
   const entries = Object.entries(value as Record<string, unknown>).map(([key, child]) => [key, convertMapsToArrays(child)] as const);
   const keys = entries.map(([key]) => key);
-  const isList = keys.length > 0 && keys.every((key) => /^\d+$/.test(key)) && [...keys].map(Number).sort((a, b) => a - b).every((n, i) => n === i);
+  const isList = keys.length > 0 && keys.every((key) => /^(0|[1-9]\d*)$/.test(key)) && [...keys].map(Number).sort((a, b) => a - b).every((n, i) => n === i);
   if (isList) return [...entries].sort((a, b) => Number(a[0]) - Number(b[0])).map(([, child]) => child);
   return Object.fromEntries(entries);
 }

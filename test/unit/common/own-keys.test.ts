@@ -66,6 +66,12 @@ test('dotted keys naming prototype members expand to own keys, never into Object
   );
 });
 
+test('only keys 0..n-1 make a list: `00` or `01` stay object keys, as ES reads them (the property above found `00`)', () => {
+  assert.deepEqual(toNested({ '00': 'v' }), { '00': 'v' });
+  assert.deepEqual(toNested({ 'a.0': 'x', 'a.01': 'y' }), { a: { '0': 'x', '01': 'y' } });
+  assert.deepEqual(toNested({ 'a.0': 'x', 'a.1': 'y' }), { a: ['x', 'y'] });
+});
+
 test('index settings, node settings and analysis component settings keep prototype-member names as keys', () => {
   const settings = normalizeSettings(JSON.parse('{"analysis":{"filter":{"__proto__":{"type":"lowercase"},"constructor":{"type":"stop"}}}}'));
   assert.deepEqual(Object.keys(settings).sort(), ['index.analysis.filter.__proto__.type', 'index.analysis.filter.constructor.type']);

@@ -23,7 +23,9 @@ test('toShared keeps shared bytes as they are and copies others once', async () 
 
 test('a worker reads shared bytes in place (what the parse and indexing workers rely on)', async () => {
   const bytes = await toShared(Buffer.from('hello'));
-  const worker = new Worker('const { parentPort } = require("node:worker_threads"); parentPort.once("message", (view) => { parentPort.postMessage(view.buffer instanceof SharedArrayBuffer); view[0] = 0x4a; });', { eval: true });
+  // The worker writes before it answers: answering first let a loaded host terminate it between the answer and
+  // the write, and the bytes read back unchanged (a flake, never a copy).
+  const worker = new Worker('const { parentPort } = require("node:worker_threads"); parentPort.once("message", (view) => { view[0] = 0x4a; parentPort.postMessage(view.buffer instanceof SharedArrayBuffer); });', { eval: true });
   const sawShared = await new Promise<boolean>((resolve) => {
     worker.once('message', resolve);
     worker.postMessage(bytes);
