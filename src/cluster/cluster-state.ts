@@ -18,7 +18,7 @@ export interface UnassignedInfo {
   delayed: boolean;
   failedAllocations: number;
   /** ES's AllocationStatus: `DECIDERS_NO` makes an unassigned primary red even for a new index. */
-  lastAllocationStatus: 'NO_ATTEMPT' | 'DECIDERS_NO' | 'NO_VALID_SHARD_COPY' | 'DECIDERS_THROTTLED' | 'DELAYED_ALLOCATION';
+  lastAllocationStatus: 'NO_ATTEMPT' | 'DECIDERS_NO' | 'NO_VALID_SHARD_COPY' | 'DECIDERS_THROTTLED' | 'DELAYED_ALLOCATION' | 'FETCHING_SHARD_DATA';
   /** The node the copy was on before it became unassigned (ES's last_allocated_node / `last_node`). */
   lastNodeId?: string;
   /** ES's `details`: why an allocation failed (the failure a shard reported). */

@@ -1,4 +1,5 @@
 export * from './discovery-node.js';
+export { transportNode } from './transport-nodes.js';
 export * from './cluster-state.js';
 export { ClusterService, type ClusterStateListener } from './cluster-service.js';
 export { resolveNodeSelectors } from './node-selector.js';

@@ -14,7 +14,7 @@ import { versionInfo, GANNET_VERSION } from '../common/version.js';
 import { randomBase64Uuid } from '../common/uuid.js';
 import { ThreadPools } from '../common/thread-pools.js';
 import { CircuitBreakerService } from '../common/circuit-breakers.js';
-import { ClusterService, type DiscoveryNode } from '../cluster/index.js';
+import { ClusterService, transportNode, type DiscoveryNode } from '../cluster/index.js';
 import { EmbeddedCoordinator, initialClusterState } from '../cluster/coordination/embedded-coordinator.js';
 import type { ClusterState } from '../cluster/cluster-state.js';
 import type { Coordinator } from '../cluster/coordination/coordinator.js';
@@ -30,7 +30,18 @@ import { GcOverheadMonitor, NodeMonitor } from '../monitor/index.js';
 import { HttpServer } from '../http/http-server.js';
 import { corsConfig } from '../http/cors.js';
 import { allowedHostNames } from '../http/request-origin.js';
-import { IndicesService, PeerRecoveryTargetService, registerRecoverySource, GLOBAL_CHECKPOINT_SYNC_ACTION, syncGlobalCheckpointOnReplica, type ReplicationServices } from '../indices/index.js';
+import {
+  IndicesService,
+  PeerRecoveryTargetService,
+  registerRecoverySource,
+  GLOBAL_CHECKPOINT_SYNC_ACTION,
+  syncGlobalCheckpointOnReplica,
+  listShardStore,
+  LIST_SHARD_STORE_ACTION,
+  type ListShardStoreRequest,
+  type ShardStoreListing,
+  type ReplicationServices,
+} from '../indices/index.js';
 import { openEngine } from '../engine/index.js';
 import { MetadataService } from '../cluster/metadata/metadata-service.js';
 import { IndicesClusterStateApplier } from '../cluster/indices-cluster-state-applier.js';
@@ -217,7 +228,11 @@ export class GannetNode {
       await metadata.updateSettings(indices, { [READ_ONLY_ALLOW_DELETE]: value }, false);
     };
     // Allocation explain, reroute commands and the master's view of every data node's disk.
-    allocationService = new AllocationService(clusterService, coordinator, masterRequests, settings.raw(), updateFloodBlock, this.logger, acks);
+    // What each data node holds on disk for a shard, which the master asks before it places a replica (decision 0027).
+    transport.registerHandler(LIST_SHARD_STORE_ACTION, (body) => listShardStore(indicesService, body as ListShardStoreRequest));
+    const listStoreOn = (node: DiscoveryNode, request: ListShardStoreRequest): Promise<ShardStoreListing> =>
+      transport.sendRequest(transportNode(node), LIST_SHARD_STORE_ACTION, request, { timeoutMillis: SHARD_STORE_LIST_TIMEOUT_MILLIS }) as Promise<ShardStoreListing>;
+    allocationService = new AllocationService(clusterService, coordinator, masterRequests, settings.raw(), updateFloodBlock, this.logger, acks, listStoreOn);
     // What the cluster does (indices deleted, closed, opened, mappings and settings changed) goes to the log.
     this.stopEventLog = logClusterEvents(clusterService, this.logger, localNode.id);
     // Replication and peer recovery (indices/replication, indices/recovery) reach the master, the transport and the
@@ -369,6 +384,9 @@ export class GannetNode {
     this.slowLogs?.close();
   }
 }
+
+/** A store listing is a directory read; a node that takes longer counts as holding nothing (the replica waits until then). */
+const SHARD_STORE_LIST_TIMEOUT_MILLIS = 15_000;
 
 /** `cluster.coordination`: `embedded` (default, one node) or `etcd` (docs/decisions/0006). */
 /** The installation: dist/src/node/ is three levels below it. */

@@ -6,6 +6,10 @@
  * seq_nos, sources) and the index is green. Killed (kill -9) with no commit of its recent operations, it
  * recovers locally from its safe commit and own translog up to its global checkpoint, and its primary sends only
  * the operations it missed (decision 0021).
+ *
+ * The master asks the data nodes what they hold before it places such a replica (decision 0027, ES's
+ * ReplicaShardAllocator): a node that comes back holding a copy it can recover by operations gets the replica at
+ * once, even when the copy's delay waits for another node, and a file copy under way elsewhere is called off for it.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -182,5 +186,97 @@ describe('a replica whose node restarts', () => {
 
     for (const node of [primary, restarted]) assert.equal((await node.request('POST', '/restart/_refresh')).status, 200);
     assert.deepEqual(await copyOn(primary, restarted.nodeId, 'restart'), await copyOn(primary, primary.nodeId, 'restart'));
+  });
+
+  /** Until both copies know every operation is on both and the primary's lease for the replica's node retains from above it. */
+  async function leaseCoversEverything(primary: NodeProcess, replicaNodeId: string): Promise<void> {
+    await cluster.waitFor(primary, '/restart/_stats?level=shards', (r) => {
+      const copies = r.body?.indices?.restart?.shards?.['0'] ?? [];
+      if (copies.length !== 2 || !copies.every((copy: any) => copy.seq_no.global_checkpoint === copy.seq_no.max_seq_no)) return false;
+      const primaryCopy = copies.find((copy: any) => copy.routing.primary);
+      const lease = primaryCopy?.retention_leases?.leases?.find((candidate: any) => candidate.id === `peer_recovery/${replicaNodeId}`);
+      return lease?.retaining_seq_no === primaryCopy.seq_no.max_seq_no + 1;
+    });
+  }
+
+  async function replicaRouting(node: NodeProcess): Promise<{ node?: string; state: string; unassigned_info?: any }> {
+    const routing = await node.request('GET', '/_cluster/state/routing_table/restart');
+    return routing.body.routing_table.indices.restart.shards['0'].find((copy: any) => !copy.primary);
+  }
+
+  async function setCluster(node: NodeProcess, transient: Record<string, unknown>): Promise<void> {
+    const answer = await node.request('PUT', '/_cluster/settings', { body: { transient } });
+    assert.equal(answer.status, 200, answer.text);
+  }
+
+  async function setIndex(node: NodeProcess, settings: Record<string, unknown>): Promise<void> {
+    const answer = await node.request('PUT', '/restart/_settings', { body: settings });
+    assert.equal(answer.status, 200, answer.text);
+  }
+
+  /** A data node that starts the copy of a file recovery and then crawls (100 bytes a second from the primary). */
+  async function crawlingRebuildOn(primary: NodeProcess): Promise<NodeProcess> {
+    await setCluster(primary, { 'indices.recovery.max_bytes_per_sec': '100b' });
+    const spare = await cluster.addNode();
+    await cluster.waitFor(primary, '/_cluster/state/routing_table/restart', (r) => {
+      const replica = r.body?.routing_table?.indices?.restart?.shards?.['0']?.find((copy: any) => !copy.primary);
+      return replica?.node === spare.nodeId && replica.state === 'INITIALIZING';
+    }, 60_000);
+    return spare;
+  }
+
+  test('a replica delayed for another node goes at once to a node that comes back holding a copy it can recover by operations', { timeout: 300_000 }, async () => {
+    const [primary, holder] = cluster.nodes as [NodeProcess, NodeProcess];
+    assert.equal((await replicaRouting(primary)).node, holder.nodeId);
+    await leaseCoversEverything(primary, holder.nodeId);
+    // The holder leaves with its data; with no delay its copy is rebuilt on a spare node, slowly (files).
+    await setIndex(primary, { 'index.unassigned.node_left.delayed_timeout': '0' });
+    await holder.stop();
+    const spare = await crawlingRebuildOn(primary);
+    // The spare node dies mid-copy while the index asks for a long delay: the copy now waits for the spare node.
+    await setIndex(primary, { 'index.unassigned.node_left.delayed_timeout': '5m' });
+    await spare.kill9();
+    cluster.nodes.splice(cluster.nodes.indexOf(spare), 1);
+    const delayed = await cluster.waitFor(primary, '/_cluster/health', (r) => r.body?.number_of_nodes === 1 && r.body?.delayed_unassigned_shards === 1, 60_000);
+    assert.equal(delayed.body.status, 'yellow');
+    const waiting = await replicaRouting(primary);
+    assert.equal(waiting.state, 'UNASSIGNED');
+    assert.equal(waiting.unassigned_info.allocation_status, 'delayed_allocation', JSON.stringify(waiting));
+
+    // The first node comes back with its copy: not the node the delay waits for, but it holds the data.
+    const started = Date.now();
+    const back = await cluster.restart(holder, { keepData: true });
+    const green = await cluster.waitFor(primary, '/_cluster/health/restart', (r) => r.body?.status === 'green', 60_000);
+    assert.equal(green.body.delayed_unassigned_shards, 0, green.text);
+    assert.ok(Date.now() - started < 60_000);
+    assert.equal((await replicaRouting(primary)).node, back.nodeId);
+    const recovery = await primary.request('GET', '/restart/_recovery?active_only=false');
+    const peer = recovery.body.restart.shards.find((shard: any) => shard.type === 'PEER' && shard.target.id === back.nodeId);
+    assert.equal(peer?.stage, 'DONE', recovery.text);
+    assert.equal(peer.index.files.recovered, 0, `operations only: ${JSON.stringify(peer.index)}`);
+    await setCluster(primary, { 'indices.recovery.max_bytes_per_sec': null });
+    await setIndex(primary, { 'index.unassigned.node_left.delayed_timeout': null });
+  });
+
+  test('a file copy under way is called off when the replica\'s node comes back with a copy that needs nothing replayed', { timeout: 300_000 }, async () => {
+    const [primary, holder] = cluster.nodes as [NodeProcess, NodeProcess];
+    await leaseCoversEverything(primary, holder.nodeId);
+    await setIndex(primary, { 'index.unassigned.node_left.delayed_timeout': '0' });
+    await holder.stop();
+    const spare = await crawlingRebuildOn(primary);
+    // Nothing is written while it is away: its copy holds everything the primary has.
+    const back = await cluster.restart(holder);
+    await cluster.waitFor(primary, '/_cluster/health/restart', (r) => r.body?.status === 'green', 60_000);
+    const replica = await replicaRouting(primary);
+    assert.equal(replica.node, back.nodeId, 'the rebuild on the spare node was called off');
+    const recovery = await primary.request('GET', '/restart/_recovery?active_only=false');
+    const peer = recovery.body.restart.shards.find((shard: any) => shard.type === 'PEER' && shard.target.id === back.nodeId);
+    assert.equal(peer?.stage, 'DONE', recovery.text);
+    assert.equal(peer.index.files.recovered, 0, JSON.stringify(peer.index));
+    assert.equal(peer.translog.recovered, peer.translog.total, JSON.stringify(peer.translog));
+    await setCluster(primary, { 'indices.recovery.max_bytes_per_sec': null });
+    await setIndex(primary, { 'index.unassigned.node_left.delayed_timeout': null });
+    await spare.stop();
+    cluster.nodes.splice(cluster.nodes.indexOf(spare), 1);
   });
 });

@@ -58,13 +58,14 @@ export class ClusterProcesses {
 
   /**
    * Starts a node that was killed (or stopped with its data kept) again on its data path: the same node id
-   * and name, a new process (a new ephemeral id). It takes the old one's place in `nodes`.
+   * and name, a new process (a new ephemeral id). It takes the old one's place in `nodes`. `keepData`: its data
+   * stays when it stops (to start it once more).
    */
-  async restart(old: NodeProcess): Promise<NodeProcess> {
+  async restart(old: NodeProcess, options: { keepData?: boolean } = {}): Promise<NodeProcess> {
     const settings = this.settingsOf.get(old);
     if (settings === undefined) throw new Error(`not a node of this cluster: ${old.nodeId}`);
     if (old.child.exitCode === null && old.child.signalCode === null) throw new Error(`node ${old.nodeId} still runs`);
-    const node = await NodeProcess.start({ settings, dataPath: old.dataPath, startTimeoutMillis: 60_000 });
+    const node = await NodeProcess.start({ settings, dataPath: old.dataPath, startTimeoutMillis: 60_000, ...(options.keepData === true && { keepData: true }) });
     this.settingsOf.set(node, settings);
     const slot = this.nodes.indexOf(old);
     if (slot >= 0) this.nodes[slot] = node;

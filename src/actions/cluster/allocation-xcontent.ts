@@ -6,6 +6,7 @@
  */
 import { transportAddress, type DiscoveryNode } from '../../cluster/index.js';
 import { formatTimeValueMillis } from '../../common/time-value.js';
+import { formatByteSize } from '../../common/byte-size.js';
 import type { Decisions } from '../../cluster/routing/deciders/index.js';
 import type { NodeAllocationResult, UnassignedDecision } from '../../cluster/routing/unassigned-decision.js';
 import type { MoveDecision, RebalanceDecision } from '../../cluster/routing/move-decision.js';
@@ -38,7 +39,13 @@ function nodeDecisionValue(result: NodeAllocationResult): string {
   return result.store?.found === false ? 'no' : decisionValue(result.decisions.type);
 }
 
-function nodeDecisionsXContent(results: readonly NodeAllocationResult[], includeYes: boolean): Json[] {
+/** NodeAllocationResult.ShardStoreInfo: a known primary's copy (found / in sync), or a replica's matching bytes. */
+function storeXContent(store: NonNullable<NodeAllocationResult['store']>, human: boolean): Json {
+  if (store.matchingBytes !== undefined) return { ...(human && { matching_size: formatByteSize(store.matchingBytes) }), matching_size_in_bytes: store.matchingBytes };
+  return store.found ? { in_sync: store.inSync ?? false, ...(store.allocationId !== undefined && { allocation_id: store.allocationId }) } : { found: false };
+}
+
+function nodeDecisionsXContent(results: readonly NodeAllocationResult[], includeYes: boolean, human = false): Json[] {
   const sorted = [...results].sort(
     (a, b) =>
       ALLOCATION_DECISION_ORDER.indexOf(nodeDecisionValue(a)) - ALLOCATION_DECISION_ORDER.indexOf(nodeDecisionValue(b)) ||
@@ -47,9 +54,7 @@ function nodeDecisionsXContent(results: readonly NodeAllocationResult[], include
   );
   return sorted.map((result) => {
     const out: Json = { ...nodeFields(result.node, false), node_decision: nodeDecisionValue(result) };
-    if (result.store !== undefined) {
-      out.store = result.store.found ? { in_sync: result.store.inSync ?? false, ...(result.store.allocationId !== undefined && { allocation_id: result.store.allocationId }) } : { found: false };
-    }
+    if (result.store !== undefined) out.store = storeXContent(result.store, human);
     if (result.weightRanking > 0) out.weight_ranking = result.weightRanking;
     const deciders = decidersXContent(result.decisions, includeYes);
     if (deciders.length > 0) out.deciders = deciders;
@@ -65,6 +70,7 @@ const ALLOCATE_EXPLANATIONS = {
   no_with_store:
     'The deciders refuse every node that holds an in-sync copy of this shard\'s data. Pick the node you expect it on in node_allocation_decisions and fix what its deciders report.',
   no: 'The deciders refuse every node in the cluster for this shard. Pick the node you expect it on in node_allocation_decisions and fix what its deciders report.',
+  awaiting_info: 'Gannet is still asking the data nodes which of them hold data for this shard, and allocates it once they have answered. Please wait.',
 };
 
 /** AllocateUnassignedDecision.toXContent. */
@@ -85,7 +91,7 @@ export function unassignedDecisionXContent(decided: UnassignedDecision, includeY
     if (human) out.remaining_delay = formatTimeValueMillis(decided.delay.remainingMillis);
     out.remaining_delay_in_millis = decided.delay.remainingMillis;
   }
-  const nodes = nodeDecisionsXContent(decided.nodeDecisions, includeYes);
+  const nodes = nodeDecisionsXContent(decided.nodeDecisions, includeYes, human);
   if (nodes.length > 0) out.node_allocation_decisions = nodes;
   return out;
 }

@@ -105,6 +105,7 @@ const ALLOCATION_STATUS: Record<string, string> = {
   NO_VALID_SHARD_COPY: 'no_valid_shard_copy',
   DECIDERS_THROTTLED: 'deciders_throttled',
   DELAYED_ALLOCATION: 'delayed_allocation',
+  FETCHING_SHARD_DATA: 'fetching_shard_data',
 };
 
 export function shardRoutingXContent(copy: ShardRouting): Json {

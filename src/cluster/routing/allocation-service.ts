@@ -6,7 +6,8 @@
  *   the flood stage block of every index whose copies all sit on nodes below the high watermark;
  * - `allocation-explain`: `_cluster/allocation/explain` (allocation-explain.ts) with the master's disk view;
  * - `cluster-reroute`: `_cluster/reroute` (reroute-commands.ts), published unless it is a dry run.
- * On a single embedded node the same operations run in-process.
+ * On a single embedded node the same operations run in-process. In a cluster the master also fetches the data
+ * nodes' store listings for replicas to place (shard-store-fetch.ts) and reroutes when they arrived.
  */
 import type { Logger } from 'pino';
 import type { ClusterService } from '../cluster-service.js';
@@ -23,6 +24,7 @@ import { applyRerouteCommands, type RerouteExplanation, type RerouteRequest } fr
 import { routingAllocation, type AllocationOptions } from './routing-allocation.js';
 import { READ_ONLY_ALLOW_DELETE } from './disk-threshold-monitor.js';
 import { SINGLE_NODE_ACKS, type AckWaiter } from '../publication-acks.js';
+import { ShardStoreFetcher, type ShardStoreFetchOptions } from './shard-store-fetch.js';
 
 export interface RerouteOutcome {
   /** Whether every node applied the published state within the ack timeout (a dry run publishes nothing: true). */
@@ -54,6 +56,8 @@ const REPORT_TIMEOUT_MILLIS = 10_000;
 export class AllocationService {
   readonly clusterInfo = new ClusterInfoService();
   private readonly levels = new Map<string, Level>();
+  /** The master's store listings of replicas to place (a cluster only: a single node has nowhere else to put them). */
+  private readonly shardStores: ShardStoreFetcher | undefined;
 
   constructor(
     private readonly clusterService: ClusterService,
@@ -65,7 +69,21 @@ export class AllocationService {
     private readonly updateBlock: (indices: readonly string[], value: 'true' | null) => Promise<void>,
     private readonly logger: Logger,
     private readonly acks: AckWaiter = SINGLE_NODE_ACKS,
+    /** Asks a data node what it holds for a shard (`internal:cluster/nodes/indices/shard/store[n]`). */
+    listShardStore?: ShardStoreFetchOptions['list'],
   ) {
+    this.shardStores =
+      master === undefined || listShardStore === undefined
+        ? undefined
+        : new ShardStoreFetcher({
+            list: listShardStore,
+            reroute: () => {
+              this.coordinator.submitStateUpdate('reroute (shard store fetched)', (current) => this.reroute(current, current, Date.now())).catch((err: unknown) => {
+                this.logger.debug({ err, event: 'shard_store_fetch' }, 'reroute after a shard store fetch did not run (no longer master?)');
+              });
+            },
+            log: (message, err) => this.logger.warn({ err, event: 'shard_store_fetch' }, message),
+          });
     master?.register('disk-usage', (args) => this.diskUsageOnMaster(args as DiskReport));
     master?.register('allocation-explain', (args) => this.explainOnMaster(args as ExplainRequest));
     master?.register('cluster-reroute', async (args) => {
@@ -77,13 +95,16 @@ export class AllocationService {
 
   /** The options every allocation round on this (master) node uses. */
   allocationOptions(): AllocationOptions {
-    return { info: this.clusterInfo.snapshot(), nodeSettings: this.nodeSettings };
+    return { info: this.clusterInfo.snapshot(), nodeSettings: this.nodeSettings, ...(this.shardStores !== undefined && { shardStores: this.shardStores }) };
   }
 
   /** The etcd master's round on every published batch (coordinator option). */
   reroute(previous: ClusterState, next: ClusterState, now: number): ClusterState {
     this.clusterInfo.retainOnly(new Set(next.nodes.keys()));
-    return reroute(previous, next, now, this.allocationOptions());
+    this.shardStores?.beginRound(previous, next);
+    const result = reroute(previous, next, now, this.allocationOptions());
+    this.shardStores?.retainOnly(result);
+    return result;
   }
 
   /** A node's disk and the store size of each copy it holds (`[index][shard][p|r]` -> bytes), for the master. */

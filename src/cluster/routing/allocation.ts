@@ -11,10 +11,13 @@
  *    term + 1 (primary-promotion.ts); with no in-sync replica the primary remembers its node and waits for it
  *    (red until it returns);
  * 2. `index.auto_expand_replicas` follows the data nodes as they join and leave (autoExpandReplicas);
- * 3. unassigned copies are placed (unassigned-decision.ts): a known primary back on the node holding its data, a
- *    new primary or a replica on the YES node of lowest weight (a replica preferring the node that held it, and a
- *    delayed one waiting for its node until its delay runs out); each primary allocation raises the shard's
- *    primary term;
+ * 3. a replica recovering by copying files while another node holds a store it could recover with nothing to
+ *    replay is sent there instead (cancelForNoopCopies, ES's ReplicaShardAllocator.processExistingRecoveries);
+ *    unassigned copies are placed (unassigned-decision.ts): a known primary back on the node holding its data, a
+ *    replica on a node whose store it can reuse (the data nodes' store listings: shard-store-fetch.ts), else a new
+ *    primary or a replica on the YES node of lowest weight (a replica preferring the node that held it, and a
+ *    delayed one waiting until its delay runs out while no node holds data for it); each primary allocation raises
+ *    the shard's primary term;
  * 4. started copies that may not remain (filters, disk past the high watermark) move to the YES node of lowest
  *    weight (move-decision.ts);
  * 5. rebalancing (rebalance.ts) moves started copies towards an even spread, a few at a time.
@@ -31,6 +34,7 @@ import { decideUnassigned } from './unassigned-decision.js';
 import { decideMove } from './move-decision.js';
 import { rebalance } from './rebalance.js';
 import { replaceCopy, startRelocation } from './relocation.js';
+import { cancelForNoopCopies } from './existing-recoveries.js';
 
 /** Allocation round: departed nodes' copies unassigned, then unassigned copies placed, moved, rebalanced. */
 export function reroute(previous: ClusterState, next: ClusterState, now: number, options: AllocationOptions = {}): ClusterState {
@@ -41,7 +45,8 @@ export function reroute(previous: ClusterState, next: ClusterState, now: number,
   state = autoExpandReplicas(state, now);
   const allocation = routingAllocation(state, { ...options, now });
   if ((clusterSetting(allocation, 'cluster.routing.allocation.enable') ?? 'all').toLowerCase() === 'none' && !allocation.ignoreDisable) return state;
-  return allocate(allocation);
+  const cancelled = cancelForNoopCopies(allocation);
+  return allocate(cancelled === state ? allocation : routingAllocation(cancelled, { ...options, now }));
 }
 
 /** Steps 3-5 on a prepared round (reroute commands run them after their own changes). */
@@ -129,8 +134,16 @@ export function allocateUnassigned(allocation: RoutingAllocation): void {
   }
 }
 
+/** The allocation status a replica that stays unassigned records (ES's removeAndIgnore with FETCHING_SHARD_DATA or DELAYED_ALLOCATION). */
+const WAITING_STATUS: Partial<Record<string, UnassignedInfo['lastAllocationStatus']>> = { awaiting_info: 'FETCHING_SHARD_DATA', allocation_delayed: 'DELAYED_ALLOCATION' };
+
 function allocateOne(allocation: RoutingAllocation, metadata: IndexMetadata, copy: ShardRouting): void {
   const decided = decideUnassigned(copy, allocation);
+  const waiting = WAITING_STATUS[decided.outcome];
+  if (waiting !== undefined && copy.unassignedInfo !== undefined && copy.unassignedInfo.lastAllocationStatus !== waiting) {
+    allocation.state = replaceCopy(allocation.state, copy, { ...copy, unassignedInfo: { ...copy.unassignedInfo, lastAllocationStatus: waiting } });
+    return;
+  }
   if (decided.outcome !== 'yes' || decided.targetNode === undefined) {
     const isNewPrimary = copy.primary && copy.recoverySource === 'EMPTY_STORE';
     if (decided.outcome === 'no' && isNewPrimary && copy.unassignedInfo !== undefined && copy.unassignedInfo.lastAllocationStatus !== 'DECIDERS_NO') {

@@ -7,6 +7,7 @@
 import type { ClusterState, ShardRouting } from '../cluster-state.js';
 import { isDataNode, type DiscoveryNode } from '../discovery-node.js';
 import { EMPTY_CLUSTER_INFO, type ClusterInfo } from './cluster-info.js';
+import type { ShardStoreSource } from './shard-store-fetch.js';
 
 export interface Loads {
   /** Copies per node, relocation targets counted on both ends (both use the disk until the move ends). */
@@ -36,6 +37,8 @@ export interface RoutingAllocation {
   readonly now: number;
   /** The master's own node settings (gannet.yml, -E): what a cluster setting is when no PUT set it. */
   readonly nodeSettings: Readonly<Record<string, string>>;
+  /** What the data nodes hold on disk for a shard (the master's store fetch); absent on a single node and in tests. */
+  readonly shardStores: ShardStoreSource | undefined;
 }
 
 export interface AllocationOptions {
@@ -43,6 +46,7 @@ export interface AllocationOptions {
   readonly now?: number;
   readonly ignoreDisable?: boolean;
   readonly nodeSettings?: Readonly<Record<string, string>>;
+  readonly shardStores?: ShardStoreSource;
 }
 
 export function routingAllocation(state: ClusterState, options: AllocationOptions = {}): RoutingAllocation {
@@ -55,6 +59,7 @@ export function routingAllocation(state: ClusterState, options: AllocationOption
     ignoreDisable: options.ignoreDisable ?? false,
     now: options.now ?? Date.now(),
     nodeSettings: options.nodeSettings ?? {},
+    shardStores: options.shardStores,
   };
 }
 

@@ -18,7 +18,8 @@ export type UnassignedReason =
   | 'ALLOCATION_FAILED'
   | 'NODE_LEFT'
   | 'INDEX_CLOSED'
-  | 'PRIMARY_FAILED';
+  | 'PRIMARY_FAILED'
+  | 'REALLOCATED_REPLICA';
 
 function unassignedInfo(reason: UnassignedReason, now: number, failedAllocations = 0): UnassignedInfo {
   return { reason, atMillis: now, delayed: false, failedAllocations, lastAllocationStatus: failedAllocations > 0 ? 'NO_VALID_SHARD_COPY' : 'NO_ATTEMPT' };

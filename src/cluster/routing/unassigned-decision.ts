@@ -4,9 +4,13 @@
  * `_cluster/allocation/explain` prints it, so both tell the same story:
  * - a known primary (its data is on the node that had it, EXISTING_STORE) may only go back to that node, through
  *   canForceAllocatePrimary; no such node in the cluster means no valid shard copy;
- * - a new primary or a replica goes to the node of lowest weight whose deciders all say YES; a replica prefers
- *   the node that held it (its files there let it recover by operations, as ES's ReplicaShardAllocator prefers the
- *   store that matches);
+ * - a replica whose shard has data (not a new index) first asks what the data nodes hold on disk (ES's
+ *   ReplicaShardAllocator, with the master's store fetch): while they answer it waits (`awaiting_info`); a node
+ *   whose store it can reuse (an operations-based or no-op recovery, else the most matching bytes) gets it at once,
+ *   whatever the delay of `index.unassigned.node_left.delayed_timeout`; the delay holds only while no node the
+ *   deciders allow has any data for it (replica-store-match.ts);
+ * - otherwise a new primary or a replica goes to the node of lowest weight whose deciders all say YES; a replica
+ *   prefers the node that held it (its files there let it recover by operations);
  * - no YES: THROTTLE if some node only throttles, else NO.
  */
 import type { ShardRouting } from '../cluster-state.js';
@@ -15,8 +19,11 @@ import { canAllocate, canForceAllocatePrimary, combine, type Decisions } from '.
 import type { RoutingAllocation } from './routing-allocation.js';
 import { nodeWeight, weightFunction } from './weights.js';
 import { nodeLeftDelayMillis, stillDelayed } from './delayed-allocation.js';
+import { matchStores, primaryStoreOf, type StoreMatch } from './replica-store-match.js';
+import { wantsStoreListing } from './shard-store-fetch.js';
+import { activePrimary } from './routing-allocation.js';
 
-export type UnassignedOutcome = 'yes' | 'throttled' | 'no' | 'no_valid_shard_copy' | 'allocation_delayed';
+export type UnassignedOutcome = 'yes' | 'throttled' | 'no' | 'no_valid_shard_copy' | 'allocation_delayed' | 'awaiting_info';
 
 export interface NodeAllocationResult {
   readonly node: DiscoveryNode;
@@ -25,8 +32,11 @@ export interface NodeAllocationResult {
   readonly outcome?: 'worse_balance';
   /** 1 for the best-weighted node; 0 when weights played no part (a known primary). */
   readonly weightRanking: number;
-  /** For a known primary: whether this node holds its data (ES's shard store info). */
-  readonly store?: { readonly found: boolean; readonly inSync?: boolean; readonly allocationId?: string };
+  /**
+   * ES's shard store info: for a known primary whether this node holds its data; for a replica the bytes its store
+   * shares with the primary's (`matchingBytes`).
+   */
+  readonly store?: { readonly found: boolean; readonly inSync?: boolean; readonly allocationId?: string; readonly matchingBytes?: number };
 }
 
 export interface UnassignedDecision {
@@ -43,13 +53,42 @@ export function decideUnassigned(copy: ShardRouting, allocation: RoutingAllocati
   if (copy.primary && copy.recoverySource === 'EXISTING_STORE') return decideKnownPrimary(copy, allocation);
   const decided = decideByWeight(copy, allocation);
   const metadata = allocation.state.indices.get(copy.index);
-  // A replica whose node left waits for it (delayed-allocation.ts) unless its delay ran out or the node is back.
-  if (!copy.primary && metadata !== undefined && stillDelayed(allocation.state, metadata, copy, allocation.now)) {
+  const fromStores = decideByStores(copy, allocation, decided);
+  if (fromStores.decision !== undefined) return fromStores.decision;
+  // A replica whose node left waits for it (delayed-allocation.ts) unless its delay ran out, the node is back, or
+  // another node the deciders allow holds data for it (ES delays only while no node has any).
+  if (!copy.primary && !fromStores.anyData && metadata !== undefined && stillDelayed(allocation.state, metadata, copy, allocation.now)) {
     const configuredMillis = nodeLeftDelayMillis(metadata);
     const remainingMillis = Math.max(0, copy.unassignedInfo!.atMillis + configuredMillis - allocation.now);
     return { outcome: 'allocation_delayed', reuseStore: false, nodeDecisions: decided.nodeDecisions, delay: { configuredMillis, remainingMillis } };
   }
   return decided;
+}
+
+/**
+ * ES's ReplicaShardAllocator.makeAllocationDecision: a decision when the stores settle it (still fetching, or a
+ * node whose store the replica can reuse), else nothing, and whether any allowed node holds data (no delay then).
+ */
+function decideByStores(copy: ShardRouting, allocation: RoutingAllocation, byWeight: UnassignedDecision): { decision?: UnassignedDecision; anyData: boolean } {
+  // Only when some node may take it at all: a replica no node accepts is not worth a fetch (ES's pre-check).
+  if (allocation.shardStores === undefined || !wantsStoreListing(copy) || !byWeight.nodeDecisions.some((result) => result.decisions.type === 'YES')) return { anyData: false };
+  const copies = allocation.state.routing.get(copy.index)?.[copy.shard] ?? [];
+  const primaryNodeId = activePrimary(copies)?.nodeId;
+  if (primaryNodeId === undefined) return { anyData: false };
+  const unranked = byWeight.nodeDecisions.map((result) => ({ ...result, weightRanking: 0 }));
+  const listings = allocation.shardStores.fetch(copy, allocation.state);
+  if (listings === undefined) return { decision: { outcome: 'awaiting_info', reuseStore: false, nodeDecisions: unranked }, anyData: false };
+  const primaryStore = primaryStoreOf(listings, primaryNodeId);
+  // No word from the primary's store (its node failed to answer): the weights decide, as ES lets its allocator do.
+  if (primaryStore === undefined) return { anyData: false };
+  const matches = matchStores(copy, allocation, listings, primaryStore);
+  const withStore = (match: StoreMatch | undefined, result: NodeAllocationResult): NodeAllocationResult =>
+    match === undefined ? result : { ...result, decisions: match.decisions, store: { found: true, matchingBytes: match.matchingBytes } };
+  const nodeDecisions = unranked.map((result) => withStore(matches.withData.find((match) => match.node.id === result.node.id), result));
+  const best = matches.best;
+  if (best === undefined) return { anyData: matches.anyData };
+  if (best.decisions.type === 'THROTTLE') return { decision: { outcome: 'throttled', reuseStore: true, nodeDecisions }, anyData: true };
+  return { decision: { outcome: 'yes', targetNode: best.node, reuseStore: true, nodeDecisions }, anyData: true };
 }
 
 function decideKnownPrimary(copy: ShardRouting, allocation: RoutingAllocation): UnassignedDecision {
