@@ -410,6 +410,9 @@ export const errors = {
 
   noSuchNode: (nodeId: string) => new EsError('no_such_node_exception', `No such node [${nodeId}]`, { metadata: { node_id: nodeId } }),
 
+  /** SearchScrollAsyncAction: a scroll context on a node the cluster does not know (it left, taking its contexts along). */
+  scrollNodeNotAvailable: (nodeId: string) => new EsError('illegal_state_exception', `node [${nodeId}] is not available`),
+
   /** ShardNotFoundException: the node asked holds no such copy (broadcast actions count it as not available). */
   shardNotFound: (index: string, indexUuid: string, shard: number) =>
     new EsError('shard_not_found_exception', 'no such shard', { metadata: { index_uuid: indexUuid, shard: String(shard), index } }),

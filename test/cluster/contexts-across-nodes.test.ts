@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { InProcessCluster, startSingleNode, type ClusterNode, type InProcessNode } from '../helpers/in-process-cluster.js';
 import { errors } from '../../src/common/errors.js';
 import { QUERY_CONTEXT_ACTION } from '../../src/actions/search/remote-contexts.js';
+import { buildScrollId, parseScrollId } from '../../src/actions/search/context-ids.js';
 
 const DOCS = 50;
 const bulkBody = (index: string) =>
@@ -121,6 +122,31 @@ describe('scroll, point in time and dfs through every node', () => {
     const all = await b!.request('DELETE', '/_search/scroll/_all');
     assert.deepEqual(all.body, { succeeded: true, num_freed: 6 });
     assert.equal(await open(), 0);
+  });
+
+  test("a scroll context on a node that left the cluster fails that shard as ES's scroll does: node not available", async () => {
+    const [a, b] = cluster.nodes;
+    const started = await a!.request('POST', '/ctx/_search?scroll=1m', { body: { size: 5, sort: ['n'] } });
+    assert.equal(started.status, 200, started.text);
+    // The same contexts, one of them named on a node the cluster does not know (it left with its contexts).
+    const refs = parseScrollId(started.body._scroll_id);
+    const departed = 'departedNodeIdXXXXXXXX';
+    const scrollId = buildScrollId(refs.map((ref, i) => (i === 1 ? { ...ref, nodeId: departed } : ref)));
+    try {
+      const next = await b!.request('POST', '/_search/scroll', { body: { scroll: '1m', scroll_id: scrollId } });
+      assert.equal(next.status, 200, next.text);
+      assert.deepEqual(next.body._shards, {
+        total: 3,
+        successful: 2,
+        skipped: 0,
+        failed: 1,
+        // SearchScrollAsyncAction: an IllegalStateException for a node it cannot look up, no shard target.
+        failures: [{ shard: -1, index: null, reason: { type: 'illegal_state_exception', reason: `node [${departed}] is not available` } }],
+      });
+      assert.equal(next.body.hits.hits.length, 5, next.text);
+    } finally {
+      await a!.request('DELETE', '/_search/scroll', { body: { scroll_id: started.body._scroll_id } });
+    }
   });
 
   test('a point in time opened through one node is searched and closed through the others', async () => {

@@ -4,7 +4,8 @@
  * page; the total and max_score stay those of the first page), renewing the keep-alive with `scroll`.
  * `DELETE /_search/scroll[/{scroll_id}]` frees contexts (`_all` frees every scroll) and answers
  * `{succeeded, num_freed}`, 404 when nothing was freed. Body values override the URL's. A context that has
- * expired or was cleared is ES's search_context_missing_exception (404 when no shard is left).
+ * expired or was cleared is ES's search_context_missing_exception (404 when no shard is left); a context on a node
+ * that left the cluster fails its shard with ES's "node [..] is not available".
  */
 import { errors } from '../../common/errors.js';
 import { parseTimeValueMillis } from '../../common/time-value.js';
@@ -12,7 +13,6 @@ import { json, type ActionContext, type RestRequest, type RestResponse, type Rou
 import { parseScrollId } from './context-ids.js';
 import { clearAllScrollContexts, freeContexts } from './free-contexts.js';
 import { responseStatus, type SearchAnswer } from './search-action.js';
-import { searchContextMissing } from './search-errors.js';
 import { executeSearch, type ShardSlot } from './search-executor.js';
 import { booleanParam } from './search-input.js';
 import { searchResponseXContent } from './search-response.js';
@@ -59,9 +59,10 @@ export async function runScroll(scrollId: string, keepAliveMillis: number | unde
   const state = context.services.clusterService.state();
   const slots: ShardSlot[] = refs.map((ref, shardIndex) => {
     // Each context is on its node (this one's too, through the transport's local shortcut); its index and shard
-    // are learnt from there (search-executor.ts). A node that left the cluster took its contexts along.
+    // are learnt from there (search-executor.ts). A node that left the cluster took its contexts along: that shard
+    // fails as ES's scroll fails it, the node "not available" (not a missing context: the node may come back).
     const node = state.nodes.get(ref.nodeId);
-    if (node === undefined) return { index: '', indexUuid: '', shard: -1, shardIndex, nodeId: undefined, source: { kind: 'failed', error: searchContextMissing(ref.contextId) } };
+    if (node === undefined) return { index: '', indexUuid: '', shard: -1, shardIndex, nodeId: undefined, source: { kind: 'failed', error: errors.scrollNodeNotAvailable(ref.nodeId) } };
     return { index: '', indexUuid: '', shard: -1, shardIndex, nodeId: node.id, source: { kind: 'context', node, context: { sessionId: ref.sessionId, contextId: ref.contextId } } };
   });
   const outcome = await executeSearch(
