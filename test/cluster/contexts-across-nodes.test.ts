@@ -9,8 +9,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InProcessCluster, startSingleNode, type ClusterNode, type InProcessNode } from '../helpers/in-process-cluster.js';
 import { errors } from '../../src/common/errors.js';
-import { QUERY_CONTEXT_ACTION } from '../../src/actions/search/remote-contexts.js';
-import { buildScrollId, parseScrollId } from '../../src/actions/search/context-ids.js';
+import { OPEN_READER_CONTEXT_ACTION, QUERY_CONTEXT_ACTION } from '../../src/actions/search/remote-contexts.js';
+import { buildScrollId, decodePitId, parseScrollId } from '../../src/actions/search/context-ids.js';
 
 const DOCS = 50;
 const bulkBody = (index: string) =>
@@ -189,6 +189,39 @@ describe('scroll, point in time and dfs through every node', () => {
     assert.equal(afterClose.body.error.root_cause[0].type, 'search_context_missing_exception');
     await c!.request('DELETE', '/ctx/_doc/late?refresh=true');
     await single.request('DELETE', '/_pit', { body: { id: singlePit } });
+  });
+
+  test('opening a point in time tries the next copy of a shard when one fails, as a search does; preference picks the first', async () => {
+    const [a, b, c] = cluster.nodes as [InProcessNode, InProcessNode, InProcessNode];
+    const created = await a.request('PUT', '/pit-retry', {
+      body: { settings: { number_of_shards: 1, number_of_replicas: 1, 'index.routing.allocation.include._id': `${b.nodeId},${c.nodeId}` } },
+    });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, '/_cluster/health/pit-retry?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    assert.equal((await a.request('PUT', '/pit-retry/_doc/1?refresh=true', { body: { n: 1 } })).status, 201);
+    // The first open of this index fails on whichever copy it reaches (an engine failing there, say).
+    let failures = 0;
+    const restores = [b, c].map((node) =>
+      node.node.nodeServices.transport!.wrapHandlerForTest(OPEN_READER_CONTEXT_ACTION, (handler) => async (body, context) => {
+        if ((body as { index: string }).index === 'pit-retry' && failures++ === 0) throw errors.illegalState('the copy failed to open a reader');
+        return handler(body, context);
+      }),
+    );
+    try {
+      const opened = await a.request('POST', `/pit-retry/_pit?keep_alive=1m&preference=_prefer_nodes:${b.nodeId}`);
+      assert.equal(opened.status, 200, opened.text);
+      assert.deepEqual(opened.body._shards, { total: 1, successful: 1, skipped: 0, failed: 0 });
+      assert.equal(failures, 2, 'one failed open, then one on the next copy');
+      // The failed copy was b's (the preferred one): the point in time lives on c.
+      const [context] = decodePitId(opened.body.id);
+      assert.equal(context!.nodeId, c.nodeId);
+      const searched = await b.request('POST', '/_search', { body: { pit: { id: opened.body.id } } });
+      assert.equal(searched.body.hits.total.value, 1, searched.text);
+      assert.deepEqual((await a.request('DELETE', '/_pit', { body: { id: opened.body.id } })).body, { succeeded: true, num_freed: 1 });
+    } finally {
+      for (const restore of restores) restore();
+      await a.request('DELETE', '/pit-retry');
+    }
   });
 
   test('dfs_query_then_fetch scores as one node does, through every node', async () => {

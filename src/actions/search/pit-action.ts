@@ -21,6 +21,7 @@ import { encodeTagged } from './wire-values.js';
 import { searchPhaseExecutionError, shardsHeader, type ShardFailure } from './search-errors.js';
 import { indexExpressions } from './search-input.js';
 import { resolveSearchShards } from './search-shards.js';
+import { copyFailure, keptFailure } from './search-executor.js';
 
 export const OPEN_PIT_ACTION = 'indices:data/read/open_point_in_time';
 export const CLOSE_PIT_ACTION = 'indices:data/read/close_point_in_time';
@@ -43,24 +44,33 @@ async function handleOpen(request: RestRequest, context: ActionContext): Promise
   const state = services.clusterService.state();
   const options = indicesOptionsFromParams((name) => request.param(name), STRICT_EXPAND_OPEN_FORBID_CLOSED);
   const targets = resolveSearchTargets(state, options, indices, request.param('routing'));
-  const refs = resolveSearchShards(services, state, targets.indices, targets.routingOf);
+  const refs = resolveSearchShards(services, state, targets.indices, targets.routingOf, request.param('preference'));
   const filters = aliasFiltersOf(targets);
   const failed: (ShardFailure | undefined)[] = [];
   const opened = await Promise.all(
     refs.map(async (ref, position): Promise<PitShardRef | undefined> => {
       const base = { index: ref.index, indexUuid: ref.indexUuid, shard: ref.shard };
-      const node = ref.copy?.node;
-      try {
-        if (node === undefined) throw errors.searchShardNotAvailable(undefined);
-        // The context lives on the copy's node (this one's through the transport's local shortcut), with the alias
-        // filter every search on it applies.
-        const args: OpenContextRequest = { ...base, keepAliveMillis, ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }) };
-        const remote = (await sendToNode(services, node, OPEN_READER_CONTEXT_ACTION, args, context.task, undefined, { encodeRequest: encodeTagged })) as RemoteContextRef;
-        return { ...base, nodeId: node.id, sessionId: remote.sessionId, contextId: remote.contextId };
-      } catch (err) {
-        failed[position] = { index: ref.index, shard: ref.shard, nodeId: node?.id ?? null, cause: toEsError(err) };
+      if (ref.copy === undefined) {
+        failed[position] = { index: ref.index, shard: ref.shard, nodeId: null, cause: errors.searchShardNotAvailable(undefined) };
         return undefined;
       }
+      // The context lives on the copy's node (this one's through the transport's local shortcut), with the alias
+      // filter every search on it applies. A copy that fails is followed by the next one, as ES's open runs as a
+      // search phase (SearchShardIterator): the shard fails only when every copy did.
+      const args: OpenContextRequest = { ...base, keepAliveMillis, ...(filters.has(ref.index) && { aliasFilter: filters.get(ref.index)! }) };
+      let failure: ShardFailure | undefined;
+      for (const { node } of [ref.copy, ...(ref.alternatives ?? [])]) {
+        try {
+          const remote = (await sendToNode(services, node, OPEN_READER_CONTEXT_ACTION, args, context.task, undefined, { encodeRequest: encodeTagged })) as RemoteContextRef;
+          return { ...base, nodeId: node.id, sessionId: remote.sessionId, contextId: remote.contextId };
+        } catch (err) {
+          failure = keptFailure(failure, copyFailure(ref, node, OPEN_READER_CONTEXT_ACTION, err));
+          // A cancelled open tries no other copy; what it opened is freed below.
+          if (context.task.isCancelled || toEsError(err).type === 'task_cancelled_exception') break;
+        }
+      }
+      failed[position] = failure;
+      return undefined;
     }),
   );
   const shards = opened.filter((shard): shard is PitShardRef => shard !== undefined);

@@ -194,13 +194,26 @@ function sendPhase<T>(run: Running, action: string, args: unknown, context: Acti
  */
 function failureOf(run: Running, err: unknown): ShardFailure {
   const slot = run.slot;
-  let cause = toEsError(err);
-  if (isShardNotAvailable(cause) && run.node !== undefined && run.action !== undefined) {
-    cause = errors.searchShardNotAvailable(`[${run.node.name}][${transportAddress(run.node)}][${run.action}]`);
-  }
   // A slot with shard -1 is not tied to a known shard (a scroll context that no longer exists).
-  if (slot.shard < 0) return { index: undefined, shard: slot.shard, nodeId: slot.nodeId, cause };
-  return { index: slot.index, shard: slot.shard, nodeId: run.node?.id ?? slot.nodeId ?? null, cause };
+  if (slot.shard < 0) return { index: undefined, shard: slot.shard, nodeId: slot.nodeId, cause: copyFailureCause(run.node, run.action, err) };
+  return copyFailure(slot, run.node, run.action, err, slot.nodeId ?? null);
+}
+
+/** A copy's failure as the shard's failure (see failureOf); also a point in time's open (pit-action.ts). */
+export function copyFailure(
+  shard: { readonly index: string; readonly shard: number },
+  node: DiscoveryNode | undefined,
+  action: string | undefined,
+  err: unknown,
+  nodeIdWithoutNode: string | null = null,
+): ShardFailure {
+  return { index: shard.index, shard: shard.shard, nodeId: node?.id ?? nodeIdWithoutNode, cause: copyFailureCause(node, action, err) };
+}
+
+function copyFailureCause(node: DiscoveryNode | undefined, action: string | undefined, err: unknown): EsError {
+  const cause = toEsError(err);
+  if (isShardNotAvailable(cause) && node !== undefined && action !== undefined) return errors.searchShardNotAvailable(`[${node.name}][${transportAddress(node)}][${action}]`);
+  return cause;
 }
 
 /**
@@ -208,7 +221,7 @@ function failureOf(run: Running, err: unknown): ShardFailure {
  * first stands, unless a later one says more than "not available" (TransportActions.isReadOverrideException) and is
  * not a missing search context.
  */
-function keptFailure(previous: ShardFailure | undefined, next: ShardFailure): ShardFailure {
+export function keptFailure(previous: ShardFailure | undefined, next: ShardFailure): ShardFailure {
   if (previous === undefined) return next;
   return !isShardNotAvailable(next.cause) && next.cause.type !== 'search_context_missing_exception' ? next : previous;
 }
