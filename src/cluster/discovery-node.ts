@@ -59,12 +59,16 @@ export function isMasterEligible(node: DiscoveryNode): boolean {
 
 /** Role letters sorted and concatenated, `-` for a node with no roles (coordinating only). */
 export function roleLetters(roles: readonly NodeRole[]): string {
-  if (roles.length === 0) return '-';
-  return roles
-    .map((role) => ROLE_LETTERS[role])
-    .sort()
-    .join('');
+  // `_cat/nodes` asks for every node's letters on every request; a node's roles array lives as long as its
+  // DiscoveryNode in the cluster state.
+  const known = roleLettersByRoles.get(roles);
+  if (known !== undefined) return known;
+  const letters = roles.length === 0 ? '-' : roles.map((role) => ROLE_LETTERS[role]).sort().join('');
+  roleLettersByRoles.set(roles, letters);
+  return letters;
 }
+
+const roleLettersByRoles = new WeakMap<readonly NodeRole[], string>();
 
 export function transportAddress(node: DiscoveryNode): string {
   return `${node.ip}:${node.transportPort}`;

@@ -93,7 +93,7 @@ export function snapshotFromWire(wire: unknown): NodeSnapshot {
   if (!Array.isArray(values) || values[0] !== SNAPSHOT_LAYOUT_ID || values.length !== SNAPSHOT_LAYOUT.leafCount + 1) {
     throw new TypeError(`a node snapshot of another layout (${Array.isArray(values) ? String(values[0]) : typeof values}, this node's is ${SNAPSHOT_LAYOUT_ID})`);
   }
-  return rebuild(SNAPSHOT_LAYOUT, values, { next: 1 }) as unknown as NodeSnapshot;
+  return rebuildSnapshot(values);
 }
 
 /**
@@ -187,24 +187,29 @@ function flatten(layout: Layout, value: Record<string, unknown> | undefined, out
   }
 }
 
-function rebuild(layout: Layout, values: readonly unknown[], cursor: { next: number }): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (let i = 0; i < layout.keys.length; i++) {
-    const child = layout.children[i];
-    out[layout.keys[i]!] = child === undefined ? values[cursor.next++] : rebuild(child, values, cursor);
-  }
-  return out;
+/**
+ * The snapshot's objects from its wire values, as one object literal compiled from the layout at start-up:
+ * `{"info":{"pid":v[1],...},...}`. Adding ~110 keys one by one to empty objects cost ~5 us per snapshot (two per
+ * `_cat/nodes` on the coordinating node); the literal ~0.2 us (decision 0026). Safe to compile: the keys are this
+ * module's own SNAPSHOT_SHAPE's (each quoted by JSON.stringify), and received values are only read by index.
+ */
+const rebuildSnapshot = compileRebuild(SNAPSHOT_LAYOUT);
+
+function compileRebuild(layout: Layout): (values: readonly unknown[]) => NodeSnapshot {
+  let next = 1;
+  const literal = (node: Layout): string =>
+    `{${node.keys.map((key, i) => `${JSON.stringify(key)}:${node.children[i] === undefined ? `v[${next++}]` : literal(node.children[i]!)}`).join(',')}}`;
+  return new Function('v', `return ${literal(layout)};`) as (values: readonly unknown[]) => NodeSnapshot;
 }
 
 export async function localSnapshot(services: NodeServices, state: ClusterState): Promise<NodeSnapshot> {
   const node = services.localNode;
   const figures = await services.monitor.figures();
-  const indices: NodeIndicesStats = {
-    // The engines' figures summed over this node's shard copies (all zero on a node without indices),
-    // store size included (ES's indices.store.size: segment files, not the translog).
-    ...(services.indices === undefined ? zeroIndicesStats() : await services.indices.service.nodeStats()),
-    shardCount: shardCopiesOn(state, node.id),
-  };
+  // The engines' figures summed over this node's shard copies (all zero on a node without indices), store size
+  // included (ES's indices.store.size: segment files, not the translog). A new object each time, so the shard count
+  // is set on it rather than spread into a copy.
+  const indices: NodeIndicesStats = services.indices === undefined ? zeroIndicesStats() : await services.indices.service.nodeStats();
+  indices.shardCount = shardCopiesOn(state, node.id);
   return {
     info: {
       pid: figures.process.pid,

@@ -5,6 +5,7 @@ import {
   bytesInExactUnit,
   format1Decimals,
   formatFixed2,
+  formatFixed2Exponent,
   sizeInExactUnit,
   sizeValueString,
   timeInExactUnit,
@@ -96,4 +97,20 @@ test('%.2f rounds half-up on the shortest decimal form, as Java formats', () => 
   assert.equal(formatFixed2(1e-7), '0.00');
   assert.equal(formatFixed2(123456789.125), '123456789.13');
   assert.equal(formatFixed2(-2.345), '-2.35');
+  assert.equal(formatFixed2(-0), '-0.00');
+  assert.equal(formatFixed2(-0.001), '-0.00');
+  assert.equal(formatFixed2(0.995), '1.00');
+  assert.equal(formatFixed2(9.999999), '10.00');
+});
+
+test('%.2f: the positional short cut agrees with the exponent form everywhere it is taken', () => {
+  const values = [0.5, 1, 10, 0.001, 0.005, 0.015, 2.675, 1e12 + 0.125, 9999999999999.99, 1e-6, 0.000995, 123.456, 7.0049999];
+  let seed = 12345;
+  const random = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  for (let i = 0; i < 20_000; i++) {
+    const scale = 10 ** Math.floor(random() * 19 - 6);
+    const value = random() * scale;
+    values.push(value, -value, Math.round(value * 1000) / 1000, Math.round(value * 100) / 100 + 0.005);
+  }
+  for (const value of values) assert.equal(formatFixed2(value), formatFixed2Exponent(value), String(value));
 });
