@@ -23,7 +23,7 @@ import { documentReadToWire, GET_SHARD_ACTION, readDocumentOnShardNode } from '.
 import { executeRemoteShardSearch, type RemoteShardSearchRequest } from './search/remote-shard-search.js';
 import {
   CAN_MATCH_ACTION,
-  canMatchOnShard,
+  canMatchOnNode,
   CLEAR_SCROLL_CONTEXTS_ACTION,
   clearScrollContextsOnNode,
   DFS_ACTION,
@@ -36,7 +36,7 @@ import {
   openReaderContext,
   QUERY_CONTEXT_ACTION,
   queryOnContext,
-  type CanMatchRequest,
+  type CanMatchNodeRequest,
   type ContextFetchRequest,
   type ContextQueryRequest,
   type DfsShardRequest,
@@ -44,7 +44,7 @@ import {
   type RemoteContextRef,
 } from './search/remote-contexts.js';
 import { decodeTagged, encodeTagged } from './search/wire-values.js';
-import { fetchDescription, scrollQueryDescription, shardSearchDescription } from './search/shard-task-descriptions.js';
+import { canMatchNodeDescription, fetchDescription, scrollQueryDescription, shardSearchDescription } from './search/shard-task-descriptions.js';
 import { TERMS_ENUM_NODE_ACTION, termsEnumOnNode, type NodeTermsEnumRequest } from './search/terms-enum-node.js';
 import { EXPLAIN_SHARD_ACTION, explainOnShard, type ExplainShardRequest } from './search/explain-action.js';
 import { runBroadcastOnNode, type BroadcastOperation } from './broadcast-by-node.js';
@@ -96,7 +96,7 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   // A replica's share of a shard bulk request (indices/replication/replica-apply.ts).
   [REPLICA_ACTION]: (services, args: ReplicaRequest) => performOnReplica(indicesOf(services).service, services.replication!, args),
   [OPEN_READER_CONTEXT_ACTION]: (services, args: OpenContextRequest) => openReaderContext(services, args),
-  [CAN_MATCH_ACTION]: (services, args: CanMatchRequest) => Promise.resolve(canMatchOnShard(services, args)),
+  [CAN_MATCH_ACTION]: (services, args: CanMatchNodeRequest) => Promise.resolve(canMatchOnNode(services, args)),
   [DFS_ACTION]: onSearchPool((services, args: DfsShardRequest, task) => dfsOnShard(services, args, task)),
   // A search of one shard queries and fetches in this one request (ES's query-and-fetch); others open a context.
   [QUERY_CONTEXT_ACTION]: onSearchPool((services, args: ContextQueryRequest | RemoteShardSearchRequest, task) =>
@@ -165,7 +165,7 @@ const REQUEST_DECODERS: Record<string, (wire: unknown) => unknown> = {
 
 /** The description of a shard-level search task, as ES's request describes itself (shard-task-descriptions.ts). */
 const DESCRIPTIONS: Record<string, (body: never) => string> = {
-  [CAN_MATCH_ACTION]: (args: CanMatchRequest) => shardSearchDescription(args.label.index, args.label.shard),
+  [CAN_MATCH_ACTION]: (args: CanMatchNodeRequest) => canMatchNodeDescription(args.shards.map((shard) => shard.label)),
   [DFS_ACTION]: (args: DfsShardRequest) => shardSearchDescription(args.label.index, args.label.shard),
   [QUERY_CONTEXT_ACTION]: (args: ContextQueryRequest | RemoteShardSearchRequest) => {
     if (args.mode.kind === 'query-and-fetch') return shardSearchDescription((args as RemoteShardSearchRequest).index, (args as RemoteShardSearchRequest).shard);

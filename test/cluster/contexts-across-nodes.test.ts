@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InProcessCluster, startSingleNode, type ClusterNode, type InProcessNode } from '../helpers/in-process-cluster.js';
 import { errors } from '../../src/common/errors.js';
-import { OPEN_READER_CONTEXT_ACTION, QUERY_CONTEXT_ACTION } from '../../src/actions/search/remote-contexts.js';
+import { CAN_MATCH_ACTION, OPEN_READER_CONTEXT_ACTION, QUERY_CONTEXT_ACTION } from '../../src/actions/search/remote-contexts.js';
 import { buildScrollId, decodePitId, parseScrollId } from '../../src/actions/search/context-ids.js';
 
 const DOCS = 50;
@@ -381,6 +381,34 @@ describe('scroll, point in time and dfs through every node', () => {
     assert.equal(onPit.body._shards.skipped, 2, onPit.text);
     assert.equal(onPit.body.hits.total.value, 0);
     await cluster.nodes[2]!.request('DELETE', '/_pit', { body: { id: pit } });
+  });
+
+  test("can-match asks each node once for all of the search's shards there (ES 8's [can_match][n])", async () => {
+    const [a] = cluster.nodes as [InProcessNode];
+    const created = await a.request('PUT', '/cm6', { body: { settings: { number_of_shards: 6, number_of_replicas: 0 } } });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, '/_cluster/health/cm6?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const seen: Array<{ node: string; shards: string[] }> = [];
+    const restores = (cluster.nodes as InProcessNode[]).map((node) =>
+      node.node.nodeServices.transport!.wrapHandlerForTest(CAN_MATCH_ACTION, (handler) => async (body, context) => {
+        const shards = (body as { shards: Array<{ label: { index: string; shard: number } }> }).shards;
+        if (shards.some((shard) => shard.label.index === 'cm6')) seen.push({ node: node.nodeId, shards: shards.map((shard) => `${shard.label.index}/${shard.label.shard}`) });
+        return handler(body, context);
+      }),
+    );
+    try {
+      const answer = await a.request('POST', '/cm6/_search?pre_filter_shard_size=1', { body: { query: { term: { not_mapped: 'x' } } } });
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(answer.body._shards, { total: 6, successful: 6, skipped: 5, failed: 0 });
+    } finally {
+      for (const restore of restores) restore();
+    }
+    const routing = (await a.request('GET', '/_cluster/state/routing_table/cm6')).body.routing_table.indices.cm6.shards as Record<string, Array<{ node: string }>>;
+    const expected = new Map<string, string[]>();
+    for (const [shard, copies] of Object.entries(routing)) expected.set(copies[0]!.node, [...(expected.get(copies[0]!.node) ?? []), `cm6/${shard}`]);
+    assert.equal(seen.length, expected.size, `one request per node holding shards: ${JSON.stringify(seen)}`);
+    for (const request of seen) assert.deepEqual([...request.shards].sort(), [...expected.get(request.node)!].sort());
+    await a.request('DELETE', '/cm6');
   });
   test('a search cancelled after some shards answered their query phase fetches nothing and frees their contexts', async () => {
     const [a, b, c] = [cluster.nodes[0]!, cluster.nodes[1]!, cluster.nodes[2]!];

@@ -24,7 +24,8 @@
  * see plain values. Neither side changes what it handed over or was handed: on this node's shortcut both hold
  * the same objects.
  */
-import { errors } from '../../common/errors.js';
+import { errors, toEsError } from '../../common/errors.js';
+import { toWireError, type WireError } from '../../transport/index.js';
 import type { QueryAst, SearchRequest } from '../../search/dsl/index.js';
 import type { AggregationSpec } from '../../search/aggregations/index.js';
 import {
@@ -53,7 +54,8 @@ import { logRemoteSearchPhase, type SearchSlowLogRequest } from './search-slow-l
 import { totalHitsText } from '../../indices/index.js';
 
 export const OPEN_READER_CONTEXT_ACTION = 'indices:data/read/open_reader_context';
-export const CAN_MATCH_ACTION = 'indices:data/read/search[can_match]';
+/** One request per node for all the search's shards there (ES 8's CanMatchNodeRequest). */
+export const CAN_MATCH_ACTION = 'indices:data/read/search[can_match][n]';
 export const DFS_ACTION = 'indices:data/read/search[phase/dfs]';
 export const QUERY_CONTEXT_ACTION = 'indices:data/read/search[phase/query]';
 export const FETCH_CONTEXT_ACTION = 'indices:data/read/search[phase/fetch/id]';
@@ -122,6 +124,24 @@ export interface CanMatchRequest {
   /** The query with the alias filter the coordinating node knows of applied. */
   readonly query: QueryAst | undefined;
   readonly nowMillis: number;
+}
+
+/** A node's can-match request: its shards of the search, each answered alone (ES's CanMatchNodeRequest). */
+export interface CanMatchNodeRequest {
+  readonly shards: readonly CanMatchRequest[];
+}
+
+/** Per shard, in the request's order: whether it can match, or why it could not tell (ES's ResponseOrFailure). */
+export type CanMatchNodeResponse = Array<{ readonly canMatch: boolean } | { readonly error: WireError }>;
+
+export function canMatchOnNode(services: NodeServices, request: CanMatchNodeRequest): CanMatchNodeResponse {
+  return request.shards.map((shard) => {
+    try {
+      return canMatchOnShard(services, shard);
+    } catch (err) {
+      return { error: toWireError(toEsError(err)) };
+    }
+  });
 }
 
 export function canMatchOnShard(services: NodeServices, request: CanMatchRequest): { canMatch: boolean } {

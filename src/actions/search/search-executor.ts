@@ -58,6 +58,8 @@ import {
   DFS_ACTION,
   FETCH_CONTEXT_ACTION,
   QUERY_CONTEXT_ACTION,
+  type CanMatchNodeRequest,
+  type CanMatchNodeResponse,
   type CanMatchRequest,
   type ContextFetchRequest,
   type ContextQueryRequest,
@@ -275,17 +277,32 @@ async function preFilter(runs: readonly Running[], plan: SearchPlan, context: Ac
   };
   if (!shouldPreFilterSearchShards(decision)) return;
   const candidates = live(runs);
+  // One request per node for all its shards (ES 8's CanMatchPreFilterSearchPhase, `[can_match][n]`).
+  const byNode = new Map<string, { node: DiscoveryNode; runs: Running[] }>();
+  for (const run of candidates) {
+    const node = run.node!;
+    const entry = byNode.get(node.id) ?? { node, runs: [] };
+    entry.runs.push(run);
+    byNode.set(node.id, entry);
+  }
   await Promise.all(
-    candidates.map(async (run) => {
-      const query = withAliasFilter(request, run.slot.aliasFilter).query;
-      // The shard's node answers (its mapping, its segments' value ranges); a copy that does not answer leaves the
-      // shard to the query phase, which reports its failure or tries the next copy.
-      const args: CanMatchRequest = { label: run.slot, ...(run.context !== undefined && { context: run.context }), query, nowMillis: plan.nowMillis };
+    [...byNode.values()].map(async ({ node, runs: nodeRuns }) => {
+      // The shard's node answers (its mapping, its segments' value ranges); a shard (or a node) that does not answer
+      // is left to the query phase, which reports its failure or tries the next copy.
+      const shards: CanMatchRequest[] = nodeRuns.map((run) => ({
+        label: run.slot,
+        ...(run.context !== undefined && { context: run.context }),
+        query: withAliasFilter(request, run.slot.aliasFilter).query,
+        nowMillis: plan.nowMillis,
+      }));
       try {
-        const answer = await sendPhase<{ canMatch: boolean }>(run, CAN_MATCH_ACTION, args, context);
-        run.skipped = answer.canMatch === false;
+        const answers = (await sendToNode(context.services, node, CAN_MATCH_ACTION, { shards } satisfies CanMatchNodeRequest, context.task, undefined, TAGGED)) as CanMatchNodeResponse;
+        nodeRuns.forEach((run, i) => {
+          const answer = answers[i];
+          run.skipped = answer !== undefined && 'canMatch' in answer && answer.canMatch === false;
+        });
       } catch {
-        run.skipped = false;
+        for (const run of nodeRuns) run.skipped = false;
       }
     }),
   );

@@ -2,8 +2,9 @@
  * The `description` of a search's shard-level child tasks, as ES's transport requests describe themselves
  * (`getDescription`, shown by `_tasks?detailed` and `_cat/tasks?detailed`):
  *
- * - a request naming a shard (ShardSearchRequest: can_match, dfs, the query phase of a search, of a scroll's first
- *   page and of a point in time): `shardId[[<index>][<shard>]]`, the rest of the request being the parent's;
+ * - a request naming a shard (ShardSearchRequest: dfs, the query phase of a search, of a scroll's first page and of
+ *   a point in time): `shardId[[<index>][<shard>]]`, the rest of the request being the parent's;
+ * - a node's can-match request (CanMatchNodeRequest): `shardIds[[[<index>][<shard>], ...]]`;
  * - the next page of a scroll (InternalScrollSearchRequest): `id[<context id>], scroll[<keep alive>]`;
  * - a fetch from a context (ShardFetchRequest): `id[<context>], size[<docs>], lastEmittedDoc[<doc or null>]`, the
  *   context as ShardSearchContextId prints itself (`[<session>][<id>] searcherId [null]`) and the last emitted doc
@@ -16,6 +17,11 @@ import type { RemoteContextRef } from './remote-contexts.js';
 /** ShardSearchRequest.getDescription. */
 export function shardSearchDescription(index: string, shard: number): string {
   return `shardId[[${index}][${shard}]]`;
+}
+
+/** CanMatchNodeRequest.getDescription: the node's shards, as a Java list prints them. */
+export function canMatchNodeDescription(shards: ReadonlyArray<{ readonly index: string; readonly shard: number }>): string {
+  return `shardIds[[${shards.map((shard) => `[${shard.index}][${shard.shard}]`).join(', ')}]]`;
 }
 
 /** InternalScrollSearchRequest.getDescription: the context's number and the keep-alive (null when none was sent). */

@@ -4,12 +4,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fetchDescription, scrollQueryDescription, shardSearchDescription } from '../../../../src/actions/search/shard-task-descriptions.js';
+import { canMatchNodeDescription, fetchDescription, scrollQueryDescription, shardSearchDescription } from '../../../../src/actions/search/shard-task-descriptions.js';
 
 const context = { sessionId: 'aBcD', contextId: 17 };
 
 test('a shard search request names its shard', () => {
   assert.equal(shardSearchDescription('logs-2024', 3), 'shardId[[logs-2024][3]]');
+});
+
+test("a node's can-match request names its shards as a Java list prints them", () => {
+  assert.equal(canMatchNodeDescription([{ index: 'cm6', shard: 0 }, { index: 'cm6', shard: 3 }]), 'shardIds[[[cm6][0], [cm6][3]]]');
 });
 
 test("a scroll's next page names its context number and keep-alive", () => {
