@@ -176,6 +176,36 @@ async function main(): Promise<void> {
   }
 }
 
+/** Refreshes each copy ran during the bulk, as `_stats` counts them (external: made documents visible). */
+async function refreshText(node: NodeProcess, index: string): Promise<string> {
+  const stats = await node.request('GET', `/${index}/_stats/refresh?level=shards`);
+  const copies: any[] = stats.body?.indices?.[index]?.shards?.['0'] ?? [];
+  return copies
+    .sort((x, y) => Number(y.routing.primary) - Number(x.routing.primary))
+    .map((copy) => `${copy.routing.primary ? 'primary' : 'replica'} ${copy.refresh.external_total} refreshes${copy.search_idle === undefined ? '' : copy.search_idle ? ' (search-idle)' : ' (searched)'}`)
+    .join(', ');
+}
+
+/**
+ * After the bulk: the first search on every copy (its wall time, and how many documents it saw), then `_refresh`
+ * of what is still buffered; the CPU of both per 1,000 documents, per node. A search-idle copy's first search pays
+ * the refresh its bulk skipped (decision 0025), and the refresh leaves no build with unwritten documents, so bulk
+ * CPU + this is what compares between a build that refreshes every second and one that skips.
+ */
+async function afterBulkText(coordinator: NodeProcess, nodes: readonly NodeProcess[], docs: number): Promise<string> {
+  const { result: searches, cpuPer1000 } = await withCpu(nodes, docs, async () => {
+    const searches: string[] = [];
+    for (const node of nodes) {
+      const started = performance.now();
+      const answer = await coordinator.request('GET', `/bench/_search?size=0&track_total_hits=true&preference=_only_nodes:${node.nodeId}`);
+      searches.push(`${Math.round(performance.now() - started)} ms (${answer.body?.hits?.total?.value} docs)`);
+    }
+    await coordinator.request('POST', '/bench/_refresh');
+    return searches;
+  });
+  return `first search per copy ${searches.join(' + ')}; search + _refresh CPU ms per 1,000 docs ${cpuPer1000.map((ms) => ms.toFixed(0)).join(' + ')}`;
+}
+
 function cpuText(cpuPer1000: readonly number[]): string {
   return `CPU ms per 1,000 docs ${cpuPer1000.map((ms) => ms.toFixed(0)).join(' + ')}`;
 }
@@ -190,7 +220,8 @@ async function singleNodeRun(bodies: readonly string[], clients: number, docs: n
     await waitSearchIdle(node, 'bench');
     pin(node, 0);
     const { result: rate, cpuPer1000 } = await withCpu([node], docs, () => ingest(node, bodies, clients, docs));
-    console.log(`1 primary on 1 node:             ${Math.round(rate)} docs/s; ${cpuText(cpuPer1000)}`);
+    console.log(`1 primary on 1 node:             ${Math.round(rate)} docs/s; ${cpuText(cpuPer1000)}; ${await refreshText(node, 'bench')}`);
+    console.log(`  then ${await afterBulkText(node, [node], docs)}`);
     return rate;
   } finally {
     await single.stop();
@@ -215,7 +246,8 @@ async function replicatedRun(bodies: readonly string[], clients: number, docs: n
     pin(b, 1);
     const { result: rate, cpuPer1000 } = await withCpu([a, b], docs, () => ingest(a, bodies, clients, docs));
     ratios.push(rate / singleRate);
-    console.log(`1 primary + 1 replica, 2 nodes:  ${Math.round(rate)} docs/s (${(rate / singleRate).toFixed(2)}x of one node; goal >= 0.6x); ${cpuText(cpuPer1000)} (primary + replica)`);
+    console.log(`1 primary + 1 replica, 2 nodes:  ${Math.round(rate)} docs/s (${(rate / singleRate).toFixed(2)}x of one node; goal >= 0.6x); ${cpuText(cpuPer1000)} (primary + replica); ${await refreshText(a, 'bench')}`);
+    console.log(`  then ${await afterBulkText(a, [a, b], docs)}`);
     if (more !== undefined) await more(cluster);
   } finally {
     await cluster.stop();
