@@ -83,6 +83,9 @@ export class AllocationService {
               });
             },
             log: (message, err) => this.logger.warn({ err, event: 'shard_store_fetch' }, message),
+            inFlight: (count) => {
+              this.clusterService.inFlightFetches = count;
+            },
           });
     master?.register('disk-usage', (args) => this.diskUsageOnMaster(args as DiskReport));
     master?.register('allocation-explain', (args) => this.explainOnMaster(args as ExplainRequest));

@@ -42,6 +42,8 @@ export interface ShardStoreFetchOptions {
   /** Runs a new allocation round (called once the last pending answer of a fetch arrived; coalesced). */
   readonly reroute: () => void;
   readonly log: (message: string, err?: unknown) => void;
+  /** Told the number of listing requests under way whenever it changes (health's `number_of_in_flight_fetch`). */
+  readonly inFlight?: (count: number) => void;
 }
 
 function shardKey(indexUuid: string, shard: number): string {
@@ -58,6 +60,7 @@ export class ShardStoreFetcher implements ShardStoreSource {
   private readonly shards = new Map<string, ShardFetch>();
   private term: number | undefined;
   private rerouteQueued = false;
+  private inFlight = 0;
 
   constructor(private readonly options: ShardStoreFetchOptions) {}
 
@@ -125,6 +128,7 @@ export class ShardStoreFetcher implements ShardStoreSource {
   }
 
   private start(entry: ShardFetch, node: DiscoveryNode, fetched: NodeFetch, request: ListShardStoreRequest): void {
+    this.options.inFlight?.(++this.inFlight);
     this.options
       .list(node, request)
       .then(
@@ -136,6 +140,7 @@ export class ShardStoreFetcher implements ShardStoreSource {
         },
       )
       .finally(() => {
+        this.options.inFlight?.(--this.inFlight);
         fetched.done = true;
         // An answer nobody waits for any more (the node left, the cache was dropped) starts no round.
         if (entry.nodes.get(node.id) !== fetched || [...entry.nodes.values()].some((other) => !other.done)) return;
