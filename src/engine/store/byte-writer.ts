@@ -64,6 +64,24 @@ export class ByteWriter {
     this.position += bytes.length;
   }
 
+  /**
+   * bytes[start, end) without a view of them: a term's suffix, written once per term, where making a subarray and
+   * the native copy of a few bytes cost more than copying them here.
+   */
+  writeBytesRange(bytes: Uint8Array, start: number, end: number): void {
+    if (!(start >= 0 && start <= end && end <= bytes.length)) throw new RangeError(`range [${start}, ${end}) outside ${bytes.length} bytes`);
+    const length = end - start;
+    if (length > 32) {
+      this.writeBytes(bytes.subarray(start, end));
+      return;
+    }
+    this.ensure(length);
+    const buf = this.buffer;
+    const at = this.position;
+    for (let i = 0; i < length; i++) buf[at + i] = bytes[start + i]!;
+    this.position = at + length;
+  }
+
   /** Appends zero bytes until the length is a multiple of `alignment` (so typed-array views line up). */
   alignTo(alignment: number): void {
     const padding = (alignment - (this.position % alignment)) % alignment;

@@ -39,7 +39,8 @@ export function writeSortedTerms(out: ByteWriter, terms: readonly Uint8Array[]):
       const max = Math.min(previous.length, term.length);
       while (prefix < max && previous[prefix] === term[prefix]) prefix++;
       data.writeVInt(prefix);
-      data.writeLengthPrefixedBytes(term.subarray(prefix));
+      data.writeVInt(term.length - prefix);
+      data.writeBytesRange(term, prefix, term.length);
     }
   }
   const dataOffset = out.length;

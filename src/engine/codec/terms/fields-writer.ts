@@ -147,7 +147,7 @@ export class FieldsWriter {
       const prefix = previous === null ? 0 : sharedPrefixLength(previous, bytes);
       out.writeVInt(prefix);
       out.writeVInt(bytes.length - prefix);
-      out.writeBytes(bytes.subarray(prefix));
+      out.writeBytesRange(bytes, prefix, bytes.length);
       out.writeVInt(state.docFreq);
       if (withFreqs) out.writeVLong(state.totalTermFreq - state.docFreq);
       if (state.docFreq === 1) {
