@@ -181,7 +181,10 @@ describe('a replica whose node restarts', () => {
     assert.equal(peer.index.files.recovered, 0, JSON.stringify(peer.index));
     assert.equal(peer.index.size.recovered_in_bytes, 0);
     // As ES counts them, the operations the copy replayed from its own translog are recovered operations too.
-    assert.ok(peer.translog.recovered >= missed + 600, JSON.stringify(peer.translog));
+    // Seen twice in seven runs on a loaded host (a second local recovery found nothing left to replay): the copy's and
+    // the primary's recovery lines say why when it happens again.
+    const recoveryLines = (node: NodeProcess) => node.logs.filter((line) => /recover|failed|shard_failed/i.test(line)).slice(-15);
+    assert.ok(peer.translog.recovered >= missed + 600, `${JSON.stringify(peer.translog)}\n${recoveryLines(restarted).join('\n')}\n${recoveryLines(primary).join('\n')}`);
     assert.equal(peer.translog.recovered, peer.translog.total, JSON.stringify(peer.translog));
 
     for (const node of [primary, restarted]) assert.equal((await node.request('POST', '/restart/_refresh')).status, 200);
