@@ -6,19 +6,7 @@ import { markShardsStarted } from '../../../../src/cluster/routing/shard-allocat
 import { addNewIndex } from '../../../../src/cluster/metadata/create-index.js';
 import type { ClusterState } from '../../../../src/cluster/index.js';
 import { clusterState, node } from '../../../helpers/cluster-state-builder.js';
-
-/** Starts every INITIALIZING copy, in the order `pick` chooses, rerouting after each (as the master does). */
-function startAll(initial: ClusterState, pick: (count: number) => number): ClusterState {
-  let state = initial;
-  for (let round = 0; round < 100; round++) {
-    const initializing = [...state.routing.values()].flatMap((shards) => shards.flatMap((copies) => copies.filter((copy) => copy.state === 'INITIALIZING')));
-    if (initializing.length === 0) return state;
-    const copy = initializing[pick(initializing.length) % initializing.length]!;
-    const next = markShardsStarted(state, [{ index: copy.index, shard: copy.shard, allocationId: copy.allocationId! }]);
-    state = reroute(state, next, 0);
-  }
-  throw new Error('allocation did not settle');
-}
+import { startCopiesOneByOne as startAll } from '../../../helpers/start-copies.js';
 
 function copiesPerNode(state: ClusterState): Map<string, number> {
   const counts = new Map<string, number>();

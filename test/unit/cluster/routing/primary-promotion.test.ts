@@ -7,16 +7,7 @@ import { addNewIndex } from '../../../../src/cluster/metadata/create-index.js';
 import { delayedUnassignedShards } from '../../../../src/cluster/health/index.js';
 import type { ClusterState, ShardRouting } from '../../../../src/cluster/index.js';
 import { clusterState, node } from '../../../helpers/cluster-state-builder.js';
-
-function startAll(initial: ClusterState): ClusterState {
-  let state = initial;
-  for (let round = 0; round < 100; round++) {
-    const copy = [...state.routing.values()].flatMap((shards) => shards.flat()).find((candidate) => candidate.state === 'INITIALIZING');
-    if (copy === undefined) return state;
-    state = reroute(state, markShardsStarted(state, [{ index: copy.index, shard: copy.shard, allocationId: copy.allocationId! }]), 0);
-  }
-  throw new Error('allocation did not settle');
-}
+import { startCopiesOneByOne as startAll } from '../../../helpers/start-copies.js';
 
 /** One shard with `replicas` replicas on nodes a, b, c (all started), the index's delay as given. */
 function settled(replicas: number, delay = '1m'): ClusterState {

@@ -16,18 +16,9 @@ import type { ShardStoreSource } from '../../../../src/cluster/routing/shard-sto
 import type { ShardStoreListing } from '../../../../src/indices/index.js';
 import type { ClusterState, ShardRouting } from '../../../../src/cluster/index.js';
 import { clusterState, node } from '../../../helpers/cluster-state-builder.js';
+import { startCopiesOneByOne as startAll } from '../../../helpers/start-copies.js';
 
 const HISTORY = 'history-1';
-
-function startAll(initial: ClusterState): ClusterState {
-  let state = initial;
-  for (let round = 0; round < 100; round++) {
-    const copy = [...state.routing.values()].flatMap((shards) => shards.flat()).find((candidate) => candidate.state === 'INITIALIZING');
-    if (copy === undefined) return state;
-    state = reroute(state, markShardsStarted(state, [{ index: copy.index, shard: copy.shard, allocationId: copy.allocationId! }]), 0);
-  }
-  throw new Error('allocation did not settle');
-}
 
 /** One shard, one replica, on two of nodes a, b, c, d (index filters keep it on a and b), delay 5m. */
 function settled(): ClusterState {

@@ -13,16 +13,7 @@ import { ShardStoreFetcher } from '../../../../src/cluster/routing/shard-store-f
 import type { ListShardStoreRequest, ShardStoreListing } from '../../../../src/indices/index.js';
 import type { ClusterState, DiscoveryNode, ShardRouting } from '../../../../src/cluster/index.js';
 import { clusterState, node } from '../../../helpers/cluster-state-builder.js';
-
-function startAll(initial: ClusterState): ClusterState {
-  let state = initial;
-  for (let round = 0; round < 100; round++) {
-    const copy = [...state.routing.values()].flatMap((shards) => shards.flat()).find((candidate) => candidate.state === 'INITIALIZING');
-    if (copy === undefined) return state;
-    state = reroute(state, markShardsStarted(state, [{ index: copy.index, shard: copy.shard, allocationId: copy.allocationId! }]), 0);
-  }
-  throw new Error('allocation did not settle');
-}
+import { startCopiesOneByOne as startAll } from '../../../helpers/start-copies.js';
 
 function harness() {
   const asked: Array<{ node: string; request: ListShardStoreRequest; answer: (listing: ShardStoreListing) => void; fail: (err: Error) => void }> = [];
