@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reroute } from '../../../../src/cluster/routing/allocation.js';
-import { markShardFailed, markShardsStarted } from '../../../../src/cluster/routing/shard-allocation.js';
+import { markShardFailed } from '../../../../src/cluster/routing/shard-allocation.js';
 import { nextDelayExpiry } from '../../../../src/cluster/routing/delayed-allocation.js';
 import { addNewIndex } from '../../../../src/cluster/metadata/create-index.js';
 import { delayedUnassignedShards } from '../../../../src/cluster/health/index.js';

@@ -8,7 +8,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reroute } from '../../../../src/cluster/routing/allocation.js';
-import { markShardsStarted } from '../../../../src/cluster/routing/shard-allocation.js';
 import { addNewIndex } from '../../../../src/cluster/metadata/create-index.js';
 import { explainAllocation } from '../../../../src/cluster/routing/allocation-explain.js';
 import { unassignedDecisionXContent } from '../../../../src/actions/cluster/allocation-xcontent.js';

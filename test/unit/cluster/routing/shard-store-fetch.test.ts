@@ -7,11 +7,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { reroute } from '../../../../src/cluster/routing/allocation.js';
-import { markShardsStarted } from '../../../../src/cluster/routing/shard-allocation.js';
 import { addNewIndex } from '../../../../src/cluster/metadata/create-index.js';
 import { ShardStoreFetcher } from '../../../../src/cluster/routing/shard-store-fetch.js';
 import type { ListShardStoreRequest, ShardStoreListing } from '../../../../src/indices/index.js';
-import type { ClusterState, DiscoveryNode, ShardRouting } from '../../../../src/cluster/index.js';
+import type { DiscoveryNode, ShardRouting } from '../../../../src/cluster/index.js';
 import { clusterState, node } from '../../../helpers/cluster-state-builder.js';
 import { startCopiesOneByOne as startAll } from '../../../helpers/start-copies.js';
 
