@@ -46,4 +46,5 @@ export { REPLICA_ACTION, GLOBAL_CHECKPOINT_SYNC_ACTION, type ReplicatedOperation
 export { PEER_RECOVERY_LEASE_SOURCE, type RetentionLeasesView } from './replication/retention-leases.js';
 export { PeerRecoveryTargetService, type PeerRecoveryRequest } from './recovery/recovery-target.js';
 export { registerRecoverySource } from './recovery/recovery-source-service.js';
+export type { RecoveryRateLimiter } from './recovery/rate-limiter.js';
 export { listShardStore, LIST_SHARD_STORE_ACTION, type ListShardStoreRequest, type ShardStoreListing, type StoreFile } from './shard-store-listing.js';

@@ -41,6 +41,7 @@ import {
   type ListShardStoreRequest,
   type ShardStoreListing,
   type ReplicationServices,
+  type RecoveryRateLimiter,
 } from '../indices/index.js';
 import { openEngine } from '../engine/index.js';
 import { MetadataService } from '../cluster/metadata/metadata-service.js';
@@ -76,6 +77,7 @@ export class GannetNode {
   private indicesApplier: IndicesClusterStateApplier | undefined;
   private shardStoreCleanup: ShardStoreCleanup | undefined;
   private diskMonitor: DiskThresholdMonitor | undefined;
+  private recoveryLimiter: RecoveryRateLimiter | undefined;
   private delayedAllocation: DelayedAllocationScheduler | undefined;
 
   private logFile: RotatingLogFile | undefined;
@@ -249,7 +251,7 @@ export class GannetNode {
       recoveryMaxBytesPerSec: () => handlerSettings.getBytes('indices.recovery.max_bytes_per_sec', 40 * 1024 * 1024),
     };
     const peerRecovery = new PeerRecoveryTargetService(indicesService, replication);
-    registerRecoverySource(transport, indicesService, replication);
+    this.recoveryLimiter = registerRecoverySource(transport, indicesService, replication);
     peerRecovery.registerHandlers(transport);
     transport.registerHandler(GLOBAL_CHECKPOINT_SYNC_ACTION, (body) => syncGlobalCheckpointOnReplica(indicesService, body as never));
     this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger, peerRecovery, replication);
@@ -368,6 +370,9 @@ export class GannetNode {
     // others revoke this node's lease, after which (prepareToStop) it knows no master and the report would wait
     // out its master timeout (a 10 s longer shutdown).
     await this.diskMonitor?.stop();
+    // Recoveries this node sends that wait on the rate limit fail now instead of when their wait ends (minutes at a
+    // low max_bytes_per_sec, a timer that kept the stopped process alive); their targets retry elsewhere, as ES's.
+    this.recoveryLimiter?.close();
     await this.transport?.stop();
     this.delayedAllocation?.stop();
     this.shardStoreCleanup?.stop();

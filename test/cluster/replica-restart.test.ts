@@ -282,4 +282,13 @@ describe('a replica whose node restarts', () => {
     await spare.stop();
     cluster.nodes.splice(cluster.nodes.indexOf(spare), 1);
   });
+
+  test('a node stops at once while a recovery it sends waits on the rate limit (100 bytes a second above)', { timeout: 300_000 }, async () => {
+    // The primary's file copy to the spare node above was called off while it waited for its next chunk's turn,
+    // hours ahead at 100 bytes a second; that wait once kept the stopped process alive until it ended.
+    const [primary] = cluster.nodes as [NodeProcess];
+    const started = Date.now();
+    await primary.stop();
+    assert.ok(Date.now() - started < 20_000, `the primary took ${Date.now() - started} ms to stop`);
+  });
 });

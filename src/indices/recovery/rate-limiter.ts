@@ -4,14 +4,25 @@
  * which waits as long as needed to keep the node's sending rate at the limit, whatever the number of
  * recoveries. The limit is read on every call, so a change of the dynamic setting applies to the next chunk.
  */
+import { EsError } from '../../common/errors.js';
+
+interface Sleeper {
+  readonly timer: NodeJS.Timeout;
+  readonly reject: (err: Error) => void;
+}
+
 export class RecoveryRateLimiter {
   /** When the bytes sent so far may all be out at the limit's rate (ns on a monotonic clock). */
   private nextFreeNanos = 0n;
+  /** Recoveries waiting for their turn; `close` ends their waits. */
+  private readonly sleeping = new Set<Sleeper>();
+  private closed = false;
 
   constructor(private readonly bytesPerSecond: () => number) {}
 
   /** Waits until `bytes` more may be sent; resolves with the milliseconds waited. */
   async pause(bytes: number): Promise<number> {
+    if (this.closed) throw nodeClosed();
     const rate = this.bytesPerSecond();
     if (!(rate > 0) || !Number.isFinite(rate)) return 0;
     const now = process.hrtime.bigint();
@@ -22,7 +33,39 @@ export class RecoveryRateLimiter {
     const waitNanos = start - now;
     if (waitNanos <= 0n) return 0;
     const waitMillis = Number(waitNanos / 1_000_000n);
-    if (waitMillis > 0) await new Promise((resolve) => setTimeout(resolve, waitMillis));
+    if (waitMillis > 0) await this.sleep(waitMillis);
     return waitMillis;
   }
+
+  /**
+   * The node is stopping: every recovery waiting here fails now with `node_closed_exception` (as ES's
+   * cancellable threads interrupt a recovery's rate-limit sleep when the node closes), and so does every later
+   * pause. Without it a recovery throttled to a low rate held a timer that kept a stopped node's process alive
+   * for as long as its debt (minutes at `max_bytes_per_sec: 100b`).
+   */
+  close(): void {
+    this.closed = true;
+    for (const sleeper of this.sleeping) {
+      clearTimeout(sleeper.timer);
+      sleeper.reject(nodeClosed());
+    }
+    this.sleeping.clear();
+  }
+
+  private sleep(millis: number): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const sleeper: Sleeper = {
+        timer: setTimeout(() => {
+          this.sleeping.delete(sleeper);
+          resolve();
+        }, millis),
+        reject,
+      };
+      this.sleeping.add(sleeper);
+    });
+  }
+}
+
+function nodeClosed(): EsError {
+  return new EsError('node_closed_exception', 'node closed');
 }

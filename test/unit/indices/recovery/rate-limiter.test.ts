@@ -1,0 +1,28 @@
+/**
+ * The recovery rate limiter: chunks wait to keep the node's sending rate at the limit, and a node that stops
+ * ends those waits at once (a recovery throttled to 100 bytes a second once kept a stopped node alive for minutes).
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RecoveryRateLimiter } from '../../../../src/indices/recovery/rate-limiter.js';
+
+test('chunks past the first wait for the rate; no limit (0) never waits', async () => {
+  const limited = new RecoveryRateLimiter(() => 10_000);
+  assert.equal(await limited.pause(100), 0);
+  const waited = await limited.pause(100);
+  assert.ok(waited > 0 && waited <= 10, `waited ${waited} ms for the first chunk's 10 ms`);
+  const unlimited = new RecoveryRateLimiter(() => 0);
+  assert.equal(await unlimited.pause(1e9), 0);
+  assert.equal(await unlimited.pause(1e9), 0);
+});
+
+test('close fails every waiting chunk now with node_closed_exception, and every later one', async () => {
+  const limiter = new RecoveryRateLimiter(() => 100);
+  assert.equal(await limiter.pause(512 * 1024), 0);
+  const started = performance.now();
+  const waiting = [limiter.pause(512 * 1024), limiter.pause(1)];
+  limiter.close();
+  for (const wait of waiting) await assert.rejects(wait, (err: { type?: string }) => err.type === 'node_closed_exception');
+  assert.ok(performance.now() - started < 1_000, 'the waits ended at once, not after their hours of debt');
+  await assert.rejects(limiter.pause(1), (err: { type?: string }) => err.type === 'node_closed_exception');
+});
