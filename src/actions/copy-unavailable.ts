@@ -20,6 +20,17 @@ export function isShardNotAvailable(error: { readonly type: string }): boolean {
   return SHARD_NOT_AVAILABLE.has(error.type);
 }
 
+/**
+ * The copy a request took for the shard's primary is not the primary (any more), or its node could not be reached:
+ * nothing ran there, and the request is routed again on a newer cluster state (ES's TransportReplicationAction
+ * retries on retryPrimaryException, ConnectTransportException and NodeClosedException). Writes and refreshes.
+ */
+export function isPrimaryMoved(error: { readonly type: string }): boolean {
+  return NOT_THE_PRIMARY.has(error.type) || NODE_UNREACHABLE.has(error.type);
+}
+
+const NOT_THE_PRIMARY = new Set(['shard_not_found_exception', 'shard_not_in_primary_mode_exception', 'retry_on_primary_exception', 'already_closed_exception']);
+
 /** Another copy may answer: the copy is not there or its node cannot be reached. */
 export function isCopyUnavailable(error: { readonly type: string }): boolean {
   return SHARD_NOT_AVAILABLE.has(error.type) || NODE_UNREACHABLE.has(error.type);

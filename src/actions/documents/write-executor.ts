@@ -15,6 +15,7 @@ import { parseActiveShardCount, requiredCopies, activeCopies, shardHasEnoughActi
 import { indexingSlowLogFields, readIndexSettings, replicate, shardIdFor, slowLogLevel, timeBasedUuid, type IndexService, type IndexShard, type ReplicatedOperation, type ReplicationShardInfo } from '../../indices/index.js';
 import type { ActionContext } from '../rest.js';
 import { sendToNode } from '../remote-node.js';
+import { isPrimaryMoved } from '../copy-unavailable.js';
 import { indicesOf } from '../indices-services.js';
 import type { DocWriteFailure, DocWriteItem, DocWriteOutcome, DocWriteSuccess, ShardInfo } from './doc-write.js';
 import { executeOnPrimary, indexPrepared, prepareIndexIfMapped, prepareOnPrimary, type ShardIndexOperation } from './primary-executor.js';
@@ -206,25 +207,13 @@ async function runShardGroupOnPrimary(group: ShardGroup, items: readonly DocWrit
   }
 }
 
-/** Errors that say the group met no primary where it went (nothing acknowledged): it is routed again. */
-const PRIMARY_MOVED_ERRORS = new Set([
-  'shard_not_found_exception',
-  'shard_not_in_primary_mode_exception',
-  'retry_on_primary_exception',
-  'already_closed_exception',
-  'node_disconnected_exception',
-  'node_not_connected_exception',
-  'connect_transport_exception',
-  'node_closed_exception',
-]);
-
-/** The error every item of the group failed with when it met no primary (see PRIMARY_MOVED_ERRORS), if so. */
+/** The error every item of the group failed with when it met no primary (isPrimaryMoved: nothing acknowledged), if so. */
 function notRunOnPrimary(group: ShardGroup, outcomes: readonly DocWriteOutcome[]): EsError | undefined {
   let error: EsError | undefined;
   for (const position of group.positions) {
     const outcome = outcomes[position];
     if (outcome?.kind !== 'failure') return undefined;
-    if (!PRIMARY_MOVED_ERRORS.has(outcome.error.type)) return undefined;
+    if (!isPrimaryMoved(outcome.error)) return undefined;
     error = outcome.error;
   }
   return error;

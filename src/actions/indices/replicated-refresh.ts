@@ -21,7 +21,7 @@ import type { ClusterState } from '../../cluster/index.js';
 import type { Task } from '../../tasks/index.js';
 import { fromWireError, toWireError, type WireError } from '../../transport/index.js';
 import type { NodeServices } from '../context.js';
-import { isShardNotAvailable } from '../copy-unavailable.js';
+import { isPrimaryMoved, isShardNotAvailable } from '../copy-unavailable.js';
 import { indicesOf } from '../indices-services.js';
 import type { ActionContext } from '../rest.js';
 import { sendToNode } from '../remote-node.js';
@@ -32,17 +32,6 @@ export const REFRESH_REPLICA_ACTION = 'indices:admin/refresh[s][r]';
 
 /** How long a shard's refresh keeps looking for its primary when the primary moved or its node went away. */
 const PRIMARY_RETRY_MILLIS = 30_000;
-
-/** Errors that say the request met no primary where it went: routed again on a newer cluster state. */
-const PRIMARY_MOVED_ERRORS = new Set([
-  'shard_not_found_exception',
-  'shard_not_in_primary_mode_exception',
-  'already_closed_exception',
-  'node_disconnected_exception',
-  'node_not_connected_exception',
-  'connect_transport_exception',
-  'node_closed_exception',
-]);
 
 export interface ShardRefreshRequest {
   readonly index: string;
@@ -104,7 +93,7 @@ async function refreshShard(context: ActionContext, request: ShardRefreshRequest
       error = toEsError(err);
     }
     if (error.type === 'task_cancelled_exception') throw error;
-    if (!PRIMARY_MOVED_ERRORS.has(error.type) || Date.now() >= deadline || context.task.isCancelled) return error;
+    if (!isPrimaryMoved(error) || Date.now() >= deadline || context.task.isCancelled) return error;
     await services.clusterService.waitFor((next) => next.version > state.version, Math.min(1000, Math.max(0, deadline - Date.now())), context.task.signal);
   }
 }
