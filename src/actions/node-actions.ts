@@ -48,8 +48,10 @@ import { canMatchNodeDescription, fetchDescription, scrollQueryDescription, shar
 import { TERMS_ENUM_NODE_ACTION, termsEnumOnNode, type NodeTermsEnumRequest } from './search/terms-enum-node.js';
 import { EXPLAIN_SHARD_ACTION, explainOnShard, type ExplainShardRequest } from './search/explain-action.js';
 import { runBroadcastOnNode, type BroadcastOperation } from './broadcast-by-node.js';
-import { FLUSH_ACTION, flushOnShard, FORCE_MERGE_ACTION, forceMergeOnShard } from './indices/broadcast-actions.js';
-import { REFRESH_REPLICA_ACTION, REFRESH_SHARD_ACTION, refreshOnPrimary, refreshOnReplica, type ShardRefreshRequest } from './indices/replicated-refresh.js';
+import { FORCE_MERGE_ACTION, forceMergeOnShard } from './indices/broadcast-actions.js';
+import { replicaActionOf, runOnPrimary, runOnReplica, type ReplicatedOperation, type ReplicatedShardRequest } from './indices/replicated-broadcast.js';
+import { REFRESH_OPERATION } from './indices/replicated-refresh.js';
+import { FLUSH_OPERATION } from './indices/replicated-flush.js';
 import { CLEAR_CACHE_ACTION, clearCacheOnShard } from './indices/cache-clear-action.js';
 import { INDICES_STATS_ACTION, shardStatsOnShard } from './indices/shard-stats-broadcast.js';
 import { INDICES_SEGMENTS_ACTION, shardSegmentsOnShard } from './indices/segments-broadcast.js';
@@ -107,9 +109,6 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [FREE_CONTEXT_ACTION]: (services, args: RemoteContextRef & { kind: 'scroll' | 'pit' | 'search' }) => Promise.resolve(freeContextOnNode(services, args)),
   [CLEAR_SCROLL_CONTEXTS_ACTION]: (services) => Promise.resolve(clearScrollContextsOnNode(services)),
   [EXPLAIN_SHARD_ACTION]: (services, args: ExplainShardRequest, task) => explainOnShard(services, args, task),
-  // Refresh as a replication action: the primary, then every copy it writes to (indices/replicated-refresh.ts).
-  [REFRESH_SHARD_ACTION]: (services, args: ShardRefreshRequest, task) => refreshOnPrimary(services, args, task),
-  [REFRESH_REPLICA_ACTION]: (services, args: ShardRefreshRequest & { targetAllocationId: string }, task) => refreshOnReplica(services, args, task),
   [GET_SHARD_ACTION]: (services, args: Parameters<typeof readDocumentOnShardNode>[1], task) => readDocumentOnShardNode({ task, services }, args),
   [`${LIST_TASKS_ACTION}[n]`]: (services, args: unknown) => listTasksOnNode(services, listRequestFromWire(args)),
   [`${CANCEL_TASKS_ACTION}[n]`]: (services, args: unknown, task) => cancelTasksOnNode(services, task, cancelRequestFromWire(args)),
@@ -138,13 +137,21 @@ const RESPONSE_ENCODERS: Record<string, (value: unknown) => unknown> = {
 
 /** The shard-level operations of the broadcast-by-node actions (broadcast-by-node.ts), served as `<action>[n]`. */
 const BROADCAST_OPERATIONS: Record<string, BroadcastOperation> = {
-  [FLUSH_ACTION]: flushOnShard,
   [FORCE_MERGE_ACTION]: forceMergeOnShard,
   [CLEAR_CACHE_ACTION]: clearCacheOnShard,
   [INDICES_STATS_ACTION]: shardStatsOnShard,
   [INDICES_SEGMENTS_ACTION]: shardSegmentsOnShard,
   [RECOVERY_ACTION]: recoveryOnShard,
 };
+
+/** Refresh and flush as replication actions: the primary, then every copy it writes to (indices/replicated-broadcast.ts). */
+const REPLICATED_OPERATIONS: ReadonlyArray<ReplicatedOperation<never>> = [REFRESH_OPERATION, FLUSH_OPERATION];
+
+for (const operation of REPLICATED_OPERATIONS) {
+  NODE_ACTIONS[operation.shardAction] = (services, args: ReplicatedShardRequest<never>, task) => runOnPrimary(services, operation, args, task);
+  NODE_ACTIONS[replicaActionOf(operation as ReplicatedOperation<unknown>)] = (services, args: ReplicatedShardRequest<never> & { targetAllocationId: string }, task) =>
+    runOnReplica(services, operation, args, task);
+}
 
 for (const [action, operation] of Object.entries(BROADCAST_OPERATIONS)) {
   NODE_ACTIONS[`${action}[n]`] = (services, args: unknown, task) => runBroadcastOnNode(services, operation, args, task);

@@ -15,6 +15,7 @@ import { InProcessCluster, type InProcessNode } from '../helpers/in-process-clus
 import { REPLICA_ACTION, type ReplicaRequest } from '../../src/indices/index.js';
 import { transportNode } from '../../src/cluster/transport-nodes.js';
 import { START_RECOVERY_ACTION, type StartRecoveryRequest } from '../../src/indices/recovery/recovery-messages.js';
+import { EsError } from '../../src/common/errors.js';
 
 const NDJSON = { 'content-type': 'application/x-ndjson' };
 /** Generous: the host may be loaded; a hang fails the test instead of the run. */
@@ -88,6 +89,26 @@ function holdAfterHandoff(source: InProcessNode, index: string): { reached: Prom
     const answer = await handler(body, context);
     const request = body as StartRecoveryRequest;
     if (request.index === index && request.primaryRelocation) {
+      reached();
+      await gate;
+    }
+    return answer;
+  });
+  return { reached: reachedPromise, release, restore };
+}
+
+/**
+ * Holds the answer to a replica's start_recovery of `index` on the primary's node: until released the copy is
+ * tracked and in sync (it takes every write) but INITIALIZING in the cluster state, its recovery's refresh behind it.
+ */
+function holdRecoveryAnswer(source: InProcessNode, index: string): { reached: Promise<void>; release: () => void; restore: () => void } {
+  let reached!: () => void;
+  let release!: () => void;
+  const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const restore = source.node.nodeServices.transport!.wrapHandlerForTest(START_RECOVERY_ACTION, (handler) => async (body, context) => {
+    const answer = await handler(body, context);
+    if ((body as StartRecoveryRequest).index === index) {
       reached();
       await gate;
     }
@@ -432,6 +453,85 @@ describe('replication to in-sync copies', () => {
     }
     // ES's broadcast replication counts: every copy in total, the primary and each tracked copy it refreshed.
     assert.deepEqual(refreshed?.body._shards, { total: 2, successful: 2, failed: 0 }, refreshed?.text);
+  });
+
+  test('flush reaches a recovering copy that takes writes (indices:admin/flush[s] on the primary, [s][r] on each copy it writes to)', { timeout: TEST_TIMEOUT }, async () => {
+    // ES's TransportShardFlushAction is a replication action: a copy the primary tracks is flushed while it is still
+    // INITIALIZING. The broadcast to started copies flushed the primary only (`successful: 1`) and left the writes
+    // the recovering copy took in its translog.
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    const created = await a.request('PUT', '/recovering-flush', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, '/_cluster/health/recovering-flush?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const docs = (from: number, to: number) => {
+      const lines: string[] = [];
+      for (let i = from; i < to; i++) lines.push(JSON.stringify({ index: { _index: 'recovering-flush', _id: String(i) } }), JSON.stringify({ n: i }));
+      return bulkOf(lines);
+    };
+    assert.equal((await a.request('POST', '/_bulk', { raw: docs(0, 10), headers: NDJSON })).body.errors, false);
+    const primaryNodeId = (await a.request('GET', '/_cluster/state/routing_table/recovering-flush')).body.routing_table.indices['recovering-flush'].shards['0'][0].node;
+    const [source, target] = primaryNodeId === a.nodeId ? [a, b] : [b, a];
+    const hold = holdRecoveryAnswer(source, 'recovering-flush');
+    let flushed: { status: number; body: any; text: string };
+    let uncommittedOnCopy: number;
+    try {
+      assert.equal((await a.request('PUT', '/recovering-flush/_settings', { body: { index: { number_of_replicas: 1 } } })).status, 200);
+      await hold.reached;
+      assert.equal((await b.request('POST', '/_bulk', { raw: docs(10, 15), headers: NDJSON })).body.errors, false);
+      const copy = target.node.nodeServices.indices!.service.shard('recovering-flush', 0)!;
+      assert.ok(copy.stats().engine.translog.uncommittedOperations > 0, 'the recovering copy took the writes');
+      flushed = await target.request('POST', '/recovering-flush/_flush');
+      uncommittedOnCopy = copy.stats().engine.translog.uncommittedOperations;
+      const routing = (await a.request('GET', '/_cluster/state/routing_table/recovering-flush')).body.routing_table.indices['recovering-flush'].shards['0'];
+      assert.equal(routing.find((entry: any) => !entry.primary).state, 'INITIALIZING', 'the copy was still recovering');
+    } finally {
+      hold.release();
+      hold.restore();
+    }
+    assert.equal(flushed.status, 200, flushed.text);
+    assert.deepEqual(flushed.body._shards, { total: 2, successful: 2, failed: 0 }, flushed.text);
+    assert.equal(uncommittedOnCopy, 0, 'the recovering copy committed what it held');
+    await cluster.waitFor(a, '/_cluster/health/recovering-flush?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+  });
+
+  test('a copy that fails a refresh or a flush is listed in _shards.failures as ES lists it and stays in sync (ES fails a copy for a failed write only)', { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    await a.request('PUT', '/failing-flush', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+    await cluster.waitFor(a, '/_cluster/health/failing-flush?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
+    const state = a.node.nodeServices.clusterService.state();
+    const replica = state.routing.get('failing-flush')![0]!.find((copy) => !copy.primary)!;
+    const replicaNode = [a, b].find((node) => node.nodeId === replica.nodeId)!;
+    assert.equal((await a.request('PUT', '/failing-flush/_doc/1', { body: { x: 1 } })).status, 201);
+    const restores = ['indices:admin/refresh[s][r]', 'indices:admin/flush[s][r]'].map((action) =>
+      replicaNode.node.nodeServices.transport!.wrapHandlerForTest(action, () => async () => {
+        throw new EsError('illegal_state_exception', `the disk under [failing-flush][0] is gone (${action})`);
+      }),
+    );
+    try {
+      for (const [path, action] of [
+        ['/failing-flush/_refresh', 'indices:admin/refresh[s][r]'],
+        ['/failing-flush/_flush?force=true', 'indices:admin/flush[s][r]'],
+      ] as const) {
+        const answer = await a.request('POST', path);
+        assert.equal(answer.status, 200, answer.text);
+        assert.deepEqual(answer.body, {
+          _shards: {
+            total: 2,
+            successful: 1,
+            failed: 1,
+            failures: [
+              { shard: 0, index: 'failing-flush', status: 'INTERNAL_SERVER_ERROR', reason: { type: 'illegal_state_exception', reason: `the disk under [failing-flush][0] is gone (${action})` } },
+            ],
+          },
+        });
+      }
+    } finally {
+      for (const restore of restores) restore();
+    }
+    // Neither the master nor the primary took the copy out: it is started and in sync, as ES leaves it.
+    const after = (await a.request('GET', '/_cluster/state/metadata,routing_table/failing-flush')).body;
+    assert.equal(after.metadata.indices['failing-flush'].in_sync_allocations['0'].length, 2, JSON.stringify(after.metadata.indices['failing-flush'].in_sync_allocations));
+    assert.deepEqual(after.routing_table.indices['failing-flush'].shards['0'].map((copy: any) => copy.state), ['STARTED', 'STARTED']);
   });
 
   test('a replica parses a large document in a parse worker, as its primary does, and holds it as the primary does', { timeout: TEST_TIMEOUT }, async () => {

@@ -1,8 +1,8 @@
 /**
- * `_refresh`, `_flush` and `_forcemerge` on the resolved indices. Flush and force merge: each started shard copy
- * runs the operation on its node (broadcast-by-node.ts: one `<action>[n]` request per node). Refresh goes through
- * each shard's primary to every copy it replicates to (replicated-refresh.ts), as ES's. The answer counts every
- * copy in `total` (unassigned replicas included, as ES does), the ones that ran in `successful`, and lists failures.
+ * `_refresh`, `_flush` and `_forcemerge` on the resolved indices. Force merge: each started shard copy runs it on
+ * its node (broadcast-by-node.ts: one `<action>[n]` request per node). Refresh and flush go through each shard's
+ * primary to every copy it replicates to (replicated-broadcast.ts), as ES's. The answer counts every copy in
+ * `total` (unassigned replicas included, as ES does), the ones that ran in `successful`, and lists failures.
  */
 import { errors } from '../../common/errors.js';
 import { INDICES_OPTIONS_PARAMS, STRICT_EXPAND_OPEN_FORBID_CLOSED, indicesOptionsFromParams } from '../../cluster/indices-options.js';
@@ -12,6 +12,7 @@ import { errorXContent } from '../documents/write-response.js';
 import { expressionsOf, resolveIndices } from './resolve-indices.js';
 import { runDetached } from '../tasks/detached-task.js';
 import { refreshThroughPrimaries } from './replicated-refresh.js';
+import { flushThroughPrimaries } from './replicated-flush.js';
 import { activeCopy, allShardCopies, broadcastByNode, openShard, type BroadcastByNodeOutcome, type BroadcastOperation } from '../broadcast-by-node.js';
 
 export const REFRESH_ACTION = 'indices:admin/refresh';
@@ -41,8 +42,6 @@ export function shardsBody(result: BroadcastByNodeOutcome<unknown>): Record<stri
   return { _shards: shards };
 }
 
-export const flushOnShard: BroadcastOperation = async (_services, args: { force: boolean }, local) => openShard(local).flush(args.force);
-
 export const forceMergeOnShard: BroadcastOperation = async (_services, args: { maxNumSegments: number | undefined; onlyExpungeDeletes: boolean; flush: boolean }, local) =>
   openShard(local).forceMerge({ ...(args.maxNumSegments !== undefined && { maxNumSegments: args.maxNumSegments }), onlyExpungeDeletes: args.onlyExpungeDeletes, flush: args.flush });
 
@@ -62,7 +61,8 @@ const flushHandler: Route['handler'] = async (request, context) => {
   const waitIfOngoing = request.paramBool('wait_if_ongoing', true);
   // FlushRequest.validate: a forced flush must wait for one in progress (it would otherwise be a no-op).
   if (force && !waitIfOngoing) throw errors.requestValidation(['wait_if_ongoing must be true for a force flush']);
-  return json(shardsBody(await broadcast(request, context, BROADCAST_DEFAULTS, FLUSH_ACTION, { force })));
+  const state = context.services.clusterService.state();
+  return json(shardsBody(await flushThroughPrimaries(context, state, resolveIndices(request, state, BROADCAST_DEFAULTS), { force })));
 };
 
 /** RestSyncedFlushAction's deprecation (ES 7.11+ wording). */
@@ -76,13 +76,14 @@ const SYNCED_FLUSH_DEPRECATION = 'Synced flush is deprecated and will be removed
 const syncedFlushHandler: Route['handler'] = async (request, context) => {
   const state = context.services.clusterService.state();
   const names = resolveIndices(request, state, BROADCAST_DEFAULTS);
-  const result = await broadcastByNode(context, FLUSH_ACTION, state, allShardCopies(state, names), { force: false }, activeCopy);
+  const result = await flushThroughPrimaries(context, state, names, { force: false });
   const body: Record<string, unknown> = { _shards: { total: result.total, successful: result.successful, failed: result.failed } };
   for (const index of [...names].sort()) {
     const failures = shardsBody({ ...result, failures: result.failures.filter((failure) => failure.index === index) })['_shards'] as Record<string, unknown>;
+    const shards = result.shards.filter((shard) => shard.index === index);
     body[index] = {
-      total: allShardCopies(state, [index]).length,
-      successful: result.results.filter((entry) => entry.copy.index === index).length,
+      total: shards.reduce((sum, shard) => sum + shard.total, 0),
+      successful: shards.reduce((sum, shard) => sum + shard.successful, 0),
       failed: result.failures.filter((failure) => failure.index === index).length,
       ...(failures['failures'] !== undefined && { failures: failures['failures'] }),
     };
