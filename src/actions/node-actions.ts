@@ -31,10 +31,15 @@ import {
   FETCH_CONTEXT_ACTION,
   fetchOnContext,
   FREE_CONTEXT_ACTION,
+  FREE_CONTEXT_SCROLL_ACTION,
+  FETCH_SCROLL_ACTION,
   freeContextOnNode,
   OPEN_READER_CONTEXT_ACTION,
   openReaderContext,
   QUERY_CONTEXT_ACTION,
+  QUERY_FETCH_SCROLL_ACTION,
+  QUERY_SCROLL_ACTION,
+  queryFetchOnScroll,
   queryOnContext,
   type CanMatchNodeRequest,
   type ContextFetchRequest,
@@ -105,8 +110,13 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
     args.mode.kind === 'query-and-fetch' ? executeRemoteShardSearch(services, args as RemoteShardSearchRequest, task) : queryOnContext(services, args as ContextQueryRequest, task),
   ),
   [FETCH_CONTEXT_ACTION]: onSearchPool((services, args: ContextFetchRequest, task) => fetchOnContext(services, args, task)),
+  // A scroll's later pages (ES's SearchScrollQueryThenFetchAsyncAction and, for one shard, QueryAndFetch).
+  [QUERY_SCROLL_ACTION]: onSearchPool((services, args: ContextQueryRequest, task) => queryOnContext(services, args, task)),
+  [FETCH_SCROLL_ACTION]: onSearchPool((services, args: ContextFetchRequest, task) => fetchOnContext(services, args, task)),
+  [QUERY_FETCH_SCROLL_ACTION]: onSearchPool((services, args: ContextQueryRequest, task) => queryFetchOnScroll(services, args, task)),
   [TERMS_ENUM_NODE_ACTION]: onSearchPool((services, args: NodeTermsEnumRequest, task) => termsEnumOnNode(services, args, task)),
   [FREE_CONTEXT_ACTION]: (services, args: RemoteContextRef & { kind: 'scroll' | 'pit' | 'search' }) => Promise.resolve(freeContextOnNode(services, args)),
+  [FREE_CONTEXT_SCROLL_ACTION]: (services, args: RemoteContextRef & { kind: 'scroll' | 'pit' | 'search' }) => Promise.resolve(freeContextOnNode(services, args)),
   [CLEAR_SCROLL_CONTEXTS_ACTION]: (services) => Promise.resolve(clearScrollContextsOnNode(services)),
   [EXPLAIN_SHARD_ACTION]: (services, args: ExplainShardRequest, task) => explainOnShard(services, args, task),
   [GET_SHARD_ACTION]: (services, args: Parameters<typeof readDocumentOnShardNode>[1], task) => readDocumentOnShardNode({ task, services }, args),
@@ -126,6 +136,9 @@ const RESPONSE_ENCODERS: Record<string, (value: unknown) => unknown> = {
   [DFS_ACTION]: encodeTagged,
   [QUERY_CONTEXT_ACTION]: encodeTagged,
   [FETCH_CONTEXT_ACTION]: encodeTagged,
+  [QUERY_SCROLL_ACTION]: encodeTagged,
+  [FETCH_SCROLL_ACTION]: encodeTagged,
+  [QUERY_FETCH_SCROLL_ACTION]: encodeTagged,
   [NODE_SNAPSHOT_ACTION]: snapshotToWire,
   [SHARD_BULK_ACTION]: shardBulkResponseToWire,
   [GET_SHARD_ACTION]: documentReadToWire,
@@ -165,6 +178,9 @@ const REQUEST_DECODERS: Record<string, (wire: unknown) => unknown> = {
   [DFS_ACTION]: decodeTagged,
   [QUERY_CONTEXT_ACTION]: decodeTagged,
   [FETCH_CONTEXT_ACTION]: decodeTagged,
+  [QUERY_SCROLL_ACTION]: decodeTagged,
+  [FETCH_SCROLL_ACTION]: decodeTagged,
+  [QUERY_FETCH_SCROLL_ACTION]: decodeTagged,
   // A terms enum request's index_filter is a query.
   [TERMS_ENUM_NODE_ACTION]: decodeTagged,
   [SHARD_BULK_ACTION]: shardBulkRequestFromWire,
@@ -181,6 +197,10 @@ const DESCRIPTIONS: Record<string, (body: never) => string> = {
     return shardSearchDescription(request.label.index, request.label.shard);
   },
   [FETCH_CONTEXT_ACTION]: (args: ContextFetchRequest) => fetchDescription(args.context, args.docs.length, args.shardIndex, args.lastEmitted),
+  // ES's InternalScrollSearchRequest and ShardFetchRequest describe themselves the same under the scroll actions.
+  [QUERY_SCROLL_ACTION]: (args: ContextQueryRequest) => scrollQueryDescription(args.context!, args.mode.kind === 'scroll-next' ? args.mode.keepAliveMillis : undefined),
+  [QUERY_FETCH_SCROLL_ACTION]: (args: ContextQueryRequest) => scrollQueryDescription(args.context!, args.mode.kind === 'scroll-next' ? args.mode.keepAliveMillis : undefined),
+  [FETCH_SCROLL_ACTION]: (args: ContextFetchRequest) => fetchDescription(args.context, args.docs.length, args.shardIndex, args.lastEmitted),
 };
 
 /** Registers every node action and the ban handler; wires this node's cancellations to ban children elsewhere. */

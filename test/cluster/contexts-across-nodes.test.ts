@@ -9,7 +9,17 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { InProcessCluster, startSingleNode, type ClusterNode, type InProcessNode } from '../helpers/in-process-cluster.js';
 import { errors } from '../../src/common/errors.js';
-import { CAN_MATCH_ACTION, OPEN_READER_CONTEXT_ACTION, QUERY_CONTEXT_ACTION } from '../../src/actions/search/remote-contexts.js';
+import {
+  CAN_MATCH_ACTION,
+  FETCH_CONTEXT_ACTION,
+  FETCH_SCROLL_ACTION,
+  FREE_CONTEXT_ACTION,
+  FREE_CONTEXT_SCROLL_ACTION,
+  OPEN_READER_CONTEXT_ACTION,
+  QUERY_CONTEXT_ACTION,
+  QUERY_FETCH_SCROLL_ACTION,
+  QUERY_SCROLL_ACTION,
+} from '../../src/actions/search/remote-contexts.js';
 import { buildScrollId, decodePitId, parseScrollId } from '../../src/actions/search/context-ids.js';
 
 const DOCS = 50;
@@ -122,6 +132,49 @@ describe('scroll, point in time and dfs through every node', () => {
     const all = await b!.request('DELETE', '/_search/scroll/_all');
     assert.deepEqual(all.body, { succeeded: true, num_freed: 6 });
     assert.equal(await open(), 0);
+  });
+
+  test("a scroll's later pages run as ES's scroll phases ([phase/query/scroll], [phase/fetch/id/scroll]); clear scroll and closing a point in time send [free_context/scroll]", async () => {
+    const [a, b, c] = cluster.nodes;
+    const watched = [QUERY_CONTEXT_ACTION, FETCH_CONTEXT_ACTION, QUERY_SCROLL_ACTION, FETCH_SCROLL_ACTION, QUERY_FETCH_SCROLL_ACTION, FREE_CONTEXT_ACTION, FREE_CONTEXT_SCROLL_ACTION];
+    let seen: string[] = [];
+    const restores = cluster.nodes.flatMap((node) =>
+      watched.map((action) =>
+        node.node.nodeServices.transport!.wrapHandlerForTest(action, (handler) => async (body, context) => {
+          seen.push(action.slice('indices:data/read/search'.length));
+          return handler(body, context);
+        }),
+      ),
+    );
+    const taken = () => {
+      const counts: Record<string, number> = {};
+      for (const action of seen) counts[action] = (counts[action] ?? 0) + 1;
+      seen = [];
+      return counts;
+    };
+    try {
+      // Sorted by n over three shards, a page of 12 has winners on every shard.
+      const started = await a!.request('POST', '/ctx/_search?scroll=1m', { body: { size: 12, sort: ['n'] } });
+      assert.equal(started.status, 200, started.text);
+      assert.deepEqual(taken(), { '[phase/query]': 3, '[phase/fetch/id]': 3 }, 'the first page is a search');
+      const next = await b!.request('POST', '/_search/scroll', { body: { scroll: '1m', scroll_id: started.body._scroll_id } });
+      assert.equal(next.status, 200, next.text);
+      assert.deepEqual(
+        next.body.hits.hits.map((hit: { _id: string }) => hit._id),
+        Array.from({ length: 12 }, (_, n) => String(n + 12)),
+      );
+      assert.deepEqual(taken(), { '[phase/query/scroll]': 3, '[phase/fetch/id/scroll]': 3 });
+      const cleared = await c!.request('DELETE', '/_search/scroll', { body: { scroll_id: next.body._scroll_id } });
+      assert.deepEqual(cleared.body, { succeeded: true, num_freed: 3 });
+      assert.deepEqual(taken(), { '[free_context/scroll]': 3 });
+      const pit = await a!.request('POST', '/ctx/_pit?keep_alive=1m');
+      assert.equal(pit.status, 200, pit.text);
+      const closed = await b!.request('DELETE', '/_pit', { body: { id: pit.body.id } });
+      assert.deepEqual(closed.body, { succeeded: true, num_freed: 3 });
+      assert.deepEqual(taken(), { '[free_context/scroll]': 3 });
+    } finally {
+      for (const restore of restores) restore();
+    }
   });
 
   test("a scroll context on a node that left the cluster fails that shard as ES's scroll does: node not available", async () => {

@@ -104,6 +104,36 @@ test('POST /_tasks/<id>/_cancel stops a running search promptly with task_cancel
   assert.equal(stats.body._all.total.search.open_contexts, 0);
 });
 
+test("a scroll's next page of one shard runs as ES's [phase/query+fetch/scroll], described as its InternalScrollSearchRequest", async () => {
+  // ES's scroll id of a one-shard search has the queryAndFetch type: its later pages query and fetch in one request.
+  const started = await node.request('POST', '/slow/_search?scroll=1m&size=1', { body: SLOW_QUERY });
+  assert.equal(started.status, 200, started.text);
+  const pending = node.request('POST', '/_search/scroll', { body: { scroll: '1m', scroll_id: started.body._scroll_id } });
+  let children: ListedTask[] = [];
+  for (let attempt = 0; attempt < 300 && children.length === 0; attempt++) {
+    const listed = await node.request('GET', '/_tasks?actions=indices:data/read/*&detailed=true');
+    const tasks: ListedTask[] = [];
+    for (const nodeEntry of Object.values<any>(listed.body.nodes ?? {})) {
+      for (const [id, task] of Object.entries<any>(nodeEntry.tasks)) tasks.push({ id, action: task.action, description: task.description, ...(task.parent_task_id !== undefined && { parent: task.parent_task_id }) });
+    }
+    const parent = tasks.find((task) => task.action === 'indices:data/read/scroll');
+    children = tasks.filter((task) => parent !== undefined && task.parent === parent.id);
+    if (children.length === 0) await sleep(10);
+  }
+  assert.deepEqual(
+    children.map((child) => child.action),
+    ['indices:data/read/search[phase/query+fetch/scroll]'],
+  );
+  assert.match(children[0]!.description, /^id\[\d+\], scroll\[1m\]$/);
+  const page = await pending;
+  assert.equal(page.status, 200, page.text);
+  assert.equal(page.body.hits.total.value, DOCS);
+  assert.equal(page.body.hits.hits.length, 1);
+  assert.notEqual(page.body.hits.hits[0]._id, started.body.hits.hits[0]._id, 'the second page continues after the first');
+  const cleared = await node.request('DELETE', '/_search/scroll', { body: { scroll_id: page.body._scroll_id } });
+  assert.deepEqual(cleared.body, { succeeded: true, num_freed: 1 });
+});
+
 test('a client that disconnects cancels its search', async (t) => {
   const payload = JSON.stringify(SLOW_QUERY);
   const req = httpRequest({ host: '127.0.0.1', port: node.port, method: 'POST', path: '/slow/_search', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } });

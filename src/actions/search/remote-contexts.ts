@@ -14,7 +14,13 @@
  *                                                (remote-shard-search.ts)
  *   indices:data/read/search[phase/fetch/id]     the page's winners from a context, recording a scroll's position
  *                                                (a plain search's context is freed by it: ES's ShardFetchRequest)
- *   indices:data/read/search[free_context]       free one context (clear scroll, close point in time)
+ *   indices:data/read/search[phase/query/scroll]      a scroll's later page: the query on its context (ES's
+ *   indices:data/read/search[phase/fetch/id/scroll]   SearchScrollQueryThenFetchAsyncAction), then the winners
+ *   indices:data/read/search[phase/query+fetch/scroll]  a later page of a scroll of one shard: both in one request
+ *                                                (ES's SearchScrollQueryAndFetchAsyncAction)
+ *   indices:data/read/search[free_context]       free a plain search's context (or a failed scroll's first page's)
+ *   indices:data/read/search[free_context/scroll]  free one scroll or point-in-time context (clear scroll, close
+ *                                                point in time: ES's ClearScrollController)
  *   indices:data/read/search[clear_scroll_contexts]  free every scroll context of the node (clear scroll `_all`)
  *
  * A scroll context remembers its request, sort, statistics and first-page totals (ScrollState) exactly as a
@@ -59,7 +65,11 @@ export const CAN_MATCH_ACTION = 'indices:data/read/search[can_match][n]';
 export const DFS_ACTION = 'indices:data/read/search[phase/dfs]';
 export const QUERY_CONTEXT_ACTION = 'indices:data/read/search[phase/query]';
 export const FETCH_CONTEXT_ACTION = 'indices:data/read/search[phase/fetch/id]';
+export const QUERY_SCROLL_ACTION = 'indices:data/read/search[phase/query/scroll]';
+export const FETCH_SCROLL_ACTION = 'indices:data/read/search[phase/fetch/id/scroll]';
+export const QUERY_FETCH_SCROLL_ACTION = 'indices:data/read/search[phase/query+fetch/scroll]';
 export const FREE_CONTEXT_ACTION = 'indices:data/read/search[free_context]';
+export const FREE_CONTEXT_SCROLL_ACTION = 'indices:data/read/search[free_context/scroll]';
 export const CLEAR_SCROLL_CONTEXTS_ACTION = 'indices:data/read/search[clear_scroll_contexts]';
 
 /** A context on its node, as the scroll and point-in-time ids record it. */
@@ -384,6 +394,41 @@ export async function fetchOnContext(services: NodeServices, args: ContextFetchR
     // A plain search's context served its one fetch (ES frees a single-session context after its fetch phase).
     if (context.kind === 'search') registry.free(context.id);
   }
+}
+
+// ---- a later page of a scroll of one shard: query and fetch at once -----------------------------------------
+
+export interface ScrollQueryFetchResult extends ContextQueryResult {
+  /** The page's hits, fetched: with one shard every hit of its query is on the page. */
+  readonly hits: FetchedSearchHit[];
+}
+
+/**
+ * ES's scroll of one shard (its scroll id's `queryAndFetch` type): a later page queries the context and fetches all
+ * of its hits in the one request, and the context continues after the last of them.
+ */
+export async function queryFetchOnScroll(services: NodeServices, args: ContextQueryRequest, task: Task): Promise<ScrollQueryFetchResult> {
+  const queried = await queryOnContext(services, args, task);
+  const ref = queried.context!;
+  const hits = queried.query.hits;
+  if (hits.length === 0) return { ...queried, hits: [] };
+  const relevance = liveContext(services, ref, 'scroll').scroll!.sort.relevance;
+  const last = hits[hits.length - 1]!;
+  const lastEmitted: AfterDoc = relevance ? { kind: 'relevance', score: last.score, doc: last.doc } : { kind: 'fields', values: last.sortValues ?? [], doc: last.doc };
+  const fetched = await fetchOnContext(
+    services,
+    {
+      kind: 'scroll',
+      context: ref,
+      shardIndex: args.label.shardIndex,
+      docs: hits.map((hit) => ({ doc: hit.doc, score: hit.score, ...(hit.sortValues !== undefined && { sortValues: hit.sortValues }) })),
+      nowMillis: args.nowMillis,
+      lastEmitted,
+      ...(args.slowLog !== undefined && { slowLog: args.slowLog }),
+    },
+    task,
+  );
+  return { ...queried, hits: fetched };
 }
 
 // ---- freeing ----------------------------------------------------------------------------------------------

@@ -57,7 +57,11 @@ import {
   CAN_MATCH_ACTION,
   DFS_ACTION,
   FETCH_CONTEXT_ACTION,
+  FREE_CONTEXT_ACTION,
+  FETCH_SCROLL_ACTION,
   QUERY_CONTEXT_ACTION,
+  QUERY_FETCH_SCROLL_ACTION,
+  QUERY_SCROLL_ACTION,
   type CanMatchNodeRequest,
   type CanMatchNodeResponse,
   type CanMatchRequest,
@@ -66,6 +70,7 @@ import {
   type ContextQueryResult,
   type DfsShardRequest,
   type RemoteContextRef,
+  type ScrollQueryFetchResult,
 } from './remote-contexts.js';
 import { decodeTagged, encodeTagged } from './wire-values.js';
 import type { ContextRef } from './context-ids.js';
@@ -460,7 +465,10 @@ async function queryContext(run: Running, plan: SearchPlan, dfs: DfsOutcome | un
     ...(dfs !== undefined && { dfs: dfs.results }),
     ...slowLogOf(run, plan, context),
   };
-  const result = await sendPhase<ContextQueryResult>(run, QUERY_CONTEXT_ACTION, args, context);
+  // A scroll's later page has ES's scroll actions; a scroll of one shard fetches its page in the same request.
+  const action = mode.kind !== 'scroll-next' ? QUERY_CONTEXT_ACTION : plan.slots.length === 1 ? QUERY_FETCH_SCROLL_ACTION : QUERY_SCROLL_ACTION;
+  const result = await sendPhase<ContextQueryResult | ScrollQueryFetchResult>(run, action, args, context);
+  if ('hits' in result) run.prefetched = result.hits;
   // Scroll and point-in-time shards always keep their context.
   run.context = result.context!;
   // A later scroll page learns here which shard its context reads.
@@ -495,7 +503,7 @@ function fetchFromContext(run: Running, docs: ReducedQueryPhase['hits'], plan: S
     ...(lastEmitted !== undefined && { lastEmitted }),
     ...slowLogOf(run, plan, context),
   };
-  return sendPhase<FetchedSearchHit[]>(run, FETCH_CONTEXT_ACTION, args, context);
+  return sendPhase<FetchedSearchHit[]>(run, plan.mode.kind === 'scroll-next' ? FETCH_SCROLL_ACTION : FETCH_CONTEXT_ACTION, args, context);
 }
 
 function queryOne(run: Running, plan: SearchPlan, dfs: DfsOutcome | undefined, context: ActionContext): Promise<void> {
@@ -662,7 +670,8 @@ export async function executeSearch(plan: SearchPlan, context: ActionContext): P
       const abandoned = runs.filter((run) => (!completed || run.failure !== undefined) && run.node !== undefined && run.context !== undefined);
       if (abandoned.length > 0) {
         const refs = abandoned.map((run) => ({ ...run.context!, nodeId: run.node!.id }));
-        freeContexts(context.services, refs, 'scroll', undefined).catch(() => undefined);
+        // ES releases a failed search's contexts with the plain free_context (AbstractSearchAsyncAction), not the scroll one.
+        freeContexts(context.services, refs, 'scroll', undefined, FREE_CONTEXT_ACTION).catch(() => undefined);
       }
     }
   }
