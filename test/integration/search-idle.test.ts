@@ -143,6 +143,21 @@ describe('search-idle shards', { concurrency: true }, () => {
     assert.equal(search.body._shards.skipped, 0);
   });
 
+  test("_terms_enum on a search-idle shard reads its last refresh without waiting for one, and its index_filter answers \"can match\" while a refresh is pending (ES's TransportTermsEnumAction)", async () => {
+    await createIndex('idle-terms', { number_of_shards: 1, ...IDLE }, { properties: { tag: { type: 'keyword' }, ts: { type: 'date' } } });
+    const old = [JSON.stringify({ index: { _index: 'idle-terms', _id: 'o' } }), JSON.stringify({ tag: 'old', ts: '2020-01-01' })];
+    assert.equal((await node.request('POST', '/_bulk?refresh=true', { raw: `${old.join('\n')}\n`, headers: NDJSON })).status, 200);
+    await waitSearchIdle('idle-terms');
+    const fresh = [JSON.stringify({ index: { _index: 'idle-terms', _id: 'n' } }), JSON.stringify({ tag: 'new', ts: '2024-06-01' })];
+    assert.equal((await node.request('POST', '/_bulk', { raw: `${fresh.join('\n')}\n`, headers: NDJSON })).status, 200);
+    await sleep(TICKS);
+    // Over the last refresh every ts is 2020, which the filter rules out; the pending refresh holds a match, so the
+    // shard takes part, and it answers the terms of its last refresh (ES acquires a searcher, awaits no refresh).
+    const terms = await node.request('POST', '/idle-terms/_terms_enum', { body: { field: 'tag', index_filter: { range: { ts: { gte: '2024-01-01' } } } } });
+    assert.equal(terms.status, 200, terms.text);
+    assert.deepEqual(terms.body, { _shards: { total: 1, successful: 1, failed: 0 }, terms: ['old'], complete: true });
+  });
+
   test('refresh=wait_for on a search-idle shard completes: the scheduled refresh runs for it', async () => {
     await createIndex('idle-wait', { number_of_shards: 1, ...IDLE });
     await waitSearchIdle('idle-wait');

@@ -124,7 +124,9 @@ export async function termsEnumOnNode(services: NodeServices, request: NodeTerms
       searchers.push(searcher);
       if (request.indexFilter !== undefined) {
         const target = targetFor({ ...ref, shardIndex: 0 }, service, searcher, services);
-        if (!canMatchShard(target, request.indexFilter, request.nowMillis)) continue;
+        // ES's SearchService.canMatch: a copy with a pending (skipped) refresh can match, whatever its last refresh
+        // says; the terms still come from that last refresh (ES's terms enum awaits no refresh).
+        if (!shard.hasRefreshPending && !canMatchShard(target, request.indexFilter, request.nowMillis)) continue;
       }
       const mapped = fieldLookupFor(service.mapping, service.settings.mapping).get(request.field);
       if (mapped === undefined || mapped.kind !== 'mapped' || mapped.options.type !== 'keyword') continue;
