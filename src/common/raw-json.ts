@@ -7,27 +7,40 @@
 export class RawJson {
   private decoded: string | undefined;
   /**
-   * The same JSON as UTF-8 bytes when it came as bytes (`ofUtf8`): the compact response writer copies them into
-   * the response with no decode and re-encode (another node's `_tasks` listing, decision 0026).
+   * The same JSON as UTF-8 bytes, in one or more consecutive parts, when it came as bytes (`ofUtf8`, `ofUtf8Parts`):
+   * the compact response writer hands the parts to the socket as they are, with no decode, re-encode or copy into
+   * one buffer (the `_tasks` listings of every node, decisions 0026 and 0030).
    */
-  readonly utf8: Uint8Array | undefined;
+  readonly utf8Parts: readonly Uint8Array[] | undefined;
 
   constructor(text: string);
-  constructor(text: string | undefined, utf8: Uint8Array);
-  constructor(text: string | undefined, utf8?: Uint8Array) {
+  constructor(text: string | undefined, utf8Parts: readonly Uint8Array[]);
+  constructor(text: string | undefined, utf8Parts?: readonly Uint8Array[]) {
     this.decoded = text;
-    this.utf8 = utf8;
+    this.utf8Parts = utf8Parts;
   }
 
   /** JSON as UTF-8 bytes; `text` decodes them only when something asks for it (pretty printing, YAML, filter_path). */
   static ofUtf8(bytes: Uint8Array): RawJson {
-    return new RawJson(undefined, bytes);
+    return new RawJson(undefined, [bytes]);
+  }
+
+  /** JSON as the concatenation of UTF-8 byte parts (none split inside a character), kept apart until they are written. */
+  static ofUtf8Parts(parts: readonly Uint8Array[]): RawJson {
+    return new RawJson(undefined, parts);
   }
 
   get text(): string {
-    if (this.decoded === undefined) this.decoded = Buffer.from(this.utf8!.buffer, this.utf8!.byteOffset, this.utf8!.byteLength).toString('utf8');
+    if (this.decoded === undefined) {
+      const parts = this.utf8Parts!;
+      this.decoded = parts.length === 1 ? bufferView(parts[0]!).toString('utf8') : Buffer.concat(parts).toString('utf8');
+    }
     return this.decoded;
   }
+}
+
+function bufferView(bytes: Uint8Array): Buffer {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** Parses JSON text into objects/arrays/strings/booleans/null, numbers kept as RawJson with their literal text. */

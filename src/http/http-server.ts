@@ -17,7 +17,7 @@ import type { NodeServices } from '../actions/context.js';
 import { Router, splitPath, type RouteMatch } from './router.js';
 import { HttpRestRequest } from './http-request.js';
 import { readBody, BodyTooLargeError, BadContentEncodingError } from './body-reader.js';
-import { writeJsonBytes, writeYaml } from './xcontent.js';
+import { writeJsonBytes, writeJsonChunks, writeYaml } from './xcontent.js';
 import { applyFilterPath, parseFilterPath } from './filter-path.js';
 import { contentTypeFor, negotiateCompatibleVersion, parseAccept, parseMediaType, type Format } from './media-type.js';
 import { errorBody } from './error-response.js';
@@ -351,7 +351,8 @@ export class HttpServer {
   /** ES rejects parameters the handler did not consume: 400, with did-you-mean suggestions. */
   private checkParameters(path: string, match: RouteMatch, query: ReadonlyMap<string, string>, compatibleWith: number | undefined): void {
     const route = match.route;
-    if (route.acceptsAnyParameters === true) return;
+    // Most requests carry no parameter: nothing to check, and no Set of the allowed names to build.
+    if (query.size === 0 || route.acceptsAnyParameters === true) return;
     const v7Params = compatibleWith === 7 ? (route.v7Params ?? []) : [];
     const allowed = new Set<string>([...COMMON_PARAMS, ...(route.params ?? []), ...(route.responseParams ?? []), ...v7Params, ...Object.keys(match.pathParams)]);
     const unknown = [...query.keys()].filter((name) => !allowed.has(name)).sort();
@@ -407,10 +408,12 @@ export class HttpServer {
       response.end();
       return;
     }
-    let bytes: Buffer;
+    // The body as the chunks of one socket write: one buffer, except compact JSON holding large byte parts (the nodes'
+    // `_tasks` listings), whose parts are written as they are (decision 0030).
+    let chunks: Buffer[];
     let contentType: string;
     if (result.kind === 'text') {
-      bytes = Buffer.from(result.text, 'utf8');
+      chunks = [Buffer.from(result.text, 'utf8')];
       contentType = result.contentType ?? contentTypeFor('text', undefined);
     } else {
       const format = responseFormat(query.get('format'), request.headers['accept']);
@@ -422,21 +425,34 @@ export class HttpServer {
         filterPath = undefined;
       }
       const body = applyFilterPath(result.body, filterPath);
-      bytes = format === 'yaml' ? Buffer.from(writeYaml(body), 'utf8') : writeJsonBytes(body, pretty);
+      if (format === 'yaml') chunks = [Buffer.from(writeYaml(body), 'utf8')];
+      else if (pretty) chunks = [writeJsonBytes(body, true)];
+      else chunks = writeJsonChunks(body);
       contentType = contentTypeFor(format, compatibleWith);
     }
+    let length = 0;
+    for (const chunk of chunks) length += chunk.length;
     const headers: Record<string, string | number> = { 'content-type': contentType };
-    if (this.options.compression && bytes.length > 0 && acceptsGzip(request.headers['accept-encoding'])) {
-      bytes = gzipSync(bytes, { level: 3 });
+    if (this.options.compression && length > 0 && acceptsGzip(request.headers['accept-encoding'])) {
+      chunks = [gzipSync(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length), { level: 3 })];
+      length = chunks[0]!.length;
       headers['content-encoding'] = 'gzip';
       // Keep a CORS `Vary: origin` beside it.
       const vary = response.getHeader('vary');
       headers['vary'] = vary === undefined ? 'Accept-Encoding' : `${String(vary)}, Accept-Encoding`;
     }
-    headers['content-length'] = bytes.length;
+    headers['content-length'] = length;
     response.writeHead(result.status, headers);
-    if (request.method === 'HEAD') response.end();
-    else response.end(bytes);
+    if (request.method === 'HEAD') {
+      response.end();
+    } else if (chunks.length === 1) {
+      response.end(chunks[0]);
+    } else {
+      // Corked, the head and every chunk leave in one writev when end() uncorks.
+      response.cork();
+      for (let i = 0; i < chunks.length - 1; i++) response.write(chunks[i]);
+      response.end(chunks[chunks.length - 1]);
+    }
   }
 }
 

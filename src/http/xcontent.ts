@@ -26,6 +26,43 @@ export function writeJsonBytes(value: unknown, pretty: boolean): Buffer {
   if (pretty) return Buffer.from(writeJson(value, true), 'utf8');
   const parts: Array<string | Uint8Array> = [];
   writeCompact(value, parts);
+  return writeJsonBytesOf(parts);
+}
+
+/**
+ * Compact JSON as the chunks a socket write takes one after the other (decision 0030): byte parts of at least
+ * `SEPARATE_PART_BYTES` stay as they are, everything between them (text, small byte parts) is joined into one buffer.
+ * A response holding no large byte part is one chunk, as writeJsonBytes makes it. The `_tasks` listings of the nodes
+ * (~15-30 KB each under 50 concurrent listings) go to the socket without being copied into one response buffer.
+ */
+export function writeJsonChunks(value: unknown): Buffer[] {
+  const parts: Array<string | Uint8Array> = [];
+  writeCompact(value, parts);
+  let large = false;
+  for (let i = 0; i < parts.length && !large; i++) large = typeof parts[i] !== 'string' && (parts[i] as Uint8Array).length >= SEPARATE_PART_BYTES;
+  if (!large) return [writeJsonBytesOf(parts)];
+  const chunks: Buffer[] = [];
+  let between: Array<string | Uint8Array> = [];
+  for (const part of parts) {
+    if (typeof part !== 'string' && part.length >= SEPARATE_PART_BYTES) {
+      if (between.length > 0) chunks.push(joinBytes(between));
+      between = [];
+      chunks.push(Buffer.isBuffer(part) ? part : Buffer.from(part.buffer, part.byteOffset, part.byteLength));
+    } else {
+      between.push(part);
+    }
+  }
+  if (between.length > 0) chunks.push(joinBytes(between));
+  return chunks;
+}
+
+/**
+ * A byte part this large is its own chunk of the socket write; smaller ones are copied in with their neighbours (a
+ * write of one more chunk costs about what copying ~1 KB does).
+ */
+const SEPARATE_PART_BYTES = 1024;
+
+function writeJsonBytesOf(parts: ReadonlyArray<string | Uint8Array>): Buffer {
   for (let i = 0; i < parts.length; i++) if (typeof parts[i] !== 'string') return joinBytes(parts);
   return Buffer.from((parts as string[]).join(''), 'utf8');
 }
@@ -108,7 +145,9 @@ function entriesOf(value: object): Array<[string, unknown]> {
 
 function writeCompact(value: unknown, out: Array<string | Uint8Array>): void {
   if (value instanceof RawJson) {
-    out.push(value.utf8 ?? value.text);
+    const parts = value.utf8Parts;
+    if (parts === undefined) out.push(value.text);
+    else for (let i = 0; i < parts.length; i++) out.push(parts[i]!);
     return;
   }
   const simple = scalar(value);

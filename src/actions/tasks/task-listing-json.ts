@@ -26,28 +26,45 @@ export function renderTaskMapBytes(tasks: readonly Task[], human: boolean, nowMi
     out.set(parts.head, at);
     at += parts.head.length;
     at = writeDigits(out, at, task.runningTimeNanosAt(nowMillis));
-    const flags = task.cancellable ? (task.isCancelled ? CANCELLED : NOT_CANCELLED) : NOT_CANCELLABLE;
-    out.set(flags, at);
-    at += flags.length;
-    out.set(parts.tail, at);
-    at += parts.tail.length;
+    // The flags and the rest of the entry in one copy: the tail is kept with each flag string in front of it.
+    const tail = task.isCancelled ? cancelledTailOf(parts) : parts.tail;
+    out.set(tail, at);
+    at += tail.length;
   }
   out[at++] = 0x7d; // }
   return out.subarray(0, at);
 }
 
-/** A non-negative integer's decimal digits (below 2^53: a running time in nanoseconds is below 104 days' worth). */
+/**
+ * A non-negative integer's decimal digits (below 2^53: a running time in nanoseconds is below 104 days' worth). Below
+ * 1e9 a value is a small integer, whose digits int32 arithmetic gives (a division by 10 becomes a multiplication);
+ * a larger one is written as its two halves around 1e9.
+ */
 function writeDigits(out: Buffer, at: number, value: number): number {
+  if (value < 1e9) return writeSmallDigits(out, at, value);
   if (value >= 1e15) return at + out.write(String(value), at, 'latin1');
-  let digits = 1;
-  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  let rest = value;
-  for (let i = at + digits - 1; i >= at; i--) {
-    const next = Math.floor(rest / 10);
-    out[i] = 0x30 + (rest - next * 10);
+  const high = Math.floor(value / 1e9);
+  at = writeSmallDigits(out, at, high);
+  let low = value - high * 1e9;
+  for (let i = at + 8; i >= at; i--) {
+    const next = (low / 10) | 0;
+    out[i] = 0x30 + low - next * 10;
+    low = next;
+  }
+  return at + 9;
+}
+
+/** The digits of an integer 0 <= value < 1e9. */
+function writeSmallDigits(out: Buffer, at: number, value: number): number {
+  const digits = value < 1e4 ? (value < 10 ? 1 : value < 100 ? 2 : value < 1e3 ? 3 : 4) : value < 1e6 ? (value < 1e5 ? 5 : 6) : value < 1e7 ? 7 : value < 1e8 ? 8 : 9;
+  let rest = value | 0;
+  const end = at + digits;
+  for (let i = end - 1; i >= at; i--) {
+    const next = (rest / 10) | 0;
+    out[i] = 0x30 + rest - next * 10;
     rest = next;
   }
-  return at + digits;
+  return end;
 }
 
 function renderHuman(tasks: readonly Task[], nowMillis: number): Buffer {
@@ -56,19 +73,31 @@ function renderHuman(tasks: readonly Task[], nowMillis: number): Buffer {
   return Buffer.from(`{${entries.join(',')}}`, 'utf8');
 }
 
-const CANCELLED = Buffer.from(',"cancellable":true,"cancelled":true');
-const NOT_CANCELLED = Buffer.from(',"cancellable":true,"cancelled":false');
-const NOT_CANCELLABLE = Buffer.from(',"cancellable":false');
-/** The most a task's JSON has beside its fixed parts: a comma, the running time's digits and the flags. */
-const VARIABLE_BYTES = 1 + 21 + NOT_CANCELLED.length;
+const CANCELLED = ',"cancellable":true,"cancelled":true';
+const NOT_CANCELLED = ',"cancellable":true,"cancelled":false';
+const NOT_CANCELLABLE = ',"cancellable":false';
+/**
+ * The most a task's JSON has beside its fixed parts: a comma and the running time's digits (the flags are in the tail,
+ * and a cancelled tail is never longer than the not-cancelled one it replaces).
+ */
+const VARIABLE_BYTES = 1 + 21;
 
 interface FixedTaskJson {
   /** `"<id>":{` up to `"running_time_in_nanos":`, UTF-8. */
   readonly head: Buffer;
-  /** After `cancellable`/`cancelled`: the parent, the headers and the closing brace. */
+  /** The flags as they are until the task is cancelled (cancellable or not), the parent, the headers, the closing brace. */
   readonly tail: Buffer;
+  /** The same after the cancellation (a cancellable task's), made when first listed cancelled. */
+  cancelledTail: Buffer | undefined;
+  /** The text after the flags, kept to make the cancelled tail. */
+  readonly rest: string;
   /** The most bytes the task's entry takes. */
   readonly size: number;
+}
+
+function cancelledTailOf(parts: FixedTaskJson): Buffer {
+  if (parts.cancelledTail === undefined) parts.cancelledTail = Buffer.from(CANCELLED + parts.rest, 'utf8');
+  return parts.cancelledTail;
 }
 
 function fixedPartsOf(task: Task): FixedTaskJson {
@@ -78,10 +107,11 @@ function fixedPartsOf(task: Task): FixedTaskJson {
   const head =
     `${JSON.stringify(id.toString())}:{"node":${JSON.stringify(id.nodeId)},"id":${id.id},"type":${JSON.stringify(task.type)},` +
     `"action":${JSON.stringify(task.action)},"start_time_in_millis":${task.startTimeMillis},"running_time_in_nanos":`;
-  const tail = `${task.parentTaskId ? `,"parent_task_id":${JSON.stringify(task.parentTaskId.toString())}` : ''},"headers":${JSON.stringify(task.headers)}}`;
+  const rest = `${task.parentTaskId ? `,"parent_task_id":${JSON.stringify(task.parentTaskId.toString())}` : ''},"headers":${JSON.stringify(task.headers)}}`;
   const headBytes = Buffer.from(head, 'utf8');
-  const tailBytes = Buffer.from(tail, 'utf8');
-  const parts: FixedTaskJson = { head: headBytes, tail: tailBytes, size: headBytes.length + tailBytes.length + VARIABLE_BYTES };
+  // Only a cancellable task is ever cancelled; until then its flags are the not-cancelled ones.
+  const tailBytes = Buffer.from((task.cancellable ? NOT_CANCELLED : NOT_CANCELLABLE) + rest, 'utf8');
+  const parts: FixedTaskJson = { head: headBytes, tail: tailBytes, cancelledTail: undefined, rest, size: headBytes.length + tailBytes.length + VARIABLE_BYTES };
   task.listingJson = parts;
   return parts;
 }

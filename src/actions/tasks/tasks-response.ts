@@ -61,10 +61,39 @@ function nodeBlock(nodeId: string, clusterNodes: ReadonlyMap<string, DiscoveryNo
   return block;
 }
 
-function renderedByNode(rendered: NonNullable<TasksResponse['rendered']>, clusterNodes: ReadonlyMap<string, DiscoveryNode>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const { nodeId, count, bytes } of rendered) if (count > 0) out[nodeId] = nodeBlock(nodeId, clusterNodes, RawJson.ofUtf8(bytes));
-  return out;
+/**
+ * The `nodes` object of nodes that wrote their tasks' JSON themselves, as UTF-8 byte parts: each node's block head
+ * (its identity, up to `"tasks":`) made once per DiscoveryNode, then its listing's bytes as they came, never copied
+ * here (the HTTP layer writes the parts as they are, decision 0030).
+ */
+function renderedByNode(rendered: NonNullable<TasksResponse['rendered']>, clusterNodes: ReadonlyMap<string, DiscoveryNode>): RawJson {
+  const parts: Uint8Array[] = [];
+  for (const { nodeId, count, bytes } of rendered) {
+    if (count === 0) continue;
+    parts.push(parts.length === 0 ? OPEN_BRACE : CLOSE_BRACE_COMMA, blockHead(nodeId, clusterNodes.get(nodeId)), bytes);
+  }
+  parts.push(parts.length === 0 ? EMPTY_OBJECT : CLOSE_TWO_BRACES);
+  return RawJson.ofUtf8Parts(parts);
+}
+
+const OPEN_BRACE = Buffer.from('{');
+const CLOSE_BRACE_COMMA = Buffer.from('},');
+const CLOSE_TWO_BRACES = Buffer.from('}}');
+const EMPTY_OBJECT = Buffer.from('{}');
+
+/** Block heads by node: a DiscoveryNode is immutable, and every listing's response starts each block the same way. */
+const blockHeads = new WeakMap<DiscoveryNode, Buffer>();
+
+/** `"<node id>":{<the block's identity fields>,"tasks":` as nodeBlock writes them, UTF-8. */
+function blockHead(nodeId: string, node: DiscoveryNode | undefined): Buffer {
+  const cached = node === undefined ? undefined : blockHeads.get(node);
+  if (cached !== undefined) return cached;
+  const identity = JSON.stringify(nodeBlock(nodeId, node === undefined ? new Map() : new Map([[nodeId, node]]), undefined));
+  // The identity's closing brace gives way to the tasks key (a block without identity is only `{"tasks":`).
+  const fields = identity.slice(0, -1);
+  const head = Buffer.from(`${JSON.stringify(nodeId)}:${fields}${fields === '{' ? '' : ','}"tasks":`, 'utf8');
+  if (node !== undefined) blockHeads.set(node, head);
+  return head;
 }
 
 function groupedByNode(

@@ -149,3 +149,50 @@ test("a node's task map bytes are the response writer's JSON of the same tasks' 
   assert.equal(renderTaskMapBytes(tasks.slice(0, 2), false, later).toString('utf8'), expected(false, later).replace(/,"n1:3":.*}$/, '}'));
   assert.equal(renderTaskMapBytes([], false, later).toString('utf8'), '{}');
 });
+
+test('running times of every length are written as their decimal digits (1 ns to days)', async () => {
+  const { renderTaskMapBytes } = await import('../../../../src/actions/tasks/task-listing-json.js');
+  const { TaskManager } = await import('../../../../src/tasks/index.js');
+  const task = new TaskManager('n1').register({ action: 'cluster:monitor/tasks/lists' });
+  const startedAt = performance.now() - task.runningTimeNanosAt(performance.now()) / 1e6;
+  // Offsets in ms from the start whose nanoseconds cross every digit count and the 1e9 split.
+  for (const millis of [0, 0.000001, 0.00001, 0.009, 0.5, 1, 999.999999, 1000, 1000.000001, 1234.5678, 65_000, 3_600_000, 86_400_000 * 3, 9.9e6]) {
+    const now = startedAt + millis;
+    const text = renderTaskMapBytes([task], false, now).toString('utf8');
+    assert.equal(/"running_time_in_nanos":(\d+),/.exec(text)![1], String(task.runningTimeNanosAt(now)), `at ${millis} ms`);
+  }
+});
+
+test("group_by=nodes from the nodes' rendered listings: the same bytes as from their TaskInfos, written as parts", async () => {
+  const { renderTaskMapBytes } = await import('../../../../src/actions/tasks/task-listing-json.js');
+  const { writeJson, writeJsonChunks } = await import('../../../../src/http/xcontent.js');
+  const { TaskManager } = await import('../../../../src/tasks/index.js');
+  const managers = ['n1', 'n2', 'gone'].map((id) => new TaskManager(id));
+  const filler = 'x'.repeat(1500);
+  for (const [i, manager] of managers.entries()) {
+    for (let k = 0; k < 3; k++) manager.register({ action: `cluster:monitor/tasks/lists[n]`, cancellable: true, parentTaskId: new TaskId('n1', k + 1), headers: { 'X-Opaque-Id': `${filler}-${i}` } });
+  }
+  const empty = new TaskManager('n3');
+  const nodes = new Map<string, DiscoveryNode>([
+    ['n1', node],
+    ['n2', { ...node, id: 'n2', name: 'nöde-2 "two"', attributes: {} }],
+    ['n3', { ...node, id: 'n3', name: 'node-3' }],
+  ]);
+  const now = performance.now();
+  const all = [...managers, empty];
+  const rendered = all.map((manager) => ({ nodeId: manager.nodeId, count: manager.list().length, bytes: renderTaskMapBytes(manager.list(), false, now) }));
+  const infos = all.flatMap((manager) => manager.list().map((task) => taskInfoOf(task, false, now)));
+  const expected = writeJson(tasksResponseJson({ tasks: infos, taskFailures: [], nodeFailures: [] }, 'nodes', nodes, { human: false }), false);
+  for (let round = 0; round < 2; round++) {
+    // Twice: the second time the block heads come from the cache.
+    const body = tasksResponseJson({ tasks: [], taskFailures: [], nodeFailures: [], rendered }, 'nodes', nodes, { human: false });
+    const chunks = writeJsonChunks(body);
+    assert.equal(Buffer.concat(chunks).toString('utf8'), expected);
+    // Each node's listing (over 1 KB) is a chunk of its own, not copied.
+    assert.ok(rendered.filter((r) => r.count > 0).every((r) => chunks.some((chunk) => chunk.buffer === r.bytes.buffer && chunk.byteOffset === r.bytes.byteOffset)));
+    assert.equal(writeJson(body, false), expected);
+    assert.deepEqual(JSON.parse(writeJson(body, true)), JSON.parse(expected));
+  }
+  const none = tasksResponseJson({ tasks: [], taskFailures: [], nodeFailures: [], rendered: [{ nodeId: 'n3', count: 0, bytes: Buffer.from('{}') }] }, 'nodes', nodes, { human: false });
+  assert.equal(writeJson(none, false), '{"nodes":{}}');
+});
