@@ -178,11 +178,15 @@ async function main(): Promise<void> {
 
 /** Refreshes each copy ran during the bulk, as `_stats` counts them (external: made documents visible). */
 async function refreshText(node: NodeProcess, index: string): Promise<string> {
-  const stats = await node.request('GET', `/${index}/_stats/refresh?level=shards`);
+  const stats = await node.request('GET', `/${index}/_stats/refresh,merge?level=shards`);
   const copies: any[] = stats.body?.indices?.[index]?.shards?.['0'] ?? [];
   return copies
     .sort((x, y) => Number(y.routing.primary) - Number(x.routing.primary))
-    .map((copy) => `${copy.routing.primary ? 'primary' : 'replica'} ${copy.refresh.external_total} refreshes${copy.search_idle === undefined ? '' : copy.search_idle ? ' (search-idle)' : ' (searched)'}`)
+    .map(
+      (copy) =>
+        `${copy.routing.primary ? 'primary' : 'replica'} ${copy.refresh.external_total} refreshes (${copy.refresh.total_time_in_millis} ms in all), ${copy.merges?.total ?? 0} merges` +
+        `${copy.search_idle === undefined ? '' : copy.search_idle ? ' (search-idle)' : ' (searched)'}`,
+    )
     .join(', ');
 }
 

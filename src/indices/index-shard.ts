@@ -17,12 +17,13 @@
  */
 import type { Logger } from 'pino';
 import { EsError } from '../common/errors.js';
+import { FixedDelayTask } from '../common/fixed-delay-task.js';
 import type { BatchDurability, DeleteOperation, Engine, GetResult, IndexOperation, ReplicatedEngineOperation, WriteResult } from '../engine/engine.js';
 import type { Searcher } from '../engine/searcher.js';
 import { BulkStats, GetStats, SearchStats, type ShardStatsSnapshot } from './shard-stats.js';
 import { ReplicationTracker } from './replication/replication-tracker.js';
 import { OperationPermits } from './replication/operation-permits.js';
-import { RetentionLeases, writeLeasesFile, type RetentionLeasesView } from './replication/retention-leases.js';
+import { LEASE_RENEWAL_PERSIST_MILLIS, RetentionLeases, writeLeasesFile, type RetentionLeasesView } from './replication/retention-leases.js';
 import type { ReplicationGroupState } from './replication/replication-group.js';
 import { SearchIdleState } from './search-idle.js';
 
@@ -75,9 +76,14 @@ export class IndexShard {
   globalCheckpointSyncDeadline: number | undefined;
   private routingPrimary: boolean;
   private persistedLeasesVersion: number;
+  private persistedMembershipVersion: number;
+  private leasesPersistedAt = Date.now();
   private dirty = false;
   private lastWriteMillis = Date.now();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly timer = new FixedDelayTask(() => {
+    this.runPeriodic();
+    return this.periodicWork;
+  });
   private periodicWork: Promise<void> = Promise.resolve();
   private readonly searchIdle = new SearchIdleState();
   /** `refresh=wait_for` requests waiting on this copy: a scheduled refresh runs for them even when search-idle. */
@@ -103,6 +109,7 @@ export class IndexShard {
     this.operationPrimaryTerm = primaryTerm;
     this.leases = leases;
     this.persistedLeasesVersion = leases.version;
+    this.persistedMembershipVersion = leases.membershipVersion;
     this.tracker = new ReplicationTracker(allocationId, engine.globalCheckpoint);
     // A primary opened from its store (or empty) runs in primary mode at once; a replica, or a relocation target
     // until its handoff, stays in replica mode.
@@ -175,7 +182,6 @@ export class IndexShard {
     const changed = schedule.refreshIntervalMillis !== this.schedule.refreshIntervalMillis;
     this.schedule = schedule;
     if (changed) {
-      clearInterval(this.timer);
       this.startTimer();
       // ES's IndexService runs a scheduled refresh at once when the interval changes (to or from -1 included), so
       // what was written becomes visible without waiting for the new interval.
@@ -183,11 +189,15 @@ export class IndexShard {
     }
   }
 
+  /**
+   * The next periodic run comes one interval after the last one *finished* (FixedDelayTask, as ES's refresh task):
+   * a refresh that takes longer than the interval under a bulk is followed by a pause, not by the ticks that fired
+   * meanwhile, which ran back to back and wrote a small segment each.
+   */
   private startTimer(): void {
     const interval = this.schedule.refreshIntervalMillis;
     // A disabled refresh (-1) still flushes a growing translog, checked every second.
-    this.timer = setInterval(() => this.runPeriodic(), interval > 0 ? interval : 1000);
-    this.timer.unref();
+    this.timer.start(interval > 0 ? interval : 1000);
   }
 
   private runPeriodic(forceRefreshCheck = false): void {
@@ -268,13 +278,17 @@ export class IndexShard {
   maintainLeases(): void {
     if (this.isPrimaryMode) this.leases.expire(Date.now(), this.schedule.retentionLeasePeriodMillis);
     this.engine.retainHistoryFrom(this.isPrimaryMode ? this.leases.minRetainingSeqNo() : Math.max(0, this.tracker.knownGlobalCheckpoint + 1));
-    if (this.leases.version !== this.persistedLeasesVersion) {
-      this.persistedLeasesVersion = this.leases.version;
-      try {
-        writeLeasesFile(this.path, this.leases.list());
-      } catch (err) {
-        this.logger.warn({ err, shard: this.label }, 'failed to persist retention leases');
-      }
+    if (this.leases.version === this.persistedLeasesVersion) return;
+    // A renewal (a lease moving up) waits for the next renewal write; anything else is written now.
+    const now = Date.now();
+    if (this.leases.membershipVersion === this.persistedMembershipVersion && now - this.leasesPersistedAt < LEASE_RENEWAL_PERSIST_MILLIS) return;
+    this.persistedLeasesVersion = this.leases.version;
+    this.persistedMembershipVersion = this.leases.membershipVersion;
+    this.leasesPersistedAt = now;
+    try {
+      writeLeasesFile(this.path, this.leases.list());
+    } catch (err) {
+      this.logger.warn({ err, shard: this.label }, 'failed to persist retention leases');
     }
   }
 
@@ -440,7 +454,7 @@ export class IndexShard {
     const closed = new EsError('already_closed_exception', `${this.label} shard is closed`);
     this.tracker.close(closed);
     this.permits.close(closed);
-    clearInterval(this.timer);
+    this.timer.close();
     await this.periodicWork.catch(() => undefined);
     await this.engine.close();
   }
