@@ -103,15 +103,41 @@ function cancelledTailOf(parts: FixedTaskJson): Buffer {
 function fixedPartsOf(task: Task): FixedTaskJson {
   const cached = task.listingJson as FixedTaskJson | undefined;
   if (cached !== undefined) return cached;
+  // Every task is rendered once this way (a request's each, on every node it reaches): the pieces shared by many
+  // tasks (the type and action, empty headers) are quoted once.
   const id = task.taskId;
-  const head =
-    `${JSON.stringify(id.toString())}:{"node":${JSON.stringify(id.nodeId)},"id":${id.id},"type":${JSON.stringify(task.type)},` +
-    `"action":${JSON.stringify(task.action)},"start_time_in_millis":${task.startTimeMillis},"running_time_in_nanos":`;
-  const rest = `${task.parentTaskId ? `,"parent_task_id":${JSON.stringify(task.parentTaskId.toString())}` : ''},"headers":${JSON.stringify(task.headers)}}`;
+  const nodeId = quoted(id.nodeId);
+  const head = `${nodeId.slice(0, -1)}:${id.id}":{"node":${nodeId},"id":${id.id}${typeAndActionOf(task.type, task.action)}${task.startTimeMillis},"running_time_in_nanos":`;
+  const rest = `${task.parentTaskId ? `,"parent_task_id":${quoted(task.parentTaskId.toString())}` : ''},"headers":${hasKeys(task.headers) ? JSON.stringify(task.headers) : '{}'}}`;
   const headBytes = Buffer.from(head, 'utf8');
   // Only a cancellable task is ever cancelled; until then its flags are the not-cancelled ones.
   const tailBytes = Buffer.from((task.cancellable ? NOT_CANCELLED : NOT_CANCELLABLE) + rest, 'utf8');
   const parts: FixedTaskJson = { head: headBytes, tail: tailBytes, cancelledTail: undefined, rest, size: headBytes.length + tailBytes.length + VARIABLE_BYTES };
   task.listingJson = parts;
   return parts;
+}
+
+/** `,"type":<type>,"action":<action>,"start_time_in_millis":` by type and action (a node runs a bounded set of actions). */
+const typeAndAction = new Map<string, Map<string, string>>();
+
+function typeAndActionOf(type: string, action: string): string {
+  let byAction = typeAndAction.get(type);
+  if (byAction === undefined) typeAndAction.set(type, (byAction = new Map()));
+  let text = byAction.get(action);
+  if (text === undefined) byAction.set(action, (text = `,"type":${quoted(type)},"action":${quoted(action)},"start_time_in_millis":`));
+  return text;
+}
+
+/** A JSON string literal as JSON.stringify writes it; printable ASCII without a quote or backslash needs no escape. */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return JSON.stringify(text);
+  }
+  return `"${text}"`;
+}
+
+function hasKeys(record: Readonly<Record<string, string>>): boolean {
+  for (const key in record) if (Object.hasOwn(record, key)) return true;
+  return false;
 }

@@ -196,3 +196,18 @@ test("group_by=nodes from the nodes' rendered listings: the same bytes as from t
   const none = tasksResponseJson({ tasks: [], taskFailures: [], nodeFailures: [], rendered: [{ nodeId: 'n3', count: 0, bytes: Buffer.from('{}') }] }, 'nodes', nodes, { human: false });
   assert.equal(writeJson(none, false), '{"nodes":{}}');
 });
+
+test('a listing of tasks whose node id, type, action or headers need escapes is the response writer\'s JSON too', async () => {
+  const { renderTaskMapBytes } = await import('../../../../src/actions/tasks/task-listing-json.js');
+  const { writeJson } = await import('../../../../src/http/xcontent.js');
+  const { TaskManager } = await import('../../../../src/tasks/index.js');
+  const manager = new TaskManager('nö"\\de');
+  const tasks = [
+    manager.register({ action: 'a "quoted"\taction', type: 'direct', cancellable: true, parentTaskId: new TaskId('pä\n', 7) }),
+    manager.register({ action: 'a "quoted"\taction', headers: {} }),
+    manager.register({ action: 'cluster:monitor/tasks/lists', type: 'persistent', headers: { 'X-Opaque-Id': '\u2028\u{1F600}' } }),
+  ];
+  const now = performance.now() + 5;
+  const expected = writeJson(Object.fromEntries(tasks.map((task) => [task.taskId.toString(), taskInfoJson(taskInfoOf(task, false, now), { human: false })])), false);
+  assert.equal(renderTaskMapBytes(tasks, false, now).toString('utf8'), expected);
+});
