@@ -35,8 +35,11 @@ export function testNode(id: string, roles: NodeRole[] = ['master', 'data']): Di
 
 export interface CoordinatorKind {
   readonly name: 'embedded' | 'etcd';
-  /** Starts a node of this kind; `id` names it (restarting an id reuses its data). */
-  startNode(id: string, roles?: NodeRole[]): Promise<CoordinatedNode>;
+  /**
+   * Starts a node of this kind; `id` names it (restarting an id reuses its data). `onLog` sees each message the
+   * coordinator logs as it logs it (a test can act at an exact step).
+   */
+  startNode(id: string, roles?: NodeRole[], onLog?: (message: string) => void): Promise<CoordinatedNode>;
   cleanup(): Promise<void>;
 }
 
@@ -62,7 +65,7 @@ export function embeddedKind(): CoordinatorKind {
 export function etcdKind(etcd: () => TestEtcd, leaseTtlSeconds = 2, clusterName = `contract-${Math.random().toString(36).slice(2, 8)}`): CoordinatorKind {
   return {
     name: 'etcd',
-    async startNode(id, roles) {
+    async startNode(id, roles, onLog) {
       const node = testNode(id, roles);
       const clusterService = new ClusterService(initialClusterState(clusterName));
       const logs: string[] = [];
@@ -71,7 +74,10 @@ export function etcdKind(etcd: () => TestEtcd, leaseTtlSeconds = 2, clusterName 
         leaseTtlSeconds,
         joinTimeoutMillis: 15_000,
         reroute: identityReroute,
-        log: (level, message, err) => logs.push(`${level} ${message}${err ? `: ${(err as Error).message}` : ''}`),
+        log: (level, message, err) => {
+          logs.push(`${level} ${message}${err ? `: ${(err as Error).message}` : ''}`);
+          onLog?.(message);
+        },
       });
       await coordinator.start();
       return { node, clusterService, coordinator, logs };

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { NodeProcess, type HttpResult } from '../helpers/node-process.js';
+import { NodeProcess, stopAll, type HttpResult } from '../helpers/node-process.js';
 import { TestEtcd } from '../helpers/etcd.js';
 import type { NetnsLab } from './netns-lab.js';
 
@@ -186,9 +186,13 @@ export class FaultCluster {
   async stop(): Promise<void> {
     for (const node of this.nodes) node.process?.child.kill('SIGCONT');
     if (this.lab !== undefined) for (const node of this.nodes) if (node.partitioned) this.heal(node);
-    await Promise.all(this.nodes.map((node) => node.process?.stop().catch(() => undefined)));
-    await this.etcd.stop().catch(() => undefined);
-    rmSync(this.root, { recursive: true, force: true });
+    try {
+      // A node that does not exit by itself fails the run (node-process.ts), after everything is cleaned up.
+      await stopAll(this.nodes.flatMap((node) => (node.process === undefined ? [] : [node.process])));
+    } finally {
+      await this.etcd.stop().catch(() => undefined);
+      rmSync(this.root, { recursive: true, force: true });
+    }
   }
 }
 

@@ -2,7 +2,7 @@
  * A cluster of real node processes on an etcd of the test's own: each node its own data path, OS-assigned
  * HTTP and transport ports, `cluster.coordination: etcd`. Helpers wait for the cluster to agree on something.
  */
-import { NodeProcess, type HttpResult } from './node-process.js';
+import { NodeProcess, stopAll, type HttpResult } from './node-process.js';
 import { waitForAnswer } from './wait-for-answer.js';
 import { TestEtcd } from './etcd.js';
 
@@ -78,8 +78,12 @@ export class ClusterProcesses {
     return waitForAnswer(node, path, check, timeoutMillis, 100);
   }
 
+  /** Stops every node and etcd; throws if a node did not exit by itself (node-process.ts). */
   async stop(): Promise<void> {
-    await Promise.all(this.nodes.map((node) => node.stop().catch(() => undefined)));
-    await this.etcd.stop();
+    try {
+      await stopAll(this.nodes);
+    } finally {
+      await this.etcd.stop();
+    }
   }
 }

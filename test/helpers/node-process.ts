@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { nodeOptionsFor, NODE_OPTIONS_FILE } from '../../src/node/node-options.js';
+import { STILL_RUNNING_MARK } from '../../src/cli/start-command.js';
 import { startsTestCluster, startTestCluster, type TestClusterPeers } from './test-cluster-mode.js';
 
 /** The compiled tree this test runs from (dist/ or a private --outDir): test/helpers/ is two levels down. */
@@ -71,6 +72,13 @@ export interface RequestOptions {
 
 /** How long a node may take to start (GANNET_TEST_START_SECONDS: a heavily loaded host needs more than 20 s). */
 const START_SECONDS = Number(process.env['GANNET_TEST_START_SECONDS'] ?? 20);
+/**
+ * How long a node may take to exit after SIGTERM (GANNET_TEST_STOP_SECONDS): past it the node is killed and the test
+ * fails with its last log lines, so a node that does not stop is a clear failure, not a stall of the whole run.
+ */
+const STOP_SECONDS = Number(process.env['GANNET_TEST_STOP_SECONDS'] ?? 60);
+/** Log lines a stop failure shows. */
+const LAST_LINES = 40;
 
 export class NodeProcess {
   readonly logs: string[] = [];
@@ -172,21 +180,53 @@ export class NodeProcess {
     return rawRequest(this.port, method, path, options, this.host);
   }
 
+  /**
+   * SIGTERM, and the exit code once the process ended. Throws (after cleaning up as usual) when the node did not exit
+   * within GANNET_TEST_STOP_SECONDS (it is killed then), or stopped but had to be ended by its exit watchdog
+   * (src/cli/start-command.ts: something kept the process alive after its shutdown).
+   */
   async stop(): Promise<number | null> {
-    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGTERM');
+    const running = this.child.exitCode === null && this.child.signalCode === null;
+    if (running) {
+      this.child.kill('SIGTERM');
+      this.child.kill('SIGCONT'); // a paused node (a test's SIGSTOP) handles the SIGTERM once it runs again
+    }
+    const stopStarted = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = await Promise.race([
+      this.exited.then(() => false),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), STOP_SECONDS * 1000))),
+    ]);
+    clearTimeout(timer);
+    let failure: Error | undefined;
+    if (timedOut) {
+      this.child.kill('SIGKILL');
+      failure = new Error(`node ${this.label} did not exit within ${STOP_SECONDS}s of SIGTERM; killed. Its last log lines:\n${this.lastLines()}`);
+    } else if (running && this.logs.some((line) => line.includes(STILL_RUNNING_MARK))) {
+      failure = new Error(`node ${this.label} stopped, but its process stayed alive until its exit watchdog ended it (${Date.now() - stopStarted} ms after SIGTERM). Its last log lines:\n${this.lastLines()}`);
+    }
     const code = await this.exited;
     keepLogs(this);
     if (!this.keepData) rmSync(this.dataPath, { recursive: true, force: true });
     rmSync(this.home, { recursive: true, force: true });
     await this.stopTestCluster();
+    if (failure !== undefined) throw failure;
     return code;
+  }
+
+  private get label(): string {
+    return `${this.nodeId} (${this.url})`;
+  }
+
+  private lastLines(): string {
+    return this.logs.slice(-LAST_LINES).join('\n');
   }
 
   private async stopTestCluster(): Promise<void> {
     const cluster = this.testCluster;
     if (cluster === undefined) return;
     this.testCluster = undefined;
-    await Promise.all(cluster.peers.map((peer) => peer.stop().catch(() => undefined)));
+    await stopAll(cluster.peers);
     await cluster.etcd.stop();
   }
 
@@ -207,6 +247,13 @@ export class NodeProcess {
   get exitPromise(): Promise<number | null> {
     return this.exited;
   }
+}
+
+/** Stops every node; then throws the stop failures (a node that did not exit), if any, together. */
+export async function stopAll(nodes: readonly NodeProcess[]): Promise<void> {
+  const outcomes = await Promise.allSettled(nodes.map((node) => node.stop()));
+  const failures = outcomes.flatMap((outcome) => (outcome.status === 'rejected' ? [(outcome.reason as Error).message] : []));
+  if (failures.length > 0) throw new Error(failures.join('\n\n'));
 }
 
 /**

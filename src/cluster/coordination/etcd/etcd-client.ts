@@ -78,6 +78,8 @@ export interface Watcher {
   on(event: 'put' | 'delete', handler: (kv: KeyValue) => void): this;
   on(event: 'connected' | 'end', handler: () => void): this;
   on(event: 'disconnected' | 'error', handler: (err: Error) => void): this;
+  once(event: 'connected', handler: () => void): this;
+  once(event: 'error', handler: (err: Error) => void): this;
   cancel(): Promise<void>;
 }
 
@@ -86,6 +88,8 @@ export interface WatchBuilder {
   key(key: string): this;
   startRevision(revision: string): this;
   create(): Promise<Watcher>;
+  /** The watch, attached at once and created by etcd later ('connected'); what create() waits on (etcd-watches.ts). */
+  watcher?(): Watcher;
 }
 
 export interface Lease {

@@ -11,7 +11,10 @@
  *   since the state the batch was computed on. A failed compare means another master took over: this node
  *   steps down and its callers get not_master_exception (they retry with the next master);
  * - a node that knows no master (no campaign key, its watch or lease lost) puts ES's no-master block on its
- *   local view of the state: writes are refused, reads use the last state.
+ *   local view of the state: writes are refused, reads use the last state;
+ * - stopping is final: from `prepareToStop` on the node is no candidate (its campaign key is deleted, so a master
+ *   resigns and the next candidate takes over), a campaign that wins meanwhile resigns instead of taking over, and
+ *   `stop` cancels every etcd watch before the client closes (etcd-watches.ts), whatever opened it and whenever.
  */
 import { createEtcdClient, type EtcdClient, type Lease, type Namespace, type Watcher } from './etcd-client.js';
 import { errors, toEsError } from '../../../common/errors.js';
@@ -22,6 +25,7 @@ import { isMasterEligible, type DiscoveryNode } from '../../discovery-node.js';
 import type { Coordinator } from '../coordinator.js';
 import { campaignKey, clusterPrefix, ELECTION_PREFIX, NODES_PREFIX, nodeKey, indexKey, STATE_HEADER_KEY } from './etcd-keys.js';
 import { EtcdStateStore, type StoredState } from './etcd-state-store.js';
+import { EtcdWatches } from './etcd-watches.js';
 import { encodeHeader, encodeIndices } from './state-codec.js';
 
 export interface EtcdCoordinatorOptions {
@@ -61,12 +65,16 @@ export class EtcdCoordinator implements Coordinator {
   private store: EtcdStateStore | undefined;
   private electionWatcher: Watcher | undefined;
   private nodesWatcher: Watcher | undefined;
+  /** Every watch this node opened; `stop` cancels them all before the client closes. */
+  private readonly watches = new EtcdWatches();
   private stopped = false;
-  /** Shutting down (prepareToStop): a lost lease is not replaced. */
+  /** Shutting down (prepareToStop): no candidacy any more, and a lost lease is not replaced. */
   private leaving = false;
   private highestTerm = 0;
   private mastership: Mastership | undefined;
   private campaigning: Promise<void> | undefined;
+  /** The campaign key's deletion under way (prepareToStop). */
+  private withdrawal: Promise<void> | undefined;
   private readonly pending: PendingUpdate[] = [];
   private draining = false;
   /** The last state published by a master and applied here (the local view may add the no-master block). */
@@ -120,7 +128,7 @@ export class EtcdCoordinator implements Coordinator {
         if (connected) void this.refreshElectionLeader();
         this.applyLocalView();
       },
-    }, (message, err) => this.options.log('warn', message, err));
+    }, (message, err) => this.options.log('warn', message, err), this.watches);
     await this.register();
     await this.store.start();
     await this.watchElection();
@@ -128,20 +136,48 @@ export class EtcdCoordinator implements Coordinator {
     await this.clusterService.waitFor((state) => state.masterNodeId !== undefined && !hasNoMasterBlock(state), this.options.joinTimeoutMillis);
   }
 
+  /**
+   * The node begins to shut down: it withdraws its candidacy now (a master resigns: the next candidate takes over
+   * while this node still answers), and never campaigns or registers again. A node that became master during its
+   * own shutdown ran master services nothing stopped any more, and opened a watch that outlived its stop.
+   */
   prepareToStop(): void {
+    if (this.leaving) return;
     this.leaving = true;
+    this.withdrawal = this.withdrawCandidacy('node stopping');
   }
 
   async stop(): Promise<void> {
+    this.prepareToStop();
     this.stopped = true;
     this.stepDown('node stopping');
-    await this.electionWatcher?.cancel().catch(() => undefined);
-    await this.nodesWatcher?.cancel().catch(() => undefined);
+    await this.withdrawal;
+    // Every watch (election, nodes, state, a campaign's wait, those still being opened) before the client closes:
+    // a watch left open holds its stream, and the process, for ever (etcd-watches.ts).
+    await this.watches.closeAll();
     await this.store?.stop();
     // Revoking the lease deletes the registration and the campaign key at once: the others see this node leave now.
     await this.lease?.revoke().catch(() => undefined);
     this.client?.close();
     await this.campaigning?.catch(() => undefined);
+  }
+
+  /** Stopping or shutting down: no campaign, no takeover, no new watch of the nodes. */
+  private get standingDown(): boolean {
+    return this.stopped || this.leaving;
+  }
+
+  /** Deletes this node's campaign key (a master's means resigning: its fenced writes fail from then on). */
+  private async withdrawCandidacy(reason: string): Promise<void> {
+    this.stepDown(reason);
+    if (this.namespace === undefined || this.leaseId === '' || !isMasterEligible(this.localNode)) return;
+    await this.namespace
+      .delete()
+      .key(campaignKey(this.leaseId))
+      .then(
+        () => undefined,
+        (err: unknown) => this.options.log('debug', 'withdrawing the campaign key failed (the lease revoke at stop deletes it)', err),
+      );
   }
 
   submitStateUpdate(source: string, update: (state: ClusterState) => ClusterState): Promise<ClusterState> {
@@ -220,7 +256,7 @@ export class EtcdCoordinator implements Coordinator {
   // ---- election ---------------------------------------------------------------------------------------------
 
   private async watchElection(): Promise<void> {
-    this.electionWatcher = await this.namespace!.watch().prefix(ELECTION_PREFIX).create();
+    this.electionWatcher = await this.watches.watch(this.namespace!.watch().prefix(ELECTION_PREFIX));
     this.electionWatcher.on('data', () => void this.refreshElectionLeader());
     this.electionWatcher.on('connected', () => void this.refreshElectionLeader());
     await this.refreshElectionLeader();
@@ -238,27 +274,44 @@ export class EtcdCoordinator implements Coordinator {
     this.applyLocalView();
   }
 
-  /** Campaigns until elected (or stopped, or the lease is lost), then takes over as master. */
+  /**
+   * Campaigns until elected (or stopping, or the lease is lost), then takes over as master. A node that begins to
+   * stop while it campaigns withdraws: its key goes (prepareToStop), and a key its campaign wrote meanwhile goes too.
+   */
   private async campaignLoop(): Promise<void> {
     const leaseId = this.leaseId;
     const key = campaignKey(leaseId);
-    while (!this.stopped && this.leaseId === leaseId && this.leaseValid) {
+    while (!this.standingDown && this.leaseId === leaseId && this.leaseValid) {
       try {
         const result = await this.namespace!.if(key, 'Create', '==', 0)
           .then(this.namespace!.put(key).value(this.localNode.id).lease(leaseId))
           .else(this.namespace!.get(key))
           .commit();
         const term = result.succeeded ? Number(result.header.revision) : Number(result.responses[0]!.response_range!.kvs[0]!.create_revision);
-        await this.waitForOlderCampaigns(term, leaseId);
-        if (this.stopped || this.leaseId !== leaseId) return;
+        if (!this.standingDown) await this.waitForOlderCampaigns(term, leaseId);
+        if (this.leaseId !== leaseId) return;
+        if (this.standingDown) {
+          await this.resign(term, key, false);
+          return;
+        }
         await this.takeOver(term, key);
         return;
       } catch (err) {
-        if (this.stopped) return;
+        if (this.standingDown) return;
         this.options.log('warn', 'campaign failed; retrying', err);
         await sleep(500);
       }
     }
+  }
+
+  /** A campaign that ended while this node stops: its key goes, so the next candidate is elected at once. */
+  private async resign(term: number, key: string, elected: boolean): Promise<void> {
+    if (elected) this.options.log('info', `elected as master, term [${term}], while stopping: resigning`);
+    if (this.stopped) return; // stop() revokes the lease, which deletes the key
+    await this.namespace!.delete().key(key).then(
+      () => undefined,
+      (err: unknown) => this.options.log('debug', 'resigning failed (the lease revoke at stop deletes the key)', err),
+    );
   }
 
   /** etcd's waitDeletes: elected once no campaign key created before ours is left. */
@@ -267,20 +320,23 @@ export class EtcdCoordinator implements Coordinator {
       const older = await this.namespace!.getAll().prefix(ELECTION_PREFIX).maxCreateRevision(String(term - 1)).sort('Create', 'Descend').limit(1).exec();
       const blocker = older.kvs[0];
       if (blocker === undefined) return;
-      const watcher = await this.namespace!.watch().key(blocker.key.toString()).startRevision(String(Number(older.header.revision) + 1)).create();
+      const watcher = await this.watches.watch(this.namespace!.watch().key(blocker.key.toString()).startRevision(String(Number(older.header.revision) + 1)));
+      let recheck: NodeJS.Timeout | undefined;
       try {
         await new Promise<void>((resolve) => {
           watcher.on('delete', () => resolve());
           watcher.on('error', () => resolve());
-          // Re-check now and then: a lease lost meanwhile must end this wait too.
-          const timer = setInterval(() => {
-            if (this.stopped || this.leaseId !== leaseId) resolve();
+          // Cancelled: this node stops (EtcdWatches.closeAll).
+          watcher.on('end', () => resolve());
+          // Re-check now and then: a lease lost meanwhile (or a stop) must end this wait too.
+          recheck = setInterval(() => {
+            if (this.standingDown || this.leaseId !== leaseId) resolve();
           }, 500);
-          watcher.on('end', () => clearInterval(timer));
-          watcher.on('delete', () => clearInterval(timer));
         });
       } finally {
-        await watcher.cancel().catch(() => undefined);
+        // Cleared however the wait ended: an interval left behind kept a stopped node's process alive.
+        clearInterval(recheck);
+        await this.watches.cancel(watcher);
       }
     }
   }
@@ -289,9 +345,15 @@ export class EtcdCoordinator implements Coordinator {
   private async takeOver(term: number, key: string): Promise<void> {
     this.highestTerm = Math.max(this.highestTerm, term);
     const base = await this.readBase();
+    // Stopping began while the state was read: this node never becomes master (see prepareToStop).
+    if (this.standingDown) {
+      await this.resign(term, key, true);
+      return;
+    }
     this.mastership = { term, key, base };
     this.options.log('info', `elected as master, term [${term}]`);
     await this.watchNodes();
+    if (this.mastership === undefined) return; // stepped down (or stopping) meanwhile
     try {
       await this.submitStateUpdate('elected-as-master', (state) => {
         const formed = state.clusterUuid === '_na_' ? { ...state, clusterUuid: randomBase64Uuid() } : state;
@@ -316,11 +378,19 @@ export class EtcdCoordinator implements Coordinator {
   }
 
   private async watchNodes(): Promise<void> {
-    await this.nodesWatcher?.cancel().catch(() => undefined);
+    const previous = this.nodesWatcher;
+    this.nodesWatcher = undefined;
+    await this.watches.cancel(previous);
     const response = await this.namespace!.getAll().prefix(NODES_PREFIX).exec();
     this.registrations.clear();
     for (const kv of response.kvs) this.recordRegistration(kv.key.toString(), kv.value.toString());
-    const watcher = await this.namespace!.watch().prefix(NODES_PREFIX).startRevision(String(Number(response.header.revision) + 1)).create();
+    const watcher = await this.watches.watch(this.namespace!.watch().prefix(NODES_PREFIX).startRevision(String(Number(response.header.revision) + 1)));
+    // Only a master follows the registrations: one that stepped down meanwhile closes the watch it just opened.
+    if (this.mastership === undefined || this.standingDown) {
+      await this.watches.cancel(watcher);
+      return;
+    }
+    await this.watches.cancel(this.nodesWatcher);
     this.nodesWatcher = watcher;
     watcher.on('put', (kv) => {
       this.recordRegistration(kv.key.toString(), kv.value.toString());
@@ -330,7 +400,13 @@ export class EtcdCoordinator implements Coordinator {
       this.registrations.delete(kv.key.toString().slice(NODES_PREFIX.length));
       this.publishMembership();
     });
-    watcher.on('error', () => void (this.mastership !== undefined && this.watchNodes().then(() => this.publishMembership())));
+    watcher.on('error', () => {
+      if (this.mastership === undefined || this.standingDown || this.nodesWatcher !== watcher) return;
+      this.watchNodes().then(
+        () => this.publishMembership(),
+        (err: unknown) => this.options.log('debug', 'watching the node registrations again failed', err),
+      );
+    });
   }
 
   private recordRegistration(key: string, value: string): void {
@@ -364,7 +440,7 @@ export class EtcdCoordinator implements Coordinator {
     if (mastership === undefined) return;
     this.mastership = undefined;
     this.options.log('info', `stepping down as master (term [${mastership.term}]): ${reason}`);
-    void this.nodesWatcher?.cancel().catch(() => undefined);
+    void this.watches.cancel(this.nodesWatcher);
     this.nodesWatcher = undefined;
     const failed = this.pending.splice(0);
     for (const task of failed) {

@@ -9,6 +9,7 @@ import type { KeyValue, Namespace, WatchResponse, Watcher } from './etcd-client.
 import type { ClusterState } from '../../cluster-state.js';
 import { decodeHeader, decodeState, type StateHeader } from './state-codec.js';
 import { STATE_HEADER_KEY, STATE_INDEX_PREFIX, STATE_PREFIX } from './etcd-keys.js';
+import type { EtcdWatches } from './etcd-watches.js';
 
 const READ_PAGE_KEYS = 256;
 
@@ -44,6 +45,8 @@ export class EtcdStateStore {
     private readonly namespace: Namespace,
     private readonly listener: StateStoreListener,
     private readonly log: (message: string, err?: unknown) => void,
+    /** The node's watches, all cancelled when it stops (etcd-watches.ts). */
+    private readonly watches: EtcdWatches,
   ) {}
 
   get revision(): number {
@@ -60,7 +63,7 @@ export class EtcdStateStore {
     this.closed = true;
     const watcher = this.watcher;
     this.watcher = undefined;
-    await watcher?.cancel().catch(() => undefined);
+    await this.watches.cancel(watcher);
   }
 
   /**
@@ -116,7 +119,7 @@ export class EtcdStateStore {
   async pauseWatch(): Promise<void> {
     const watcher = this.watcher;
     this.watcher = undefined;
-    await watcher?.cancel().catch(() => undefined);
+    await this.watches.cancel(watcher);
   }
 
   async resumeWatch(): Promise<void> {
@@ -131,9 +134,9 @@ export class EtcdStateStore {
 
   private async watchFrom(revision: number): Promise<void> {
     if (this.closed) return;
-    const watcher = await this.namespace.watch().prefix(STATE_PREFIX).startRevision(String(revision)).create();
+    const watcher = await this.watches.watch(this.namespace.watch().prefix(STATE_PREFIX).startRevision(String(revision)));
     if (this.closed) {
-      await watcher.cancel().catch(() => undefined);
+      await this.watches.cancel(watcher);
       return;
     }
     this.watcher = watcher;
