@@ -23,6 +23,7 @@
  * plus the translog, which holds every acknowledged operation.
  */
 import { EsError, errors, indexErrors, toEsError, type ShardLabel } from '../common/errors.js';
+import { nextTurn } from '../common/loop-turns.js';
 import type { ParsedDocument } from '../mapping/index.js';
 import { ID_FIELD, IGNORED_FIELD, PRIMARY_TERM_FIELD, ROUTING_FIELD, SEQ_NO_FIELD, SOURCE_FIELD, VERSION_FIELD } from './searcher.js';
 import { NO_MORE_DOCS, POSTINGS_DOCS, type LiveDocs, type SegmentReaders, type StoredValue } from './codec/index.js';
@@ -501,6 +502,7 @@ export class InternalEngine implements Engine {
 
   private async replayTranslog(localCheckpoint: number, upToSeqNo: number): Promise<number> {
     let replayed = 0;
+    let sliceStarted = performance.now();
     for await (const operation of this.translog.snapshot(localCheckpoint + 1)) {
       // A returning copy's local recovery stops at its global checkpoint: what lies above may be history no
       // other copy has (its primary sends what is above instead).
@@ -509,6 +511,13 @@ export class InternalEngine implements Engine {
       replayed++;
       // Keep memory bounded on a long translog: let a full buffer be written before going on.
       if (this.pendingBufferWrite !== null && this.admission.isThrottled) await this.pendingBufferWrite;
+      // In slices, as writes are (decision 0015): the translog is read a megabyte at a time, so without them a
+      // replay held the loop for seconds on a loaded host, the node's etcd keepalive with it; its lease ran out, it
+      // left and joined again, and the recovery it was running started over.
+      if (performance.now() - sliceStarted >= WRITE_SLICE_MS) {
+        await nextTurn();
+        sliceStarted = performance.now();
+      }
     }
     if (replayed > 0) {
       await this.refreshInternal('recovery', true);

@@ -49,8 +49,11 @@ describe('a demoted primary', () => {
 
     // The old primary stops hearing about the cluster; then the master replaces it (its copy reported failed).
     await coordinatorOf(oldPrimary).pauseStateWatchForTest();
+    // The report returns once this node applied the master's answer: not before its watch resumes (else after the
+    // 30 s master timeout). The promotion is read on the replica meanwhile.
+    let reported: Promise<unknown> | undefined;
     try {
-      await oldPrimary.node.nodeServices.replication!.shardFailed({
+      reported = oldPrimary.node.nodeServices.replication!.shardFailed({
         index: 'demote',
         indexUuid: shard.indexUuid,
         shard: 0,
@@ -61,7 +64,9 @@ describe('a demoted primary', () => {
       });
       const promoted = await cluster.waitFor(replica, '/_cluster/state/metadata/demote', (r) => r.body?.metadata?.indices?.demote?.primary_terms?.['0'] === term + 1, 30_000);
       assert.ok(promoted);
-      assert.equal(replica.node.nodeServices.indices!.service.shard('demote', 0)?.isPrimaryMode, true, 'the replica took over');
+      const tookOver = () => replica.node.nodeServices.indices!.service.shard('demote', 0)?.isPrimaryMode === true;
+      for (const deadline = Date.now() + 30_000; !tookOver() && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(tookOver(), true, 'the replica took over');
 
       // The old primary still believes it is the primary and runs the write; it must not acknowledge it.
       const ghost = await oldPrimary.request('PUT', '/demote/_doc/ghost?timeout=2s', { body: { n: 1 } });
@@ -75,6 +80,7 @@ describe('a demoted primary', () => {
       assert.equal(onNew.body.found, false, onNew.text);
     } finally {
       await coordinatorOf(oldPrimary).resumeStateWatchForTest();
+      await reported;
     }
 
     // It hears the new state: its copy recovers from the new primary, without the operation it applied alone.
