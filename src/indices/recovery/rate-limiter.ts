@@ -2,7 +2,8 @@
  * The byte-rate limit of peer recovery on one node (ES's RateLimiter.SimpleRateLimiter behind
  * `indices.recovery.max_bytes_per_sec`, default 40mb): every chunk a recovery sends first asks `pause(bytes)`,
  * which waits as long as needed to keep the node's sending rate at the limit, whatever the number of
- * recoveries. The limit is read on every call, so a change of the dynamic setting applies to the next chunk.
+ * recoveries. The limit is read on every call, so a change of the dynamic setting applies to the next chunk; a
+ * chunk pays its own cost before it goes, as in Lucene, so raising the limit leaves no debt at the old rate.
  */
 import { EsError } from '../../common/errors.js';
 
@@ -12,8 +13,12 @@ interface Sleeper {
 }
 
 export class RecoveryRateLimiter {
-  /** When the bytes sent so far may all be out at the limit's rate (ns on a monotonic clock). */
-  private nextFreeNanos = 0n;
+  /**
+   * When the last chunk allowed out may have gone at the limit's rate (ns on a monotonic clock): a chunk waits
+   * until this plus its own cost at the rate in force when it asks (Lucene's SimpleRateLimiter.pause), so a raised
+   * limit applies from the next chunk on and only the waits under way keep the old rate.
+   */
+  private lastNanos = 0n;
   /** Recoveries waiting for their turn; `close` ends their waits. */
   private readonly sleeping = new Set<Sleeper>();
   private closed = false;
@@ -24,15 +29,20 @@ export class RecoveryRateLimiter {
   async pause(bytes: number): Promise<number> {
     if (this.closed) throw nodeClosed();
     const rate = this.bytesPerSecond();
-    if (!(rate > 0) || !Number.isFinite(rate)) return 0;
+    if (!(rate > 0) || !Number.isFinite(rate)) {
+      // No limit: ES drops its limiter, and a limit set again starts a fresh one with no debt.
+      this.lastNanos = 0n;
+      return 0;
+    }
     const now = process.hrtime.bigint();
-    const cost = BigInt(Math.ceil((bytes / rate) * 1e9));
-    // Idle time is not banked beyond one chunk's worth: a burst after a pause goes at the limit, as in ES.
-    const start = this.nextFreeNanos > now ? this.nextFreeNanos : now;
-    this.nextFreeNanos = start + cost;
-    const waitNanos = start - now;
-    if (waitNanos <= 0n) return 0;
-    const waitMillis = Number(waitNanos / 1_000_000n);
+    const target = this.lastNanos + BigInt(Math.ceil((bytes / rate) * 1e9));
+    // Idle long enough to have sent this chunk already: it goes now, and idle time is not banked beyond it.
+    if (target <= now) {
+      this.lastNanos = now;
+      return 0;
+    }
+    this.lastNanos = target;
+    const waitMillis = Number((target - now) / 1_000_000n);
     if (waitMillis > 0) await this.sleep(waitMillis);
     return waitMillis;
   }

@@ -10,10 +10,26 @@ test('chunks past the first wait for the rate; no limit (0) never waits', async 
   const limited = new RecoveryRateLimiter(() => 10_000);
   assert.equal(await limited.pause(100), 0);
   const waited = await limited.pause(100);
-  assert.ok(waited > 0 && waited <= 10, `waited ${waited} ms for the first chunk's 10 ms`);
+  assert.ok(waited > 0 && waited <= 10, `waited ${waited} ms for the second chunk's 10 ms`);
   const unlimited = new RecoveryRateLimiter(() => 0);
   assert.equal(await unlimited.pause(1e9), 0);
   assert.equal(await unlimited.pause(1e9), 0);
+});
+
+test("a raised limit applies from the next chunk: no debt at the old rate is left over (Lucene's SimpleRateLimiter)", async () => {
+  let rate = 100;
+  const limiter = new RecoveryRateLimiter(() => rate);
+  // The first chunk goes at once (nothing sent before it); at 100 B/s its 200 bytes are 2 s of the limit.
+  assert.equal(await limiter.pause(200), 0);
+  rate = 40 * 1024 * 1024;
+  const started = performance.now();
+  await limiter.pause(200);
+  const waited = performance.now() - started;
+  assert.ok(waited < 500, `the next chunk at 40mb/s waited ${Math.round(waited)} ms (the old rate's debt is 2 s)`);
+  // Lowered again, the next chunk pays its own cost at the new rate.
+  rate = 1_000;
+  const slow = await limiter.pause(100);
+  assert.ok(slow >= 50 && slow <= 100, `waited ${slow} ms for 100 bytes at 1000 B/s`);
 });
 
 test('close fails every waiting chunk now with node_closed_exception, and every later one', async () => {
