@@ -120,6 +120,14 @@ describe('three nodes on etcd', () => {
     for (const node of Object.values(tasks.body.nodes) as Array<{ tasks: Record<string, { action: string; headers: Record<string, string> }> }>) {
       assert.ok(Object.values(node.tasks).some((task) => task.action.startsWith('cluster:monitor/tasks/lists') && task.headers['X-Opaque-Id'] === 'caf\u00e9'), tasks.text);
     }
+    // Not grouped: every node's tasks in one array, spliced from each node's bytes (the listing itself and its
+    // child on each node, in the order the nodes were asked).
+    const flat = await cluster.nodes[1]!.request('GET', '/_tasks?group_by=none&actions=cluster:monitor/tasks/lists*', { headers: { 'X-Opaque-Id': 'caf\u00e9' } });
+    const listed = flat.body.tasks as Array<{ node: string; action: string; parent_task_id?: string; headers: Record<string, string> }>;
+    const ours = listed.filter((task) => task.headers['X-Opaque-Id'] === 'caf\u00e9');
+    assert.equal(ours.filter((task) => task.action === 'cluster:monitor/tasks/lists[n]').length, 3, flat.text);
+    assert.equal(new Set(ours.map((task) => task.node)).size, 3, flat.text);
+    assert.ok(ours.some((task) => task.action === 'cluster:monitor/tasks/lists' && task.node === cluster.nodes[1]!.nodeId), flat.text);
     const stats = await cluster.nodes[1]!.request('GET', '/_nodes/stats/jvm');
     assert.equal(stats.body._nodes.successful, 3, stats.text);
     const cat = await cluster.nodes[2]!.request('GET', '/_cat/nodes?h=name,heap.percent&format=json');

@@ -11,7 +11,7 @@ import type { NodeServices } from '../context.js';
 import { executeOnTaskNodes, type NodeTasksResult } from './node-fanout.js';
 import type { TasksResponse } from './tasks-response.js';
 import { waitForTasks } from './wait-for-tasks.js';
-import { renderTaskMapBytes } from './task-listing-json.js';
+import { renderTaskElementsBytes, renderTaskMapBytes } from './task-listing-json.js';
 
 export const LIST_TASKS_ACTION = 'cluster:monitor/tasks/lists';
 
@@ -26,11 +26,12 @@ export interface ListTasksRequest {
   /** undefined: the default wait of 30s. */
   readonly timeoutMillis: number | undefined;
   /**
-   * Set by `GET /_tasks?group_by=nodes` (not detailed): each node writes its own tasks' JSON bytes (the response's
-   * `tasks` object of its block) from its Task objects, and the coordinating node splices the bytes into the
-   * response instead of decoding and writing every task of every node again (decisions 0020, 0026).
+   * Set by `GET /_tasks?group_by=nodes|none` (not detailed): each node writes its own tasks' JSON bytes (the
+   * response's `tasks` object of its block, or its elements of the `tasks` array) from its Task objects, and the
+   * coordinating node splices the bytes into the response instead of decoding and writing every task of every node
+   * again (decisions 0020, 0026, 0030).
    */
-  readonly renderJson?: { readonly human: boolean };
+  readonly renderJson?: { readonly human: boolean; readonly elements?: boolean };
 }
 
 /** Reads the list parameters in ES's order, so the same input fails with the same first error. */
@@ -70,7 +71,7 @@ export function listRequestFromWire(raw: unknown): ListTasksRequest {
     detailed: wire.detailed,
     waitForCompletion: wire.waitForCompletion,
     timeoutMillis: wire.timeoutMillis ?? undefined,
-    ...(wire.renderJson !== undefined && wire.renderJson !== null && { renderJson: { human: wire.renderJson.human } }),
+    ...(wire.renderJson !== undefined && wire.renderJson !== null && { renderJson: { human: wire.renderJson.human, elements: wire.renderJson.elements === true } }),
   };
 }
 
@@ -81,7 +82,8 @@ export async function listTasksOnNode(services: NodeServices, request: ListTasks
   const now = performance.now();
   let result: NodeTasksResult;
   if (request.renderJson !== undefined && !request.detailed) {
-    result = { tasks: [], taskFailures: [], rendered: { count: matched.length, bytes: renderTaskMapBytes(matched, request.renderJson.human, now) } };
+    const render = request.renderJson.elements === true ? renderTaskElementsBytes : renderTaskMapBytes;
+    result = { tasks: [], taskFailures: [], rendered: { count: matched.length, bytes: render(matched, request.renderJson.human, now) } };
   } else {
     result = { tasks: matched.map((task) => taskInfoOf(task, request.detailed, now)), taskFailures: [] };
   }

@@ -1,5 +1,6 @@
 /**
- * A node's `tasks` object of `GET /_tasks` grouped by node (not detailed), `{"<task id>":{...},...}`, as UTF-8 JSON
+ * A node's `tasks` object of `GET /_tasks` grouped by node (not detailed), `{"<task id>":{...},...}`, or its elements
+ * of the `tasks` array `group_by=none` writes (decision 0030), as UTF-8 JSON
  * bytes written straight from the node's Task objects, with no TaskInfo and no object tree in between: the same
  * bytes the response writer makes of taskInfoJson's objects (a unit test holds them equal). The bytes cross to the
  * coordinating node as they are and go into its HTTP response as they are (decision 0026).
@@ -13,25 +14,38 @@ import { taskInfoOf } from '../../tasks/index.js';
 import { taskInfoJson } from './task-json.js';
 
 export function renderTaskMapBytes(tasks: readonly Task[], human: boolean, nowMillis: number): Buffer {
-  if (human) return renderHuman(tasks, nowMillis);
+  return renderTasks(tasks, human, nowMillis, true);
+}
+
+/**
+ * The same tasks as the elements of `GET /_tasks?group_by=none`'s `tasks` array, comma-separated without the
+ * brackets (the coordinating node puts every node's elements into one array): each task's object without its key.
+ */
+export function renderTaskElementsBytes(tasks: readonly Task[], human: boolean, nowMillis: number): Buffer {
+  return renderTasks(tasks, human, nowMillis, false);
+}
+
+function renderTasks(tasks: readonly Task[], human: boolean, nowMillis: number, keyed: boolean): Buffer {
+  if (human) return renderHuman(tasks, nowMillis, keyed);
   let size = 2;
   for (let i = 0; i < tasks.length; i++) size += fixedPartsOf(tasks[i]!).size;
   const out = Buffer.allocUnsafe(size);
   let at = 0;
-  out[at++] = 0x7b; // {
+  if (keyed) out[at++] = 0x7b; // {
   for (let i = 0; i < tasks.length; i++) {
     const task = tasks[i]!;
     const parts = task.listingJson as FixedTaskJson;
     if (i > 0) out[at++] = 0x2c; // ,
-    out.set(parts.head, at);
-    at += parts.head.length;
+    const head = keyed ? parts.head : unkeyedHeadOf(parts);
+    out.set(head, at);
+    at += head.length;
     at = writeDigits(out, at, task.runningTimeNanosAt(nowMillis));
     // The flags and the rest of the entry in one copy: the tail is kept with each flag string in front of it.
     const tail = task.isCancelled ? cancelledTailOf(parts) : parts.tail;
     out.set(tail, at);
     at += tail.length;
   }
-  out[at++] = 0x7d; // }
+  if (keyed) out[at++] = 0x7d; // }
   return out.subarray(0, at);
 }
 
@@ -67,10 +81,10 @@ function writeSmallDigits(out: Buffer, at: number, value: number): number {
   return end;
 }
 
-function renderHuman(tasks: readonly Task[], nowMillis: number): Buffer {
+function renderHuman(tasks: readonly Task[], nowMillis: number, keyed: boolean): Buffer {
   // `?human` adds two formatted times; rare enough to go the plain way.
-  const entries = tasks.map((task) => `${JSON.stringify(task.taskId.toString())}:${JSON.stringify(taskInfoJson(taskInfoOf(task, false, nowMillis), { human: true }))}`);
-  return Buffer.from(`{${entries.join(',')}}`, 'utf8');
+  const entries = tasks.map((task) => `${keyed ? `${JSON.stringify(task.taskId.toString())}:` : ''}${JSON.stringify(taskInfoJson(taskInfoOf(task, false, nowMillis), { human: true }))}`);
+  return Buffer.from(keyed ? `{${entries.join(',')}}` : entries.join(','), 'utf8');
 }
 
 const CANCELLED = ',"cancellable":true,"cancelled":true';
@@ -85,6 +99,10 @@ const VARIABLE_BYTES = 1 + 21;
 interface FixedTaskJson {
   /** `"<id>":{` up to `"running_time_in_nanos":`, UTF-8. */
   readonly head: Buffer;
+  /** The bytes of the head's `"<id>":`. */
+  readonly keyLength: number;
+  /** The head without its key (the array form), made when first needed. */
+  unkeyedHead: Buffer | undefined;
   /** The flags as they are until the task is cancelled (cancellable or not), the parent, the headers, the closing brace. */
   readonly tail: Buffer;
   /** The same after the cancellation (a cancellable task's), made when first listed cancelled. */
@@ -93,6 +111,11 @@ interface FixedTaskJson {
   readonly rest: string;
   /** The most bytes the task's entry takes. */
   readonly size: number;
+}
+
+function unkeyedHeadOf(parts: FixedTaskJson): Buffer {
+  if (parts.unkeyedHead === undefined) parts.unkeyedHead = parts.head.subarray(parts.keyLength);
+  return parts.unkeyedHead;
 }
 
 function cancelledTailOf(parts: FixedTaskJson): Buffer {
@@ -107,12 +130,21 @@ function fixedPartsOf(task: Task): FixedTaskJson {
   // tasks (the type and action, empty headers) are quoted once.
   const id = task.taskId;
   const nodeId = quoted(id.nodeId);
-  const head = `${nodeId.slice(0, -1)}:${id.id}":{"node":${nodeId},"id":${id.id}${typeAndActionOf(task.type, task.action)}${task.startTimeMillis},"running_time_in_nanos":`;
+  const key = `${nodeId.slice(0, -1)}:${id.id}":`;
+  const head = `${key}{"node":${nodeId},"id":${id.id}${typeAndActionOf(task.type, task.action)}${task.startTimeMillis},"running_time_in_nanos":`;
   const rest = `${task.parentTaskId ? `,"parent_task_id":${quoted(task.parentTaskId.toString())}` : ''},"headers":${hasKeys(task.headers) ? JSON.stringify(task.headers) : '{}'}}`;
   const headBytes = Buffer.from(head, 'utf8');
   // Only a cancellable task is ever cancelled; until then its flags are the not-cancelled ones.
   const tailBytes = Buffer.from((task.cancellable ? NOT_CANCELLED : NOT_CANCELLABLE) + rest, 'utf8');
-  const parts: FixedTaskJson = { head: headBytes, tail: tailBytes, cancelledTail: undefined, rest, size: headBytes.length + tailBytes.length + VARIABLE_BYTES };
+  const parts: FixedTaskJson = {
+    head: headBytes,
+    keyLength: Buffer.byteLength(key, 'utf8'),
+    unkeyedHead: undefined,
+    tail: tailBytes,
+    cancelledTail: undefined,
+    rest,
+    size: headBytes.length + tailBytes.length + VARIABLE_BYTES,
+  };
   task.listingJson = parts;
   return parts;
 }

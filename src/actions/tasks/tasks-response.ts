@@ -40,7 +40,7 @@ export function tasksResponseJson(
   if (response.nodeFailures.length > 0) out['node_failures'] = response.nodeFailures.map(errorJson);
   if (groupBy === 'nodes') out['nodes'] = response.rendered !== undefined ? renderedByNode(response.rendered, clusterNodes) : groupedByNode(response.tasks, clusterNodes, options);
   else if (groupBy === 'parents') out['tasks'] = groupedByParents(response.tasks, options);
-  else out['tasks'] = response.tasks.map((info) => taskInfoJson(info, options));
+  else out['tasks'] = response.rendered !== undefined ? renderedElements(response.rendered) : response.tasks.map((info) => taskInfoJson(info, options));
   return out;
 }
 
@@ -76,6 +76,21 @@ function renderedByNode(rendered: NonNullable<TasksResponse['rendered']>, cluste
   return RawJson.ofUtf8Parts(parts);
 }
 
+/** `group_by=none`'s `tasks` array of every node's elements (in the order the nodes were asked), as byte parts. */
+function renderedElements(rendered: NonNullable<TasksResponse['rendered']>): RawJson {
+  const parts: Uint8Array[] = [OPEN_BRACKET];
+  for (const { count, bytes } of rendered) {
+    if (count === 0) continue;
+    if (parts.length > 1) parts.push(COMMA);
+    parts.push(bytes);
+  }
+  parts.push(CLOSE_BRACKET);
+  return RawJson.ofUtf8Parts(parts);
+}
+
+const OPEN_BRACKET = Buffer.from('[');
+const CLOSE_BRACKET = Buffer.from(']');
+const COMMA = Buffer.from(',');
 const OPEN_BRACE = Buffer.from('{');
 const CLOSE_BRACE_COMMA = Buffer.from('},');
 const CLOSE_TWO_BRACES = Buffer.from('}}');

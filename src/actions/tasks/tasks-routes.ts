@@ -28,8 +28,9 @@ const listRoute: Route = {
   handler: async (request, context) => {
     const parsed = parseListTasksRequest(request);
     const groupBy = parseGroupBy(request.param('group_by'));
-    // Grouped by node, every node writes its own tasks' JSON (the response is spliced together here).
-    const listRequest = groupBy === 'nodes' && !parsed.detailed ? { ...parsed, renderJson: { human: request.human } } : parsed;
+    // Grouped by node or not grouped, every node writes its own tasks' JSON (the response is spliced together here);
+    // grouped by parents, a task's children may come from any node, and the tree is built here from TaskInfos.
+    const listRequest = groupBy !== 'parents' && !parsed.detailed ? { ...parsed, renderJson: { human: request.human, elements: groupBy === 'none' } } : parsed;
     const response = await listTasks(context.services, context.task, listRequest);
     return respond(request, context, response, groupBy);
   },

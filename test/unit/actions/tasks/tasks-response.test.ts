@@ -211,3 +211,29 @@ test('a listing of tasks whose node id, type, action or headers need escapes is 
   const expected = writeJson(Object.fromEntries(tasks.map((task) => [task.taskId.toString(), taskInfoJson(taskInfoOf(task, false, now), { human: false })])), false);
   assert.equal(renderTaskMapBytes(tasks, false, now).toString('utf8'), expected);
 });
+
+test("group_by=none from the nodes' rendered elements: the same bytes as from their TaskInfos", async () => {
+  const { renderTaskElementsBytes, renderTaskMapBytes } = await import('../../../../src/actions/tasks/task-listing-json.js');
+  const { writeJson, writeJsonChunks } = await import('../../../../src/http/xcontent.js');
+  const { TaskManager } = await import('../../../../src/tasks/index.js');
+  const managers = ['n1', 'n2', 'n3'].map((id) => new TaskManager(id));
+  managers[0]!.register({ action: 'cluster:monitor/tasks/lists', headers: { 'X-Opaque-Id': 'é'.repeat(600) } });
+  managers[0]!.register({ action: 'cluster:monitor/tasks/lists[n]', type: 'direct', cancellable: true, parentTaskId: new TaskId('n1', 1) });
+  const child = managers[2]!.register({ action: 'cluster:monitor/tasks/lists[n]', cancellable: true, parentTaskId: new TaskId('n1', 1) });
+  await managers[2]!.cancel(child, 'by test', false);
+  const now = performance.now();
+  for (const human of [false, true]) {
+    // A task first rendered keyed, then as an element (and the other way round), keeps one set of fixed parts.
+    if (!human) renderTaskMapBytes(managers[0]!.list(), false, now);
+    const rendered = managers.map((manager) => ({ nodeId: manager.nodeId, count: manager.list().length, bytes: renderTaskElementsBytes(manager.list(), human, now) }));
+    assert.equal(rendered[1]!.bytes.length, 0);
+    const infos = managers.flatMap((manager) => manager.list().map((task) => taskInfoOf(task, false, now)));
+    const expected = writeJson(tasksResponseJson({ tasks: infos, taskFailures: [], nodeFailures: [] }, 'none', new Map(), { human }), false);
+    const body = tasksResponseJson({ tasks: [], taskFailures: [], nodeFailures: [], rendered }, 'none', new Map(), { human });
+    assert.equal(Buffer.concat(writeJsonChunks(body)).toString('utf8'), expected);
+    assert.equal(writeJson(body, true), writeJson(tasksResponseJson({ tasks: infos, taskFailures: [], nodeFailures: [] }, 'none', new Map(), { human }), true));
+    assert.equal(renderTaskMapBytes(managers[0]!.list(), human, now).toString('utf8'), writeJson(Object.fromEntries(managers[0]!.list().map((task) => [task.taskId.toString(), taskInfoJson(taskInfoOf(task, false, now), { human })])), false));
+  }
+  const none = tasksResponseJson({ tasks: [], taskFailures: [], nodeFailures: [], rendered: [{ nodeId: 'n2', count: 0, bytes: Buffer.alloc(0) }] }, 'none', new Map(), { human: false });
+  assert.equal(writeJson(none, false), '{"tasks":[]}');
+});
