@@ -30,7 +30,12 @@ import { SearchIdleState } from './search-idle.js';
 /** ES's indices.memory.shard_inactive_time: an idle shard with uncommitted operations is flushed. */
 const INACTIVE_FLUSH_MILLIS = 5 * 60 * 1000;
 
-export type ShardLifecycle = 'recovering' | 'started' | 'closed';
+/**
+ * ES's IndexShardState, as far as Gannet needs it: a peer recovery's copy is `recovering` until its finalize made
+ * what it recovered visible, then `post_recovery` (reads allowed, scheduled refreshes run) until the primary
+ * answered its start_recovery and it reports itself started.
+ */
+export type ShardLifecycle = 'recovering' | 'post_recovery' | 'started' | 'closed';
 
 export interface ShardSchedule {
   refreshIntervalMillis: number;
@@ -217,13 +222,21 @@ export class IndexShard {
     });
   }
 
+  /** ES's isReadAllowed: a copy serves reads (and refreshes on schedule) once its recovery finalized. */
+  get isReadAllowed(): boolean {
+    return this.state === 'started' || this.state === 'post_recovery';
+  }
+
   /**
    * ES's IndexShard.scheduledRefresh: refreshes when something was written or a `refresh=wait_for` waits, except on
-   * a search-idle copy of an index without an explicit `index.refresh_interval` that is still being written (ES's
+   * a copy that does not serve reads yet (a peer recovery's target before its finalize, which refreshes once for
+   * all it recovered: a segment written on schedule in the middle of the history is work the finalize then waits
+   * behind), and except on a search-idle copy of an index without an explicit `index.refresh_interval` that is still being written (ES's
    * `active`: a write within `indices.memory.shard_inactive_time`), where the refresh is skipped and left pending
    * for the next search. A copy that stopped being written is refreshed, so it does not hold its old segments.
    */
   private async scheduledRefresh(): Promise<void> {
+    if (!this.isReadAllowed) return;
     const listenerNeedsRefresh = this.refreshWaiters > 0;
     if (!listenerNeedsRefresh && !this.dirty) return;
     const active = Date.now() - this.lastWriteMillis <= INACTIVE_FLUSH_MILLIS;

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { InProcessCluster, type InProcessNode } from '../helpers/in-process-cluster.js';
 import { REPLICA_ACTION, type ReplicaRequest } from '../../src/indices/index.js';
 import { transportNode } from '../../src/cluster/transport-nodes.js';
-import { START_RECOVERY_ACTION, type StartRecoveryRequest } from '../../src/indices/recovery/recovery-messages.js';
+import { FINALIZE_ACTION, START_RECOVERY_ACTION, type FinalizeRequest, type StartRecoveryRequest } from '../../src/indices/recovery/recovery-messages.js';
 import { EsError } from '../../src/common/errors.js';
 
 const NDJSON = { 'content-type': 'application/x-ndjson' };
@@ -532,6 +532,53 @@ describe('replication to in-sync copies', () => {
     const after = (await a.request('GET', '/_cluster/state/metadata,routing_table/failing-flush')).body;
     assert.equal(after.metadata.indices['failing-flush'].in_sync_allocations['0'].length, 2, JSON.stringify(after.metadata.indices['failing-flush'].in_sync_allocations));
     assert.deepEqual(after.routing_table.indices['failing-flush'].shards['0'].map((copy: any) => copy.state), ['STARTED', 'STARTED']);
+  });
+
+  test('a recovering copy runs no scheduled refresh before its finalize; from its finalize on it refreshes on schedule', { timeout: TEST_TIMEOUT }, async () => {
+    // ES's scheduledRefresh refreshes only a copy that allows reads (POST_RECOVERY, STARTED). A recovering copy
+    // that wrote its buffer on schedule made the finalize wait behind that write (a 4.2 s finalize in the bench).
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    const index = 'recovering-schedule';
+    const created = await a.request('PUT', `/${index}`, { body: { settings: { number_of_shards: 1, number_of_replicas: 0, refresh_interval: '100ms' } } });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(a, `/_cluster/health/${index}?wait_for_status=green&timeout=30s`, (r) => r.body?.status === 'green');
+    const docs = (from: number, to: number): string => {
+      const lines: string[] = [];
+      for (let i = from; i < to; i++) lines.push(JSON.stringify({ index: { _index: index, _id: String(i) } }), JSON.stringify({ n: i }));
+      return bulkOf(lines);
+    };
+    assert.equal((await a.request('POST', '/_bulk?refresh=true', { raw: docs(0, 20), headers: NDJSON })).body.errors, false);
+    const primaryNodeId = (await a.request('GET', `/_cluster/state/routing_table/${index}`)).body.routing_table.indices[index].shards['0'][0].node;
+    const target = primaryNodeId === a.nodeId ? b : a;
+
+    // The copy's finalize waits until released: it has replayed the history and takes live writes meanwhile.
+    let reached!: () => void;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (reached = resolve));
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const restore = target.node.nodeServices.transport!.wrapHandlerForTest(FINALIZE_ACTION, (handler) => async (body, context) => {
+      reached();
+      await gate;
+      return handler(body as FinalizeRequest, context);
+    });
+    try {
+      assert.equal((await a.request('PUT', `/${index}/_settings`, { body: { index: { number_of_replicas: 1 } } })).status, 200);
+      await held;
+      const copy = target.node.nodeServices.indices!.service.shard(index, 0)!;
+      assert.equal(copy.state, 'recovering');
+      const refreshesBefore = copy.stats().engine.refresh.total;
+      assert.equal((await a.request('POST', '/_bulk', { raw: docs(20, 30), headers: NDJSON })).body.errors, false);
+      // Ten refresh intervals with unrefreshed writes on the copy.
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      assert.equal(copy.stats().engine.refresh.total, refreshesBefore, 'a recovering copy refreshed on schedule');
+    } finally {
+      release();
+      restore();
+    }
+    await cluster.waitFor(a, `/_cluster/health/${index}?wait_for_status=green&timeout=30s`, (r) => r.body?.status === 'green');
+    // Started, the copy refreshes on schedule again: writes become visible on it without a refresh request.
+    assert.equal((await a.request('POST', '/_bulk', { raw: docs(30, 40), headers: NDJSON })).body.errors, false);
+    await cluster.waitFor(target, `/${index}/_count?preference=_only_nodes:${target.nodeId}`, (r) => r.body?.count === 40);
   });
 
   test('a replica parses a large document in a parse worker, as its primary does, and holds it as the primary does', { timeout: TEST_TIMEOUT }, async () => {

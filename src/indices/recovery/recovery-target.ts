@@ -10,7 +10,8 @@
  * - prepare_translog: the engine opens that commit (or the store kept for an operations-based recovery) with a
  *   new, empty translog, and the copy joins the shard's group here in replica mode, ready for live writes;
  * - translog_ops: history applied by seqNo (alongside live writes, in any order);
- * - finalize: the global checkpoint, an fsync and a refresh; the primary then marks the copy in sync;
+ * - finalize: the global checkpoint, an fsync and a refresh (the copy's first since it opened: a recovering copy
+ *   runs no scheduled refresh, as ES's), after which it is `post_recovery`; the primary then marks it in sync;
  * - handoff_primary_context: a relocating primary's target takes over primary mode.
  *
  * `recover` resolves when the primary answered `start_recovery` (the copy is in sync); the caller then reports
@@ -311,6 +312,9 @@ export class PeerRecoveryTargetService {
     // time is here: the indexing worker first inverts whatever history it has not caught up with (it runs at a
     // lower priority than the event loops, decision 0019), then writes the buffer as a segment.
     await shard.refresh('recovery');
+    // Until this refresh the copy ran no scheduled refresh (IndexShard.scheduledRefresh); from here on it does, as
+    // ES's POST_RECOVERY shard, so writes that arrive before it is started become visible on schedule too.
+    if (shard.state === 'recovering') shard.state = 'post_recovery';
     this.logFinalize(recovery, shard, synced - started, performance.now() - synced);
     return replicaResponse(shard);
   }
