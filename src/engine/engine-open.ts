@@ -104,6 +104,7 @@ export async function openEngine(config: EngineConfig): Promise<InternalEngine> 
     compression: config.storedCompression ?? 'lz4',
     analyzers,
     analysis: config.analysisSettings === undefined ? null : { settings: config.analysisSettings, indexName: config.shardLabel.index },
+    recovering: config.openMode === 'recovery_target',
   });
   const engine = new InternalEngine({
     config,

@@ -201,6 +201,11 @@ export interface Engine {
   readonly translogRecovery?: { readonly operations: number };
   /** Added: the last buffer an indexing worker wrote as a segment, and where its time went there (diagnostics). */
   readonly lastBufferWrite?: BufferWriteTimings;
+  /**
+   * Added: the peer recovery of this `recovery_target` engine finalized; its indexing workers, which kept the
+   * process's priority while every recovered document went through them, step back to background priority.
+   */
+  recoveryFinalized?(): void;
 }
 
 export interface EngineConfig {

@@ -37,3 +37,4 @@ export { readCommitStoreInfo, trimToSafeCommit, type CommitStoreInfo } from './s
 export { DEFAULT_MERGE_POLICY, type TieredMergePolicyOptions } from './merge/tiered-merge-policy.js';
 export { CachedAnalyzers, checkLongTextValues, hasLongTextValues, prevalidate } from './indexing/indexing-buffer.js';
 export { encodeDocumentFields } from './indexing/document-batch.js';
+export { prestartSegmentWorker } from './segments/segment-jobs.js';

@@ -500,6 +500,11 @@ export class InternalEngine implements Engine {
   /** See Engine.lastBufferWrite. */
   lastBufferWrite: BufferWriteTimings | undefined;
 
+  /** See Engine.recoveryFinalized. */
+  recoveryFinalized(): void {
+    this.jobs.recovered();
+  }
+
   private async replayTranslog(localCheckpoint: number, upToSeqNo: number): Promise<number> {
     let replayed = 0;
     let sliceStarted = performance.now();
@@ -795,21 +800,18 @@ export class InternalEngine implements Engine {
    * How many logged operations have a seqNo >= `fromSeqNo`, and whether they are every operation from there to
    * this copy's local checkpoint (ES's hasCompleteHistoryOperations and countChanges, in one pass over the
    * translog): what an operations-based recovery needs to send, and its size for the target's progress figures.
+   * The pass reads each record's seqNo only: it runs before a recovery's history starts, so reading and copying
+   * every source here (then again to send them) was 100-250 ms of each recovery (bench/BENCHMARKS.md).
    */
   async historyFrom(fromSeqNo: number): Promise<{ complete: boolean; operations: number }> {
+    this.ensureOpen();
     const upTo = this.tracker.processedCheckpoint;
     const seen = new LocalCheckpointTracker(fromSeqNo - 1, fromSeqNo - 1);
     let operations = 0;
-    const snapshot = this.historySnapshot(fromSeqNo);
-    try {
-      for await (const operation of snapshot) {
-        if (operation.seqNo < fromSeqNo) continue;
-        operations++;
-        seen.markProcessed(operation.seqNo);
-      }
-    } finally {
-      await snapshot.close();
-    }
+    await this.translog.forEachSeqNo(fromSeqNo, (seqNo) => {
+      operations++;
+      seen.markProcessed(seqNo);
+    });
     return { complete: fromSeqNo > upTo || seen.processedCheckpoint >= upTo, operations };
   }
 

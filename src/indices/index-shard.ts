@@ -31,9 +31,9 @@ import { SearchIdleState } from './search-idle.js';
 const INACTIVE_FLUSH_MILLIS = 5 * 60 * 1000;
 
 /**
- * ES's IndexShardState, as far as Gannet needs it: a peer recovery's copy is `recovering` until its finalize made
- * what it recovered visible, then `post_recovery` (reads allowed, scheduled refreshes run) until the primary
- * answered its start_recovery and it reports itself started.
+ * ES's IndexShardState, as far as Gannet needs it: a peer recovery's copy is `recovering` until its finalize, which
+ * makes it `post_recovery` (reads allowed, scheduled refreshes run) and refreshes, until the primary answered its
+ * start_recovery and it reports itself started.
  */
 export type ShardLifecycle = 'recovering' | 'post_recovery' | 'started' | 'closed';
 
@@ -396,9 +396,15 @@ export class IndexShard {
     await this.refreshEngine(source);
   }
 
-  /** `refresh=wait_for`: resolves once a refresh made `seqNo` visible; the scheduled refresh runs for it even when idle. */
+  /**
+   * `refresh=wait_for`: resolves once a refresh made `seqNo` visible; the scheduled refresh runs for it even when
+   * idle. A copy that does not serve reads yet answers at once, as ES's addRefreshListener ignores refresh cycles
+   * before POST_RECOVERY: nothing searches it, and the refresh of its recovery's finalize, which runs once it is
+   * `post_recovery`, writes every operation applied before (recovery-target.ts).
+   */
   async waitForRefresh(seqNo: number): Promise<void> {
     this.ensureOpen();
+    if (!this.isReadAllowed) return;
     this.refreshWaiters++;
     try {
       await this.engine.waitForRefresh(seqNo);

@@ -17,7 +17,7 @@ import { RemoteBuffer } from '../indexing/remote-buffer.js';
 import { writeBufferedSegment, type WrittenSegment } from '../indexing/write-buffered-segment.js';
 import { mergeSegments } from '../merge/segment-merger.js';
 import type { LoadedSegment } from './loaded-segment.js';
-import type { BufferWriteTimings, WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
+import type { BufferWriteTimings, SegmentWorkerData, WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
 
 export type { WrittenSegment } from '../indexing/write-buffered-segment.js';
 
@@ -36,6 +36,8 @@ export interface SegmentJobs {
   writeBuffer(name: string, buffer: BufferSink): Promise<WrittenBuffer>;
   /** Merges `sources` as of the live docs given (a snapshot taken when the merge started). */
   merge(name: string, sources: readonly { segment: LoadedSegment; liveDocs: LiveDocs | null }[]): Promise<WrittenSegment>;
+  /** The copy's peer recovery finalized: its indexing workers step back to background priority (see `recovering`). */
+  recovered(): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,11 @@ export interface SegmentJobsOptions {
   readonly analyzers: AnalyzerLookup;
   /** The index's analysis settings, so indexing workers can build the same analyzers; null: invert here. */
   readonly analysis: { readonly settings: unknown; readonly indexName: string } | null;
+  /**
+   * A peer recovery's copy: its indexing workers keep the process's priority until `recovered()` (decision 0029);
+   * otherwise they run at background priority from the start (decision 0019).
+   */
+  readonly recovering?: boolean;
 }
 
 export function createSegmentJobs(options: SegmentJobsOptions): SegmentJobs {
@@ -83,6 +90,8 @@ class InlineSegmentJobs implements SegmentJobs {
     );
   }
 
+  recovered(): void {}
+
   async close(): Promise<void> {}
 }
 
@@ -94,7 +103,60 @@ interface JobResult extends WrittenSegment {
   readonly timings?: BufferWriteTimings;
 }
 
-/** One lazily started worker with its pending jobs. */
+const SEGMENT_WORKER = new URL('./segment-worker.js', import.meta.url);
+
+/**
+ * Segment workers started ahead of need. Starting one is a new isolate loading the engine's modules (0.3-0.6 s of
+ * CPU on this host), and a channel starts its worker when the first batch of documents arrives: in a peer recovery
+ * that is the first batch of history, so every recovered document waited behind that start (bench/BENCHMARKS.md,
+ * "Operations-based recovery under 2 s"). A copy about to recover asks for one (`prestartSegmentWorker`) while it
+ * still waits for its primary; the next channel that starts a worker takes it. A worker has no state of its own
+ * before its channel's `init`, so any indexing channel may take any spare (it keeps the process's priority until
+ * that `init`, as every indexing worker does). One not taken within SPARE_LIFETIME_MILLIS stops.
+ */
+const spares: Worker[] = [];
+const MAX_SPARES = 2;
+const SPARE_LIFETIME_MILLIS = 60_000;
+const spareExpiry = new Map<Worker, NodeJS.Timeout>();
+
+function dropSpare(worker: Worker): void {
+  const at = spares.indexOf(worker);
+  if (at >= 0) spares.splice(at, 1);
+  clearTimeout(spareExpiry.get(worker));
+  spareExpiry.delete(worker);
+  worker.removeListener('error', onSpareGone);
+  worker.removeListener('exit', onSpareGone);
+}
+
+/** A spare that failed to start or exited is simply forgotten (its channel would start a new worker anyway). */
+function onSpareGone(this: Worker): void {
+  dropSpare(this);
+}
+
+/** Starts a segment worker for the next channel that needs one (up to MAX_SPARES wait at a time). */
+export function prestartSegmentWorker(): void {
+  if (spares.length >= MAX_SPARES) return;
+  const worker = new Worker(SEGMENT_WORKER, { name: 'gannet-indexing', workerData: { priorityFromInit: true } satisfies SegmentWorkerData });
+  // A spare never keeps the process alive.
+  worker.unref();
+  worker.on('error', onSpareGone);
+  worker.on('exit', onSpareGone);
+  const expiry = setTimeout(() => {
+    dropSpare(worker);
+    void worker.terminate();
+  }, SPARE_LIFETIME_MILLIS);
+  expiry.unref();
+  spareExpiry.set(worker, expiry);
+  spares.push(worker);
+}
+
+function takeSpare(): Worker | undefined {
+  const worker = spares[0];
+  if (worker !== undefined) dropSpare(worker);
+  return worker;
+}
+
+/** One lazily started worker (or a spare taken over) with its pending jobs. */
 class WorkerChannel {
   private worker: Worker | null = null;
   private nextJobId = 1;
@@ -106,18 +168,30 @@ class WorkerChannel {
 
   private closed = false;
 
-  constructor(private readonly role: string) {}
+  /** `indexing`: its worker sets its own priority at `init`, and it may take a spare started ahead of need. */
+  constructor(
+    private readonly role: string,
+    private readonly indexing = false,
+  ) {}
 
   init(notice: WorkerNotice): void {
     this.initNotice = notice;
     this.worker?.postMessage(notice);
   }
 
+  /** A recovering copy's worker steps back to background priority; a worker started later does so at its init. */
+  recovered(): void {
+    if (this.initNotice?.kind === 'init' && this.initNotice.recovering) this.initNotice = { ...this.initNotice, recovering: false };
+    if (!this.closed) this.worker?.postMessage({ kind: 'recovered' } satisfies WorkerNotice);
+  }
+
   private start(): Worker {
     if (this.worker !== null) return this.worker;
     // A failed engine closes its jobs while work may still be on its way (post and run check `closed`): no new
     // thread for it, which would hold the process open with a job nobody waits for.
-    const worker = new Worker(new URL('./segment-worker.js', import.meta.url), { name: `gannet-${this.role}` });
+    const worker =
+      (this.indexing ? takeSpare() : undefined) ??
+      new Worker(SEGMENT_WORKER, { name: `gannet-${this.role}`, workerData: { priorityFromInit: this.indexing } satisfies SegmentWorkerData });
     worker.unref();
     worker.on('message', (reply: WorkerReply) => {
       if ('kind' in reply) {
@@ -185,9 +259,9 @@ class IndexingChannel {
   readonly channel: WorkerChannel;
   readonly buffers = new Map<number, RemoteBuffer>();
 
-  constructor(role: string, analysis: { settings: unknown; indexName: string }) {
-    this.channel = new WorkerChannel(role);
-    this.channel.init({ kind: 'init', analysisSettings: analysis.settings, indexName: analysis.indexName });
+  constructor(role: string, analysis: { settings: unknown; indexName: string }, recovering: boolean) {
+    this.channel = new WorkerChannel(role, true);
+    this.channel.init({ kind: 'init', analysisSettings: analysis.settings, indexName: analysis.indexName, recovering });
     this.channel.onNotice = (report) => this.buffers.get(report.bufferId)?.onRamReport(report.bytes, report.docs);
   }
 
@@ -204,7 +278,9 @@ class WorkerSegmentJobs implements SegmentJobs {
 
   constructor(private readonly options: SegmentJobsOptions) {
     this.indexing =
-      options.analysis === null ? [] : [new IndexingChannel('indexing-1', options.analysis), new IndexingChannel('indexing-2', options.analysis)];
+      options.analysis === null
+        ? []
+        : [new IndexingChannel('indexing-1', options.analysis, options.recovering === true), new IndexingChannel('indexing-2', options.analysis, options.recovering === true)];
   }
 
   newBuffer(): BufferSink {
@@ -250,6 +326,10 @@ class WorkerSegmentJobs implements SegmentJobs {
       },
       [],
     );
+  }
+
+  recovered(): void {
+    for (const indexing of this.indexing) indexing.channel.recovered();
   }
 
   async close(): Promise<void> {

@@ -30,10 +30,19 @@ export type WorkerJob =
       readonly compression: StoredCompression;
     };
 
-/** Orders without a reply: set-up, and batches of documents for a worker-side buffer. */
+/**
+ * Orders without a reply: set-up (`recovering`: the worker of a peer recovery's copy keeps the process's priority
+ * until `recovered`, see segment-worker.ts), batches of documents for a worker-side buffer, the end of a recovery.
+ */
 export type WorkerNotice =
-  | { readonly kind: 'init'; readonly analysisSettings: unknown; readonly indexName: string }
-  | { readonly kind: 'batch'; readonly bufferId: number; readonly batch: DocumentBatch };
+  | { readonly kind: 'init'; readonly analysisSettings: unknown; readonly indexName: string; readonly recovering: boolean }
+  | { readonly kind: 'batch'; readonly bufferId: number; readonly batch: DocumentBatch }
+  | { readonly kind: 'recovered' };
+
+/** workerData of a segment worker: an indexing worker sets its priority when its channel's `init` comes. */
+export interface SegmentWorkerData {
+  readonly priorityFromInit: boolean;
+}
 
 /**
  * Where the time of writing a worker-side buffer went, in wall-clock milliseconds of the worker thread (which waits

@@ -6,7 +6,7 @@
  * - merge: segments are read from disk and merged into one.
  * Files are written but not fsynced: a commit does that.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { lowerThisThreadsPriority } from '../../common/thread-priority.js';
 import { AnalysisRegistry } from '../../analysis/index.js';
 import { LiveDocs, SegmentReaders } from '../codec/index.js';
@@ -16,12 +16,15 @@ import { decodeBatch, type DocumentBatch } from '../indexing/document-batch.js';
 import { CachedAnalyzers, IndexingBuffer } from '../indexing/indexing-buffer.js';
 import { writeBufferedSegment, type WrittenSegment } from '../indexing/write-buffered-segment.js';
 import { mergeSegments } from '../merge/segment-merger.js';
-import type { BufferWriteTimings, WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
+import type { BufferWriteTimings, SegmentWorkerData, WorkerJob, WorkerNotice, WorkerReply } from './segment-worker-protocol.js';
 
 if (parentPort === null) throw new Error('segment-worker.js runs as a worker thread');
 const port = parentPort;
-// The loop answers the operator's commands: this thread steps back when they compete for a core.
-lowerThisThreadsPriority();
+// The loop answers the operator's commands: this thread steps back when they compete for a core (decision 0019).
+// An indexing worker does so when its channel's `init` says whose it is: a peer recovery's copy keeps the process's
+// priority until its recovery finalized, because every recovered document waits on this thread before the copy can
+// be in sync (decision 0029). A nice value once raised cannot be lowered again, so the raise waits.
+if ((workerData as SegmentWorkerData | undefined)?.priorityFromInit !== true) lowerThisThreadsPriority();
 const directories = new Map<string, Promise<FsDirectory>>();
 let analyzers: CachedAnalyzers | null = null;
 const buffers = new Map<number, { buffer: IndexingBuffer; failed: number[]; invertMillis: number }>();
@@ -96,8 +99,13 @@ async function run(job: WorkerJob): Promise<WrittenSegment & { failedDocs?: numb
 
 port.on('message', (message: WorkerJob | WorkerNotice) => {
   if (message.kind === 'init') {
+    if (!message.recovering) lowerThisThreadsPriority();
     const registry = AnalysisRegistry.forIndex(message.analysisSettings ?? {}, message.indexName);
     analyzers = new CachedAnalyzers(registry);
+    return;
+  }
+  if (message.kind === 'recovered') {
+    lowerThisThreadsPriority();
     return;
   }
   if (message.kind === 'batch') {

@@ -3,7 +3,7 @@
  * end, verifying every checksum. Only bytes a checkpoint covers are read, so a torn tail (a crash mid-write)
  * is never seen; anything wrong before that end is corruption, reported with the file and the offset.
  */
-import { FormatError } from './binary.js';
+import { FormatError, readInt64 } from './binary.js';
 import { decodeHeader, MAX_HEADER_BYTES, type TranslogHeader } from './translog-header.js';
 import { decodeOperation, RECORD_OVERHEAD, recordChecksumMatches } from './operation-codec.js';
 import type { TranslogOperation } from './operation.js';
@@ -82,6 +82,48 @@ export async function* readOperations(range: GenerationRange): AsyncGenerator<Re
       throw err;
     }
     yield { operation, offset: position, size };
+    position += size;
+  }
+}
+
+/** Bytes from a record's start through its seqNo: the length prefix, the kind byte and the seqNo. */
+const SEQ_NO_PREFIX = 4 + 1 + 8;
+
+/**
+ * The seqNo of each record of `range` in file order, reading nothing else of a record and not verifying its
+ * checksum: what counting a snapshot's operations needs (a recovery's completeness check) at a fraction of the CPU
+ * of readOperations, which copies every source. Lengths are still checked against the checkpointed end; whatever
+ * later reads the operations themselves (the history a recovery sends) verifies every checksum.
+ */
+export async function* readSeqNos(range: GenerationRange): AsyncGenerator<number> {
+  const { handle, path, end } = range;
+  let chunk = Buffer.alloc(0);
+  let chunkStart = range.start;
+  let position = range.start;
+  while (position < end) {
+    if (end - position < 4 + MIN_BODY + 4) throw translogErrors.corruptedAt(path, position, `${end - position} trailing bytes too short for an operation`);
+    if (position + SEQ_NO_PREFIX > chunkStart + chunk.length) {
+      const wanted = Math.min(READ_CHUNK, end - position);
+      const next = Buffer.allocUnsafe(wanted);
+      const read = await handle.read(next, wanted, position);
+      if (read < SEQ_NO_PREFIX) throw translogErrors.truncated(path, position + read, end);
+      chunk = next.subarray(0, read);
+      chunkStart = position;
+    }
+    const at = position - chunkStart;
+    const bodyLength = chunk.readUInt32BE(at);
+    const size = bodyLength + RECORD_OVERHEAD;
+    if (bodyLength < MIN_BODY || position + size > end) {
+      throw translogErrors.corruptedAt(path, position, `operation length [${bodyLength}] does not fit between the record start and the checkpointed end [${end}]`);
+    }
+    let seqNo: number;
+    try {
+      seqNo = readInt64(chunk, at + 5);
+    } catch (err) {
+      if (err instanceof FormatError) throw translogErrors.corruptedAt(path, position, `undecodable seqNo (${err.message})`);
+      throw err;
+    }
+    yield seqNo;
     position += size;
   }
 }

@@ -31,6 +31,7 @@ import { join } from 'node:path';
 import { EsError } from '../../common/errors.js';
 import type { Checkpoint } from './checkpoint.js';
 import { CHECKPOINT_FILE, generationCheckpointName, generationFileName, writeCheckpointFile } from './checkpoint-file.js';
+import { readSeqNos } from './generation-reader.js';
 import { GenerationWriter, type WriterState } from './generation-writer.js';
 import { UNASSIGNED_SEQ_NO, type TranslogLocation, type TranslogOperation } from './operation.js';
 import { attempt, createGenerationFile, openTranslogDirectory, type ReaderGeneration } from './translog-recovery.js';
@@ -428,6 +429,28 @@ export class Translog {
     // Not tragic if the files cannot be opened for reading; the write-out inside is (see capture).
     const sources = this.enqueue(() => this.captureSnapshotSources(fromSeqNo, bounds), false);
     return new TranslogSnapshot(sources, fromSeqNo);
+  }
+
+  /**
+   * Calls `visit` with the seqNo of every operation `snapshot(fromSeqNo)` would yield, in the same order, reading
+   * only each record's seqNo (generation-reader.ts readSeqNos): for counting history without reading it.
+   */
+  async forEachSeqNo(fromSeqNo: number, visit: (seqNo: number) => void): Promise<void> {
+    this.ensureOpen();
+    const bounds = new Map<number, number>();
+    for (const writer of [...this.frozen, this.current]) bounds.set(writer.generation, writer.addedOffset);
+    const sources = await this.enqueue(() => this.captureSnapshotSources(fromSeqNo, bounds), false);
+    try {
+      for (const source of sources) {
+        for await (const seqNo of readSeqNos(source)) {
+          if (seqNo < fromSeqNo) continue;
+          if (source.trimmedAboveSeqNo !== UNASSIGNED_SEQ_NO && seqNo > source.trimmedAboveSeqNo) continue;
+          visit(seqNo);
+        }
+      }
+    } finally {
+      await Promise.all(sources.map((source) => source.handle.close().catch(noop)));
+    }
   }
 
   private async captureSnapshotSources(fromSeqNo: number, bounds: ReadonlyMap<number, number>): Promise<SnapshotSource[]> {

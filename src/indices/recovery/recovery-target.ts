@@ -10,8 +10,8 @@
  * - prepare_translog: the engine opens that commit (or the store kept for an operations-based recovery) with a
  *   new, empty translog, and the copy joins the shard's group here in replica mode, ready for live writes;
  * - translog_ops: history applied by seqNo (alongside live writes, in any order);
- * - finalize: the global checkpoint, an fsync and a refresh (the copy's first since it opened: a recovering copy
- *   runs no scheduled refresh, as ES's), after which it is `post_recovery`; the primary then marks it in sync;
+ * - finalize: the global checkpoint, an fsync, the copy becomes `post_recovery` and refreshes (its first refresh
+ *   since it opened: a recovering copy runs no scheduled refresh, as ES's); the primary then marks it in sync;
  * - handoff_primary_context: a relocating primary's target takes over primary mode.
  *
  * `recover` resolves when the primary answered `start_recovery` (the copy is in sync); the caller then reports
@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { EsError, replicationErrors, toEsError } from '../../common/errors.js';
 import { fsyncDirectory } from '../../common/atomic-file.js';
 import { randomBase64Uuid } from '../../common/uuid.js';
-import { INDEX_FOLDER, TRANSLOG_FOLDER } from '../../engine/index.js';
+import { INDEX_FOLDER, prestartSegmentWorker, TRANSLOG_FOLDER } from '../../engine/index.js';
 import type { TransportService, TransportNode } from '../../transport/index.js';
 import type { IndexService } from '../index-service.js';
 import type { IndexShard } from '../index-shard.js';
@@ -180,6 +180,8 @@ export class PeerRecoveryTargetService {
         historyUUID: local.historyUUID,
         primaryRelocation: request.primaryRelocation,
       };
+      // The copy's indexing worker starts while the primary prepares, not when the first history arrives.
+      prestartSegmentWorker();
       const response = await this.startWithRetries(request.source, start, recovery);
       const shard = recovery.shard;
       if (shard === undefined || recovery.cancelled) throw new EsError('illegal_state_exception', `recovery of ${label(request)} ended without an open copy`);
@@ -308,13 +310,16 @@ export class PeerRecoveryTargetService {
     shard.syncGlobalCheckpointToEngine();
     await shard.replicationEngine.syncTranslog();
     const synced = performance.now();
-    // Searches may go to this copy once it is started: make what it recovered visible now. Most of a finalize's
-    // time is here: the indexing worker first inverts whatever history it has not caught up with (it runs at a
-    // lower priority than the event loops, decision 0019), then writes the buffer as a segment.
-    await shard.refresh('recovery');
-    // Until this refresh the copy ran no scheduled refresh (IndexShard.scheduledRefresh); from here on it does, as
-    // ES's POST_RECOVERY shard, so writes that arrive before it is started become visible on schedule too.
+    // From here on the copy counts as serving reads (ES's POST_RECOVERY, decision 0029): it refreshes on schedule
+    // again and a `refresh=wait_for` write waits for a refresh. Until now it ran no scheduled refresh and answered
+    // such writes at once (IndexShard.waitForRefresh); every one of those is in the buffer the refresh below writes.
     if (shard.state === 'recovering') shard.state = 'post_recovery';
+    // Searches may go to this copy once it is started: make what it recovered visible now. Most of a finalize's
+    // time is here: the indexing worker first inverts whatever history it has not caught up with, then writes the
+    // buffer as a segment (the whole history's: no scheduled refresh wrote any of it).
+    await shard.refresh('recovery');
+    // Its indexing workers kept the process's priority while the recovered documents went through them.
+    shard.replicationEngine.recoveryFinalized?.();
     this.logFinalize(recovery, shard, synced - started, performance.now() - synced);
     return replicaResponse(shard);
   }

@@ -10,7 +10,14 @@ import { fastFs, indexOp, operationArbitrary, recoverAll, tempDir } from './help
 
 const seqNos = (ops: readonly TranslogOperation[]): number[] => ops.map((op) => op.seqNo);
 
-test('operations come back in file order across generations, filtered by fromSeqNo', async () => {
+/** What forEachSeqNo visits (it reads each record's seqNo only): must equal the seqNos of snapshot(fromSeqNo). */
+async function visitedSeqNos(translog: Translog, fromSeqNo = 0): Promise<number[]> {
+  const visited: number[] = [];
+  await translog.forEachSeqNo(fromSeqNo, (seqNo) => visited.push(seqNo));
+  return visited;
+}
+
+test('operations come back in file order across generations, filtered by fromSeqNo; forEachSeqNo visits the same seqNos', async () => {
   const { dir, cleanup } = tempDir();
   try {
     const translog = await Translog.open(dir, { createIfMissing: true, fs: fastFs() });
@@ -30,6 +37,9 @@ test('operations come back in file order across generations, filtered by fromSeq
     assert.deepStrictEqual(await translog.snapshot().toArray(), written);
     assert.deepStrictEqual(seqNos(await translog.snapshot(7).toArray()), [7, 8, 9, 10, 11]);
     assert.deepStrictEqual(await translog.snapshot(100).toArray(), []);
+    assert.deepStrictEqual(await visitedSeqNos(translog), seqNos(written));
+    assert.deepStrictEqual(await visitedSeqNos(translog, 7), [7, 8, 9, 10, 11]);
+    assert.deepStrictEqual(await visitedSeqNos(translog, 100), []);
     await translog.close();
   } finally {
     cleanup();
@@ -165,6 +175,7 @@ test('random operation sequences with rolls and reopens read back exactly (fast-
           }
         }
         assert.deepStrictEqual(await translog.snapshot().toArray(), expected);
+        assert.deepStrictEqual(await visitedSeqNos(translog), seqNos(expected));
         await translog.close();
         assert.deepStrictEqual(await recoverAll(dir), expected);
       } finally {
@@ -293,9 +304,13 @@ test('records encoded straight into the write buffer read back across buffer bou
             translog.add(op);
             expected.push(op);
           } else if (s.kind === 'sync') await translog.sync();
-          else assert.deepStrictEqual(seqNos(await translog.snapshot().toArray()), seqNos(expected));
+          else {
+            assert.deepStrictEqual(seqNos(await translog.snapshot().toArray()), seqNos(expected));
+            assert.deepStrictEqual(await visitedSeqNos(translog), seqNos(expected));
+          }
         }
         assert.deepStrictEqual(await translog.snapshot().toArray(), expected);
+        assert.deepStrictEqual(await visitedSeqNos(translog, 1), seqNos(expected).slice(1));
         await translog.close();
         assert.deepStrictEqual(await recoverAll(dir), expected);
       } finally {
