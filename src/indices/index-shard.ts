@@ -222,7 +222,7 @@ export class IndexShard {
     });
   }
 
-  /** ES's isReadAllowed: a copy serves reads (and refreshes on schedule) once its recovery finalized. */
+  /** ES's isReadAllowed: a copy serves reads (and refreshes on schedule) from its recovery's finalize on. */
   get isReadAllowed(): boolean {
     return this.state === 'started' || this.state === 'post_recovery';
   }
@@ -231,9 +231,10 @@ export class IndexShard {
    * ES's IndexShard.scheduledRefresh: refreshes when something was written or a `refresh=wait_for` waits, except on
    * a copy that does not serve reads yet (a peer recovery's target before its finalize, which refreshes once for
    * all it recovered: a segment written on schedule in the middle of the history is work the finalize then waits
-   * behind), and except on a search-idle copy of an index without an explicit `index.refresh_interval` that is still being written (ES's
-   * `active`: a write within `indices.memory.shard_inactive_time`), where the refresh is skipped and left pending
-   * for the next search. A copy that stopped being written is refreshed, so it does not hold its old segments.
+   * behind), and except on a search-idle copy of an index without an explicit `index.refresh_interval` that is
+   * still being written (ES's `active`: a write within `indices.memory.shard_inactive_time`), where the refresh is
+   * skipped and left pending for the next search. A copy that stopped being written is refreshed, so it does not
+   * hold its old segments.
    */
   private async scheduledRefresh(): Promise<void> {
     if (!this.isReadAllowed) return;
