@@ -2,19 +2,20 @@
  * The CPU one `GET /_tasks` (group_by=nodes) spends on its listing, in one process and without a host's noise
  * (issue 12's ops goal, decision 0026): the tasks that N concurrent listings hold on a three-node cluster (each
  * request's HTTP task and `direct` child on the coordinating node, a transport child on each other node) are
- * registered in three task managers; per request, the two other nodes list theirs and encode the answer frame, and
- * the coordinating node lists its own, decodes the two frames and writes the response bytes.
+ * registered in three task managers; per request, the two other nodes read the request, list theirs and encode the
+ * answer frame, and the coordinating node lists its own, decodes the two frames and writes the response's chunks
+ * (what the HTTP layer hands to the socket).
  *
  * Usage: node dist/bench/micro/tasks-listing.js [--inflight 50] [--rounds 15]
  * Prints the best round's microseconds per request of each side (the least disturbed by other processes).
  */
 import { TaskManager } from '../../src/tasks/index.js';
-import { listTasksOnNode, type ListTasksRequest } from '../../src/actions/tasks/list-tasks.js';
+import { listRequestFromWire, listRequestToWire, listTasksOnNode, type ListTasksRequest } from '../../src/actions/tasks/list-tasks.js';
 import { tasksResultFromWire, tasksResultToWire } from '../../src/actions/tasks/task-wire.js';
 import { tasksResponseJson } from '../../src/actions/tasks/tasks-response.js';
 import type { NodeTasksResult } from '../../src/actions/tasks/node-fanout.js';
 import { encodeFrame, FrameDecoder, FrameKind, type ResponseFrame } from '../../src/transport/frame.js';
-import { writeJsonBytes } from '../../src/http/xcontent.js';
+import { writeJsonChunks } from '../../src/http/xcontent.js';
 import type { DiscoveryNode } from '../../src/cluster/index.js';
 import type { NodeServices } from '../../src/actions/context.js';
 
@@ -44,14 +45,16 @@ let responseBytes = 0;
 async function oneRequest(timers: { remote: number; coordinating: number }): Promise<void> {
   let start = performance.now();
   const frames: Buffer[] = [];
-  for (const i of [1, 2]) frames.push(encodeFrame({ kind: FrameKind.Response, id: 7, body: tasksResultToWire(await listTasksOnNode(servicesOf(i), request)) }));
+  const wire = listRequestToWire(request);
+  for (const i of [1, 2]) frames.push(encodeFrame({ kind: FrameKind.Response, id: 7, body: tasksResultToWire(await listTasksOnNode(servicesOf(i), listRequestFromWire(wire))) }));
   timers.remote += performance.now() - start;
   start = performance.now();
   const local = await listTasksOnNode(servicesOf(0), request);
   const decoder = new FrameDecoder();
   const outcomes: NodeTasksResult[] = [local, ...frames.map((frame) => tasksResultFromWire((decoder.push(frame)[0] as ResponseFrame).body))];
   const rendered = outcomes.map((outcome, i) => ({ nodeId: ids[i]!, ...outcome.rendered! }));
-  responseBytes = writeJsonBytes(tasksResponseJson({ tasks: [], taskFailures: [], nodeFailures: [], rendered }, 'nodes', nodes, { human: false }), false).length;
+  responseBytes = 0;
+  for (const chunk of writeJsonChunks(tasksResponseJson({ tasks: [], taskFailures: [], nodeFailures: [], rendered }, 'nodes', nodes, { human: false }))) responseBytes += chunk.length;
   timers.coordinating += performance.now() - start;
 }
 
