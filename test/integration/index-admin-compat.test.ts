@@ -145,7 +145,7 @@ test('index settings ES registers are accepted with their types, dynamic-or-not 
   for (const [bad, reason] of invalid) {
     assertError(await node.request('PUT', '/tuned-bad', { body: { settings: bad } }), 400, 'illegal_argument_exception', reason);
   }
-  assert.equal((await node.request('PUT', '/tuned-ok', { body: { settings: { 'index.routing.allocation.require.zone': 'a', number_of_replicas: 0 } } })).status, 200);
+  assert.equal((await node.request('PUT', '/tuned-ok?wait_for_active_shards=0', { body: { settings: { 'index.routing.allocation.require.zone': 'a', number_of_replicas: 0 } } })).status, 200);
   await node.request('DELETE', '/tuned,tuned-ok');
 });
 

@@ -178,5 +178,7 @@ test('rethrottle errors as ES reports them', async () => {
   const notReindex = await node.request('POST', `/_reindex/${waiting.node}:${waiting.id}/_rethrottle?requests_per_second=2`);
   assert.equal(notReindex.body.node_failures[0].caused_by.type, 'resource_not_found_exception');
   assert.equal(notReindex.body.node_failures[0].caused_by.reason, `task [${waiting.node}:${waiting.id}] doesn't support this operation`);
+  // Done with it: cancelled rather than waited out (its 10 s timeout was a third of this file's time).
+  assert.equal((await node.request('POST', `/_tasks/${waiting.node}:${waiting.id}/_cancel`)).status, 200);
   await health;
 });
