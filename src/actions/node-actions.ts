@@ -107,7 +107,11 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
   [DFS_ACTION]: onSearchPool((services, args: DfsShardRequest, task) => dfsOnShard(services, args, task)),
   // A search of one shard queries and fetches in this one request (ES's query-and-fetch); others open a context.
   [QUERY_CONTEXT_ACTION]: onSearchPool((services, args: ContextQueryRequest | RemoteShardSearchRequest, task) =>
-    args.mode.kind === 'query-and-fetch' ? executeRemoteShardSearch(services, args as RemoteShardSearchRequest, task) : queryOnContext(services, args as ContextQueryRequest, task),
+    args.mode.kind === 'query-and-fetch'
+      ? executeRemoteShardSearch(services, args as RemoteShardSearchRequest, task)
+      : (args as ContextQueryRequest).fetchInQuery === true
+        ? queryFetchOnScroll(services, args as ContextQueryRequest, task)
+        : queryOnContext(services, args as ContextQueryRequest, task),
   ),
   [FETCH_CONTEXT_ACTION]: onSearchPool((services, args: ContextFetchRequest, task) => fetchOnContext(services, args, task)),
   // A scroll's later pages (ES's SearchScrollQueryThenFetchAsyncAction and, for one shard, QueryAndFetch).

@@ -167,6 +167,23 @@ describe('scroll, point in time and dfs through every node', () => {
       const cleared = await c!.request('DELETE', '/_search/scroll', { body: { scroll_id: next.body._scroll_id } });
       assert.deepEqual(cleared.body, { succeeded: true, num_freed: 3 });
       assert.deepEqual(taken(), { '[free_context/scroll]': 3 });
+      // A scroll of one shard fetches each page with its query: the first page within [phase/query], as ES's
+      // SearchService does for one shard, the next ones in [phase/query+fetch/scroll] (ES's queryAndFetch scroll id).
+      const one = await a!.request('POST', '/ctx/_search?scroll=1m&routing=r', { body: { size: 12, sort: ['n'], query: { match_all: {} } } });
+      assert.equal(one.status, 200, one.text);
+      assert.equal(one.body._shards.total, 1, one.text);
+      assert.deepEqual(taken(), { '[phase/query]': 1 });
+      const oneNext = await b!.request('POST', '/_search/scroll', { body: { scroll: '1m', scroll_id: one.body._scroll_id } });
+      assert.equal(oneNext.status, 200, oneNext.text);
+      assert.deepEqual(taken(), { '[phase/query+fetch/scroll]': 1 });
+      const firstIds = one.body.hits.hits.map((hit: { _id: string }) => hit._id);
+      const nextIds = oneNext.body.hits.hits.map((hit: { _id: string }) => hit._id);
+      assert.equal(new Set([...firstIds, ...nextIds]).size, firstIds.length + nextIds.length, 'the next page continues after the first');
+      const inOrder = [...firstIds, ...nextIds].map(Number);
+      assert.ok(firstIds.length === 12 && nextIds.length > 0, `${firstIds} then ${nextIds}`);
+      assert.deepEqual(inOrder, [...inOrder].sort((x, y) => x - y), 'the pages go on in sort order');
+      await c!.request('DELETE', '/_search/scroll', { body: { scroll_id: oneNext.body._scroll_id } });
+      taken();
       const pit = await a!.request('POST', '/ctx/_pit?keep_alive=1m');
       assert.equal(pit.status, 200, pit.text);
       const closed = await b!.request('DELETE', '/_pit', { body: { id: pit.body.id } });

@@ -17,7 +17,8 @@
  *   indices:data/read/search[phase/query/scroll]      a scroll's later page: the query on its context (ES's
  *   indices:data/read/search[phase/fetch/id/scroll]   SearchScrollQueryThenFetchAsyncAction), then the winners
  *   indices:data/read/search[phase/query+fetch/scroll]  a later page of a scroll of one shard: both in one request
- *                                                (ES's SearchScrollQueryAndFetchAsyncAction)
+ *                                                (ES's SearchScrollQueryAndFetchAsyncAction; its first page
+ *                                                fetches within `[phase/query]`)
  *   indices:data/read/search[free_context]       free a plain search's context (or a failed scroll's first page's)
  *   indices:data/read/search[free_context/scroll]  free one scroll or point-in-time context (clear scroll, close
  *                                                point in time: ES's ClearScrollController)
@@ -243,6 +244,8 @@ export interface ContextQueryRequest {
   readonly dfs?: readonly DfsResult[];
   /** Set when the index logs slow search phases: this node writes the line (search-slow-log.ts). */
   readonly slowLog?: SearchSlowLogRequest;
+  /** The first page of a scroll of one shard: fetch the page in this request too (queryFetchOnScroll). */
+  readonly fetchInQuery?: boolean;
 }
 
 export interface ContextQueryResult {
@@ -404,8 +407,9 @@ export interface ScrollQueryFetchResult extends ContextQueryResult {
 }
 
 /**
- * ES's scroll of one shard (its scroll id's `queryAndFetch` type): a later page queries the context and fetches all
- * of its hits in the one request, and the context continues after the last of them.
+ * A scroll of one shard, as ES runs it: its first page fetches within the query phase (ES's SearchService does so
+ * for a search of one shard) and its later pages (the scroll id's `queryAndFetch` type) query and fetch in one
+ * request; every hit of the shard's query is on the page, and the context continues after the last of them.
  */
 export async function queryFetchOnScroll(services: NodeServices, args: ContextQueryRequest, task: Task): Promise<ScrollQueryFetchResult> {
   const queried = await queryOnContext(services, args, task);

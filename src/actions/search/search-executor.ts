@@ -464,6 +464,7 @@ async function queryContext(run: Running, plan: SearchPlan, dfs: DfsOutcome | un
     nowMillis: plan.nowMillis,
     ...(dfs !== undefined && { dfs: dfs.results }),
     ...slowLogOf(run, plan, context),
+    ...(mode.kind === 'scroll-start' && plan.slots.length === 1 && { fetchInQuery: true }),
   };
   // A scroll's later page has ES's scroll actions; a scroll of one shard fetches its page in the same request.
   const action = mode.kind !== 'scroll-next' ? QUERY_CONTEXT_ACTION : plan.slots.length === 1 ? QUERY_FETCH_SCROLL_ACTION : QUERY_SCROLL_ACTION;
