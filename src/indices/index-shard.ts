@@ -286,7 +286,8 @@ export class IndexShard {
 
   /**
    * Expires old retention leases, keeps the translog from the lowest seqNo a lease retains, and persists the
-   * leases when they changed, so a restarted primary still retains its copies' history. A replica keeps its
+   * leases, so a restarted primary still retains its copies' history: an added, removed or reset lease at once, a
+   * renewal at most every LEASE_RENEWAL_PERSIST_MILLIS (retention-leases.ts says why that is safe). A replica keeps its
    * operations above the global checkpoint: promoted, it resyncs exactly those to the other copies.
    */
   maintainLeases(): void {
