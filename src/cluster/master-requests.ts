@@ -6,7 +6,7 @@
  * stepped down or went away, and returns only once this node has applied the state the master published, so
  * the caller's next read sees its change.
  */
-import { errors, toEsError, type EsError } from '../common/errors.js';
+import { EsError, errors, toEsError } from '../common/errors.js';
 import type { TransportService } from '../transport/index.js';
 import type { ClusterService } from './cluster-service.js';
 import { hasNoMasterBlock, type ClusterState } from './cluster-state.js';
@@ -43,6 +43,7 @@ function retryable(err: EsError): boolean {
 export class MasterRequests {
   private readonly operations = new Map<string, MasterOperation>();
   private readonly codecs = new Map<string, MasterResultCodec>();
+  private closed = false;
 
   constructor(
     private readonly clusterService: ClusterService,
@@ -50,6 +51,15 @@ export class MasterRequests {
     private readonly transport: TransportService | undefined,
     private readonly localNodeId: string,
   ) {}
+
+  /**
+   * The node is stopping: a request under way ends at its next try (within a second) with node_closed_exception.
+   * Once this node's transport is closed no master can be reached; a request kept retrying until its master_timeout
+   * (30 s by default), and its timer kept the stopped node's process alive that long.
+   */
+  close(): void {
+    this.closed = true;
+  }
 
   /** Registers the operation that runs when this node is master (and its transport handler). */
   register(name: string, operation: MasterOperation, codec?: MasterResultCodec): void {
@@ -74,6 +84,7 @@ export class MasterRequests {
     if (operation === undefined) throw new Error(`no master operation [${name}]`);
     const deadline = Date.now() + masterTimeoutMillis;
     for (;;) {
+      if (this.closed) throw new EsError('node_closed_exception', 'node closed');
       if (this.coordinator.isMaster()) {
         try {
           return (await operation(args)) as T;

@@ -79,6 +79,7 @@ export class GannetNode {
   private diskMonitor: DiskThresholdMonitor | undefined;
   private recoveryLimiter: RecoveryRateLimiter | undefined;
   private delayedAllocation: DelayedAllocationScheduler | undefined;
+  private masterRequests: MasterRequests | undefined;
 
   private logFile: RotatingLogFile | undefined;
   private slowLogs: SlowLogFiles | undefined;
@@ -223,6 +224,7 @@ export class GannetNode {
     const handlerSettings = liveNodeSettings(settings, clusterService);
     // On a single embedded node master operations run in-process; in a cluster they travel to the master.
     const masterRequests = clustered ? new MasterRequests(clusterService, coordinator, transport, localNode.id) : undefined;
+    this.masterRequests = masterRequests;
     // In a cluster every node tells the master which states it applied, for acked requests' `acknowledged`.
     const acks = clustered ? new PublicationAcks(clusterService, transport, localNode.id) : undefined;
     const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number, masterRequests, acks, this.logger);
@@ -374,6 +376,8 @@ export class GannetNode {
     // low max_bytes_per_sec, a timer that kept the stopped process alive); their targets retry elsewhere, as ES's.
     this.recoveryLimiter?.close();
     await this.transport?.stop();
+    // Requests to the master under way (a shard's report, say) end now: no master is reachable any more.
+    this.masterRequests?.close();
     this.delayedAllocation?.stop();
     this.shardStoreCleanup?.stop();
     await this.indicesApplier?.stop();
