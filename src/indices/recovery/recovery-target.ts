@@ -180,8 +180,10 @@ export class PeerRecoveryTargetService {
         historyUUID: local.historyUUID,
         primaryRelocation: request.primaryRelocation,
       };
-      // The copy's indexing worker starts while the primary prepares, not when the first history arrives.
-      prestartSegmentWorker();
+      // A returning copy (it has a safe commit, so the primary may send it only operations) has its indexing worker
+      // started while the primary prepares, not when the first history arrives (decision 0029). A new copy waits for
+      // files first, and its engine starts its worker when it needs one, as before: no spare left waiting unused.
+      if (local.startingSeqNo >= 0) prestartSegmentWorker();
       const response = await this.startWithRetries(request.source, start, recovery);
       const shard = recovery.shard;
       if (shard === undefined || recovery.cancelled) throw new EsError('illegal_state_exception', `recovery of ${label(request)} ended without an open copy`);
