@@ -76,11 +76,13 @@ async function seqNoStats(node: InProcessNode, index: string): Promise<Array<{ p
 }
 
 /**
- * Holds a primary relocation of `index` on its source node right after the handoff (the target is in primary
- * mode, the source forwards writes to it) and before the source answers the target's start_recovery, so the
- * target has not reported itself started and no node has applied another state for it yet.
+ * Holds the answer to a start_recovery of `index` on its source node until released. For a replica's recovery
+ * (`primaryRelocation` false) the copy is then tracked and in sync (it takes every write) but INITIALIZING in the
+ * cluster state, its recovery's refresh behind it. For a primary relocation the hold comes right after the
+ * handoff (the target is in primary mode, the source forwards writes to it): the target has not reported itself
+ * started and no node has applied another state for it yet.
  */
-function holdAfterHandoff(source: InProcessNode, index: string): { reached: Promise<void>; release: () => void; restore: () => void } {
+function holdStartRecoveryAnswer(source: InProcessNode, index: string, primaryRelocation: boolean): { reached: Promise<void>; release: () => void; restore: () => void } {
   let reached!: () => void;
   let release!: () => void;
   const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
@@ -88,27 +90,7 @@ function holdAfterHandoff(source: InProcessNode, index: string): { reached: Prom
   const restore = source.node.nodeServices.transport!.wrapHandlerForTest(START_RECOVERY_ACTION, (handler) => async (body, context) => {
     const answer = await handler(body, context);
     const request = body as StartRecoveryRequest;
-    if (request.index === index && request.primaryRelocation) {
-      reached();
-      await gate;
-    }
-    return answer;
-  });
-  return { reached: reachedPromise, release, restore };
-}
-
-/**
- * Holds the answer to a replica's start_recovery of `index` on the primary's node: until released the copy is
- * tracked and in sync (it takes every write) but INITIALIZING in the cluster state, its recovery's refresh behind it.
- */
-function holdRecoveryAnswer(source: InProcessNode, index: string): { reached: Promise<void>; release: () => void; restore: () => void } {
-  let reached!: () => void;
-  let release!: () => void;
-  const reachedPromise = new Promise<void>((resolve) => (reached = resolve));
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const restore = source.node.nodeServices.transport!.wrapHandlerForTest(START_RECOVERY_ACTION, (handler) => async (body, context) => {
-    const answer = await handler(body, context);
-    if ((body as StartRecoveryRequest).index === index) {
+    if (request.index === index && (!primaryRelocation || request.primaryRelocation)) {
       reached();
       await gate;
     }
@@ -471,7 +453,7 @@ describe('replication to in-sync copies', () => {
     assert.equal((await a.request('POST', '/_bulk', { raw: docs(0, 10), headers: NDJSON })).body.errors, false);
     const primaryNodeId = (await a.request('GET', '/_cluster/state/routing_table/recovering-flush')).body.routing_table.indices['recovering-flush'].shards['0'][0].node;
     const [source, target] = primaryNodeId === a.nodeId ? [a, b] : [b, a];
-    const hold = holdRecoveryAnswer(source, 'recovering-flush');
+    const hold = holdStartRecoveryAnswer(source, 'recovering-flush', false);
     let flushed: { status: number; body: any; text: string };
     let uncommittedOnCopy: number;
     try {
@@ -875,7 +857,7 @@ describe('replication to in-sync copies', () => {
     const [source, replica] = routing.find((copy) => copy.primary)!.node === p.nodeId ? [p, r] : [r, p];
     assert.equal((await a.request('PUT', '/handoff/_doc/before', { body: { n: -1 } })).status, 201);
 
-    const hold = holdAfterHandoff(source, 'handoff');
+    const hold = holdStartRecoveryAnswer(source, 'handoff', true);
     try {
       const moved = await a.request('PUT', '/handoff/_settings', { body: { index: { 'routing.allocation.include._id': `${t.nodeId},${replica.nodeId}` } } });
       assert.equal(moved.status, 200, moved.text);
@@ -927,7 +909,7 @@ describe('replication to in-sync copies', () => {
     const termBefore = (await a.request('GET', '/_cluster/state/metadata/orphan')).body.metadata.indices.orphan.primary_terms['0'] as number;
     assert.equal((await a.request('PUT', '/orphan/_doc/before', { body: { n: -1 } })).status, 201);
 
-    const hold = holdAfterHandoff(source, 'orphan');
+    const hold = holdStartRecoveryAnswer(source, 'orphan', true);
     try {
       const moved = await a.request('PUT', '/orphan/_settings', { body: { index: { 'routing.allocation.include._id': `${target.nodeId},${replica.nodeId}` } } });
       assert.equal(moved.status, 200, moved.text);
