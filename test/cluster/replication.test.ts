@@ -16,6 +16,7 @@ import { REPLICA_ACTION, type ReplicaRequest } from '../../src/indices/index.js'
 import { transportNode } from '../../src/cluster/transport-nodes.js';
 import { FINALIZE_ACTION, START_RECOVERY_ACTION, type FinalizeRequest, type StartRecoveryRequest } from '../../src/indices/recovery/recovery-messages.js';
 import { EsError } from '../../src/common/errors.js';
+import type { ClusterState, ShardRouting } from '../../src/cluster/cluster-state.js';
 
 const NDJSON = { 'content-type': 'application/x-ndjson' };
 /** Generous: the host may be loaded; a hang fails the test instead of the run. */
@@ -97,6 +98,14 @@ function holdStartRecoveryAnswer(source: InProcessNode, index: string, primaryRe
     return answer;
   });
   return { reached: reachedPromise, release, restore };
+}
+
+/** Where shard 0 of a one-shard, one-replica `index` is in `state`: its replica's routing entry and both nodes. */
+function placementOf(nodes: readonly InProcessNode[], state: ClusterState, index: string): { replica: ShardRouting; replicaNode: InProcessNode; primaryNode: InProcessNode } {
+  const replica = state.routing.get(index)![0]!.find((copy) => !copy.primary)!;
+  const replicaNode = nodes.find((node) => node.nodeId === replica.nodeId)!;
+  const primaryNode = nodes.find((node) => node.nodeId !== replica.nodeId)!;
+  return { replica, replicaNode, primaryNode };
 }
 
 function bulkOf(lines: string[]): string {
@@ -481,8 +490,7 @@ describe('replication to in-sync copies', () => {
     await a.request('PUT', '/failing-flush', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
     await cluster.waitFor(a, '/_cluster/health/failing-flush?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
     const state = a.node.nodeServices.clusterService.state();
-    const replica = state.routing.get('failing-flush')![0]!.find((copy) => !copy.primary)!;
-    const replicaNode = [a, b].find((node) => node.nodeId === replica.nodeId)!;
+    const { replicaNode } = placementOf([a, b], state, 'failing-flush');
     assert.equal((await a.request('PUT', '/failing-flush/_doc/1', { body: { x: 1 } })).status, 201);
     const restores = ['indices:admin/refresh[s][r]', 'indices:admin/flush[s][r]'].map((action) =>
       replicaNode.node.nodeServices.transport!.wrapHandlerForTest(action, () => async () => {
@@ -576,9 +584,7 @@ describe('replication to in-sync copies', () => {
     const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
     await a.request('PUT', '/large', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 }, mappings: { properties: { text: { type: 'text' } } } } });
     await cluster.waitFor(a, '/_cluster/health/large?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
-    const replica = a.node.nodeServices.clusterService.state().routing.get('large')![0]!.find((copy) => !copy.primary)!;
-    const replicaNode = [a, b].find((node) => node.nodeId === replica.nodeId)!;
-    const primaryNode = [a, b].find((node) => node.nodeId !== replica.nodeId)!;
+    const { replicaNode, primaryNode } = placementOf([a, b], a.node.nodeServices.clusterService.state(), 'large');
     // What the replica's event loop parses itself: every source handed to the synchronous parse.
     const service = replicaNode.node.nodeServices.indices!.service.indexService('large')!;
     const parsedOnLoop: number[] = [];
@@ -610,9 +616,7 @@ describe('replication to in-sync copies', () => {
     await a.request('PUT', '/terms', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
     await cluster.waitFor(a, '/_cluster/health/terms?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
     const state = a.node.nodeServices.clusterService.state();
-    const replica = state.routing.get('terms')![0]!.find((copy) => !copy.primary)!;
-    const replicaNode = [a, b].find((node) => node.nodeId === replica.nodeId)!;
-    const primaryNode = [a, b].find((node) => node.nodeId !== replica.nodeId)!;
+    const { replica, replicaNode, primaryNode } = placementOf([a, b], state, 'terms');
     const metadata = state.indices.get('terms')!;
     const request = (primaryTerm: number): ReplicaRequest => ({
       index: 'terms',
@@ -646,9 +650,7 @@ describe('replication to in-sync copies', () => {
     await a.request('PUT', '/failing', { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
     await cluster.waitFor(a, '/_cluster/health/failing?wait_for_status=green&timeout=30s', (r) => r.body?.status === 'green');
     const before = a.node.nodeServices.clusterService.state();
-    const replica = before.routing.get('failing')![0]!.find((copy) => !copy.primary)!;
-    const replicaNode = [a, b].find((node) => node.nodeId === replica.nodeId)!;
-    const primaryNode = [a, b].find((node) => node.nodeId !== replica.nodeId)!;
+    const { replica, replicaNode, primaryNode } = placementOf([a, b], before, 'failing');
     assert.equal(before.indices.get('failing')!.inSyncAllocationIds[0]!.length, 2);
     // The replica's engine breaks underneath (as a disk failure would): its next write fails.
     const replicaShard = replicaNode.node.nodeServices.indices!.service.shard('failing', 0)!;
