@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { nodeOptionsFor, NODE_OPTIONS_FILE } from '../../src/node/node-options.js';
-import { STILL_RUNNING_MARK } from '../../src/cli/start-command.js';
+import { STILL_RUNNING_MARK } from '../../src/cli/exit-watchdog.js';
 import { startsTestCluster, startTestCluster, type TestClusterPeers } from './test-cluster-mode.js';
 
 /** The compiled tree this test runs from (dist/ or a private --outDir): test/helpers/ is two levels down. */
