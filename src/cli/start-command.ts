@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
 import { rmSync, writeFileSync } from 'node:fs';
 import { EsError } from '../common/errors.js';
-import { GannetNode } from '../node/node.js';
+import type { GannetNode } from '../node/node.js';
 import { checkConfigFolder, parseCommandLineSettings, resolveSettings } from '../node/node-settings.js';
 import { ExitCode } from './exit-codes.js';
 import { exitAfterShutdown } from './exit-watchdog.js';
@@ -98,6 +98,9 @@ export async function startCommand(args: string[]): Promise<number> {
   try {
     checkConfigFolder(options.configDir);
     const settings = resolveSettings({ configFile: join(options.configDir, 'gannet.yml'), commandLine: parseCommandLineSettings(options.pairs) });
+    // The node's modules (~760 files, 1-2 s of CPU on a loaded host) load only once the settings are known to be
+    // good: a start refused for its settings or its config folder answers at once (node-settings.js loads ~20).
+    const { GannetNode } = await import('../node/node.js');
     node = new GannetNode(settings);
     // GannetNode.start stops whatever it started before it throws.
     await node.start();
