@@ -39,6 +39,7 @@ import {
   QUERY_CONTEXT_ACTION,
   QUERY_FETCH_SCROLL_ACTION,
   QUERY_SCROLL_ACTION,
+  queryFetchOnContext,
   queryFetchOnScroll,
   queryOnContext,
   type CanMatchNodeRequest,
@@ -110,7 +111,7 @@ const NODE_ACTIONS: Record<string, NodeAction> = {
     args.mode.kind === 'query-and-fetch'
       ? executeRemoteShardSearch(services, args as RemoteShardSearchRequest, task)
       : (args as ContextQueryRequest).fetchInQuery === true
-        ? queryFetchOnScroll(services, args as ContextQueryRequest, task)
+        ? queryFetchOnContext(services, args as ContextQueryRequest, task)
         : queryOnContext(services, args as ContextQueryRequest, task),
   ),
   [FETCH_CONTEXT_ACTION]: onSearchPool((services, args: ContextFetchRequest, task) => fetchOnContext(services, args, task)),

@@ -184,6 +184,28 @@ describe('scroll, point in time and dfs through every node', () => {
       assert.deepEqual(inOrder, [...inOrder].sort((x, y) => x - y), 'the pages go on in sort order');
       await c!.request('DELETE', '/_search/scroll', { body: { scroll_id: oneNext.body._scroll_id } });
       taken();
+      // A point in time of one shard (routing picks it) fetches its page with its query too, from `from` on (ES's
+      // SearchService runs any search of one shard so, whatever its reader context); one over three shards does not.
+      const onePit = await a!.request('POST', '/ctx/_pit?keep_alive=1m&routing=r');
+      assert.equal(onePit.status, 200, onePit.text);
+      assert.equal(onePit.body._shards.total, 1, onePit.text);
+      taken();
+      const pitPage = await b!.request('POST', '/_search', { body: { from: 3, size: 5, sort: ['n'], pit: { id: onePit.body.id } } });
+      assert.equal(pitPage.status, 200, pitPage.text);
+      assert.deepEqual(taken(), { '[phase/query]': 1 }, 'one request for the query and the fetch');
+      const pitAll = await c!.request('POST', '/_search', { body: { size: 8, sort: ['n'], pit: { id: onePit.body.id } } });
+      const expectedPage = pitAll.body.hits.hits.slice(3, 8).map((hit: { _id: string; _source: unknown }) => [hit._id, hit._source]);
+      assert.equal(expectedPage.length, 5, pitAll.text);
+      assert.deepEqual(
+        pitPage.body.hits.hits.map((hit: { _id: string; _source: unknown }) => [hit._id, hit._source]),
+        expectedPage,
+      );
+      assert.equal(pitPage.body.hits.total.value, pitAll.body.hits.total.value);
+      const emptyPage = await a!.request('POST', '/_search', { body: { from: DOCS + 10, size: 5, pit: { id: onePit.body.id } } });
+      assert.equal(emptyPage.status, 200, emptyPage.text);
+      assert.deepEqual(emptyPage.body.hits.hits, []);
+      assert.deepEqual((await a!.request('DELETE', '/_pit', { body: { id: onePit.body.id } })).body, { succeeded: true, num_freed: 1 });
+      taken();
       const pit = await a!.request('POST', '/ctx/_pit?keep_alive=1m');
       assert.equal(pit.status, 200, pit.text);
       const closed = await b!.request('DELETE', '/_pit', { body: { id: pit.body.id } });

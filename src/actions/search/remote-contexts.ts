@@ -11,7 +11,8 @@
  *                                                plain search's single-use one, first): doc ids, scores, sort
  *                                                values and partial aggregations, never sources; or, for a
  *                                                search of one shard, query and fetch at once
- *                                                (remote-shard-search.ts)
+ *                                                (remote-shard-search.ts; on a context: a scroll's first page,
+ *                                                a point in time, queryFetchOnContext)
  *   indices:data/read/search[phase/fetch/id]     the page's winners from a context, recording a scroll's position
  *                                                (a plain search's context is freed by it: ES's ShardFetchRequest)
  *   indices:data/read/search[phase/query/scroll]      a scroll's later page: the query on its context (ES's
@@ -244,7 +245,10 @@ export interface ContextQueryRequest {
   readonly dfs?: readonly DfsResult[];
   /** Set when the index logs slow search phases: this node writes the line (search-slow-log.ts). */
   readonly slowLog?: SearchSlowLogRequest;
-  /** The first page of a scroll of one shard: fetch the page in this request too (queryFetchOnScroll). */
+  /**
+   * The request's only shard (a scroll's first page or a point-in-time search of one shard): fetch the page in this
+   * request too (queryFetchOnContext), as ES's SearchService does for a search of one shard.
+   */
   readonly fetchInQuery?: boolean;
 }
 
@@ -399,11 +403,42 @@ export async function fetchOnContext(services: NodeServices, args: ContextFetchR
   }
 }
 
-// ---- a later page of a scroll of one shard: query and fetch at once -----------------------------------------
+// ---- a search of one shard in a context: query and fetch at once --------------------------------------------
 
 export interface ScrollQueryFetchResult extends ContextQueryResult {
-  /** The page's hits, fetched: with one shard every hit of its query is on the page. */
+  /** The page's hits, fetched: with one shard every hit of its query from `from` on is on the page. */
   readonly hits: FetchedSearchHit[];
+}
+
+/** The query request of a context's only shard that fetches too: a scroll's first page or a point-in-time search. */
+export function queryFetchOnContext(services: NodeServices, args: ContextQueryRequest, task: Task): Promise<ScrollQueryFetchResult> {
+  return args.mode.kind === 'pit' ? queryFetchOnPit(services, args, task) : queryFetchOnScroll(services, args, task);
+}
+
+/**
+ * A point-in-time search of one shard, as ES's SearchService runs a search of one shard whatever its reader context:
+ * the query, then the fetch of the page (the hits before `from` are the reduce's to skip) in this one request, where
+ * a point in time over several shards fetches in a second request (`[phase/fetch/id]`) per shard with winners.
+ */
+async function queryFetchOnPit(services: NodeServices, args: ContextQueryRequest, task: Task): Promise<ScrollQueryFetchResult> {
+  const queried = await queryOnContext(services, args, task);
+  const docs = queried.query.hits.slice(queried.request.from ?? 0);
+  if (docs.length === 0) return { ...queried, hits: [] };
+  const fetched = await fetchOnContext(
+    services,
+    {
+      kind: 'pit',
+      context: queried.context!,
+      shardIndex: args.label.shardIndex,
+      docs: docs.map((hit) => ({ doc: hit.doc, score: hit.score, ...(hit.sortValues !== undefined && { sortValues: hit.sortValues }) })),
+      ...(args.request !== undefined && { request: args.request }),
+      nowMillis: args.nowMillis,
+      ...(args.dfs !== undefined && { dfs: args.dfs }),
+      ...(args.slowLog !== undefined && { slowLog: args.slowLog }),
+    },
+    task,
+  );
+  return { ...queried, hits: fetched };
 }
 
 /**

@@ -434,7 +434,8 @@ async function queryShard(run: Running, plan: SearchPlan, dfs: DfsOutcome | unde
 /**
  * A shard whose phases run in a context on its node: a scroll's first page (which opens the context there), its
  * later pages, or a point in time. Only the query runs here; the winners are fetched afterwards (fetchFromContext),
- * which also tells a scroll's shard where its next page starts.
+ * which also tells a scroll's shard where its next page starts, except for a search of one shard, whose page comes
+ * back with its query (ES's SearchService fetches within the query phase when the request has one shard).
  */
 async function queryContext(run: Running, plan: SearchPlan, dfs: DfsOutcome | undefined, context: ActionContext): Promise<void> {
   const mode = plan.mode;
@@ -464,7 +465,8 @@ async function queryContext(run: Running, plan: SearchPlan, dfs: DfsOutcome | un
     nowMillis: plan.nowMillis,
     ...(dfs !== undefined && { dfs: dfs.results }),
     ...slowLogOf(run, plan, context),
-    ...(mode.kind === 'scroll-start' && plan.slots.length === 1 && { fetchInQuery: true }),
+    // A search of one shard fetches its page with its query (ES's SearchService: a scroll's first page, a point in time).
+    ...(mode.kind !== 'scroll-next' && plan.slots.length === 1 && { fetchInQuery: true }),
   };
   // A scroll's later page has ES's scroll actions; a scroll of one shard fetches its page in the same request.
   const action = mode.kind !== 'scroll-next' ? QUERY_CONTEXT_ACTION : plan.slots.length === 1 ? QUERY_FETCH_SCROLL_ACTION : QUERY_SCROLL_ACTION;
