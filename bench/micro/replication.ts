@@ -20,6 +20,9 @@
  *        `index.search.idle.after` and the bulk waits until every copy reports `refresh.is_search_idle`, as a bulk
  *        into an index nobody searched for that long would find it. Without it the bulk starts right after the index
  *        is created, when no copy is idle yet (a fresh copy counts as just searched).
+ *        [--lease-ttl 3s] the nodes' etcd lease (the test clusters' 3 s until 2026-11-29 lost a primary mid-bulk on a
+ *        loaded host). Part 1 prints each node's event-loop stalls over 1 s and late lease renewals, and on a failover
+ *        (the primary no longer on the first node, or a copy missing) the nodes' lines on membership.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -38,6 +41,8 @@ const PIN = process.argv.includes('--pin');
 const REFRESH_INTERVAL = process.argv.includes('--refresh-interval') ? process.argv[process.argv.indexOf('--refresh-interval') + 1] : undefined;
 /** `--idle-after 30s`: the bench index's `index.search.idle.after`, and the bulk waits for every copy to be idle. */
 const IDLE_AFTER = process.argv.includes('--idle-after') ? process.argv[process.argv.indexOf('--idle-after') + 1] : undefined;
+/** `--lease-ttl 3s`: the nodes' `cluster.etcd.lease_ttl` (default: the test clusters', Gannet's 10 s). */
+const LEASE_SETTING: Record<string, string> = process.argv.includes('--lease-ttl') ? { 'cluster.etcd.lease_ttl': process.argv[process.argv.indexOf('--lease-ttl') + 1]! } : {};
 const REFRESH_SETTING = {
   ...(REFRESH_INTERVAL === undefined ? {} : { refresh_interval: REFRESH_INTERVAL }),
   ...(IDLE_AFTER === undefined ? {} : { 'search.idle.after': IDLE_AFTER }),
@@ -232,9 +237,35 @@ async function singleNodeRun(bodies: readonly string[], clients: number, docs: n
   }
 }
 
+/** What the nodes logged about their membership and their event loops: why a copy moved, when one did. */
+const MEMBERSHIP_EVENTS = ['event_loop_stall', 'lease_renewal_late', 'node_left', 'no_master', 'shard_failed', 'lost the etcd lease', 'stepping down', 'elected as master'];
+
+/**
+ * After the bulk: if the primary is not on the first node any more, or a copy is missing, the nodes' own lines on
+ * membership, lease renewals and event-loop stalls (a failover seen once at load 16-22 left no trace); in any case how
+ * many stalls above the threshold each node logged, and the longest.
+ */
+async function reportFailover(primaryNode: NodeProcess, nodes: readonly NodeProcess[]): Promise<void> {
+  const routing = await primaryNode.request('GET', '/_cluster/state/routing_table/bench?local=true');
+  const copies: any[] = routing.body?.routing_table?.indices?.bench?.shards?.['0'] ?? [];
+  const primaryHere = copies.some((copy) => copy.primary && copy.node === primaryNode.nodeId && copy.state === 'STARTED');
+  const started = copies.filter((copy) => copy.state === 'STARTED').length;
+  nodes.forEach((node, i) => {
+    const stalls = node.logs.filter((line) => line.includes('"event_loop_stall"')).map((line) => Number((JSON.parse(line) as { stalled_millis: number }).stalled_millis));
+    const late = node.logs.filter((line) => line.includes('"lease_renewal_late"')).length;
+    console.log(`  node ${i}: ${stalls.length} event-loop stalls above the threshold${stalls.length > 0 ? ` (longest ${Math.max(...stalls)} ms)` : ''}, ${late} late lease renewals`);
+  });
+  if (primaryHere && started === 2) return;
+  console.log(`  FAILOVER during the bulk: ${started} started copies, primary ${primaryHere ? 'still' : 'no longer'} on node 0; the nodes' lines:`);
+  nodes.forEach((node, i) => {
+    for (const line of node.logs.filter((logged) => MEMBERSHIP_EVENTS.some((event) => logged.includes(event)))) console.log(`  node ${i}: ${line.slice(0, 400)}`);
+  });
+}
+
 /** 1b. Two nodes, the primary on the first and its replica on the second; then `more` on the same cluster. */
 async function replicatedRun(bodies: readonly string[], clients: number, docs: number, singleRate: number, ratios: number[], more?: (cluster: ClusterProcesses) => Promise<void>): Promise<void> {
-  const cluster = await ClusterProcesses.start(1);
+  // Stalls of the event loop longer than a second are logged (the default threshold is 5 s), to be counted above.
+  const cluster = await ClusterProcesses.start(1, { 'thread_pool.estimated_time_interval.warn_threshold': '1s', ...LEASE_SETTING });
   let keptData: string | undefined;
   try {
     const [a] = cluster.nodes as [NodeProcess];
@@ -249,6 +280,7 @@ async function replicatedRun(bodies: readonly string[], clients: number, docs: n
     pin(a, 0);
     pin(b, 1);
     const { result: rate, cpuPer1000 } = await withCpu([a, b], docs, () => ingest(a, bodies, clients, docs));
+    await reportFailover(a, [a, b]);
     ratios.push(rate / singleRate);
     console.log(`1 primary + 1 replica, 2 nodes:  ${Math.round(rate)} docs/s (${(rate / singleRate).toFixed(2)}x of one node; goal >= 0.6x); ${cpuText(cpuPer1000)} (primary + replica); ${await refreshText(a, 'bench')}`);
     console.log(`  then ${await afterBulkText(a, [a, b], docs)}`);

@@ -3,6 +3,8 @@
  * loading the whole server (test/helpers/node-process.ts imports this file; start-command.js would load every module
  * of the node, ~1.5-3 s of CPU in each test process on this host).
  */
+import { describeLiveTimers } from '../common/live-timers.js';
+
 /** How long a shut-down node's process may take to end by itself (sockets closing, files flushing). */
 const EXIT_GRACE_MILLIS = 10_000;
 
@@ -15,7 +17,9 @@ const EXIT_GRACE_MILLIS = 10_000;
 export function exitAfterShutdown(code: number): void {
   const timer = setTimeout(() => {
     const held = process.getActiveResourcesInfo().join(', ');
-    process.stderr.write(`gannet: ${STILL_RUNNING_MARK} ${EXIT_GRACE_MILLIS / 1000}s after the shutdown, held by [${held}]; exiting\n`);
+    // "Timeout" alone never said which one: name each (its delay, callback, and creating stack once traced).
+    const timers = held.includes('Timeout') ? `; timers: ${describeLiveTimers()}` : '';
+    process.stderr.write(`gannet: ${STILL_RUNNING_MARK} ${EXIT_GRACE_MILLIS / 1000}s after the shutdown, held by [${held}]${timers}; exiting\n`);
     process.exit(code);
   }, EXIT_GRACE_MILLIS);
   // Unreferenced: it fires only if something else keeps the process alive.

@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { rmSync, writeFileSync } from 'node:fs';
 import { EsError } from '../common/errors.js';
 import type { GannetNode } from '../node/node.js';
+import { traceTimerCreation } from '../common/live-timers.js';
 import { checkConfigFolder, parseCommandLineSettings, resolveSettings } from '../node/node-settings.js';
 import { ExitCode } from './exit-codes.js';
 import { exitAfterShutdown } from './exit-watchdog.js';
@@ -123,6 +124,8 @@ export async function startCommand(args: string[]): Promise<number> {
       if (stopping) return;
       stopping = true;
       started.logger.info({ event: 'signal', signal }, `received ${signal}, shutting down`);
+      // Should a timer outlive the shutdown, the exit watchdog names it with the stack that created it.
+      traceTimerCreation();
       started.stop().then(
         () => {
           if (options.pidFile !== undefined) rmSync(resolve(options.pidFile), { force: true });

@@ -17,6 +17,9 @@ export class ClusterService {
   maxTaskWaitMillis = 0;
   /** Shard-store fetches under way (ES's number_of_in_flight_fetch). */
   inFlightFetches = 0;
+  /** The waits under way (`waitFor`), each with its timer; `closeWaits` ends them. */
+  private readonly waits = new Set<() => void>();
+  private waitsClosed = false;
 
   constructor(initial: ClusterState) {
     this.current = initial;
@@ -53,6 +56,15 @@ export class ClusterService {
   }
 
   /**
+   * The node is shutting down: every wait under way ends now as timed out, and later ones at once. A wait's timer
+   * (a write waiting out its `timeout` for a master, up to a minute) kept a shut-down node's process alive.
+   */
+  closeWaits(): void {
+    this.waitsClosed = true;
+    for (const closeWait of [...this.waits]) closeWait();
+  }
+
+  /**
    * Resolves with the first state for which `accept` holds, or with the latest state and `timedOut` when
    * `timeoutMillis` passes first. Rejects with the signal's reason when the signal aborts (task cancelled).
    */
@@ -63,18 +75,21 @@ export class ClusterService {
   ): Promise<{ state: ClusterState; timedOut: boolean }> {
     if (cancellation !== undefined && isCancelled(cancellation)) return Promise.reject(signalOf(cancellation).reason);
     if (accept(this.current)) return Promise.resolve({ state: this.current, timedOut: false });
-    if (timeoutMillis <= 0) return Promise.resolve({ state: this.current, timedOut: true });
+    if (timeoutMillis <= 0 || this.waitsClosed) return Promise.resolve({ state: this.current, timedOut: true });
     // Only a wait that does not end at once listens for the abort (a task makes its signal when first asked).
     const signal = cancellation === undefined ? undefined : signalOf(cancellation);
     return new Promise((resolve, reject) => {
       const finish = (outcome: () => void) => {
         clearTimeout(timer);
+        this.waits.delete(closeWait);
         unsubscribe();
         signal?.removeEventListener('abort', onAbort);
         outcome();
       };
       const onAbort = () => finish(() => reject(signal!.reason));
       const timer = setTimeout(() => finish(() => resolve({ state: this.current, timedOut: true })), timeoutMillis);
+      const closeWait = () => finish(() => resolve({ state: this.current, timedOut: true }));
+      this.waits.add(closeWait);
       const unsubscribe = this.onChange((state) => {
         if (accept(state)) finish(() => resolve({ state, timedOut: false }));
       });

@@ -86,6 +86,11 @@ export class PublicationAcks implements AckWaiter {
     for (const node of [...this.appliedVersions.keys()]) if (!state.nodes.has(node) && node !== this.localNodeId) this.appliedVersions.delete(node);
   }
 
+  /** The node is shutting down: every wait ends unacknowledged now (its timer, up to the ack timeout, held the process). */
+  close(): void {
+    for (const waiter of [...this.waiters]) waiter.finish(false);
+  }
+
   waitForAcks(version: number, timeoutMillis: number): Promise<boolean> {
     const state = this.clusterService.state();
     const nodes = new Set(state.nodes.keys());

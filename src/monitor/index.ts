@@ -11,3 +11,4 @@ export { heapPools, type HeapPools, type HeapPool } from './heap-pools.js';
 export { virtualMemoryBytes } from './process-probe.js';
 export { GcOverheadMonitor, gcOverheadLevel, type GcOverheadThresholds } from './gc-overhead-monitor.js';
 export { profileEventLoop, summarize as summarizeProfile, type EventLoopProfile, type HotStack } from './hot-threads.js';
+export { EventLoopStallMonitor } from './event-loop-stall-monitor.js';

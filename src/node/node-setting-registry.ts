@@ -101,6 +101,7 @@ const NODE_SETTINGS: readonly NodeSettingDefinition[] = [
   setting('monitor.jvm.gc.overhead.warn', t.integer(0, 100), '50', 'percent of an interval spent in GC logged at warn'),
   setting('monitor.jvm.gc.overhead.info', t.integer(0, 100), '25', 'percent of an interval spent in GC logged at info'),
   setting('monitor.jvm.gc.overhead.debug', t.integer(0, 100), '10', 'percent of an interval spent in GC logged at debug'),
+  setting('thread_pool.estimated_time_interval.warn_threshold', t.time(0), '5s', 'an event-loop stall longer than this is logged at warn (ES’s timer-thread check); `0` turns it off'),
 ];
 
 function clusterSettings(): NodeSettingDefinition[] {

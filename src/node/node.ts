@@ -26,7 +26,7 @@ import { reroute } from '../cluster/routing/allocation.js';
 import { AllocationService } from '../cluster/routing/allocation-service.js';
 import { TaskManager } from '../tasks/index.js';
 import { TransportService, registerHandshake } from '../transport/index.js';
-import { GcOverheadMonitor, NodeMonitor } from '../monitor/index.js';
+import { EventLoopStallMonitor, GcOverheadMonitor, NodeMonitor } from '../monitor/index.js';
 import { HttpServer } from '../http/http-server.js';
 import { corsConfig } from '../http/cors.js';
 import { allowedHostNames } from '../http/request-origin.js';
@@ -80,11 +80,14 @@ export class GannetNode {
   private recoveryLimiter: RecoveryRateLimiter | undefined;
   private delayedAllocation: DelayedAllocationScheduler | undefined;
   private masterRequests: MasterRequests | undefined;
+  private clusterService: ClusterService | undefined;
+  private publicationAcks: PublicationAcks | undefined;
 
   private logFile: RotatingLogFile | undefined;
   private slowLogs: SlowLogFiles | undefined;
   private stopEventLog: (() => void) | undefined;
   private gcMonitor: GcOverheadMonitor | undefined;
+  private stallMonitor: EventLoopStallMonitor | undefined;
 
   /** Without a logger, the node logs to stdout and to its log file under `path.logs`. */
   constructor(settings: Settings, logger?: Logger) {
@@ -163,6 +166,7 @@ export class GannetNode {
     const transportPorts = parsePortRange(settings.getString('transport.port', '9300-9399'), 'transport.port');
 
     const clusterService = new ClusterService(initialClusterState(settings.getString('cluster.name', 'gannet')));
+    this.clusterService = clusterService;
     const taskManager = new TaskManager(environment.nodeId);
     // The node id survives restarts and task ids restart: never hand out the id of a task whose result is stored.
     const storedTaskIdFloorPath = join(environment.dataPath, '_tasks', 'stored_task_id_floor');
@@ -188,6 +192,11 @@ export class GannetNode {
       });
       this.gcMonitor.start();
     }
+    this.stallMonitor = new EventLoopStallMonitor(this.logger, settings.getTimeMillis('thread_pool.estimated_time_interval.warn_threshold', 5000), () => {
+      const gc = monitor.gc();
+      return gc.young.collectionTimeMillis + gc.old.collectionTimeMillis;
+    });
+    this.stallMonitor.start();
 
     // Ports are known only once bound, and the local node carries them, so bind before publishing the node.
     const transport = new TransportService(host, transportPorts);
@@ -227,6 +236,7 @@ export class GannetNode {
     this.masterRequests = masterRequests;
     // In a cluster every node tells the master which states it applied, for acked requests' `acknowledged`.
     const acks = clustered ? new PublicationAcks(clusterService, transport, localNode.id) : undefined;
+    this.publicationAcks = acks;
     const metadata = new MetadataService(clusterService, coordinator, handlerSettings, version.number, masterRequests, acks, this.logger);
     const updateFloodBlock = async (indices: readonly string[], value: 'true' | null): Promise<void> => {
       await metadata.updateSettings(indices, { [READ_ONLY_ALLOW_DELETE]: value }, false);
@@ -366,6 +376,7 @@ export class GannetNode {
     this.coordinator?.prepareToStop?.();
     this.stopEventLog?.();
     this.gcMonitor?.stop();
+    this.stallMonitor?.stop();
     await this.http?.stop();
     this.nodeConnections?.stop();
     // Before the transport: a disk check under way reports to the master, and once the transport is closed the
@@ -378,6 +389,10 @@ export class GannetNode {
     await this.transport?.stop();
     // Requests to the master under way (a shard's report, say) end now: no master is reachable any more.
     this.masterRequests?.close();
+    // Waits for a state or for acks end too: no state will come that they could act on, and their timers (up to a
+    // write's or an ack's timeout) kept the shut-down process alive.
+    this.clusterService?.closeWaits();
+    this.publicationAcks?.close();
     this.delayedAllocation?.stop();
     this.shardStoreCleanup?.stop();
     await this.indicesApplier?.stop();

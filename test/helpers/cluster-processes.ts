@@ -46,7 +46,10 @@ export class ClusterProcesses {
       'cluster.name': this.clusterName,
       'cluster.coordination': 'etcd',
       'cluster.etcd.endpoints': this.etcd.endpoint,
-      'cluster.etcd.lease_ttl': '3s',
+      // Gannet's default lease. A 3 s lease expired whenever a node's event loop was held ~2 s, which this shared
+      // host does routinely (1-2 s stalls at load 16, ~7 s once at start-up): a primary failed over mid-bulk, a
+      // restarted replica left during its replay. Tests of silent failures (SIGSTOP, partitions) set a short one.
+      'cluster.etcd.lease_ttl': '10s',
       ...this.extraSettings,
       ...settings,
     };

@@ -97,6 +97,8 @@ export interface Lease {
   revoke(): Promise<void>;
   release(): void;
   on(event: 'lost', handler: (err: Error) => void): this;
+  /** etcd answered a keepalive: the lease runs its full TTL from now. */
+  on(event: 'keepaliveSucceeded', handler: () => void): this;
 }
 
 export interface Namespace {

@@ -80,6 +80,9 @@ export class EtcdCoordinator implements Coordinator {
   /** The last state published by a master and applied here (the local view may add the no-master block). */
   private published: StoredState | undefined;
   private watchConnected = true;
+  /** Why this node applies the no-master block now (undefined: it knows a master); logged when it changes. */
+  private noMasterReason: string | undefined = 'not started';
+  private knewMaster = false;
   private leaseValid = false;
   private electionLeader: { nodeId: string; term: number } | undefined;
   private readonly registrations = new Map<string, DiscoveryNode>();
@@ -199,6 +202,10 @@ export class EtcdCoordinator implements Coordinator {
     this.lease = lease;
     this.leaseId = await lease.grant();
     this.leaseValid = true;
+    let renewedAt = performance.now();
+    lease.on('keepaliveSucceeded', () => {
+      renewedAt = this.warnOfLateRenewal(renewedAt);
+    });
     lease.on('lost', (err) => {
       if (this.lease !== lease || this.stopped) return;
       this.leaseValid = false;
@@ -208,12 +215,32 @@ export class EtcdCoordinator implements Coordinator {
         this.applyLocalView();
         return;
       }
-      this.options.log('warn', 'lost the etcd lease; stepping down and registering again', err);
+      this.options.log('warn', `lost the etcd lease (last renewed [${Math.round(performance.now() - renewedAt)}ms] ago, ttl [${this.options.leaseTtlSeconds}s]); stepping down and registering again`, err);
       this.stepDown('lease lost');
       this.applyLocalView();
       void this.reRegister();
     });
     await this.namespace!.put(nodeKey(this.localNode.id)).value(JSON.stringify(this.localNode)).lease(this.leaseId);
+  }
+
+  /**
+   * A renewal is asked every third of the TTL; one that comes after two thirds of it means the lease nearly expired
+   * (etcd expires it a TTL after the last renewal it received, and the others then see this node leave). Said at warn,
+   * so that a node that did leave explains it: its event loop was held (an `event_loop_stall` line says so) or etcd
+   * was slow to answer. Returns the time of this renewal.
+   */
+  private warnOfLateRenewal(previousRenewal: number): number {
+    const now = performance.now();
+    const sincePrevious = Math.round(now - previousRenewal);
+    const ttlMillis = this.options.leaseTtlSeconds * 1000;
+    if (sincePrevious > (ttlMillis * 2) / 3) {
+      this.options.log('warn', `the etcd lease was renewed [${sincePrevious}ms] after the previous renewal, close to its ttl [${this.options.leaseTtlSeconds}s]: this node nearly left the cluster`, undefined, {
+        event: 'lease_renewal_late',
+        since_previous_millis: sincePrevious,
+        lease_ttl_millis: ttlMillis,
+      });
+    }
+    return now;
   }
 
   private async reRegister(): Promise<void> {
@@ -397,7 +424,16 @@ export class EtcdCoordinator implements Coordinator {
       this.publishMembership();
     });
     watcher.on('delete', (kv) => {
-      this.registrations.delete(kv.key.toString().slice(NODES_PREFIX.length));
+      const nodeId = kv.key.toString().slice(NODES_PREFIX.length);
+      const gone = this.registrations.get(nodeId);
+      this.registrations.delete(nodeId);
+      // The master's word on why a node left (ES's "node-left[... reason: ...]"): etcd deletes a registration when
+      // its lease expires (the node stopped renewing it: paused, partitioned, its loop held), is revoked (a refused
+      // connect proved it gone, or it stopped).
+      this.options.log('info', `node-left [${gone?.name ?? ''}][${nodeId}]: its etcd registration was deleted (its lease expired or was revoked)`, undefined, {
+        event: 'node_left',
+        node_id: nodeId,
+      });
       this.publishMembership();
     });
     watcher.on('error', () => {
@@ -557,18 +593,37 @@ export class EtcdCoordinator implements Coordinator {
     this.applyLocalView();
   }
 
+  /** Says when this node starts and stops applying the no-master block, and why: writes are refused meanwhile. */
+  private logNoMasterChange(reason: string | undefined): void {
+    if (reason === this.noMasterReason) return;
+    const previous = this.noMasterReason;
+    this.noMasterReason = reason;
+    // Joining is not losing: nothing is said until a master was known once (start() waits for one).
+    if (!this.knewMaster) {
+      this.knewMaster = reason === undefined;
+      return;
+    }
+    if (this.standingDown) return;
+    if (reason !== undefined) this.options.log('info', `no master: ${reason}; writes are blocked until one is known`, undefined, { event: 'no_master', reason });
+    else if (previous !== undefined) this.options.log('info', `a master is known again (${previous} before); writes resume`, undefined, { event: 'master_known' });
+  }
+
   /** The published state, plus the no-master block while this node knows no master. */
   private applyLocalView(): void {
     const current = this.clusterService.state();
     const base = this.published?.state;
     // A master elected but not published yet is no master either (ES: between an election and the first state).
-    const noMaster =
-      !this.watchConnected ||
-      !this.leaseValid ||
-      this.electionLeader === undefined ||
-      base === undefined ||
-      base.masterNodeId === undefined ||
-      base.term < this.electionLeader.term;
+    const noMasterReason = !this.watchConnected
+      ? 'the etcd watch of the cluster state is disconnected'
+      : !this.leaseValid
+        ? 'this node lost its etcd lease'
+        : this.electionLeader === undefined
+          ? 'no master is elected'
+          : base === undefined || base.masterNodeId === undefined || base.term < this.electionLeader.term
+            ? 'the elected master has not published yet'
+            : undefined;
+    const noMaster = noMasterReason !== undefined;
+    this.logNoMasterChange(noMasterReason);
     if (base === undefined) {
       if (!current.globalBlocks.some((block) => block.id === NO_MASTER_BLOCK.id)) {
         this.clusterService.applyLocal({ ...current, masterNodeId: undefined, globalBlocks: [...current.globalBlocks, NO_MASTER_BLOCK] });
