@@ -99,7 +99,14 @@ function dropVolatile(value, extra = []) {
 async function same(label, method, path, body, { normalize = (b) => dropVolatile(b), status, text = false, headers } = {}) {
   const answers = [];
   for (const node of nodes) answers.push(await call(node, method, path, body, headers));
-  const shapes = answers.map((answer) => ({ status: answer.status, body: text ? normalize(answer.text) : normalize(answer.body) }));
+  const shaped = (answer) => {
+    try {
+      return text ? normalize(answer.text) : normalize(answer.body);
+    } catch {
+      return answer.text.slice(0, 800); // not the expected shape: compare (and show) the raw answer
+    }
+  };
+  const shapes = answers.map((answer) => ({ status: answer.status, body: shaped(answer) }));
   let detail = '';
   for (let i = 1; i < shapes.length && detail === ''; i++) {
     const difference = firstDifference(shapes[0], shapes[i]);
@@ -326,6 +333,7 @@ async function walkApis() {
   await same('simulate index', 'POST', '/_index_template/_simulate_index/walk-tpl-1');
   await same('cat templates', 'GET', '/_cat/templates/walk-*?v&s=name', undefined, { text: true, normalize: (t) => t });
   await same('cat component templates', 'GET', '/_cat/component_templates/walk-*?v', undefined, { text: true, normalize: (t) => t });
+  await call(nodes[0], 'DELETE', '/walk-tpl-1?ignore_unavailable=true');
   const auto = await call(nodes[2], 'PUT', '/walk-tpl-1/_doc/1?refresh=true', { a: 1 });
   check(auto.status === 201, 'write auto-creates walk-tpl-1 from the template through node-3', auto.text);
   await same('auto-created index settings', 'GET', '/walk-tpl-1/_settings/index.number_of_shards');
@@ -340,6 +348,39 @@ async function walkApis() {
   const dbq = await call(nodes[0], 'POST', '/walk-copy/_delete_by_query?refresh=true', { query: { range: { downloads: { lt: 100 } } } });
   check(dbq.status === 200, 'delete_by_query through node-1', dbq.text.slice(0, 500));
   await same('after by-query', 'GET', '/walk-copy/_count');
+
+  // Open/close, cache, alias removal, split/clone, deletes: through another node each time.
+  const closedIdx = await call(nodes[1], 'POST', '/walk-made-2/_close');
+  check(closedIdx.status === 200 && closedIdx.body.acknowledged && closedIdx.body.indices?.['walk-made-2']?.closed === true, 'POST /walk-made-2/_close through node-2', closedIdx.text);
+  await same('search a closed index', 'POST', '/walk-made-2/_search', {}, { status: 400 });
+  await same('cat indices closed', 'GET', '/_cat/indices/walk-made-2?h=status,index', undefined, { text: true, normalize: (t) => t });
+  const opened = await call(nodes[2], 'POST', '/walk-made-2/_open?wait_for_active_shards=all');
+  check(opened.status === 200 && opened.body.shards_acknowledged === true, 'POST /walk-made-2/_open through node-3', opened.text);
+  await same('cache clear', 'POST', '/walk-npm/_cache/clear');
+  const unaliased = await call(nodes[2], 'DELETE', '/walk-made-1/_alias/walk-alias-1');
+  check(unaliased.status === 200, 'DELETE /walk-made-1/_alias/walk-alias-1 through node-3', unaliased.text);
+  await same('alias gone', 'GET', '/_alias/walk-alias-1', undefined, { status: 404 });
+  for (const index of ['walk-split', 'walk-clone']) await call(nodes[0], 'DELETE', `/${index}?ignore_unavailable=true`);
+  await call(nodes[0], 'GET', '/_cluster/health/walk-made-1?wait_for_status=green&timeout=30s');
+  await call(nodes[0], 'PUT', '/walk-made-1/_settings', { index: { 'blocks.write': true } });
+  const split = await call(nodes[1], 'POST', '/walk-made-1/_split/walk-split?wait_for_active_shards=all', { settings: { 'index.number_of_shards': 4, 'index.blocks.write': null } });
+  check(split.status === 200 && split.body.acknowledged, 'split through node-2', split.text);
+  const cloned = await call(nodes[0], 'POST', '/walk-made-1/_clone/walk-clone?wait_for_active_shards=all', { settings: { 'index.blocks.write': null } });
+  check(cloned.status === 200 && cloned.body.acknowledged, 'clone through node-1', cloned.text);
+  await call(nodes[0], 'PUT', '/walk-made-1/_settings', { index: { 'blocks.write': false } });
+  await call(nodes[0], 'POST', '/walk-split,walk-clone,walk-made-1/_refresh');
+  await same('split and clone hold the source documents', 'GET', '/walk-split,walk-clone,walk-made-1/_search?size=0', undefined, {
+    normalize: (b) => ({ total: b.hits.total, shards: b._shards }),
+  });
+  await same('search after split', 'POST', '/walk-split/_search', { query: { match: { t: 'written' } } }, { normalize: (b) => b.hits.hits.map((hit) => [hit._id, hit._score, hit._source]).sort() });
+  const dropped = await call(nodes[2], 'DELETE', '/walk-clone');
+  check(dropped.status === 200, 'DELETE /walk-clone through node-3', dropped.text);
+  await same('deleted index is gone', 'GET', '/walk-clone', undefined, { status: 404 });
+  await same('simulate template', 'POST', '/_index_template/_simulate/walk-it');
+  await same('cat allocation of one node', 'GET', `/_cat/allocation/${nodes[2].name}?h=node,shards`, undefined, { text: true, normalize: (t) => t });
+  await same('nodes stats of one node', 'GET', `/_nodes/${nodes[1].name}/stats/indices/docs`, undefined, { normalize: (b) => ({ header: b._nodes, docs: Object.entries(b.nodes).map(([id, n]) => [id, n.name, n.indices.docs.count]) }) });
+  await same('nodes info metric', 'GET', `/_nodes/${nodes[0].name}/info/transport`, undefined, { normalize: (b) => ({ header: b._nodes, nodes: b.nodes }) });
+  await same('cluster stats of one node', 'GET', `/_cluster/stats/nodes/${nodes[2].name}`, undefined, { normalize: (b) => ({ nodes: b._nodes, count: b.nodes.count }) });
 
   // Cluster state, settings, nodes.
   const putSettings = await call(nodes[2], 'PUT', '/_cluster/settings', { persistent: { 'search.max_buckets': 20000 } });
@@ -436,6 +477,9 @@ async function walkTasks() {
     const cat = await call(node, 'GET', '/_cat/tasks?v=true&actions=*reindex&detailed');
     check(catRows(cat.text).filter((row) => row[0] === 'indices:data/write/reindex').length === 4, `_cat/tasks?actions=*reindex through ${node.name}: parent and slices`, cat.text);
   }
+  const rethrottled = await call(nodes[2], 'POST', `/_reindex/${task}/_rethrottle?requests_per_second=150`);
+  const rethrottledTask = rethrottled.body?.nodes?.[taskNode]?.tasks?.[task];
+  check(rethrottled.status === 200 && rethrottledTask?.status?.requests_per_second === 150, `POST /_reindex/<task>/_rethrottle through node-3 reaches its node`, rethrottled.text.slice(0, 500));
   // Descendants on the other nodes (the shard bulks and searches of the slices' requests) are listed with their parents.
   const descendantsOf = (tasks, root) => {
     const inTree = new Set([root]);
