@@ -420,22 +420,35 @@ async function nodeIds() {
 async function walkOps() {
   await nodeIds();
   await call(nodes[0], 'GET', '/_cluster/health?wait_for_status=green&wait_for_no_initializing_shards=true&wait_for_no_relocating_shards=true&timeout=60s');
+  // Shards per node as _cat/shards lists them; a relocating shard counts on its source and its target (ES's
+  // _cat/allocation counts the initializing target on its node too).
   const shardsOf = async () => {
-    const rows = catRows((await call(nodes[0], 'GET', '/_cat/shards?h=node,state')).text);
+    const rows = catRows((await call(nodes[0], 'GET', '/_cat/shards?h=state,node')).text);
     const per = Object.fromEntries(nodes.map((node) => [node.name, 0]));
-    for (const [node, state] of rows) if (state === 'STARTED' || state === 'RELOCATING' || state === 'INITIALIZING') per[node] = (per[node] ?? 0) + 1;
+    for (const row of rows) {
+      if (row[0] === 'UNASSIGNED') continue;
+      per[row[1]] = (per[row[1]] ?? 0) + 1;
+      if (row[0] === 'RELOCATING') per[row.at(-1)] = (per[row.at(-1)] ?? 0) + 1;
+    }
     return per;
   };
-  const perNode = await shardsOf();
   for (const node of nodes) {
     const health = await call(node, 'GET', '/_cluster/health');
     check(health.body.number_of_nodes === 3 && health.body.number_of_data_nodes === 3 && health.body.status === 'green', `health through ${node.name}: 3 nodes, green`, health.text);
-    const allocation = await call(node, 'GET', '/_cat/allocation?v');
-    const rows = catRows(allocation.text);
-    const header = rows[0];
-    const byNode = Object.fromEntries(rows.slice(1).map((row) => [row[header.indexOf('node')], row]));
-    check(nodes.every((n) => byNode[n.name] !== undefined && Number(byNode[n.name][header.indexOf('shards')]) === perNode[n.name]) && rows.length === 4,
-      `_cat/allocation?v through ${node.name}: every node with its shard count ${JSON.stringify(perNode)}`, allocation.text);
+    // The balancer may move a shard between two requests: the counts must agree on one of a few tries.
+    let allocation;
+    let perNode;
+    let agrees = false;
+    for (let attempt = 0; attempt < 10 && !agrees; attempt++) {
+      if (attempt > 0) await sleep(500);
+      perNode = await shardsOf();
+      allocation = await call(node, 'GET', '/_cat/allocation?v');
+      const rows = catRows(allocation.text);
+      const header = rows[0];
+      const byNode = Object.fromEntries(rows.slice(1).map((row) => [row[header.indexOf('node')], row]));
+      agrees = rows.length === 4 && nodes.every((n) => byNode[n.name] !== undefined && Number(byNode[n.name][header.indexOf('shards')]) === perNode[n.name]);
+    }
+    check(agrees, `_cat/allocation?v through ${node.name}: every node with its shard count ${JSON.stringify(perNode)}`, allocation.text);
     const catNodes = await call(node, 'GET', '/_cat/nodes?v');
     const nodeRows = catRows(catNodes.text);
     const masters = nodeRows.slice(1).filter((row) => row.includes('*'));

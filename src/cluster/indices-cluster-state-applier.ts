@@ -118,12 +118,14 @@ export class IndicesClusterStateApplier {
           this.failShard(service.name, shard.indexUuid, shardId, replicationErrors.shardRelocated(service.name, shard.indexUuid, shardId, own.state), 'failed updating shard routing entry');
           continue;
         }
+        // The primary this copy followed until now: when it is promoted, its former primary's node keeps a lease.
+        const formerPrimaryNodeId = shard.replicationGroup?.copies.find((copy) => copy.primary && !copy.relocationTarget)?.nodeId;
         shard.applyReplicationGroup(group);
         // The master promoted this started replica (a newer primary term names it the primary): it takes over.
         if (own?.primary === true && !own.relocationTarget && shard.state === 'started' && !shard.isPrimaryMode && !shard.relocated && group.primaryTerm > shard.operationPrimaryTerm && this.replication !== undefined) {
           const { indexUuid, shardId: id } = shard;
           // A copy that cannot take over (its engine failed) is failed: the master promotes another or goes red.
-          this.track(promoteToPrimary(shard, this.replication, group.primaryTerm).catch((err: unknown) => this.failShard(service.name, indexUuid, id, toEsError(err))));
+          this.track(promoteToPrimary(shard, this.replication, group.primaryTerm, formerPrimaryNodeId).catch((err: unknown) => this.failShard(service.name, indexUuid, id, toEsError(err))));
         }
         // Leases of nodes that hold no copy any more go once every copy is started (ES's rule); the others stay.
         if (group.allStarted && shard.isPrimaryMode) {

@@ -1034,6 +1034,40 @@ describe('replication to in-sync copies', () => {
     assert.equal(got.status, 200, got.text);
   });
 
+  test('a promoted replica keeps a lease for its former primary\'s node, whose copy comes back by operations when the node returns', { timeout: TEST_TIMEOUT }, async () => {
+    while (cluster.nodes.length < 3) await cluster.addNode();
+    const master = (await cluster.nodes[0]!.request('GET', '/_cat/master?h=id')).text.trim();
+    const [one, two] = cluster.nodes.filter((node) => node.nodeId !== master) as [InProcessNode, InProcessNode];
+    const observer = cluster.nodes.find((node) => node.nodeId === master)!;
+    const created = await observer.request('PUT', '/former-primary', {
+      body: { settings: { number_of_shards: 1, number_of_replicas: 1, 'index.routing.allocation.include._id': `${one.nodeId},${two.nodeId}` } },
+    });
+    assert.equal(created.status, 200, created.text);
+    await cluster.waitFor(observer, '/_cluster/health/former-primary?wait_for_status=green&timeout=30s', (res) => res.body?.status === 'green');
+    const docs = (from: number, count: number) => bulkOf(Array.from({ length: count }, (_, i) => `{"index":{"_id":"${from + i}"}}\n{"n":${from + i}}`));
+    assert.equal((await observer.request('POST', '/former-primary/_bulk', { raw: docs(0, 20), headers: { 'content-type': 'application/x-ndjson' } })).body.errors, false);
+    const { primaryNode, replicaNode } = placementOf([one, two], observer.node.nodeServices.clusterService.state(), 'former-primary');
+    const { dataPath, nodeId } = primaryNode;
+    await primaryNode.stop({ keepData: true });
+    cluster.nodes.splice(cluster.nodes.indexOf(primaryNode), 1);
+    await cluster.waitFor(observer, '/_cluster/health/former-primary', (res) => res.body?.active_primary_shards === 1 && res.body?.number_of_nodes === 2);
+    const promotedCopy = (res: { body?: any }) => (res.body?.indices?.['former-primary']?.shards['0'] ?? []).find((copy: any) => copy.routing.node === replicaNode.nodeId && copy.routing.primary);
+    const promoted = await cluster.waitFor(replicaNode, '/former-primary/_stats?level=shards', (res) => promotedCopy(res)?.retention_leases.primary_term > 1);
+    const leases = (promotedCopy(promoted).retention_leases.leases as Array<{ id: string }>).map((lease) => lease.id);
+    assert.ok(leases.includes(`peer_recovery/${nodeId}`), `the promoted primary keeps a lease for the former primary's node: ${JSON.stringify(leases)}`);
+    assert.equal((await observer.request('POST', '/former-primary/_bulk', { raw: docs(20, 10), headers: { 'content-type': 'application/x-ndjson' } })).body.errors, false);
+
+    const back = await cluster.addNode({}, { dataPath });
+    assert.equal(back.nodeId, nodeId);
+    await cluster.waitFor(observer, '/_cluster/health/former-primary?wait_for_status=green&timeout=30s', (res) => res.body?.status === 'green');
+    const recoveries = (await observer.request('GET', '/former-primary/_recovery')).body['former-primary'].shards as Array<{ type: string; target: { id: string }; index: { files: { recovered: number } }; translog: { recovered: number } }>;
+    const returned = recoveries.find((entry) => entry.target.id === nodeId);
+    assert.equal(returned?.type, 'PEER', JSON.stringify(recoveries));
+    assert.equal(returned?.index.files.recovered, 0, `no file copied: ${JSON.stringify(returned)}`);
+    assert.ok(returned!.translog.recovered >= 10, `the 10 writes it missed were replayed: ${JSON.stringify(returned)}`);
+    await assertCopiesEqual([replicaNode, back], 'former-primary');
+  });
+
   test('a node that was away when an index was deleted deletes its files when it comes back (the index graveyard)', { timeout: TEST_TIMEOUT }, async () => {
     while (cluster.nodes.length < 3) await cluster.addNode();
     const [a] = cluster.nodes as [InProcessNode];

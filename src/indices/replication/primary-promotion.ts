@@ -37,9 +37,10 @@ const RESYNC_REQUEST_TIMEOUT_MILLIS = 120_000;
 
 /**
  * Promotes `shard` to primary under `newTerm` (once: a second call while one runs shares it). Resolves when the
- * copy is in primary mode; the resync runs on in the background (`shard.resync`).
+ * copy is in primary mode; the resync runs on in the background (`shard.resync`). `formerPrimaryNodeId`: the node of
+ * the primary this copy followed, which gets a retention lease (see there).
  */
-export function promoteToPrimary(shard: IndexShard, services: ReplicationServices, newTerm: number): Promise<void> {
+export function promoteToPrimary(shard: IndexShard, services: ReplicationServices, newTerm: number, formerPrimaryNodeId?: string): Promise<void> {
   if (shard.promotion !== undefined) return shard.promotion;
   const started = Date.now();
   // blockOperations raises its block synchronously, so writes routed here by the same state wait for step 1.
@@ -59,6 +60,14 @@ export function promoteToPrimary(shard: IndexShard, services: ReplicationService
       const from = shard.tracker.knownGlobalCheckpoint + 1;
       for (const copy of otherCopies(shard.replicationGroup ?? emptyGroup, shard.allocationId)) shard.leases.addOrRenew(peerRecoveryLeaseId(copy.nodeId), Math.max(0, from), Date.now());
       shard.leases.addOrRenew(peerRecoveryLeaseId(services.localNodeId), Math.max(0, from), Date.now());
+      // And for the former primary's node: ES's promoted replica holds every lease its primary synced to it, the
+      // primary's own among them, so the master gives the old primary's copy back to its node when that node
+      // returns (ReplicaShardAllocator: a lease means an operations-based recovery) instead of copying every file
+      // to whichever node weighs least. The lease only steers placement and keeps history from here on; the
+      // recovery source still checks that the history the copy asks for is there (else it copies files).
+      if (formerPrimaryNodeId !== undefined && formerPrimaryNodeId !== services.localNodeId) {
+        shard.leases.addOrRenew(peerRecoveryLeaseId(formerPrimaryNodeId), Math.max(0, from), Date.now());
+      }
       services.logger.info(
         { event: 'primary_promoted', shard: shard.label, primary_term: shard.operationPrimaryTerm, global_checkpoint: shard.tracker.knownGlobalCheckpoint, max_seq_no: engine.maxSeqNo, gaps_filled: filled, took_ms: Date.now() - started },
         `${shard.label} promoted to primary in term [${shard.operationPrimaryTerm}]`,
