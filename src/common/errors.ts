@@ -51,6 +51,8 @@ export const ERROR_STATUS = {
   failed_to_commit_cluster_state_exception: 503,
   cluster_block_exception: 403,
   node_closed_exception: 500,
+  // NoNodeAvailableException: a replication request's copy sits on a node this node's cluster state does not know.
+  no_node_available_exception: 503,
   security_exception: 403,
   status_exception: 400,
   mapper_parsing_exception: 400,
@@ -561,6 +563,9 @@ export const httpOriginErrors = {
 // ---- Replication and peer recovery (ReplicationOperation, ShardStateAction, IndexShard, RecoveryTarget). ----
 
 export const replicationErrors = {
+  /** ReplicasProxy.performOn's NoNodeAvailableException: the copy's node is not in the primary's cluster state. */
+  unknownNode: (nodeId: string) => new EsError('no_node_available_exception', `unknown node [${nodeId}]`),
+
   /** ShardNotFoundException: the copy is not (or no longer) on this node. */
   shardNotFound: (index: string, uuid: string, shard: number, detail?: string) =>
     new EsError('shard_not_found_exception', detail === undefined ? 'no such shard' : `no such shard (${detail})`, { metadata: { index_uuid: uuid, shard: String(shard), index } }),

@@ -197,6 +197,8 @@ export class TransportService {
   /** Requests served by the local shortcut (tests assert that local work never touched a socket). */
   localRequests = 0;
   private readonly disconnectListeners: Array<(nodeId: string, address: string) => void> = [];
+  /** Requests a test made fail as unreachable from this node (failSendsToNodeForTest). */
+  private readonly unreachableForTest = new Set<{ readonly nodeId: string; readonly actions: ReadonlySet<string> }>();
 
   constructor(
     private readonly host: string,
@@ -224,6 +226,17 @@ export class TransportService {
     if (original === undefined) throw new Error(`no transport handler for [${action}]`);
     this.handlers.set(action, wrap(original));
     return () => this.handlers.set(action, original);
+  }
+
+  /**
+   * Test hook (ES's MockTransportService.addFailToSendNoConnectRule): requests of `actions` this node sends to `nodeId`
+   * fail as requests to a node whose connection cannot be opened do (node_not_connected_exception), while the node
+   * stays in the cluster and every other request reaches it. Returns the function that lifts the rule.
+   */
+  failSendsToNodeForTest(nodeId: string, actions: readonly string[]): () => void {
+    const rule = { nodeId, actions: new Set(actions) };
+    this.unreachableForTest.add(rule);
+    return () => this.unreachableForTest.delete(rule);
   }
 
   setLocalIdentity(identity: LocalTransportIdentity): void {
@@ -293,6 +306,11 @@ export class TransportService {
    */
   async sendRequest(target: TransportNode, action: string, body: unknown, options: SendOptions = {}): Promise<unknown> {
     if (this.local !== undefined && target.id === this.local.nodeId) return this.handleLocally(action, body, options);
+    if (this.unreachableForTest.size > 0) {
+      for (const rule of this.unreachableForTest) {
+        if (rule.nodeId === target.id && rule.actions.has(action)) throw new EsError('node_not_connected_exception', `[${target.name}][${target.address}] Node not connected`);
+      }
+    }
     const timeoutMillis = options.timeoutMillis === undefined || options.timeoutMillis < 0 ? undefined : options.timeoutMillis;
     const deadline = timeoutMillis === undefined ? undefined : Date.now() + timeoutMillis;
     // The usual case is an open connection: nothing to wait for (no timer, no race).

@@ -524,6 +524,60 @@ describe('replication to in-sync copies', () => {
     assert.deepEqual(after.routing_table.indices['failing-flush'].shards['0'].map((copy: any) => copy.state), ['STARTED', 'STARTED']);
   });
 
+  test("a copy whose node the primary cannot reach: refresh and flush retry it, list it in _shards.failures after indices.replication.retry_timeout, count it in total only once it leaves the group (ES's ReplicationOperation)", { timeout: TEST_TIMEOUT }, async () => {
+    const [a, b] = cluster.nodes as [InProcessNode, InProcessNode];
+    const index = 'unreachable-copy';
+    await a.request('PUT', `/${index}`, { body: { settings: { number_of_shards: 1, number_of_replicas: 1 } } });
+    await cluster.waitFor(a, `/_cluster/health/${index}?wait_for_status=green&timeout=30s`, (r) => r.body?.status === 'green');
+    const { replicaNode, primaryNode } = placementOf([a, b], a.node.nodeServices.clusterService.state(), index);
+    assert.equal((await a.request('PUT', `/${index}/_doc/1`, { body: { x: 1 } })).status, 201);
+    const setRetryTimeout = async (value: string | null) =>
+      assert.equal((await a.request('PUT', '/_cluster/settings', { body: { transient: { 'indices.replication.retry_timeout': value } } })).status, 200);
+    await setRetryTimeout('1s');
+    // The replica's node stays in the cluster (the master and the etcd lease see it); only the primary's refresh and
+    // flush requests cannot reach it (ES's fail-to-send-no-connect rule).
+    const reachAgain = primaryNode.node.nodeServices.transport!.failSendsToNodeForTest(replicaNode.nodeId, ['indices:admin/refresh[s][r]', 'indices:admin/flush[s][r]']);
+    try {
+      for (const path of [`/${index}/_refresh`, `/${index}/_flush`]) {
+        const started = Date.now();
+        const answer = await b.request('POST', path);
+        assert.equal(answer.status, 200, answer.text);
+        assert.ok(Date.now() - started >= 900, `${path} retried the copy for the retry timeout (${Date.now() - started} ms)`);
+        const { failures, ...counts } = answer.body._shards;
+        assert.deepEqual(counts, { total: 2, successful: 1, failed: 1 }, answer.text);
+        assert.equal(failures.length, 1, answer.text);
+        assert.deepEqual({ ...failures[0], reason: { ...failures[0].reason, reason: undefined } }, {
+          shard: 0,
+          index,
+          status: 'INTERNAL_SERVER_ERROR',
+          reason: { type: 'node_not_connected_exception', reason: undefined },
+        });
+        assert.match(failures[0].reason.reason, new RegExp(`^\\[${replicaNode.name}\\]\\[[^\\]]+\\] Node not connected$`), answer.text);
+      }
+      // Left in place, as ES leaves a copy that missed a refresh or flush: started and in sync.
+      const kept = (await a.request('GET', `/_cluster/state/metadata,routing_table/${index}`)).body;
+      assert.equal(kept.metadata.indices[index].in_sync_allocations['0'].length, 2, JSON.stringify(kept.metadata.indices[index]));
+      assert.deepEqual(kept.routing_table.indices[index].shards['0'].map((copy: { state: string }) => copy.state), ['STARTED', 'STARTED']);
+
+      // With a long retry timeout the refresh waits on the copy until the copy leaves the group, then counts it in
+      // total only (ES cancels the retry with a shard-not-available exception): no failure, no wait for the timeout.
+      await setRetryTimeout('2m');
+      const started = Date.now();
+      const refreshing = b.request('POST', `/${index}/_refresh`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal((await a.request('PUT', `/${index}/_settings`, { body: { index: { number_of_replicas: 0 } } })).status, 200);
+      const refreshed = await refreshing;
+      assert.equal(refreshed.status, 200, refreshed.text);
+      assert.equal(refreshed.body._shards.successful, 1, refreshed.text);
+      assert.equal(refreshed.body._shards.failed, 0, refreshed.text);
+      assert.ok(Date.now() - started < 60_000, `the refresh ended when the copy left (${Date.now() - started} ms)`);
+    } finally {
+      reachAgain();
+      await setRetryTimeout(null);
+      await a.request('DELETE', `/${index}`);
+    }
+  });
+
   test('a recovering copy runs no scheduled refresh before its finalize; from its finalize on it refreshes on schedule', { timeout: TEST_TIMEOUT }, async () => {
     // ES's scheduledRefresh refreshes only a copy that allows reads (POST_RECOVERY, STARTED). A recovering copy
     // that wrote its buffer on schedule made the finalize wait behind that write (a 4.2 s finalize in the bench).

@@ -15,7 +15,9 @@
  *
  * Counts are ES's broadcast-replication counts: `total` is every copy of the shard (unassigned ones included),
  * `successful` the primary and each copy the operation ran on, a copy that is not there (closed, moved, not open
- * yet) counts in `total` only, and a shard whose primary request failed counts every copy as failed.
+ * yet) counts in `total` only, and a shard whose primary request failed counts every copy as failed. A copy whose
+ * node cannot be reached is tried again until it leaves the group (then it counts in `total` only) or until
+ * `indices.replication.retry_timeout` (then it is listed in the failures), as ES's ReplicationOperation does.
  *
  * A copy that fails the operation is listed in the failures and nothing more: ES's replicas proxy for these
  * non-write actions (TransportReplicationAction.ReplicasProxy.failShardIfNeeded) leaves the copy in place, unlike
@@ -145,25 +147,76 @@ export async function runOnPrimary<A>(services: NodeServices, operation: Replica
   let successful = 1;
   const failures: ShardAnswer['failures'] = [];
   const others = (shard.replicationGroup?.copies ?? []).filter((copy) => copy.allocationId !== shard.allocationId);
+  const retryTimeoutMillis = services.settings.getTimeMillis('indices.replication.retry_timeout', DEFAULT_RETRY_TIMEOUT_MILLIS);
   await Promise.all(
     others.map(async (copy) => {
-      try {
-        if (copy.node === undefined) return;
-        const node = services.clusterService.state().nodes.get(copy.nodeId);
-        if (node === undefined) return;
-        await sendToNode(services, node, replicaActionOf(operation as ReplicatedOperation<unknown>), { ...request, targetAllocationId: copy.allocationId } satisfies ReplicaShardRequest<A>, task);
-        successful++;
-      } catch (err) {
-        const error = toEsError(err);
-        if (error.type === 'task_cancelled_exception') throw error;
-        // Not there (gone, or its engine not open yet: not tracked, so it took no write) or its node left.
-        if (isShardNotAvailable(error) || error.type === 'node_not_connected_exception' || error.type === 'node_disconnected_exception') return;
-        // Listed, and the copy stays: see the header (ES fails a copy only for a failed write).
-        failures.push({ nodeId: copy.nodeId, error: toWireError(error) });
-      }
+      if (copy.node === undefined) return;
+      const outcome = await runOnCopy(services, operation, request, task, shard, copy, retryTimeoutMillis);
+      if (outcome === 'done') successful++;
+      else if (outcome !== 'not-there') failures.push({ nodeId: copy.nodeId, error: toWireError(outcome) });
     }),
   );
   return { successful, failures };
+}
+
+/** ES's default `indices.replication.retry_timeout`. */
+const DEFAULT_RETRY_TIMEOUT_MILLIS = 60_000;
+/** ES's `indices.replication.initial_retry_backoff_bound`: the first retry waits up to this; each next bound doubles. */
+const INITIAL_RETRY_BACKOFF_MILLIS = 50;
+
+/** ES's ConnectTransportException family: the copy's node could not be reached, so nothing ran there. */
+const CONNECT_FAILURES = new Set(['node_not_connected_exception', 'node_disconnected_exception', 'connect_transport_exception']);
+
+/**
+ * `[s][r]` to one other copy of the group, as ES's ReplicationOperation sends it: `done`, `not-there` (counted in
+ * `total` only) or the failure to list. A copy whose node cannot be reached is tried again (ES's RetryableAction)
+ * while it stays in the group the primary applied: once it leaves (its node removed, the copy failed or moved) it
+ * is `not-there` (ES cancels the retry with IndexShardClosedException, a shard-not-available one); still unreachable
+ * after `indices.replication.retry_timeout`, it is listed with that error. A copy whose node this node's state does
+ * not know is listed at once (ES's ReplicasProxy: NoNodeAvailableException "unknown node").
+ */
+async function runOnCopy<A>(
+  services: NodeServices,
+  operation: ReplicatedOperation<A>,
+  request: ReplicatedShardRequest<A>,
+  task: Task,
+  shard: IndexShard,
+  copy: { readonly allocationId: string; readonly nodeId: string },
+  retryTimeoutMillis: number,
+): Promise<'done' | 'not-there' | EsError> {
+  const deadline = Date.now() + retryTimeoutMillis;
+  const replicaRequest: ReplicaShardRequest<A> = { ...request, targetAllocationId: copy.allocationId };
+  let backoffBound = INITIAL_RETRY_BACKOFF_MILLIS;
+  for (;;) {
+    const state = services.clusterService.state();
+    const node = state.nodes.get(copy.nodeId);
+    if (node === undefined) return replicationErrors.unknownNode(copy.nodeId);
+    let error: EsError;
+    try {
+      await sendToNode(services, node, replicaActionOf(operation as ReplicatedOperation<unknown>), replicaRequest, task);
+      return 'done';
+    } catch (err) {
+      error = toEsError(err);
+    }
+    if (error.type === 'task_cancelled_exception') throw error;
+    // Not there (gone, or its engine not open yet: not tracked, so it took no write).
+    if (isShardNotAvailable(error)) return 'not-there';
+    // Listed, and the copy stays: see the header (ES fails a copy only for a failed write).
+    if (!CONNECT_FAILURES.has(error.type)) return error;
+    if (!inGroup(shard, copy.allocationId)) return 'not-there';
+    const remaining = deadline - Date.now();
+    if (remaining <= 0) return error;
+    // A newer cluster state may take the copy out of the group: look again then, or after the backoff.
+    const delay = Math.min(remaining, 1 + Math.floor(Math.random() * backoffBound));
+    backoffBound *= 2;
+    await services.clusterService.waitFor((next) => next.version > state.version, delay, task);
+    if (!inGroup(shard, copy.allocationId)) return 'not-there';
+  }
+}
+
+/** Whether the primary still replicates to this copy (the group follows the cluster states it applies). */
+function inGroup(shard: IndexShard, allocationId: string): boolean {
+  return shard.state !== 'closed' && (shard.replicationGroup?.copies ?? []).some((copy) => copy.allocationId === allocationId);
 }
 
 /** `[s][r]` on a copy's node: that very copy (by allocation id), open in any state but closed. */

@@ -267,6 +267,15 @@ const DEFINITIONS: readonly ClusterSettingDefinition[] = [
     description: 'the rate at which a node sends shard files in file-based peer recovery (all its recoveries together)',
   },
   {
+    // TransportReplicationAction.REPLICATION_RETRY_TIMEOUT: any time value, as ES's plain timeSetting takes.
+    key: 'indices.replication.retry_timeout',
+    type: t.time(-1),
+    defaultValue: '60s',
+    validate: timeValue,
+    effect: 'live',
+    description: "how long a refresh or flush keeps retrying a copy whose node it cannot reach while the copy stays in the shard's group; then the copy is listed in `_shards.failures`",
+  },
+  {
     key: 'network.breaker.inflight_requests.limit',
     type: t.string,
     defaultValue: '100%',
