@@ -25,13 +25,19 @@ export const SHARED_BODY_BYTES = 1 << 20;
 /** The body of a request that has none (zero bytes: nothing can change it). */
 const NO_BODY = Buffer.alloc(0);
 
+/**
+ * HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3). Most operator
+ * commands are such GETs: no stream listeners and no wait for its end (Node discards the empty stream itself once the
+ * response is sent).
+ */
+export function hasNoBody(request: IncomingMessage): boolean {
+  const headers = request.headers;
+  const declared = headers['content-length'];
+  return headers['transfer-encoding'] === undefined && headers['content-encoding'] === undefined && (declared === undefined || declared === '0');
+}
+
 export function readBody(request: IncomingMessage, limit: number, account?: (bytes: number) => void): Promise<Buffer> {
-  // HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3). Most
-  // operator commands are such GETs: no stream listeners and no wait for its end (Node discards the empty
-  // stream itself once the response is sent).
-  const declared = request.headers['content-length'];
-  const plain = request.headers['transfer-encoding'] === undefined && request.headers['content-encoding'] === undefined;
-  if (plain && (declared === undefined || declared === '0')) return Promise.resolve(NO_BODY);
+  if (hasNoBody(request)) return Promise.resolve(NO_BODY);
   const encoding = (request.headers['content-encoding'] ?? '').toLowerCase().trim();
   let source: NodeJS.ReadableStream = request;
   let decoder: Gunzip | Inflate | undefined;

@@ -11,7 +11,7 @@ import { decodeUtf8, parseJsonBytes, checkNestingDepth } from './json-body.js';
 export class HttpRestRequest implements RestRequest {
   readonly human: boolean;
   readonly pretty: boolean;
-  readonly clientClosed: Promise<void>;
+  private closed: Promise<void> | (() => Promise<void>);
 
   constructor(
     readonly method: HttpMethod,
@@ -21,12 +21,18 @@ export class HttpRestRequest implements RestRequest {
     readonly headers: IncomingHttpHeaders,
     private readonly query: ReadonlyMap<string, string>,
     private readonly content: Buffer,
-    clientClosed: Promise<void>,
+    /** The promise, or what makes it when first asked for (the HTTP layer listens for the close only then). */
+    clientClosed: Promise<void> | (() => Promise<void>),
     readonly compatibleWith: number | undefined = undefined,
   ) {
     this.human = parseRestBoolean(query.get('human'), false, 'human');
     this.pretty = parseRestBoolean(query.get('pretty'), false, 'pretty');
-    this.clientClosed = clientClosed;
+    this.closed = clientClosed;
+  }
+
+  get clientClosed(): Promise<void> {
+    if (typeof this.closed === 'function') this.closed = this.closed();
+    return this.closed;
   }
 
   hasParam(name: string): boolean {

@@ -16,7 +16,7 @@ import type { HttpMethod, RestResponse, Route } from '../actions/rest.js';
 import type { NodeServices } from '../actions/context.js';
 import { Router, splitPath, type RouteMatch } from './router.js';
 import { HttpRestRequest } from './http-request.js';
-import { readBody, BodyTooLargeError, BadContentEncodingError } from './body-reader.js';
+import { readBody, hasNoBody, BodyTooLargeError, BadContentEncodingError } from './body-reader.js';
 import { writeJsonBytes, writeJsonChunks, writeYaml } from './xcontent.js';
 import { applyFilterPath, parseFilterPath } from './filter-path.js';
 import { contentTypeFor, negotiateCompatibleVersion, parseAccept, parseMediaType, type Format } from './media-type.js';
@@ -58,6 +58,7 @@ export class HttpServer {
   private readonly origin: RequestOriginConfig | undefined;
   private readonly maxInitialLineLength: number;
   private readonly maxHeaderSize: number;
+  private lastAllowedHost: string | undefined;
 
   constructor(
     private readonly services: NodeServices,
@@ -154,13 +155,14 @@ export class HttpServer {
   }
 
   private async dispatch(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    response.setHeader('X-elastic-product', 'Elasticsearch');
+    // X-elastic-product goes into every head written (writeHead's headers, not setHeader: a response whose head is
+    // only given to writeHead skips Node's per-header bookkeeping); a header set earlier is put after it (setHeaderOn).
     // ES echoes the caller's X-Opaque-Id so it can match responses (and tasks, slow logs) to requests.
     const opaqueId = request.headers['x-opaque-id'];
-    if (typeof opaqueId === 'string') response.setHeader('X-Opaque-Id', opaqueId);
+    if (typeof opaqueId === 'string') setHeaderOn(response, 'X-Opaque-Id', opaqueId);
     if (this.origin !== undefined) {
       // DNS rebinding and cross-site requests are refused before anything else (request-origin.ts).
-      const refused = checkHostHeader(request.headers['host'], this.origin) ?? checkCrossSite((request.method ?? 'GET').toUpperCase(), request.headers, this.origin);
+      const refused = this.checkHost(request.headers['host'], this.origin) ?? checkCrossSite((request.method ?? 'GET').toUpperCase(), request.headers, this.origin);
       if (refused !== undefined) {
         drain(request);
         const { query } = safeParseUri(request.url ?? '/');
@@ -173,18 +175,19 @@ export class HttpServer {
       const reply = this.cors.handleInbound(request);
       if (reply !== undefined) {
         drain(request);
+        setHeaderOn(response, 'X-elastic-product', 'Elasticsearch');
         response.writeHead(reply.status, reply.headers);
         response.end();
         return;
       }
-      for (const [name, value] of Object.entries(this.cors.responseHeaders(request))) response.setHeader(name, value);
+      for (const [name, value] of Object.entries(this.cors.responseHeaders(request))) setHeaderOn(response, name, value);
     }
     const rawUri = request.url ?? '/';
     const method = (request.method ?? 'GET').toUpperCase();
     const limitError = this.checkLineAndHeaders(request);
     if (limitError !== undefined) {
       drain(request);
-      response.setHeader('connection', 'close');
+      setHeaderOn(response, 'connection', 'close');
       this.send(request, response, { kind: 'json', status: limitError.status, body: errorBody(limitError, false) }, new Map(), undefined);
       return;
     }
@@ -214,7 +217,7 @@ export class HttpServer {
       if (lookup.kind === 'method-not-allowed') {
         drain(request);
         const allowed = lookup.allowed.includes('GET') && !lookup.allowed.includes('HEAD') ? [...lookup.allowed, 'HEAD' as const].sort() : lookup.allowed;
-        response.setHeader('Allow', allowed.join(','));
+        setHeaderOn(response, 'Allow', allowed.join(','));
         if (method === 'OPTIONS') {
           response.writeHead(200, { 'content-length': '0' });
           response.end();
@@ -228,12 +231,17 @@ export class HttpServer {
       let body: Buffer;
       // The body is held in memory until the response is sent: the in-flight requests breaker counts it (inflated)
       // as it arrives, and refuses it with a 429 once it would pass the limit, except for the operator's commands
-      // (ES's canTripCircuitBreaker() false), which are counted without a check.
-      const inFlight = new BreakerReservation(this.services.breakers.breaker('inflight_requests'), '<http_request>', 0);
-      response.on('close', () => inFlight.release());
-      const canTrip = !isManagementAction(match.route.action);
+      // (ES's canTripCircuitBreaker() false), which are counted without a check. A request without a body (most
+      // operator commands) has nothing to count or wait for.
       try {
-        body = await readBody(request, this.options.maxContentLength, (bytes) => (canTrip ? inFlight.add(bytes) : inFlight.addWithoutBreaking(bytes)));
+        if (hasNoBody(request)) {
+          body = NO_BODY;
+        } else {
+          const inFlight = new BreakerReservation(this.services.breakers.breaker('inflight_requests'), '<http_request>', 0);
+          response.on('close', () => inFlight.release());
+          const canTrip = !isManagementAction(match.route.action);
+          body = await readBody(request, this.options.maxContentLength, (bytes) => (canTrip ? inFlight.add(bytes) : inFlight.addWithoutBreaking(bytes)));
+        }
       } catch (err) {
         if (err instanceof BodyTooLargeError) {
           this.rejectTooLarge(request, response);
@@ -242,7 +250,7 @@ export class HttpServer {
         if (err instanceof BadContentEncodingError) throw new EsError('illegal_argument_exception', err.message);
         if (err instanceof EsError) {
           // The rest of the body is not read: answer, then close the connection.
-          response.setHeader('connection', 'close');
+          setHeaderOn(response, 'connection', 'close');
           request.resume();
           throw err;
         }
@@ -252,11 +260,17 @@ export class HttpServer {
       compatibleWith = negotiateCompatibleVersion(request.headers['accept'], request.headers['content-type'], body.length > 0);
       if (body.length > 0) this.checkBody(match.route, method, path, request);
 
-      const clientClosed = new Promise<void>((resolve) => {
-        response.on('close', () => {
-          if (!response.writableFinished) resolve();
+      // Made when first asked for (a cancellable request's task asks; most operator commands are not cancellable).
+      const clientClosed = () =>
+        new Promise<void>((resolve) => {
+          if (response.closed) {
+            if (!response.writableFinished) resolve();
+            return;
+          }
+          response.on('close', () => {
+            if (!response.writableFinished) resolve();
+          });
         });
-      });
       const restRequest = new HttpRestRequest(method as HttpMethod, path, rawUri, match.pathParams, request.headers, query, body, clientClosed, compatibleWith);
       const result = await this.runAsTask(match.route, restRequest);
       const warning = result.headers?.['Warning'];
@@ -292,6 +306,17 @@ export class HttpServer {
     }
   }
 
+  /**
+   * checkHostHeader, remembering the last Host header it allowed: a client sends the same one with every request, and
+   * the check parses it each time (a one-entry memory: the configuration never changes).
+   */
+  private checkHost(hostHeader: string | undefined, config: RequestOriginConfig): EsError | undefined {
+    if (hostHeader !== undefined && hostHeader === this.lastAllowedHost) return undefined;
+    const refused = checkHostHeader(hostHeader, config);
+    if (refused === undefined) this.lastAllowedHost = hostHeader;
+    return refused;
+  }
+
   private async runAsTask(route: Route, request: HttpRestRequest): Promise<RestResponse> {
     const taskManager = this.services.taskManager;
     const opaqueId = request.headers['x-opaque-id'];
@@ -303,11 +328,13 @@ export class HttpServer {
       headers: typeof opaqueId === 'string' ? { 'X-Opaque-Id': opaqueId } : {},
     });
     // A client that goes away cancels what it started, as ES does for cancellable REST requests.
-    void request.clientClosed.then(() => {
-      if (task.cancellable && !task.isCompleted && !task.isCancelled) {
-        void taskManager.cancel(task, 'channel closed', false).catch(() => undefined);
-      }
-    });
+    if (task.cancellable) {
+      void request.clientClosed.then(() => {
+        if (!task.isCompleted && !task.isCancelled) {
+          void taskManager.cancel(task, 'channel closed', false).catch(() => undefined);
+        }
+      });
+    }
     let detached = false;
     const detach = (): void => {
       detached = true;
@@ -402,9 +429,9 @@ export class HttpServer {
     compatibleWith: number | undefined,
     prettyOverride?: boolean,
   ): void {
-    if (result.headers) for (const [name, value] of Object.entries(result.headers)) response.setHeader(name, value);
+    if (result.headers) for (const [name, value] of Object.entries(result.headers)) setHeaderOn(response, name, value);
     if (result.kind === 'empty') {
-      response.writeHead(result.status, { 'content-length': '0' });
+      response.writeHead(result.status, ['X-elastic-product', 'Elasticsearch', 'content-length', '0']);
       response.end();
       return;
     }
@@ -432,16 +459,16 @@ export class HttpServer {
     }
     let length = 0;
     for (const chunk of chunks) length += chunk.length;
-    const headers: Record<string, string | number> = { 'content-type': contentType };
+    // One flat list, in the order the head is written (X-elastic-product first, as every Gannet response has it).
+    const headers: string[] = ['X-elastic-product', 'Elasticsearch', 'content-type', contentType];
     if (this.options.compression && length > 0 && acceptsGzip(request.headers['accept-encoding'])) {
       chunks = [gzipSync(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, length), { level: 3 })];
       length = chunks[0]!.length;
-      headers['content-encoding'] = 'gzip';
       // Keep a CORS `Vary: origin` beside it.
       const vary = response.getHeader('vary');
-      headers['vary'] = vary === undefined ? 'Accept-Encoding' : `${String(vary)}, Accept-Encoding`;
+      headers.push('content-encoding', 'gzip', 'vary', vary === undefined ? 'Accept-Encoding' : `${String(vary)}, Accept-Encoding`);
     }
-    headers['content-length'] = length;
+    headers.push('content-length', String(length));
     response.writeHead(result.status, headers);
     if (request.method === 'HEAD') {
       response.end();
@@ -455,6 +482,19 @@ export class HttpServer {
     }
   }
 }
+
+/**
+ * Sets a header before the head is written, X-elastic-product first: the head of a response nothing set a header on is
+ * given whole to writeHead (X-elastic-product included), and one that has headers set keeps X-elastic-product at the
+ * top, where every response had it.
+ */
+function setHeaderOn(response: ServerResponse, name: string, value: string | number | readonly string[]): void {
+  if (!response.hasHeader('x-elastic-product')) response.setHeader('X-elastic-product', 'Elasticsearch');
+  response.setHeader(name, value);
+}
+
+/** The body of a request that has none (zero bytes: nothing can change it). */
+const NO_BODY = Buffer.alloc(0);
 
 /** ES 8's defaults for http.max_initial_line_length and http.max_header_size. */
 export const DEFAULT_MAX_INITIAL_LINE_LENGTH = 4096;
@@ -527,18 +567,22 @@ export function parseUri(uri: string): { path: string; segments: string[]; query
   const rawPath = questionMark < 0 ? uri : uri.slice(0, questionMark);
   const rawQuery = questionMark < 0 ? '' : uri.slice(questionMark + 1);
   const query = new Map<string, string>();
-  for (const pair of rawQuery.split('&')) {
-    if (pair === '') continue;
-    const eq = pair.indexOf('=');
-    const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
-    const value = eq < 0 ? '' : decodeComponent(pair.slice(eq + 1));
-    query.set(name, value);
+  if (rawQuery !== '') {
+    for (const pair of rawQuery.split('&')) {
+      if (pair === '') continue;
+      const eq = pair.indexOf('=');
+      const name = decodeComponent(eq < 0 ? pair : pair.slice(0, eq));
+      const value = eq < 0 ? '' : decodeComponent(pair.slice(eq + 1));
+      query.set(name, value);
+    }
   }
-  const segments = splitPath(rawPath).map(decodePathSegment);
+  // A path without an escape decodes to itself.
+  const segments = rawPath.includes('%') ? splitPath(rawPath).map(decodePathSegment) : splitPath(rawPath);
   return { path: '/' + segments.join('/'), segments, query };
 }
 
 function decodeComponent(text: string): string {
+  if (!text.includes('%') && !text.includes('+')) return text;
   try {
     return decodeURIComponent(text.replace(/\+/g, ' '));
   } catch {

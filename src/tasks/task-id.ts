@@ -11,7 +11,7 @@ const LONG_MAX = 2n ** 63n - 1n;
 
 export class TaskId {
   /** Exact decimal text of the id; differs from String(id) only beyond 2^53, where numbers lose precision. */
-  private readonly idText: string;
+  readonly idText: string;
 
   constructor(
     readonly nodeId: string,

@@ -69,14 +69,18 @@ function toPlain(value: unknown): unknown {
     const out: Record<string, unknown> = {};
     for (const [key, child] of value) {
       const name = String(key);
-      const plain = toPlain(child);
+      const plain = typeof child === 'object' && child !== null ? toPlain(child) : child;
       if (name === '__proto__') Object.defineProperty(out, name, { value: plain, enumerable: true, writable: true, configurable: true });
       else out[name] = plain;
     }
     return out;
   }
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) value[i] = toPlain(value[i]);
+    // Only objects can hold a Map (a node snapshot is ~110 numbers and strings: no call for each).
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (typeof child === 'object' && child !== null) value[i] = toPlain(child);
+    }
     return value;
   }
   return value;
@@ -84,18 +88,69 @@ function toPlain(value: unknown): unknown {
 
 export class ProtocolError extends Error {}
 
+/**
+ * A response body whose last value, in the order msgpack writes it, is one large byte string (a node's `_tasks`
+ * listing): the frame goes to the socket as two chunks, the body encoded up to that value's bin header, then the
+ * bytes as they are, never copied into the packer's buffer (decision 0031). On the wire it is an ordinary msgpack bin:
+ * the receiver cannot tell. `build` makes the body with the value given in that last place; a body built otherwise
+ * is detected and encoded whole.
+ */
+export class TrailingBytesBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly build: (last: Uint8Array) => unknown,
+  ) {}
+}
+
+/** Below this size a trailing byte string is copied into the frame (a chunk of its own costs about that much). */
+const SEPARATE_BYTES = 1024;
+const NO_BYTES = Buffer.alloc(0);
+
+/** The frame as one buffer. */
 export function encodeFrame(frame: Frame): Buffer {
+  const chunks = encodeFrameChunks(frame);
+  return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+}
+
+/** The frame as the chunks of one socket write: one buffer, or two for a response with a TrailingBytesBody. */
+export function encodeFrameChunks(frame: Frame): Buffer[] {
+  if (frame.kind === FrameKind.Response && frame.body instanceof TrailingBytesBody) return encodeWithTrailingBytes(frame.id, frame.body);
+  return [encodeWhole(frame)];
+}
+
+function encodeWhole(frame: Frame): Buffer {
   const { kind, ...payload } = frame;
   // The packer leaves the header's bytes free in front of the payload, and the header is written there: no second
   // buffer and no copy of the whole frame (a copy of every frame sent was ~3% of a node's time answering `_tasks`).
   const bytes = packer.pack(payload, RESERVE_START_SPACE | HEADER_BYTES);
-  const bodyLength = bytes.length - HEADER_BYTES;
+  writeHeader(bytes, kind, bytes.length - HEADER_BYTES);
+  return bytes;
+}
+
+function writeHeader(bytes: Buffer, kind: FrameKind, bodyLength: number): void {
   if (bodyLength > MAX_FRAME_BYTES) throw new ProtocolError(`frame of ${bodyLength} bytes exceeds ${MAX_FRAME_BYTES}`);
   bytes.writeUInt16BE(FRAME_MAGIC, 0);
   bytes.writeUInt8(FRAME_VERSION, 2);
   bytes.writeUInt8(kind, 3);
   bytes.writeUInt32BE(bodyLength, 4);
-  return bytes;
+}
+
+function encodeWithTrailingBytes(id: number, body: TrailingBytesBody): Buffer[] {
+  const bytes = body.bytes;
+  if (bytes.length < SEPARATE_BYTES) return [encodeWhole({ kind: FrameKind.Response, id, body: body.build(bytes) })];
+  // Packed with an empty bin in the last place, whose two bytes (0xc4 0x00) end the payload; they give way to a bin32
+  // header of the real length, and the bytes follow as the second chunk.
+  const packed = packer.pack({ id, body: body.build(NO_BYTES) }, RESERVE_START_SPACE | HEADER_BYTES);
+  const end = packed.length;
+  if (end < HEADER_BYTES + 2 || packed[end - 2] !== 0xc4 || packed[end - 1] !== 0x00) {
+    return [encodeWhole({ kind: FrameKind.Response, id, body: body.build(bytes) })];
+  }
+  const head = Buffer.allocUnsafe(end - 2 + 5);
+  packed.copy(head, 0, 0, end - 2);
+  head[end - 2] = 0xc6;
+  head.writeUInt32BE(bytes.length, end - 1);
+  writeHeader(head, FrameKind.Response, head.length - HEADER_BYTES + bytes.length);
+  return [head, Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)];
 }
 
 export class FrameDecoder {

@@ -13,7 +13,7 @@ import { settleWithin } from '../common/settle-within.js';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { EsError, toEsError, type EsErrorType } from '../common/errors.js';
 import { bindFailureMessage } from '../common/bind-failure.js';
-import { encodeFrame, FrameDecoder, FrameKind, ProtocolError, type Frame, type RequestFrame, type WireError } from './frame.js';
+import { encodeFrameChunks, FrameDecoder, FrameKind, ProtocolError, type Frame, type RequestFrame, type WireError } from './frame.js';
 
 export interface RequestContext {
   readonly parentTaskId: string | undefined;
@@ -112,8 +112,9 @@ class Connection {
    */
   send(frame: Frame): void {
     if (this.closed) return;
-    this.outgoing.push(encodeFrame(frame));
-    if (this.outgoing.length === 1) setImmediate(() => this.flush());
+    const first = this.outgoing.length === 0;
+    for (const chunk of encodeFrameChunks(frame)) this.outgoing.push(chunk);
+    if (first) setImmediate(() => this.flush());
   }
 
   private flush(): void {

@@ -190,3 +190,38 @@ test('X-Opaque-Id is echoed on the response, as ES does', async () => {
   const none = await node.request('GET', '/');
   assert.equal(none.headers['x-opaque-id'], undefined);
 });
+
+/** The head of the answer to one raw request (`Connection: close`), as the bytes came. */
+function rawHead(request: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(node.port, '127.0.0.1', () => socket.write(request));
+    let received = '';
+    socket.on('data', (c) => (received += c.toString('latin1')));
+    socket.on('close', () => resolve(received.slice(0, received.indexOf('\r\n\r\n'))));
+    socket.on('error', reject);
+  });
+}
+
+test('every kind of answer carries X-elastic-product first, however its head was made', async () => {
+  // A plain answer (its head given whole to writeHead), one with headers set before it (X-Opaque-Id, Allow), an
+  // empty-bodied one and an error: the product header is the head's first line each time, and never doubled.
+  const cases = [
+    'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    'GET /_cluster/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Opaque-Id: abc\r\nConnection: close\r\n\r\n',
+    'OPTIONS / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    'DELETE / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    'HEAD / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    'GET /_no_such_api HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+    // Refused before routing: a Host the node may not be addressed by.
+    'GET / HTTP/1.1\r\nHost: elsewhere.example\r\nConnection: close\r\n\r\n',
+  ];
+  for (const request of cases) {
+    const lines = (await rawHead(request)).split('\r\n');
+    assert.equal(lines[1], 'X-elastic-product: Elasticsearch', `${request.split('\r\n')[0]}: ${lines.join(' | ')}`);
+    assert.equal(lines.filter((line) => line.toLowerCase().startsWith('x-elastic-product')).length, 1);
+  }
+  const echoed = (await rawHead(cases[1]!)).split('\r\n');
+  assert.ok(echoed.includes('X-Opaque-Id: abc'));
+  const allowed = (await rawHead(cases[2]!)).split('\r\n');
+  assert.ok(allowed.includes('Allow: GET,HEAD'));
+});

@@ -83,9 +83,7 @@ export const NODE_SNAPSHOT_ACTION = 'internal:monitor/cat/node_snapshot';
  * marks as a leaf (the load averages, the allocation figures, an absent address) crosses as it is.
  */
 export function snapshotToWire(snapshot: unknown): unknown[] {
-  const values: unknown[] = [SNAPSHOT_LAYOUT_ID];
-  flatten(SNAPSHOT_LAYOUT, snapshot as Record<string, unknown>, values);
-  return values;
+  return flattenSnapshot(snapshot as NodeSnapshot);
 }
 
 export function snapshotFromWire(wire: unknown): NodeSnapshot {
@@ -178,13 +176,25 @@ function layoutId(layout: Layout): number {
   return hash;
 }
 
-function flatten(layout: Layout, value: Record<string, unknown> | undefined, out: unknown[]): void {
-  for (let i = 0; i < layout.keys.length; i++) {
-    const child = layout.children[i];
-    const field = value?.[layout.keys[i]!];
-    if (child === undefined) out.push(field);
-    else flatten(child, field as Record<string, unknown> | undefined, out);
-  }
+/**
+ * The snapshot's wire values, as one array literal compiled from the layout at start-up: `[id, s?.["info"]?.["pid"],
+ * ...]`. Walking the layout and reading each key by name from a list was ~12% of an answering node's time per
+ * `_cat/nodes` (decision 0031); the literal reads each field at a fixed place. Safe to compile for the same reasons as
+ * the rebuild below: the keys are this module's own (each quoted by JSON.stringify), values are only read.
+ */
+const flattenSnapshot = compileFlatten(SNAPSHOT_LAYOUT);
+
+function compileFlatten(layout: Layout): (snapshot: NodeSnapshot) => unknown[] {
+  const leaves: string[] = [];
+  const walk = (node: Layout, path: string): void =>
+    node.keys.forEach((key, i) => {
+      const child = node.children[i];
+      const access = `${path}?.[${JSON.stringify(key)}]`;
+      if (child === undefined) leaves.push(access);
+      else walk(child, access);
+    });
+  walk(layout, 's');
+  return new Function('s', `return [${SNAPSHOT_LAYOUT_ID}, ${leaves.join(', ')}];`) as (snapshot: NodeSnapshot) => unknown[];
 }
 
 /**

@@ -59,11 +59,54 @@ export function listTasks(services: NodeServices, listTask: Task, request: ListT
  * requests (decision 0030); a short string is one copy each way and one JSON.parse.
  */
 export function listRequestToWire(request: ListTasksRequest): string {
+  // `GET /_tasks` without parameters (what monitoring polls): the same string every time.
+  if (isPlainListing(request)) return request.renderJson!.elements === true ? PLAIN_ELEMENTS_WIRE : PLAIN_MAP_WIRE;
+  return wireText(request);
+}
+
+function wireText(request: ListTasksRequest): string {
   return JSON.stringify({ ...request, filter: { actions: request.filter.actions, parentTaskId: request.filter.parentTaskId?.toString() } });
 }
 
+/** A listing of every task of every node, written as JSON bytes by each node (group_by=nodes or none, not human). */
+function isPlainListing(request: ListTasksRequest): boolean {
+  const render = request.renderJson;
+  return (
+    render !== undefined &&
+    !render.human &&
+    request.nodes.length === 0 &&
+    request.filter.actions.length === 0 &&
+    request.filter.parentTaskId === undefined &&
+    request.filter.targetTaskId === undefined &&
+    !request.detailed &&
+    !request.waitForCompletion &&
+    request.timeoutMillis === undefined
+  );
+}
+
+const PLAIN_REQUEST: ListTasksRequest = { nodes: [], filter: { actions: [], parentTaskId: undefined }, detailed: false, waitForCompletion: false, timeoutMillis: undefined };
+const PLAIN_MAP_WIRE = wireText({ ...PLAIN_REQUEST, renderJson: { human: false, elements: false } });
+const PLAIN_ELEMENTS_WIRE = wireText({ ...PLAIN_REQUEST, renderJson: { human: false, elements: true } });
+
+/**
+ * The last request read from its string, and that string: under concurrent listings a node reads the same few strings
+ * over and over (the request is read-only once parsed).
+ */
+let lastWire: string | undefined;
+let lastRequest: ListTasksRequest | undefined;
+
 /** Reads the request from its JSON string (or from the object form an older node sends). */
 export function listRequestFromWire(raw: unknown): ListTasksRequest {
+  if (typeof raw === 'string' && raw === lastWire) return lastRequest!;
+  const request = parseWire(raw);
+  if (typeof raw === 'string') {
+    lastWire = raw;
+    lastRequest = request;
+  }
+  return request;
+}
+
+function parseWire(raw: unknown): ListTasksRequest {
   const wire = (typeof raw === 'string' ? JSON.parse(raw) : raw) as Omit<ListTasksRequest, 'filter'> & { filter: { actions: string[]; parentTaskId?: string | null } };
   return {
     nodes: wire.nodes,
@@ -77,7 +120,9 @@ export function listRequestFromWire(raw: unknown): ListTasksRequest {
 
 /** One node's part of a list: its matching tasks (after waiting for them with wait_for_completion). */
 export async function listTasksOnNode(services: NodeServices, request: ListTasksRequest): Promise<NodeTasksResult> {
-  const matched = services.taskManager.list().filter((task) => taskMatches(request.filter, task));
+  const all = services.taskManager.list();
+  const filter = request.filter;
+  const matched = filter.actions.length === 0 && filter.parentTaskId === undefined && filter.targetTaskId === undefined ? all : all.filter((task) => taskMatches(filter, task));
   // One clock reading for the whole listing, taken before any wait: the running times are the listing's.
   const now = performance.now();
   let result: NodeTasksResult;

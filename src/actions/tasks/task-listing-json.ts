@@ -87,14 +87,22 @@ function renderHuman(tasks: readonly Task[], nowMillis: number, keyed: boolean):
   return Buffer.from(keyed ? `{${entries.join(',')}}` : entries.join(','), 'utf8');
 }
 
-const CANCELLED = ',"cancellable":true,"cancelled":true';
-const NOT_CANCELLED = ',"cancellable":true,"cancelled":false';
-const NOT_CANCELLABLE = ',"cancellable":false';
+const CANCELLED = Buffer.from(',"cancellable":true,"cancelled":true');
+const NOT_CANCELLED = Buffer.from(',"cancellable":true,"cancelled":false');
+const NOT_CANCELLABLE = Buffer.from(',"cancellable":false');
+const KEY_END = Buffer.from('":');
+const ID_KEY = Buffer.from(',"id":');
+const RUNNING_TIME_KEY = Buffer.from(',"running_time_in_nanos":');
+const PARENT_KEY = Buffer.from(',"parent_task_id":');
+const HEADERS_KEY = Buffer.from(',"headers":');
+const EMPTY_HEADERS_END = Buffer.from('{}}');
 /**
  * The most a task's JSON has beside its fixed parts: a comma and the running time's digits (the flags are in the tail,
  * and a cancelled tail is never longer than the not-cancelled one it replaces).
  */
 const VARIABLE_BYTES = 1 + 21;
+/** The most digits a task id or a start time takes (a number below 2^53; an id parsed from text keeps its text). */
+const MAX_NUMBER_BYTES = 21;
 
 interface FixedTaskJson {
   /** `"<id>":{` up to `"running_time_in_nanos":`, UTF-8. */
@@ -107,8 +115,8 @@ interface FixedTaskJson {
   readonly tail: Buffer;
   /** The same after the cancellation (a cancellable task's), made when first listed cancelled. */
   cancelledTail: Buffer | undefined;
-  /** The text after the flags, kept to make the cancelled tail. */
-  readonly rest: string;
+  /** Where the tail's text after the flags starts, kept to make the cancelled tail. */
+  readonly restOffset: number;
   /** The most bytes the task's entry takes. */
   readonly size: number;
 }
@@ -119,45 +127,110 @@ function unkeyedHeadOf(parts: FixedTaskJson): Buffer {
 }
 
 function cancelledTailOf(parts: FixedTaskJson): Buffer {
-  if (parts.cancelledTail === undefined) parts.cancelledTail = Buffer.from(CANCELLED + parts.rest, 'utf8');
+  if (parts.cancelledTail === undefined) parts.cancelledTail = Buffer.concat([CANCELLED, parts.tail.subarray(parts.restOffset)]);
   return parts.cancelledTail;
 }
 
+/**
+ * The task's fixed parts, written as bytes from pieces kept per node id and per type and action (a node runs a bounded
+ * set of actions, and a cluster has a few node ids): each task is rendered once this way (a request's each, on every
+ * node it reaches), and building its strings and encoding them cost ~10x a later listing of it (decision 0031).
+ */
 function fixedPartsOf(task: Task): FixedTaskJson {
   const cached = task.listingJson as FixedTaskJson | undefined;
   if (cached !== undefined) return cached;
-  // Every task is rendered once this way (a request's each, on every node it reaches): the pieces shared by many
-  // tasks (the type and action, empty headers) are quoted once.
   const id = task.taskId;
-  const nodeId = quoted(id.nodeId);
-  const key = `${nodeId.slice(0, -1)}:${id.id}":`;
-  const head = `${key}{"node":${nodeId},"id":${id.id}${typeAndActionOf(task.type, task.action)}${task.startTimeMillis},"running_time_in_nanos":`;
-  const rest = `${task.parentTaskId ? `,"parent_task_id":${quoted(task.parentTaskId.toString())}` : ''},"headers":${hasKeys(task.headers) ? JSON.stringify(task.headers) : '{}'}}`;
-  const headBytes = Buffer.from(head, 'utf8');
-  // Only a cancellable task is ever cancelled; until then its flags are the not-cancelled ones.
-  const tailBytes = Buffer.from((task.cancellable ? NOT_CANCELLED : NOT_CANCELLABLE) + rest, 'utf8');
+  const node = nodeIdPieces(id.nodeId);
+  const typeAndAction = typeAndActionOf(task.type, task.action);
+  const parent = task.parentTaskId;
+  const parentNode = parent === undefined ? undefined : nodeIdPieces(parent.nodeId);
+  const headers = hasKeys(task.headers) ? Buffer.from(`${JSON.stringify(task.headers)}}`, 'utf8') : EMPTY_HEADERS_END;
+  const flags = task.cancellable ? NOT_CANCELLED : NOT_CANCELLABLE;
+  const idText = id.idText;
+  const headSize = node.quotedOpen.length + 1 + 2 * MAX_NUMBER_BYTES + KEY_END.length + node.nodeField.length + ID_KEY.length + typeAndAction.length + MAX_NUMBER_BYTES + RUNNING_TIME_KEY.length;
+  const tailSize = flags.length + (parentNode === undefined ? 0 : PARENT_KEY.length + parentNode.quotedOpen.length + 2 + MAX_NUMBER_BYTES) + HEADERS_KEY.length + headers.length;
+  const out = Buffer.allocUnsafe(headSize + tailSize);
+  // "<node>:<id>":{"node":"<node>","id":<id>,"type":...,"start_time_in_millis":<start>,"running_time_in_nanos":
+  let at = copy(out, 0, node.quotedOpen);
+  out[at++] = 0x3a; // :
+  at = writeAscii(out, at, idText);
+  at = copy(out, at, KEY_END);
+  const keyLength = at;
+  at = copy(out, at, node.nodeField);
+  at = copy(out, at, ID_KEY);
+  at = writeAscii(out, at, idText);
+  at = copy(out, at, typeAndAction);
+  at = writeDigits(out, at, task.startTimeMillis);
+  at = copy(out, at, RUNNING_TIME_KEY);
+  const headEnd = at;
+  // <flags>,"parent_task_id":"<node>:<id>","headers":{...}}
+  at = copy(out, at, flags);
+  if (parent !== undefined) {
+    at = copy(out, at, PARENT_KEY);
+    at = copy(out, at, parentNode!.quotedOpen);
+    out[at++] = 0x3a; // :
+    at = writeAscii(out, at, parent.idText);
+    out[at++] = 0x22; // "
+  }
+  at = copy(out, at, HEADERS_KEY);
+  at = copy(out, at, headers);
+  const head = out.subarray(0, headEnd);
+  const tail = out.subarray(headEnd, at);
   const parts: FixedTaskJson = {
-    head: headBytes,
-    keyLength: Buffer.byteLength(key, 'utf8'),
+    head,
+    keyLength,
     unkeyedHead: undefined,
-    tail: tailBytes,
+    tail,
     cancelledTail: undefined,
-    rest,
-    size: headBytes.length + tailBytes.length + VARIABLE_BYTES,
+    restOffset: flags.length,
+    size: head.length + tail.length + VARIABLE_BYTES,
   };
   task.listingJson = parts;
   return parts;
 }
 
-/** `,"type":<type>,"action":<action>,"start_time_in_millis":` by type and action (a node runs a bounded set of actions). */
-const typeAndAction = new Map<string, Map<string, string>>();
+function copy(out: Buffer, at: number, bytes: Buffer): number {
+  out.set(bytes, at);
+  return at + bytes.length;
+}
 
-function typeAndActionOf(type: string, action: string): string {
+/** A task id's number as its text has it (digits, or a sign and digits: ASCII). */
+function writeAscii(out: Buffer, at: number, text: string): number {
+  for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i);
+  return at;
+}
+
+interface NodeIdPieces {
+  /** The node id as a JSON string without its closing quote: `"<node>`. */
+  readonly quotedOpen: Buffer;
+  /** `{"node":"<node>"`. */
+  readonly nodeField: Buffer;
+}
+
+/** By node id: the task's own node and its parent's (a cluster has a few). */
+const nodeIds = new Map<string, NodeIdPieces>();
+
+function nodeIdPieces(nodeId: string): NodeIdPieces {
+  let pieces = nodeIds.get(nodeId);
+  if (pieces === undefined) {
+    const text = quoted(nodeId);
+    pieces = { quotedOpen: Buffer.from(text.slice(0, -1), 'utf8'), nodeField: Buffer.from(`{"node":${text}`, 'utf8') };
+    // Node ids come from the cluster (and from parent ids in requests): keep the memory bounded all the same.
+    if (nodeIds.size >= 1024) nodeIds.clear();
+    nodeIds.set(nodeId, pieces);
+  }
+  return pieces;
+}
+
+/** `,"type":<type>,"action":<action>,"start_time_in_millis":` by type and action (a node runs a bounded set of actions). */
+const typeAndAction = new Map<string, Map<string, Buffer>>();
+
+function typeAndActionOf(type: string, action: string): Buffer {
   let byAction = typeAndAction.get(type);
   if (byAction === undefined) typeAndAction.set(type, (byAction = new Map()));
-  let text = byAction.get(action);
-  if (text === undefined) byAction.set(action, (text = `,"type":${quoted(type)},"action":${quoted(action)},"start_time_in_millis":`));
-  return text;
+  let bytes = byAction.get(action);
+  if (bytes === undefined) byAction.set(action, (bytes = Buffer.from(`,"type":${quoted(type)},"action":${quoted(action)},"start_time_in_millis":`, 'utf8')));
+  return bytes;
 }
 
 /** A JSON string literal as JSON.stringify writes it; printable ASCII without a quote or backslash needs no escape. */

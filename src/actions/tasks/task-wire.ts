@@ -1,6 +1,6 @@
 /** Task listings as they cross the transport: task ids as strings, errors as wire errors. */
 import { TaskId, type TaskInfo } from '../../tasks/index.js';
-import { fromWireError, toWireError, type WireError } from '../../transport/index.js';
+import { fromWireError, toWireError, TrailingBytesBody, type WireError } from '../../transport/index.js';
 import type { NodeTasksResult, RenderedTasks } from './node-fanout.js';
 import type { TaskOperationFailure } from './task-json.js';
 
@@ -20,9 +20,14 @@ export interface WireTasksResult {
  * `_tasks` requests make several times faster than msgpack's maps rebuilt into objects. A status may hold values
  * JSON would change (a non-finite rate), so a listing with statuses travels as msgpack.
  */
-export function tasksResultToWire(value: unknown): WireTasksResult | { json: string } | WireRenderedResult {
+export function tasksResultToWire(value: unknown): WireTasksResult | { json: string } | TrailingBytesBody {
   const result = value as NodeTasksResult;
-  if (result.rendered !== undefined) return { rendered: result.rendered, taskFailures: result.taskFailures.map(failureToWire) };
+  if (result.rendered !== undefined) {
+    // The listing's bytes are the body's last value, so they go to the socket as they are (frame.ts).
+    const { count, bytes } = result.rendered;
+    const taskFailures = result.taskFailures.map(failureToWire);
+    return new TrailingBytesBody(bytes, (last): WireRenderedResult => ({ taskFailures, rendered: { count, bytes: last } }));
+  }
   const wire: WireTasksResult = {
     tasks: result.tasks.map((info) => ({ ...info, taskId: info.taskId.toString(), parentTaskId: info.parentTaskId?.toString() })),
     taskFailures: result.taskFailures.map(failureToWire),

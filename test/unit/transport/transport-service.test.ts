@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import fc from 'fast-check';
 import { TransportService, handshake, registerHandshake } from '../../../src/transport/index.js';
 import { EsError } from '../../../src/common/errors.js';
-import { encodeFrame, FrameDecoder, FrameKind } from '../../../src/transport/frame.js';
+import { encodeFrame, encodeFrameChunks, FrameDecoder, FrameKind, TrailingBytesBody } from '../../../src/transport/frame.js';
 
 async function pair(): Promise<{ a: TransportService; b: TransportService; bAddress: string; close: () => Promise<void> }> {
   const a = new TransportService('127.0.0.1', [0, 0]);
@@ -60,6 +60,45 @@ test('a large frame arriving in many small chunks is joined once, not at every c
   assert.ok(first.kind === FrameKind.Response && Buffer.from(first.body as Uint8Array).equals(body));
   assert.ok(frames[1]!.kind === FrameKind.Response && frames[1]!.body === 'next');
   assert.ok(millis < 5000, `decoding took ${millis} ms`);
+});
+
+test('a body ending in a large byte string goes out as two chunks, the bytes as they are, and reads back as one msgpack bin', () => {
+  fc.assert(
+    fc.property(fc.nat({ max: 300_000 }), fc.jsonValue(), fc.nat({ max: 5000 }), (size, other, cut) => {
+      const bytes = Buffer.alloc(size, 0x61 + (size % 26));
+      const body = new TrailingBytesBody(bytes, (last) => ({ other, listing: { count: 3, bytes: last } }));
+      const chunks = encodeFrameChunks({ kind: FrameKind.Response, id: 9, body });
+      // From 1 KB the bytes are a chunk of their own, never copied; below it the frame is one buffer.
+      if (size >= 1024) {
+        assert.equal(chunks.length, 2);
+        assert.equal(chunks[1], bytes);
+      } else {
+        assert.equal(chunks.length, 1);
+      }
+      const whole = Buffer.concat(chunks);
+      const decoder = new FrameDecoder();
+      const frames = [];
+      const step = Math.max(1, cut);
+      for (let i = 0; i < whole.length; i += step) frames.push(...decoder.push(whole.subarray(i, i + step)));
+      assert.equal(frames.length, 1);
+      const frame = frames[0]!;
+      assert.ok(frame.kind === FrameKind.Response && frame.id === 9);
+      const read = frame.body as { other: unknown; listing: { count: number; bytes: Uint8Array } };
+      assert.equal(read.listing.count, 3);
+      assert.ok(Buffer.from(read.listing.bytes).equals(bytes));
+      assert.deepEqual(JSON.parse(JSON.stringify(read.other)), JSON.parse(JSON.stringify(other)));
+      // The same frame as an ordinary msgpack body decodes to the same value.
+      const plain = new FrameDecoder().push(encodeFrame({ kind: FrameKind.Response, id: 9, body: { other, listing: { count: 3, bytes } } }))[0]!;
+      assert.deepEqual(plain, frame);
+    }),
+    { numRuns: 40 },
+  );
+  // A body whose builder does not put the bytes last is written whole, and still reads back right.
+  const misbuilt = new TrailingBytesBody(Buffer.alloc(4000, 0x62), (last) => ({ listing: last, after: 'x' }));
+  const chunks = encodeFrameChunks({ kind: FrameKind.Response, id: 1, body: misbuilt });
+  assert.equal(chunks.length, 1);
+  const read = new FrameDecoder().push(chunks[0]!)[0]!;
+  assert.ok(read.kind === FrameKind.Response && Buffer.from((read.body as { listing: Uint8Array }).listing).equals(misbuilt.bytes));
 });
 
 test('a "__proto__" key crosses the wire as a plain key, never as a prototype', () => {
