@@ -23,6 +23,18 @@ export function searchThreadPoolSize(allocatedProcessors: number): number {
   return Math.trunc((allocatedProcessors * 3) / 2) + 1;
 }
 
+/**
+ * Indexing worker threads per shard copy (engine/segments/segment-jobs.ts): two let one write a buffer as a segment
+ * while the other inverts the next, which pays only with a core to spare beside the event loop. Each is an isolate
+ * that compiles the inverting and segment-writing code for itself and writes its first segment cold, so on two
+ * processors or fewer the second costs CPU and gains nothing: a 40,000-document bulk cost one node ~8% less CPU with
+ * one, a primary and its replica ~15% less (bench/BENCHMARKS.md, "One indexing worker per copy on two cores";
+ * decision 0028).
+ */
+export function indexingWorkersPerCopy(allocatedProcessors: number): 1 | 2 {
+  return allocatedProcessors > 2 ? 2 : 1;
+}
+
 const fixed = (name: string, size: number, queueSize: number): ThreadPoolInfo => ({ name, type: 'fixed', core: size, max: size, queueSize });
 const scaling = (name: string, core: number, max: number, keepAliveMillis: number): ThreadPoolInfo => ({ name, type: 'scaling', core, max, queueSize: -1, keepAliveMillis });
 

@@ -105,6 +105,7 @@ export async function openEngine(config: EngineConfig): Promise<InternalEngine> 
     analyzers,
     analysis: config.analysisSettings === undefined ? null : { settings: config.analysisSettings, indexName: config.shardLabel.index },
     recovering: config.openMode === 'recovery_target',
+    ...(config.indexingWorkers !== undefined && { indexingWorkers: config.indexingWorkers }),
   });
   const engine = new InternalEngine({
     config,

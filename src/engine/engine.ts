@@ -261,6 +261,8 @@ export interface EngineConfig {
   readonly replayUpToSeqNo?: number;
   /** Added: where segments are written; `worker` (default) keeps that work off the event loop. */
   readonly backgroundWork?: 'worker' | 'inline';
+  /** Added: with `worker` and analysis settings, how many indexing worker threads the copy inverts in (1 or 2, default 2). */
+  readonly indexingWorkers?: 1 | 2;
   /** Added: told about every merge that completed (the indices layer logs the slow ones). */
   readonly onMergeFinished?: (merge: MergeReport) => void;
 }

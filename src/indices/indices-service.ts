@@ -28,6 +28,8 @@ export interface IndicesServiceOptions {
   readonly logger: Logger;
   /** Bytes of indexing buffer per shard before the engine writes a segment by itself. */
   readonly indexingBufferBytes?: number;
+  /** Indexing worker threads per shard copy (common/thread-pools.ts, `indexingWorkersPerCopy`); default 2. */
+  readonly indexingWorkersPerCopy?: 1 | 2;
 }
 
 export type ShardRecovery = 'EMPTY_STORE' | 'EXISTING_STORE';
@@ -259,6 +261,7 @@ export class IndicesService {
       // Lets the engine rebuild the analyzers in its indexing workers, so text analysis runs off the event loop.
       analysisSettings: service.analysisSettings,
       indexingBufferBytes: this.options.indexingBufferBytes ?? 64 * 1024 * 1024,
+      ...(this.options.indexingWorkersPerCopy !== undefined && { indexingWorkers: this.options.indexingWorkersPerCopy }),
       // Translog replay re-parses each operation with the index's mapping of the moment (which already holds
       // every field an acknowledged document introduced: mapping updates reach the master before indexing).
       parseDocument: (operation) => service.parseDocument(operation.source, operation.id, operation.routing),

@@ -12,7 +12,7 @@ import type { Settings } from '../common/settings.js';
 import { parsePortRange } from '../common/settings.js';
 import { versionInfo, GANNET_VERSION } from '../common/version.js';
 import { randomBase64Uuid } from '../common/uuid.js';
-import { ThreadPools } from '../common/thread-pools.js';
+import { indexingWorkersPerCopy, ThreadPools } from '../common/thread-pools.js';
 import { CircuitBreakerService } from '../common/circuit-breakers.js';
 import { ClusterService, transportNode, type DiscoveryNode } from '../cluster/index.js';
 import { EmbeddedCoordinator, initialClusterState } from '../cluster/coordination/embedded-coordinator.js';
@@ -217,7 +217,12 @@ export class GannetNode {
     };
     // Indices: the coordinator restores persisted indices with their primaries recovering from this node's
     // disk; the applier opens the shards every applied state assigns here and reports them started.
-    const indicesService = new IndicesService({ dataPath: environment.dataPath, engineFactory: openEngine, logger: this.logger });
+    const indicesService = new IndicesService({
+      dataPath: environment.dataPath,
+      engineFactory: openEngine,
+      logger: this.logger,
+      indexingWorkersPerCopy: indexingWorkersPerCopy(allocatedProcessors(settings)),
+    });
     this.indicesService = indicesService;
     const clusterName = clusterService.state().clusterName;
     transport.setLocalIdentity({ nodeId: localNode.id, nodeName: localNode.name, clusterName, version: version.number });
@@ -440,12 +445,12 @@ function createCoordinator(
   });
 }
 
-/** ES's `node.processors`: the processors thread pools are sized for (default: what the machine offers). */
 /** This node's copies' store sizes as the master's ClusterInfo keys them (`[index][shard][p|r]`). */
 function localShardSizes(indices: IndicesService): Array<[string, number]> {
   return indices.storeSizes().map((copy) => [shardSizeKey(copy.index, copy.shard, copy.primary), copy.bytes]);
 }
 
+/** ES's `node.processors`: the processors thread pools are sized for (default: what the machine offers). */
 function allocatedProcessors(settings: Settings): number {
   const available = availableParallelism();
   const configured = Number(settings.getString('node.processors', String(available)));

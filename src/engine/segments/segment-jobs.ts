@@ -1,9 +1,12 @@
 /**
  * Where the heavy work of indexing runs. With `worker` (the default) it is off the request thread:
- * - inverting documents and writing the indexing buffer as a segment: in two indexing workers that take
- *   turns, buffer by buffer (one inverts the buffer being filled while the other writes the previous one),
- *   when the index's analysis settings are known (`analysisSettings`); otherwise documents are inverted on
- *   the calling thread and only the segment writing moves to a worker;
+ * - inverting documents and writing the indexing buffer as a segment: in the copy's indexing workers, when the
+ *   index's analysis settings are known (`analysisSettings`); otherwise documents are inverted on the calling
+ *   thread and only the segment writing moves to a worker. With two (`indexingWorkers`, the default) they take
+ *   turns, buffer by buffer: one inverts the buffer being filled while the other writes the previous one. With
+ *   one, a buffer's write and the next buffer's batches share that thread (a write's awaits let batches in);
+ *   each worker is an isolate that compiles the inverting and writing code for itself, so on a node with no
+ *   core to spare for the overlap the second is CPU spent for nothing (`indexingWorkersPerCopy`, decision 0028);
  * - merging: in a merge worker of its own, so a long merge never holds up a refresh.
  * `inline` runs the same code on the calling thread (tests, tools).
  */
@@ -56,6 +59,8 @@ export interface SegmentJobsOptions {
    * otherwise they run at background priority from the start (decision 0019).
    */
   readonly recovering?: boolean;
+  /** How many indexing workers the copy's buffers take turns in: 1 or 2 (default 2); see the file comment. */
+  readonly indexingWorkers?: 1 | 2;
 }
 
 export function createSegmentJobs(options: SegmentJobsOptions): SegmentJobs {
@@ -277,10 +282,9 @@ class WorkerSegmentJobs implements SegmentJobs {
   private nextBufferId = 0;
 
   constructor(private readonly options: SegmentJobsOptions) {
-    this.indexing =
-      options.analysis === null
-        ? []
-        : [new IndexingChannel('indexing-1', options.analysis, options.recovering === true), new IndexingChannel('indexing-2', options.analysis, options.recovering === true)];
+    const { analysis } = options;
+    const workers = options.indexingWorkers ?? 2;
+    this.indexing = analysis === null ? [] : Array.from({ length: workers }, (_, i) => new IndexingChannel(`indexing-${i + 1}`, analysis, options.recovering === true));
   }
 
   newBuffer(): BufferSink {

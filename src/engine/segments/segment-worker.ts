@@ -97,7 +97,20 @@ async function run(job: WorkerJob): Promise<WrittenSegment & { failedDocs?: numb
   }
 }
 
-port.on('message', (message: WorkerJob | WorkerNotice) => {
+/**
+ * While a buffer is being written, what arrives after it waits, in order: batches for the next buffer (one indexing
+ * worker per copy gets them all, decision 0028) would otherwise be inverted at every await of the write, and the
+ * refresh that waits for it would take as long as the bulk kept sending. The batches are inverted right after, so
+ * nothing is done twice or lost; a buffer's own batches always come before its write.
+ */
+let writing = false;
+const waiting: Array<WorkerJob | WorkerNotice> = [];
+
+function handle(message: WorkerJob | WorkerNotice): void {
+  if (writing) {
+    waiting.push(message);
+    return;
+  }
   if (message.kind === 'init') {
     if (!message.recovering) lowerThisThreadsPriority();
     const registry = AnalysisRegistry.forIndex(message.analysisSettings ?? {}, message.indexName);
@@ -113,6 +126,7 @@ port.on('message', (message: WorkerJob | WorkerNotice) => {
     return;
   }
   const job = message;
+  if (job.kind === 'write-buffer') writing = true;
   run(job).then(
     (written) => {
       const reply: WorkerReply = { jobId: job.jobId, ok: true, info: written.info, idFilter: written.idFilter, failedDocs: written.failedDocs, timings: written.timings };
@@ -123,5 +137,12 @@ port.on('message', (message: WorkerJob | WorkerNotice) => {
       const reply: WorkerReply = { jobId: job.jobId, ok: false, message: error.message, stack: error.stack };
       port.postMessage(reply);
     },
-  );
-});
+  ).finally(() => {
+    if (job.kind !== 'write-buffer') return;
+    writing = false;
+    // Handled in order until the next write (if one waited) starts waiting again.
+    while (!writing && waiting.length > 0) handle(waiting.shift()!);
+  });
+}
+
+port.on('message', handle);

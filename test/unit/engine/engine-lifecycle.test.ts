@@ -30,14 +30,18 @@ function visibleIds(engine: InternalEngine): string[] {
   }
 }
 
-for (const work of ['inline', 'worker', 'indexing workers'] as const) {
+for (const work of ['inline', 'worker', 'indexing workers', 'one indexing worker'] as const) {
   test(`real-time get sees every acknowledged write; searchers only refreshed ones (${work})`, async () => {
     const dir = tempDir();
     const factory = new DocumentFactory();
     const engine = await open(
       dir.path,
       factory,
-      work === 'indexing workers' ? { backgroundWork: 'worker', analysisSettings: {} } : { backgroundWork: work },
+      work === 'indexing workers'
+        ? { backgroundWork: 'worker', analysisSettings: {} }
+        : work === 'one indexing worker'
+          ? { backgroundWork: 'worker', analysisSettings: {}, indexingWorkers: 1 }
+          : { backgroundWork: work },
     );
     try {
       await engine.index(indexOp(factory, 'a', { v: 1 }));
