@@ -229,8 +229,12 @@ export async function localSnapshot(services: NodeServices, state: ClusterState)
       heapMaxBytes: figures.process.heapMaxBytes,
       httpPublishAddress: httpPublishAddress(node),
     },
+    // The figures named one by one: spreading them into a literal that adds fields was ~85% of this function
+    // (~10 us of a node's CPU per `_cat/nodes`, decision 0031).
     stats: {
-      ...figures,
+      os: figures.os,
+      process: figures.process,
+      fs: figures.fs,
       indices,
       script: zeroScriptStats(),
       allocation: allocationStats(node, indices),
