@@ -490,6 +490,14 @@ async function walkTasks() {
     const cat = await call(node, 'GET', '/_cat/tasks?v=true&actions=*reindex&detailed');
     check(catRows(cat.text).filter((row) => row[0] === 'indices:data/write/reindex').length === 4, `_cat/tasks?actions=*reindex through ${node.name}: parent and slices`, cat.text);
   }
+  // Filters through another node: nodes=, parent_task_id=, and a task id of no node in the cluster.
+  const onItsNode = await call(nodes[1], 'GET', `/_tasks?nodes=${taskNode}&actions=*reindex`);
+  check(Object.keys(onItsNode.body.nodes ?? {}).join() === taskNode && Object.keys(onItsNode.body.nodes[taskNode].tasks).length === 4, `GET /_tasks?nodes=<node-1>&actions=*reindex through node-2: the reindex and its 3 slices, one node`, onItsNode.text.slice(0, 400));
+  const children = await call(nodes[2], 'GET', `/_tasks?parent_task_id=${task}&group_by=none&actions=*reindex`);
+  check(children.body.tasks?.length === 3 && children.body.tasks.every((t) => t.parent_task_id === task), `GET /_tasks?parent_task_id=<reindex> through node-3: its 3 slices`, children.text.slice(0, 400));
+  const catOnNode = await call(nodes[2], 'GET', `/_cat/tasks?nodes=${taskNode}&actions=*reindex&h=action,node`);
+  check(catRows(catOnNode.text).length === 4 && catRows(catOnNode.text).every((row) => row[1] === nodes[0].name), `_cat/tasks?nodes=<node-1> through node-3`, catOnNode.text);
+  await same('a task of no node in the cluster', 'GET', '/_tasks/nonode:1', undefined, { status: 404 });
   const rethrottled = await call(nodes[2], 'POST', `/_reindex/${task}/_rethrottle?requests_per_second=150`);
   const rethrottledTask = rethrottled.body?.nodes?.[taskNode]?.tasks?.[task];
   check(rethrottled.status === 200 && rethrottledTask?.status?.requests_per_second === 150, `POST /_reindex/<task>/_rethrottle through node-3 reaches its node`, rethrottled.text.slice(0, 500));
