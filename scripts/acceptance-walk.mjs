@@ -420,16 +420,12 @@ async function nodeIds() {
 async function walkOps() {
   await nodeIds();
   await call(nodes[0], 'GET', '/_cluster/health?wait_for_status=green&wait_for_no_initializing_shards=true&wait_for_no_relocating_shards=true&timeout=60s');
-  // Shards per node as _cat/shards lists them; a relocating shard counts on its source and its target (ES's
-  // _cat/allocation counts the initializing target on its node too).
+  // Shards per node as _cat/shards lists them: a relocating shard once, on its source (ES's _cat/allocation counts
+  // the routing table's copies, where a relocation target is not one of its own).
   const shardsOf = async () => {
     const rows = catRows((await call(nodes[0], 'GET', '/_cat/shards?h=state,node')).text);
     const per = Object.fromEntries(nodes.map((node) => [node.name, 0]));
-    for (const row of rows) {
-      if (row[0] === 'UNASSIGNED') continue;
-      per[row[1]] = (per[row[1]] ?? 0) + 1;
-      if (row[0] === 'RELOCATING') per[row.at(-1)] = (per[row.at(-1)] ?? 0) + 1;
-    }
+    for (const row of rows) if (row[0] !== 'UNASSIGNED') per[row[1]] = (per[row[1]] ?? 0) + 1;
     return per;
   };
   for (const node of nodes) {
@@ -831,12 +827,40 @@ async function walkRecovery() {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+/**
+ * Peer recoveries per shard over the walk, from the nodes' logs (`peer_recovery_start` on the source): a shard the
+ * balancer keeps moving between two nodes shows hundreds (seen: a one-replica shard moved ~4 times a second for two
+ * minutes). A handful per shard is what creation, the kills, rebalancing after a node returns and resizes cause.
+ */
+function checkRelocationChurn(sinceMillis) {
+  const counts = new Map();
+  for (const node of nodes) {
+    const file = join(dir, node.name, 'logs', `${clusterFile.clusterName}_server.json`);
+    if (!existsSync(file)) continue;
+    for (const line of readFileSync(file, 'utf8').split('\n')) {
+      if (!line.includes('"peer_recovery_start"')) continue;
+      try {
+        const event = JSON.parse(line);
+        if (Date.parse(event.time) < sinceMillis) continue;
+        const key = `[${event.index}][${event.shard}]`;
+        counts.set(key, (counts.get(key) ?? 0) + 1);
+      } catch {
+        // a line being written
+      }
+    }
+  }
+  const churning = [...counts].filter(([, count]) => count > 25).sort((a, b) => b[1] - a[1]);
+  check(churning.length === 0, `no shard recovered more than 25 times during the walk (most: ${JSON.stringify([...counts].sort((a, b) => b[1] - a[1]).slice(0, 3))})`,
+    `relocation churn: ${JSON.stringify(churning)}`);
+}
+
 const started = Date.now();
 try {
   if (only.includes('api')) await walkApis();
   if (only.includes('ops')) await walkOps();
   if (only.includes('tasks')) await walkTasks();
   if (only.includes('recovery')) await walkRecovery();
+  checkRelocationChurn(started);
 } catch (error) {
   record(false, 'the walk stopped', error.stack ?? String(error));
 }
