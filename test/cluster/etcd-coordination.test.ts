@@ -92,10 +92,13 @@ describe('etcd coordination', () => {
       assert.equal(keys[0], campaignKey(keys[0]!.slice('election/'.length)));
       await namespace.delete().key(keys[0]!);
       await assert.rejects(master.coordinator.submitStateUpdate('late write', setting('late', 'yes')), (err: Error & { type?: string }) => err.type === 'not_master_exception');
+      assert.equal(master.coordinator.isMaster(), false, 'stepped down');
       const header = JSON.parse((await namespace.get('state/header').string())!) as { version: number; persistentSettings: Record<string, string> };
       assert.equal(header.version, before.version, 'nothing committed');
       assert.equal(header.persistentSettings['late'], undefined);
-      assert.equal(master.coordinator.isMaster(), false, 'stepped down');
+      // Its lease is still valid here (only the key was taken): a candidate again, it wins a new election, a higher term.
+      const term = master.coordinator.term();
+      await waitUntil(() => master.coordinator.isMaster() && master.coordinator.term() > term, 15_000, 'elected again with a higher term');
     } finally {
       client.close();
       await master.coordinator.stop();
@@ -144,6 +147,32 @@ describe('etcd coordination', () => {
       const elected = [master, follower].find((n) => n.coordinator.isMaster());
       assert.ok(elected, 'one node is master');
       const published = await elected.coordinator.submitStateUpdate('after', setting('after', 'yes'));
+      await waitUntil(() => follower.clusterService.state().version >= published.version, 10_000, 'follower applies new states');
+    } finally {
+      await stopAll([follower, master]);
+    }
+  });
+
+  test('a master whose state write failed while etcd was away campaigns again: a master once etcd is back, well inside its lease', async () => {
+    // A lease far longer than the test: only a new campaign can bring a master back (the old key stays while renewed).
+    const kind = etcdKind(() => etcd, 30);
+    const master = await kind.startNode('wm');
+    const follower = await kind.startNode('wf', ['data']);
+    try {
+      await waitUntil(() => follower.clusterService.state().masterNodeId === 'wm', 10_000, 'follower sees the master');
+      const term = master.coordinator.term();
+      await etcd.process.stop('SIGKILL');
+      await assert.rejects(master.coordinator.submitStateUpdate('during the outage', setting('during', 'yes')));
+      assert.equal(master.coordinator.isMaster(), false, 'stepped down after the failed write');
+      await etcd.restart('SIGKILL');
+      const back = Date.now();
+      await waitUntil(
+        () => [master, follower].every((n) => !hasNoMasterBlock(n.clusterService.state()) && n.clusterService.state().masterNodeId === 'wm' && n.clusterService.state().term > term),
+        20_000,
+        `a master again after etcd came back (the master logged: ${master.logs.slice(-4).join(' | ')})`,
+      );
+      assert.ok(Date.now() - back < 20_000);
+      const published = await master.coordinator.submitStateUpdate('after', setting('after', 'yes'));
       await waitUntil(() => follower.clusterService.state().version >= published.version, 10_000, 'follower applies new states');
     } finally {
       await stopAll([follower, master]);

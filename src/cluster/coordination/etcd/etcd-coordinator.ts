@@ -331,6 +331,37 @@ export class EtcdCoordinator implements Coordinator {
     }
   }
 
+  /**
+   * A master whose state write failed (etcd unreachable: outcome unknown) or was fenced off has stepped down, but its
+   * campaign key lives on with its lease: left alone it stays first in the election, every node names it and waits
+   * for a state it never publishes, until its lease runs out (never, once etcd is back and its renewals resume: seen
+   * as a cluster without a master after a short etcd outage). Like an ES master that fails to publish and becomes a
+   * candidate again, it withdraws its key (retrying while etcd is away) and campaigns anew: a new election, a higher
+   * term, which it or another candidate wins. A key already gone (its lease expired) changes nothing: the lost lease
+   * registers again (reRegister).
+   */
+  private campaignAgain(): void {
+    if (this.standingDown || !this.leaseValid || this.namespace === undefined || !isMasterEligible(this.localNode)) return;
+    const leaseId = this.leaseId;
+    const previous = this.campaigning;
+    const stillCandidate = () => !this.standingDown && this.leaseId === leaseId && this.leaseValid && this.mastership === undefined;
+    this.campaigning = (async () => {
+      await previous?.catch(() => undefined);
+      for (let attempt = 0; stillCandidate(); attempt++) {
+        try {
+          await this.namespace!.delete().key(campaignKey(leaseId));
+          break;
+        } catch (err) {
+          this.options.log('debug', 'withdrawing the campaign key after a failed state write failed; retrying', err);
+          await sleep(Math.min(2000, 100 * 2 ** attempt));
+        }
+      }
+      if (!stillCandidate()) return;
+      this.options.log('info', 'campaigning again after stepping down');
+      await this.campaignLoop();
+    })();
+  }
+
   /** A campaign that ended while this node stops: its key goes, so the next candidate is elected at once. */
   private async resign(term: number, key: string, elected: boolean): Promise<void> {
     if (elected) this.options.log('info', `elected as master, term [${term}], while stopping: resigning`);
@@ -563,10 +594,12 @@ export class EtcdCoordinator implements Coordinator {
     } catch (err) {
       // Unknown outcome (etcd unreachable mid-write): the next master reads whatever committed; we step down.
       this.stepDown('state write failed');
+      this.campaignAgain();
       throw errors.failedToCommitState(`publishing cluster state version [${next.version}] failed: ${(err as Error).message}`);
     }
     if (!result.succeeded) {
       this.stepDown('fenced state write rejected');
+      this.campaignAgain();
       throw errors.notMaster(`cluster state version [${next.version}] of term [${mastership.term}] was not committed: another master took over or the state moved`);
     }
     return { state: next, revision: Number(result.header.revision), indexValues: values };
