@@ -4,7 +4,7 @@
  *   index's analysis settings are known (`analysisSettings`); otherwise documents are inverted on the calling
  *   thread and only the segment writing moves to a worker. With two (`indexingWorkers`, the default) they take
  *   turns, buffer by buffer: one inverts the buffer being filled while the other writes the previous one. With
- *   one, a buffer's write and the next buffer's batches share that thread (a write's awaits let batches in);
+ *   one, the next buffer's batches wait in that thread until the previous buffer is written (segment-worker.ts);
  *   each worker is an isolate that compiles the inverting and writing code for itself, so on a node with no
  *   core to spare for the overlap the second is CPU spent for nothing (`indexingWorkersPerCopy`, decision 0028);
  * - merging: in a merge worker of its own, so a long merge never holds up a refresh.
