@@ -11,7 +11,7 @@ import type { DiscoveryNode } from '../discovery-node.js';
 import { canAllocate, canRebalance, canRemain, combine, type Decisions } from './deciders/index.js';
 import type { RoutingAllocation } from './routing-allocation.js';
 import type { NodeAllocationResult } from './unassigned-decision.js';
-import { nodeWeight, weightFunction } from './weights.js';
+import { aboveThreshold, nodeWeight, weightFunction } from './weights.js';
 
 export type MoveOutcome = 'yes' | 'throttled' | 'no';
 export type RebalanceOutcome = 'yes' | 'throttled' | 'no' | 'worse_balance';
@@ -66,7 +66,7 @@ export function decideRebalance(copy: ShardRouting, allocation: RoutingAllocatio
     if (entry.node.id === copy.nodeId) continue;
     const decisions = canAllocate(copy, entry.node, allocation);
     const delta = currentWeight - entry.weight;
-    const improves = delta > weights.threshold && Math.abs(delta - 2 * unit) < delta;
+    const improves = aboveThreshold(delta, weights) && Math.abs(delta - 2 * unit) < delta;
     if (decisions.type !== 'NO' && !improves) {
       worse = true;
       nodeDecisions.push({ node: entry.node, decisions, weightRanking: rankOf(entry.node), outcome: 'worse_balance' });

@@ -11,7 +11,7 @@ import { canRebalanceCluster, concurrentRebalanceLimit } from './deciders/index.
 import { decideRebalance } from './move-decision.js';
 import { startRelocation } from './relocation.js';
 import type { RoutingAllocation } from './routing-allocation.js';
-import { nodeWeight, weightFunction } from './weights.js';
+import { aboveThreshold, nodeWeight, weightFunction } from './weights.js';
 
 const MAX_MOVES_PER_ROUND = 100;
 
@@ -35,7 +35,7 @@ function moveOneCopy(allocation: RoutingAllocation): boolean {
     if (metadata === undefined || metadata.state === 'close') continue;
     const nodeWeights = allocation.dataNodes.map((node) => nodeWeight(allocation, weights, index, node.id, true));
     const spread = Math.max(...nodeWeights) - Math.min(...nodeWeights);
-    if (spread > weights.threshold) candidates.push({ index, spread });
+    if (aboveThreshold(spread, weights)) candidates.push({ index, spread });
   }
   candidates.sort((a, b) => b.spread - a.spread || a.index.localeCompare(b.index));
   for (const { index } of candidates) {

@@ -12,6 +12,15 @@ export interface WeightFunction {
   readonly threshold: number;
 }
 
+/**
+ * Whether a weight difference is above the threshold. Differences within 0.001 above it count as the threshold
+ * itself, as ES's BalancedShardsAllocator.lessThan rounds them: a difference of exactly 1.0 computes as
+ * 1.0000000000000002 for many shapes, and the move it justified made the mirror image that justified moving back.
+ */
+export function aboveThreshold(delta: number, weights: WeightFunction): boolean {
+  return delta > weights.threshold + 0.001;
+}
+
 export function weightFunction(allocation: RoutingAllocation): WeightFunction {
   const read = (key: string, fallback: number): number => {
     const value = Number(clusterSetting(allocation, key) ?? String(fallback));
