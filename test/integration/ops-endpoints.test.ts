@@ -5,10 +5,9 @@
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { WORKER_NICE } from '../../src/common/thread-priority.js';
 import { NodeProcess } from '../helpers/node-process.js';
 import { curl } from '../helpers/curl.js';
+import { threadsAtWorkerNice } from '../helpers/thread-nice.js';
 
 let node: NodeProcess;
 const JSON_HEADER = ['-H', 'Content-Type: application/json'];
@@ -250,27 +249,13 @@ test('index allocation filters are honoured: no matching node leaves the shards 
   assert.equal((await curl(node.url, ['/_cluster/health/placed-i?wait_for_status=green&timeout=20s'])).body.status, 'green');
 });
 
-/** Threads of the node process at background priority (field 19 of /proc/<pid>/task/<tid>/stat, decision 0019). */
-function nodeThreadsAtWorkerNice(): number {
-  let count = 0;
-  for (const tid of readdirSync(`/proc/${node.child.pid}/task`)) {
-    try {
-      const stat = readFileSync(`/proc/${node.child.pid}/task/${tid}/stat`, 'utf8');
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]) === WORKER_NICE) count++;
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return count;
-}
-
 test('a shard copy of a node with node.processors 2 inverts and writes every buffer in one indexing worker (decision 0028)', { skip: process.platform !== 'linux' ? 'thread priorities are read from /proc on Linux only' : false }, async () => {
   assert.equal((await node.request('PUT', '/one-worker', { body: { settings: { number_of_shards: 1, number_of_replicas: 0 } } })).status, 200);
   try {
-    const before = nodeThreadsAtWorkerNice();
+    const before = threadsAtWorkerNice(node.child.pid!);
     // Two buffers written as segments: with two workers per copy, each would have started one.
     for (const id of ['1', '2']) assert.equal((await node.request('PUT', `/one-worker/_doc/${id}?refresh=true`, { body: { text: `document ${id}` } })).status, 201);
-    assert.equal(nodeThreadsAtWorkerNice(), before + 1);
+    assert.equal(threadsAtWorkerNice(node.child.pid!), before + 1);
     assert.equal((await node.request('GET', '/one-worker/_count')).body.count, 2);
   } finally {
     await node.request('DELETE', '/one-worker');

@@ -5,26 +5,10 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
 import { indexingWorkersPerCopy } from '../../../src/common/thread-pools.js';
-import { WORKER_NICE } from '../../../src/common/thread-priority.js';
 import type { InternalEngine } from '../../../src/engine/index.js';
+import { threadsAtWorkerNice } from '../../helpers/thread-nice.js';
 import { DocumentFactory, indexOp, open, tempDir } from './engine-helpers.js';
-
-/** The threads of this process at background priority (field 19 of /proc/self/task/<tid>/stat is the nice value). */
-function threadsAtWorkerNice(): number {
-  let count = 0;
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[16]) === WORKER_NICE) count++;
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return count;
-}
 
 function visibleIds(engine: InternalEngine): string[] {
   const searcher = engine.acquireSearcher();

@@ -5,25 +5,9 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { WORKER_NICE } from '../../../src/common/thread-priority.js';
 import type { InternalEngine } from '../../../src/engine/index.js';
+import { threadsAtWorkerNice } from '../../helpers/thread-nice.js';
 import { DocumentFactory, indexOp, open, tempDir } from './engine-helpers.js';
-
-/** The threads of this process at background priority (field 19 of /proc/self/task/<tid>/stat is the nice value). */
-function threadsAtWorkerNice(): number {
-  let count = 0;
-  for (const tid of readdirSync('/proc/self/task')) {
-    try {
-      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(fields[16]) === WORKER_NICE) count++;
-    } catch {
-      // The thread ended meanwhile.
-    }
-  }
-  return count;
-}
 
 /** One document and a refresh: its buffer's worker (they take turns) has handled every message sent before. */
 let nextId = 0;
