@@ -5,7 +5,7 @@
  * installs it with apt-get first.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, openSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 
@@ -22,6 +22,8 @@ export interface EtcdOptions {
   readonly host?: string;
   /** Leave etcd running after this process exits (the cluster command); tests keep it attached. */
   readonly detached?: boolean;
+  /** How a free port is picked (tests give one that hands out a taken port first). */
+  readonly pickPort?: () => Promise<number>;
 }
 
 export function findEtcdBinary(): string | undefined {
@@ -63,6 +65,19 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** How many times an etcd on ports picked free is started before its early exit is reported. */
+const START_ATTEMPTS = 3;
+/** How much of an etcd's own output (without a log file) is kept to explain an early exit. */
+const KEPT_OUTPUT_CHARS = 2000;
+
+/** An etcd that exited before it answered healthy: its last output lines say why (a port taken, a bad data dir). */
+export class EtcdExitedEarly extends Error {
+  constructor(endpoint: string, output: string) {
+    const lines = output.trim().split('\n').slice(-2).join(' | ');
+    super(`etcd exited before it was healthy (${endpoint})${lines === '' ? '' : `: ${lines}`}`);
+  }
+}
+
 export class EtcdProcess {
   private constructor(
     readonly child: ChildProcess,
@@ -78,9 +93,27 @@ export class EtcdProcess {
 
   static async start(options: EtcdOptions, installIfMissing = false): Promise<EtcdProcess> {
     const binary = ensureEtcdBinary(installIfMissing);
-    mkdirSync(options.dataDir, { recursive: true });
-    const clientPort = options.clientPort ?? (await freePort());
-    const peerPort = options.peerPort ?? (await freePort());
+    const freshDataDir = !existsSync(options.dataDir) || readdirSync(options.dataDir).length === 0;
+    // A port picked free can be taken by another process before etcd binds it (a test's neighbours pick ports
+    // too, and their outgoing connections take ephemeral ones): that etcd exits at once, before writing its data
+    // directory, and starts again on other ports. Ports the caller gave (a restart keeps its address) are kept.
+    const portsGiven = options.clientPort !== undefined || options.peerPort !== undefined;
+    for (let attempt = 1; ; attempt++) {
+      mkdirSync(options.dataDir, { recursive: true });
+      const pickPort = options.pickPort ?? freePort;
+      const clientPort = options.clientPort ?? (await pickPort());
+      let peerPort = options.peerPort ?? (await pickPort());
+      while (peerPort === clientPort) peerPort = await pickPort();
+      try {
+        return await EtcdProcess.launch(binary, options, clientPort, peerPort);
+      } catch (err) {
+        if (portsGiven || attempt >= START_ATTEMPTS || !(err instanceof EtcdExitedEarly)) throw err;
+        if (freshDataDir) rmSync(options.dataDir, { recursive: true, force: true });
+      }
+    }
+  }
+
+  private static async launch(binary: string, options: EtcdOptions, clientPort: number, peerPort: number): Promise<EtcdProcess> {
     const host = options.host ?? '127.0.0.1';
     const client = `http://${host}:${clientPort}`;
     const peer = `http://${host}:${peerPort}`;
@@ -99,13 +132,22 @@ export class EtcdProcess {
       '--heartbeat-interval', '100',
       '--election-timeout', '1000',
     ];
-    const output = options.logFile === undefined ? 'ignore' : openSync(options.logFile, 'a');
+    // Without a log file, etcd's last log lines are kept in memory: they say why an etcd exited early.
+    const output = options.logFile === undefined ? 'pipe' : openSync(options.logFile, 'a');
     const child = spawn(binary, args, { stdio: ['ignore', output, output], detached: options.detached ?? false });
     if (options.detached) child.unref();
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     const etcd = new EtcdProcess(child, client, clientPort, peerPort, exited);
+    child.stdout?.on('data', (chunk: Buffer) => etcd.keepOutput(chunk));
+    child.stderr?.on('data', (chunk: Buffer) => etcd.keepOutput(chunk));
     await etcd.waitHealthy(20_000);
     return etcd;
+  }
+
+  private lastOutput = '';
+
+  private keepOutput(chunk: Buffer): void {
+    this.lastOutput = (this.lastOutput + chunk.toString('utf8')).slice(-KEPT_OUTPUT_CHARS);
   }
 
   /** Polls etcd's /health until it reports healthy. */
@@ -114,7 +156,7 @@ export class EtcdProcess {
     let exited = false;
     void this.exited.then(() => (exited = true));
     while (Date.now() < deadline) {
-      if (exited) throw new Error(`etcd exited before it was healthy (${this.endpoint})`);
+      if (exited) throw new EtcdExitedEarly(this.endpoint, this.lastOutput);
       try {
         const response = await fetch(`${this.endpoint}/health`, { signal: AbortSignal.timeout(1000) });
         const body = (await response.json()) as { health?: string };
