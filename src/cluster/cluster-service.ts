@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { ClusterState } from './cluster-state.js';
+import { EsError } from '../common/errors.js';
 
 export type ClusterStateListener = (state: ClusterState, previous: ClusterState) => void;
 
@@ -56,7 +57,7 @@ export class ClusterService {
   }
 
   /**
-   * The node is shutting down: every wait under way ends now as timed out, and later ones at once. A wait's timer
+   * The node is shutting down: every wait under way fails now with node_closed_exception, and later ones at once. A wait's timer
    * (a write waiting out its `timeout` for a master, up to a minute) kept a shut-down node's process alive.
    */
   closeWaits(): void {
@@ -75,7 +76,11 @@ export class ClusterService {
   ): Promise<{ state: ClusterState; timedOut: boolean }> {
     if (cancellation !== undefined && isCancelled(cancellation)) return Promise.reject(signalOf(cancellation).reason);
     if (accept(this.current)) return Promise.resolve({ state: this.current, timedOut: false });
-    if (timeoutMillis <= 0 || this.waitsClosed) return Promise.resolve({ state: this.current, timedOut: true });
+    // Closed (the node stops): no state will come, and a wait that ended as timed out at once let a retry loop (a
+    // bulk's shard group waiting for a newer state, for up to its timeout) spin on resolved promises and starve the
+    // event loop, so the node never finished its stop. ES's observers fail with NodeClosedException then too.
+    if (this.waitsClosed) return Promise.reject(nodeClosed());
+    if (timeoutMillis <= 0) return Promise.resolve({ state: this.current, timedOut: true });
     // Only a wait that does not end at once listens for the abort (a task makes its signal when first asked).
     const signal = cancellation === undefined ? undefined : signalOf(cancellation);
     return new Promise((resolve, reject) => {
@@ -88,7 +93,7 @@ export class ClusterService {
       };
       const onAbort = () => finish(() => reject(signal!.reason));
       const timer = setTimeout(() => finish(() => resolve({ state: this.current, timedOut: true })), timeoutMillis);
-      const closeWait = () => finish(() => resolve({ state: this.current, timedOut: true }));
+      const closeWait = () => finish(() => reject(nodeClosed()));
       this.waits.add(closeWait);
       const unsubscribe = this.onChange((state) => {
         if (accept(state)) finish(() => resolve({ state, timedOut: false }));
@@ -110,4 +115,8 @@ function isCancelled(cancellation: Cancellation): boolean {
 
 function signalOf(cancellation: Cancellation): AbortSignal {
   return cancellation instanceof AbortSignal ? cancellation : cancellation.signal;
+}
+
+function nodeClosed(): EsError {
+  return new EsError('node_closed_exception', 'node closed');
 }

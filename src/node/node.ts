@@ -377,21 +377,29 @@ export class GannetNode {
 
   /** Stops what has started, in reverse order; safe on a node that started only in part. */
   private async shutDown(): Promise<void> {
+    // Each stage is logged as it begins and ends ("closing [http] ...", "closed [http]"), so a stop that never
+    // finishes names the stage it waits on (a node hung after "stopping ..." in the failover bench, no stage named).
+    const stage = async (name: string, close: () => unknown): Promise<void> => {
+      this.logger.info({ event: 'closing', stage: name }, `closing [${name}] ...`);
+      const started = Date.now();
+      await close();
+      this.logger.info({ event: 'closed', stage: name, took_ms: Date.now() - started }, `closed [${name}] in [${Date.now() - started}ms]`);
+    };
     // First of all: a node on its way out never registers again (coordinator.ts, prepareToStop).
     this.coordinator?.prepareToStop?.();
     this.stopEventLog?.();
     this.gcMonitor?.stop();
     this.stallMonitor?.stop();
-    await this.http?.stop();
+    await stage('http', () => this.http?.stop());
     this.nodeConnections?.stop();
     // Before the transport: a disk check under way reports to the master, and once the transport is closed the
     // others revoke this node's lease, after which (prepareToStop) it knows no master and the report would wait
     // out its master timeout (a 10 s longer shutdown).
-    await this.diskMonitor?.stop();
+    await stage('disk_monitor', () => this.diskMonitor?.stop());
     // Recoveries this node sends that wait on the rate limit fail now instead of when their wait ends (minutes at a
     // low max_bytes_per_sec, a timer that kept the stopped process alive); their targets retry elsewhere, as ES's.
     this.recoveryLimiter?.close();
-    await this.transport?.stop();
+    await stage('transport', () => this.transport?.stop());
     // Requests to the master under way (a shard's report, say) end now: no master is reachable any more.
     this.masterRequests?.close();
     // Waits for a state or for acks end too: no state will come that they could act on, and their timers (up to a
@@ -400,9 +408,9 @@ export class GannetNode {
     this.publicationAcks?.close();
     this.delayedAllocation?.stop();
     this.shardStoreCleanup?.stop();
-    await this.indicesApplier?.stop();
-    await this.coordinator?.stop();
-    await this.indicesService?.close();
+    await stage('indices_applier', () => this.indicesApplier?.stop());
+    await stage('coordinator', () => this.coordinator?.stop());
+    await stage('indices', () => this.indicesService?.close());
     this.environment?.close();
     this.environment = undefined;
   }

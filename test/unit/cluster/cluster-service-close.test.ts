@@ -1,5 +1,5 @@
 /**
- * A shutting-down node ends the waits for a cluster state under way (ClusterService.closeWaits) and the master's
+ * A shutting-down node fails the waits for a cluster state under way (ClusterService.closeWaits) and the master's
  * waits for acks (PublicationAcks.close): their timers run up to a request's timeout (a write waiting a minute for a
  * master), and one left pending kept the shut-down process alive until its exit watchdog ended it.
  */
@@ -11,16 +11,45 @@ import { liveTimers } from '../../../src/common/live-timers.js';
 import { PublicationAcks } from '../../../src/cluster/publication-acks.js';
 import type { TransportService } from '../../../src/transport/index.js';
 
-test('closeWaits ends every wait under way as timed out, leaves no timer behind, and ends later waits at once', async () => {
+test('closeWaits fails every wait under way with node_closed_exception, leaves no timer behind, and fails later waits at once', async () => {
   const clusterService = new ClusterService(initialClusterState('closing'));
   const waiting = [clusterService.waitFor(() => false, 61_000), clusterService.waitFor(() => false, 62_000)];
   assert.equal(liveTimers().filter((timer) => timer.delayMillis === 61_000 || timer.delayMillis === 62_000).length, 2);
   clusterService.closeWaits();
-  for (const outcome of await Promise.all(waiting)) assert.equal(outcome.timedOut, true);
+  for (const outcome of await Promise.allSettled(waiting)) {
+    assert.equal(outcome.status, 'rejected');
+    assert.equal((outcome as PromiseRejectedResult).reason.type, 'node_closed_exception');
+  }
   assert.deepEqual(liveTimers().filter((timer) => timer.delayMillis >= 61_000), [], 'no wait timer left to hold the process');
-  const later = await clusterService.waitFor(() => false, 63_000);
-  assert.equal(later.timedOut, true);
+  await assert.rejects(clusterService.waitFor(() => false, 63_000), { type: 'node_closed_exception' });
   assert.deepEqual(liveTimers().filter((timer) => timer.delayMillis === 63_000), []);
+});
+
+test('a retry loop that waits for a newer state ends once the waits are closed instead of spinning on the event loop', async () => {
+  // The shape of a bulk's shard group (write-executor, runShardGroupOnPrimary): try, then wait for a newer state,
+  // until its deadline. A closed wait that resolved at once made it spin on resolved promises for up to the bulk's
+  // timeout, and nothing else ran: a node stopping under a bulk never finished its stop (failover bench).
+  const clusterService = new ClusterService(initialClusterState('closing'));
+  clusterService.closeWaits();
+  let eventLoopTurned = false;
+  setImmediate(() => {
+    eventLoopTurned = true;
+  });
+  const deadline = Date.now() + 1000;
+  let rounds = 0;
+  let failure: unknown;
+  try {
+    while (Date.now() < deadline) {
+      rounds++;
+      const state = clusterService.state();
+      await clusterService.waitFor((next) => next.version > state.version, Math.max(0, deadline - Date.now()));
+    }
+  } catch (err) {
+    failure = err;
+  }
+  assert.equal(eventLoopTurned, false, 'the loop ended within one turn of the event loop');
+  assert.equal(rounds, 1);
+  assert.equal((failure as { type?: string } | undefined)?.type, 'node_closed_exception');
 });
 
 test('PublicationAcks.close ends the waits for acks unacknowledged and leaves no timer behind', async () => {

@@ -28,6 +28,9 @@ import { EtcdStateStore, type StoredState } from './etcd-state-store.js';
 import { EtcdWatches } from './etcd-watches.js';
 import { encodeHeader, encodeIndices } from './state-codec.js';
 
+/** A step of stopping this slow is named in a warning (each normally takes milliseconds; etcd's own waits 5 s). */
+const STOP_STEP_WARN_MILLIS = 7_000;
+
 export interface EtcdCoordinatorOptions {
   readonly endpoints: readonly string[];
   /** Lease TTL in seconds: how long a silent node stays a member (and a silent master stays master). */
@@ -154,15 +157,27 @@ export class EtcdCoordinator implements Coordinator {
     this.prepareToStop();
     this.stopped = true;
     this.stepDown('node stopping');
-    await this.withdrawal;
+    await this.stopStep('campaign key withdrawal', this.withdrawal);
     // Every watch (election, nodes, state, a campaign's wait, those still being opened) before the client closes:
     // a watch left open holds its stream, and the process, for ever (etcd-watches.ts).
-    await this.watches.closeAll();
-    await this.store?.stop();
+    await this.stopStep('watches', this.watches.closeAll());
+    await this.stopStep('state watch', this.store?.stop());
     // Revoking the lease deletes the registration and the campaign key at once: the others see this node leave now.
-    await this.lease?.revoke().catch(() => undefined);
+    await this.stopStep('lease revoke', this.lease?.revoke().catch(() => undefined));
     this.client?.close();
-    await this.campaigning?.catch(() => undefined);
+    await this.stopStep('campaign', this.campaigning?.catch(() => undefined));
+  }
+
+  /** One step of `stop`, named in a warning when it takes long (a stop that never ended named no step). */
+  private async stopStep(name: string, step: Promise<unknown> | undefined): Promise<void> {
+    this.options.log('debug', `stopping: [${name}] ...`);
+    const slow = setTimeout(() => this.options.log('warn', `stopping: still waiting for [${name}] after [${STOP_STEP_WARN_MILLIS}ms]`), STOP_STEP_WARN_MILLIS);
+    slow.unref();
+    try {
+      await step;
+    } finally {
+      clearTimeout(slow);
+    }
   }
 
   /** Stopping or shutting down: no campaign, no takeover, no new watch of the nodes. */
