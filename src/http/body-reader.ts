@@ -23,7 +23,7 @@ const INFLATE_CHUNK_BYTES = 256 * 1024;
 export const SHARED_BODY_BYTES = 1 << 20;
 
 /** The body of a request that has none (zero bytes: nothing can change it). */
-const NO_BODY = Buffer.alloc(0);
+export const NO_BODY = Buffer.alloc(0);
 
 /**
  * HTTP/1.1: a request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3). Most operator

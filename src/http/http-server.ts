@@ -16,7 +16,7 @@ import type { HttpMethod, RestResponse, Route } from '../actions/rest.js';
 import type { NodeServices } from '../actions/context.js';
 import { Router, splitPath, type RouteMatch } from './router.js';
 import { HttpRestRequest } from './http-request.js';
-import { readBody, hasNoBody, BodyTooLargeError, BadContentEncodingError } from './body-reader.js';
+import { readBody, hasNoBody, NO_BODY, BodyTooLargeError, BadContentEncodingError } from './body-reader.js';
 import { writeJsonBytes, writeJsonChunks, writeYaml } from './xcontent.js';
 import { applyFilterPath, parseFilterPath } from './filter-path.js';
 import { contentTypeFor, negotiateCompatibleVersion, parseAccept, parseMediaType, type Format } from './media-type.js';
@@ -492,9 +492,6 @@ function setHeaderOn(response: ServerResponse, name: string, value: string | num
   if (!response.hasHeader('x-elastic-product')) response.setHeader('X-elastic-product', 'Elasticsearch');
   response.setHeader(name, value);
 }
-
-/** The body of a request that has none (zero bytes: nothing can change it). */
-const NO_BODY = Buffer.alloc(0);
 
 /** ES 8's defaults for http.max_initial_line_length and http.max_header_size. */
 export const DEFAULT_MAX_INITIAL_LINE_LENGTH = 4096;
