@@ -26,11 +26,17 @@ test('a worker reads shared bytes in place (what the parse and indexing workers 
   // The worker writes before it answers: answering first let a loaded host terminate it between the answer and
   // the write, and the bytes read back unchanged (a flake, never a copy).
   const worker = new Worker('const { parentPort } = require("node:worker_threads"); parentPort.once("message", (view) => { view[0] = 0x4a; parentPort.postMessage(view.buffer instanceof SharedArrayBuffer); });', { eval: true });
-  const sawShared = await new Promise<boolean>((resolve) => {
+  // Listen for the exit from the start: once its one message is handled the worker has nothing left to do and
+  // exits by itself, and an exit listener added after the answer missed that exit on a loaded CI host (the test
+  // was cancelled with "Promise resolution is still pending but the event loop has already resolved").
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  const sawShared = await new Promise<boolean>((resolve, reject) => {
     worker.once('message', resolve);
+    worker.once('error', reject);
     worker.postMessage(bytes);
   });
-  await new Promise((resolve) => worker.once('exit', resolve).terminate().catch(() => undefined));
+  await worker.terminate();
+  await exited;
   assert.equal(sawShared, true);
   assert.equal(Buffer.from(bytes).toString(), 'Jello', 'the same memory, not a copy');
 });
