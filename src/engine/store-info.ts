@@ -33,7 +33,7 @@ export async function readCommitStoreInfo(shardPath: string): Promise<CommitStor
 /**
  * The store's safe commit, made its last commit: commit points newer than it are deleted (ES trims unsafe
  * commits before a local recovery), so opening the store opens it. Undefined when the store holds no safe commit
- * (nothing readable, no persisted global checkpoint, or every commit holds operations above it): such a copy is
+ * (nothing readable, no global checkpoint persisted at all, or every commit holds operations above it): such a copy is
  * rebuilt by copying files. What the deleted commits held above the global checkpoint is exactly what this copy
  * must not keep: the copy is being recovered from its primary, which sends everything above the checkpoint.
  */
@@ -41,7 +41,12 @@ export async function trimToSafeCommit(shardPath: string): Promise<CommitStoreIn
   const commits = await readCommits(shardPath);
   if (commits === undefined || commits.length === 0) return undefined;
   const globalCheckpoint = await persistedGlobalCheckpoint(shardPath);
-  if (globalCheckpoint < 0) return undefined;
+  // Only UNASSIGNED (-2) means "no checkpoint known". -1 (NO_OPS_PERFORMED) is one: every in-sync copy had no
+  // operation, so a commit of none (max_seq_no -1) is safe. A primary killed before its first global checkpoint
+  // sync holds exactly that (its writes' fsyncs persisted the -1 it knew until a copy answered): refusing it made
+  // such a former primary copy every file back from the promoted replica instead of recovering by operations
+  // from seqNo 0. ES's Store.findSafeIndexCommit compares max_seq_no <= global checkpoint with no such guard.
+  if (globalCheckpoint === UNASSIGNED_SEQ_NO) return undefined;
   const last = commits[commits.length - 1]!;
   let safeIndex = -1;
   for (let i = commits.length - 1; i >= 0; i--) {

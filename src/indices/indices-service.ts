@@ -201,7 +201,10 @@ export class IndicesService {
       return result;
     };
     if (safe === undefined) {
-      return log({ startingSeqNo: UNASSIGNED_STARTING_SEQ_NO, historyUUID: (await readCommitStoreInfo(path))?.userData.historyUUID, localOperations: 0 }, 'no safe commit');
+      // Which commit and checkpoint ruled it out: a file copy where operations were hoped for says why.
+      const last = await readCommitStoreInfo(path);
+      const found = last === undefined ? 'no readable commit' : `last commit's max_seq_no [${last.userData.maxSeqNo}], persisted global checkpoint [${last.globalCheckpoint}]`;
+      return log({ startingSeqNo: UNASSIGNED_STARTING_SEQ_NO, historyUUID: last?.userData.historyUUID, localOperations: 0 }, `no safe commit (${found})`);
     }
     const historyUUID = safe.userData.historyUUID;
     if (safe.userData.localCheckpoint >= safe.globalCheckpoint) {

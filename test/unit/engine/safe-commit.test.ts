@@ -87,6 +87,34 @@ test('once the global checkpoint covers a newer commit, the older safe commit is
   }
 });
 
+test('a global checkpoint of -1 (no operation on every copy) makes the empty commit safe: a primary killed before its first checkpoint sync recovers by operations from seqNo 0', async () => {
+  const dir = tempDir();
+  const factory = new DocumentFactory();
+  let engine = await open(dir.path, factory, { backgroundWork: 'inline' });
+  try {
+    // A new primary knows -1 (no copy processed anything); its writes' fsyncs persist that until a sync moves it.
+    engine.updateGlobalCheckpoint(-1);
+    await indexRange(engine, factory, 0, 2);
+    await engine.syncTranslog();
+    const [emptyCommit] = engine.retainedCommitGenerations;
+    assert.equal(engine.restartRecoveryFromSeqNo, 0);
+    await engine.close({ flush: false });
+
+    const safe = await trimToSafeCommit(dir.path);
+    assert.ok(safe !== undefined, 'the empty commit is safe under a global checkpoint of -1 (was: no safe commit, a file copy)');
+    assert.equal(safe.generation, emptyCommit);
+    assert.deepEqual({ localCheckpoint: safe.userData.localCheckpoint, maxSeqNo: safe.userData.maxSeqNo, globalCheckpoint: safe.globalCheckpoint }, { localCheckpoint: -1, maxSeqNo: -1, globalCheckpoint: -1 });
+    // Nothing of its own is replayed (none of it is known to be on another copy): the primary sends it all from 0.
+    engine = await open(dir.path, factory, { backgroundWork: 'inline', replayUpToSeqNo: safe.globalCheckpoint });
+    assert.equal(engine.translogRecovery.operations, 0);
+    for (let i = 0; i <= 2; i++) assert.equal((await engine.get(`d${i}`)).found, false, `d${i}`);
+    await engine.close({ flush: false });
+  } finally {
+    await engine.close().catch(() => undefined);
+    dir.remove();
+  }
+});
+
 test('a store that never persisted a global checkpoint has no safe commit (its copy is rebuilt from files)', async () => {
   const dir = tempDir();
   const factory = new DocumentFactory();
