@@ -16,9 +16,12 @@ export class RecoveryRateLimiter {
   /**
    * When the last chunk allowed out may have gone at the limit's rate (ns on a monotonic clock): a chunk waits
    * until this plus its own cost at the rate in force when it asks (Lucene's SimpleRateLimiter.pause), so a raised
-   * limit applies from the next chunk on and only the waits under way keep the old rate.
+   * limit applies from the next chunk on and only the waits under way keep the old rate. Undefined until a chunk
+   * went at a limit: the next one goes at once. (It was 0, as if a chunk had gone at the clock's zero; but
+   * process.hrtime counts from the host's boot, so on a host up for less than a chunk's cost the first chunk
+   * waited the difference: 512 KiB at 100 B/s waited an hour on a host booted 20 minutes before.)
    */
-  private lastNanos = 0n;
+  private lastNanos: bigint | undefined;
   /** Recoveries waiting for their turn; `close` ends their waits. */
   private readonly sleeping = new Set<Sleeper>();
   private closed = false;
@@ -31,10 +34,15 @@ export class RecoveryRateLimiter {
     const rate = this.bytesPerSecond();
     if (!(rate > 0) || !Number.isFinite(rate)) {
       // No limit: ES drops its limiter, and a limit set again starts a fresh one with no debt.
-      this.lastNanos = 0n;
+      this.lastNanos = undefined;
       return 0;
     }
     const now = process.hrtime.bigint();
+    if (this.lastNanos === undefined) {
+      // Nothing went before it at a limit: it goes now, and the next one waits its own cost from now.
+      this.lastNanos = now;
+      return 0;
+    }
     const target = this.lastNanos + BigInt(Math.ceil((bytes / rate) * 1e9));
     // Idle long enough to have sent this chunk already: it goes now, and idle time is not banked beyond it.
     if (target <= now) {
