@@ -8,9 +8,16 @@ import { RecoveryRateLimiter } from '../../../../src/indices/recovery/rate-limit
 
 test('chunks past the first wait for the rate; no limit (0) never waits', async () => {
   const limited = new RecoveryRateLimiter(() => 10_000);
+  // Measured from before the first chunk went: the second goes no sooner than its 10 ms after it. Asking for
+  // `waited > 0` failed whenever this process was off the CPU for 10 ms between the two calls (a loaded CI host):
+  // those 10 ms were then already past, and the limiter rightly let the chunk go at once.
+  const first = performance.now();
   assert.equal(await limited.pause(100), 0);
   const waited = await limited.pause(100);
-  assert.ok(waited > 0 && waited <= 10, `waited ${waited} ms for the second chunk's 10 ms`);
+  const sinceFirst = performance.now() - first;
+  assert.ok(waited <= 10, `waited ${waited} ms for the second chunk's 10 ms`);
+  // Timers count whole milliseconds and the wait is rounded down: 2 ms of slack.
+  assert.ok(sinceFirst >= 8, `the second chunk went ${sinceFirst.toFixed(1)} ms after the first, within its 10 ms`);
   const unlimited = new RecoveryRateLimiter(() => 0);
   assert.equal(await unlimited.pause(1e9), 0);
   assert.equal(await unlimited.pause(1e9), 0);
@@ -31,14 +38,19 @@ test("a raised limit applies from the next chunk: no debt at the old rate is lef
   // The first chunk goes at once (nothing sent before it); at 100 B/s its 200 bytes are 2 s of the limit.
   assert.equal(await limiter.pause(200), 0);
   rate = 40 * 1024 * 1024;
-  const started = performance.now();
-  await limiter.pause(200);
-  const waited = performance.now() - started;
-  assert.ok(waited < 500, `the next chunk at 40mb/s waited ${Math.round(waited)} ms (the old rate's debt is 2 s)`);
-  // Lowered again, the next chunk pays its own cost at the new rate.
+  // Taken before the call: the limiter counts the chunk as gone no earlier than this.
+  const fastAsked = performance.now();
+  // The wait the limiter chose, not the wall clock around it: a loaded host can stall this process for longer than
+  // any bound that still tells 0 from the 2 s debt.
+  const waited = await limiter.pause(200);
+  assert.ok(waited < 500, `the next chunk at 40mb/s waited ${waited} ms (the old rate's debt is 2 s)`);
+  // Lowered again, the next chunk pays its own cost at the new rate: it goes 100 ms after the previous one went
+  // (asking for a wait of at least 50 ms failed when this process was off the CPU for 50 ms between the two calls).
   rate = 1_000;
   const slow = await limiter.pause(100);
-  assert.ok(slow >= 50 && slow <= 100, `waited ${slow} ms for 100 bytes at 1000 B/s`);
+  const sinceFast = performance.now() - fastAsked;
+  assert.ok(slow <= 100, `waited ${slow} ms for 100 bytes at 1000 B/s`);
+  assert.ok(sinceFast >= 98, `the chunk went ${sinceFast.toFixed(1)} ms after the previous one, within its 100 ms at 1000 B/s`);
 });
 
 test('close fails every waiting chunk now with node_closed_exception, and every later one', async () => {
