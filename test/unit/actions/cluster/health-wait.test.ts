@@ -70,10 +70,11 @@ describe('waiting for conditions', () => {
   test('wait_for_events waits for queued cluster-state updates, within the timeout', async () => {
     const { clusterService, task } = setup();
     clusterService.pendingTaskCount = 1;
+    // Taken before the timer is set: taken after, a stall of this process between the two made the wait look short.
+    const started = Date.now();
     setTimeout(() => {
       clusterService.pendingTaskCount = 0;
     }, 30);
-    const started = Date.now();
     const done = await clusterHealth(request({ waitForEvents: 'LANGUID', timeoutMillis: 5_000 }), clusterService, task);
     assert.equal(done.timedOut, false);
     assert.ok(Date.now() - started >= 25);
