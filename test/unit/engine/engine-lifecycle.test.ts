@@ -222,7 +222,8 @@ test('updates and deletes reach documents in older segments; merges drop them; h
     assert.ok(heldFiles.every((file) => existsSync(join(indexDir, file))), 'files of a held searcher survive the merge');
     assert.equal(ids(held).length, 38);
     held.release();
-    for (let i = 0; i < 200 && heldFiles.some((file) => existsSync(join(indexDir, file))); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    // Polled until a deadline, not for a number of rounds: the rounds' total (2 s) was within reach of a loaded host.
+    for (const deadline = Date.now() + 20_000; heldFiles.some((file) => existsSync(join(indexDir, file))) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.ok(heldFiles.every((file) => !existsSync(join(indexDir, file))), 'released: merged-away files are deleted');
     const files = readdirSync(indexDir);
     assert.deepEqual(files.filter((file) => file.startsWith('segments_')).length, 1);
@@ -283,7 +284,9 @@ test('a refresh past the translog flush threshold triggers a periodic flush', as
   try {
     for (let i = 0; i < 40; i++) await engine.index(indexOp(factory, `d${i}`, { body: 'x'.repeat(100) }));
     await engine.refresh('test');
-    for (let i = 0; i < 50 && engine.stats().flush.periodic === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    // The flush runs in the background after the refresh (a commit and its fsyncs): polled until a deadline, not for
+    // 50 rounds of 10 ms, which a loaded host's fsyncs outlast.
+    for (const deadline = Date.now() + 20_000; engine.stats().flush.periodic === 0 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
     const stats = engine.stats();
     assert.equal(stats.flush.periodic, 1);
     assert.equal(stats.translog.uncommittedOperations, 0);
