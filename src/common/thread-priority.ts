@@ -12,18 +12,30 @@
  * thread); elsewhere, or when refused, the worker keeps the process's priority.
  */
 import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
-/** The nice value a background worker thread runs at (0 is the main thread's; 19 the lowest). */
-export const WORKER_NICE = 10;
+/** How much lower than the process's main thread a background worker thread runs (nice +10). */
+export const WORKER_NICE_STEP = 10;
+/** The lowest priority there is (the highest nice value). */
+const LOWEST_NICE = 19;
 
-/** Lowers the calling thread's priority to WORKER_NICE; call once at a worker thread's start. Returns whether it did. */
+/**
+ * The nice value the background worker threads of process `pid` run at: its main thread's plus WORKER_NICE_STEP
+ * (10 for a process at 0), at most 19. Relative, not a fixed 10: a node started under `nice -n 10` (a shared host, a
+ * service's Nice=) had its workers at 10 too, level with the loop they are meant to step back for.
+ */
+export function workerNice(pid: number = process.pid): number {
+  // On Linux the priority of a process id is its main thread's (the thread whose id is the process id).
+  return Math.min(LOWEST_NICE, getPriority(pid) + WORKER_NICE_STEP);
+}
+
+/** Lowers the calling thread's priority to workerNice(); call at a worker thread's start. Returns whether it did. */
 export function lowerThisThreadsPriority(): boolean {
   if (process.platform !== 'linux') return false;
   try {
     const threadId = Number(readlinkSync('/proc/thread-self').split('/').pop());
     if (!Number.isInteger(threadId) || threadId <= 0 || threadId === process.pid) return false;
-    setPriority(threadId, WORKER_NICE);
+    setPriority(threadId, workerNice());
     return true;
   } catch {
     return false;
