@@ -37,7 +37,8 @@ async function findTaskByOpaqueId(action: string, opaqueId: string): Promise<str
       (t) => t.headers['X-Opaque-Id'] === opaqueId,
     );
     if (found) return `${found.node}:${found.id}`;
-    if (Date.now() - started > 5000) throw new Error(`${action} task ${opaqueId} never showed up in GET /_tasks`);
+    // Bounds a wait for a task that never shows up; 5 s was within reach of a request to a node on a loaded host.
+    if (Date.now() - started > 30_000) throw new Error(`${action} task ${opaqueId} never showed up in GET /_tasks`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -313,8 +314,10 @@ test('GET of a running task shows it detailed; wait_for_completion times out, or
   assert.equal(timedOut.body.error.type, 'timeout_exception');
   assert.equal(timedOut.body.error.reason, 'timed out after [100ms/100ms]');
 
-  const waiting = node.request('GET', `/_tasks/${health.id}?wait_for_completion=true`);
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  const waiting = node.request('GET', `/_tasks/${health.id}?wait_for_completion=true`, { headers: { 'X-Opaque-Id': 'getter' } });
+  // The get is waiting on the node before the cancel goes: after a fixed 50 ms a loaded host's node could read the
+  // cancel first, and the get then found no running task (404, no stored result) instead of waiting for it.
+  await findTaskByOpaqueId('cluster:monitor/task/get', 'getter');
   await node.request('POST', `/_tasks/${health.id}/_cancel`);
   const finished = await waiting;
   assert.equal(finished.status, 200);
