@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ClusterProcesses } from '../helpers/cluster-processes.js';
+import { eventually } from '../helpers/eventually.js';
 import type { NodeProcess } from '../helpers/node-process.js';
 
 let cluster: ClusterProcesses;
@@ -45,6 +46,9 @@ test("a deposed master's state write is rejected and its request is served by th
       });
       await cluster.waitFor(node, '/_cat/indices/written-while-paused?h=index', (r) => r.text.trim() === 'written-while-paused', 30_000);
     }
+    // Waited for: the line comes on the old master's stdout pipe, the answers above on sockets, and their order
+    // in this process is not the order the node wrote them in.
+    await eventually(() => oldMaster.logs.some((line) => /stepping down as master/.test(line)), 'the old master logged its step-down', 30_000).catch(() => undefined);
     const logs = oldMaster.logs.join('\n');
     assert.match(logs, /stepping down as master/, 'the old master stepped down');
     assert.doesNotMatch(logs.split(/stepping down as master/)[1] ?? '', /elected as master, term/, 'and did not publish as master again before the test ended');

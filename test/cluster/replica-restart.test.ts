@@ -15,6 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { ClusterProcesses } from '../helpers/cluster-processes.js';
+import { eventually } from '../helpers/eventually.js';
 import type { NodeProcess } from '../helpers/node-process.js';
 
 const NDJSON = { 'content-type': 'application/x-ndjson' };
@@ -156,7 +157,11 @@ describe('a replica whose node restarts', () => {
     assert.equal(restarted.nodeId, replica.nodeId);
     await cluster.waitFor(primary, '/_cluster/health/restart?wait_for_status=green&timeout=60s', (r) => r.body?.status === 'green', 180_000);
 
-    // The primary's account of the recovery: from right above what the copy had and every in-sync copy knew.
+    // The primary's account of the recovery: from right above what the copy had and every in-sync copy knew. Waited
+    // for: the lines come on the nodes' stdout pipes, the green on a socket, and a test process that was off the CPU
+    // meanwhile finds both ready at once and may handle the answer first.
+    await eventually(() => primary.logs.slice(logsBefore).some((line) => line.includes('"peer_recovery_done"') && line.includes(restarted.nodeId)), 'the primary logged the recovery', 30_000);
+    await eventually(() => restarted.logs.some((line) => line.includes('"recovery_finalize"')), 'the copy logged its finalize', 30_000);
     const done = primary.logs
       .slice(logsBefore)
       .map((line) => JSON.parse(line) as { event?: string; target?: string; starting_seq_no?: number; files?: number; operations?: number })
