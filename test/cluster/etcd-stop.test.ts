@@ -82,7 +82,8 @@ describe('etcd coordinator: stopping is final', () => {
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     let timer: NodeJS.Timeout | undefined;
     const exit = await Promise.race([
-      new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code))),
+      // 'close', not 'exit': 'exit' can come before the child's last output ('stopped') is read.
+      new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code))),
       new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), 30_000))),
     ]);
     clearTimeout(timer);

@@ -72,7 +72,9 @@ test('bin/gannet without a build says what to run', async () => {
     const child = spawn('sh', [join(home, 'bin', 'gannet'), 'health'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
+    // 'close', not 'exit': 'exit' can come before the last of the child's stderr is read (both are ready in the same
+    // poll when this process was off the CPU), and the message was then asserted on an empty string.
+    const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
     assert.equal(code, 78);
     assert.match(stderr, /run "npm install"/);
   } finally {
