@@ -281,7 +281,8 @@ test('Ctrl-C stops following and leaves the task running (exit 130, no cancel se
   taskAnswers = [running(1000, 100, 1_000_000_000)];
   let fire: (() => void) | undefined;
   const pending = run(['tasks', '--follow', TASK_ID, '--interval', '20ms'], { interrupt: (handler) => (fire = handler) });
-  for (let i = 0; i < 200 && seen.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  // Polled until a deadline, not for 200 rounds of 10 ms: the rounds' 2 s were within reach of a stalled process.
+  for (const deadline = Date.now() + 20_000; seen.length < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
   assert.ok(fire, 'the command listens for Ctrl-C');
   fire();
   const result = await pending;
@@ -295,9 +296,9 @@ test('--cancel-on-interrupt: Ctrl-C cancels the task and follows it until it has
   otherAnswers.set(`POST /_tasks/${TASK_ID}/_cancel`, { body: { nodes: {} } });
   let fire: (() => void) | undefined;
   const pending = run(['tasks', '--follow', TASK_ID, '--interval', '20ms', '--cancel-on-interrupt'], { interrupt: (handler) => (fire = handler) });
-  for (let i = 0; i < 200 && seen.length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (const deadline = Date.now() + 20_000; seen.length < 2 && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
   fire!();
-  for (let i = 0; i < 200 && !seen.some((request) => request.method === 'POST'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (const deadline = Date.now() + 20_000; !seen.some((request) => request.method === 'POST') && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 10));
   taskAnswers = [finished(reindexResponse({ created: 100, canceled: 'by user request' }))];
   const result = await pending;
   assert.equal(result.code, 5, result.stderr);
