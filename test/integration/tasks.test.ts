@@ -340,7 +340,8 @@ test('cancel by id: the response lists the task as cancelled, the request ends a
   assert.equal(cancelled.cancelled, true);
   assert.deepEqual(cancelled.headers, { 'X-Opaque-Id': 'waiter' });
   assertCancelledHealth(await health.done);
-  assert.ok(Date.now() - started < 5000, 'the waiting request ended promptly');
+  // Promptly against the request's 30 s timeout: two requests to a node on a loaded host can take seconds.
+  assert.ok(Date.now() - started < 15_000, `the waiting request ended ${Date.now() - started} ms after the cancel was sent, not at its 30 s timeout`);
   assert.deepEqual(await healthTaskIds(), []);
 });
 
