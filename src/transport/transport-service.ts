@@ -13,6 +13,7 @@ import { settleWithin } from '../common/settle-within.js';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { EsError, toEsError, type EsErrorType } from '../common/errors.js';
 import { bindFailureMessage } from '../common/bind-failure.js';
+import { TRANSPORT_VERSION, transportVersionMismatch, transportVersionOf } from './handshake.js';
 import { encodeFrameChunks, FrameDecoder, FrameKind, ProtocolError, type Frame, type RequestFrame, type WireError } from './frame.js';
 
 export interface RequestContext {
@@ -460,11 +461,14 @@ export class TransportService {
       socket.once('error', (err) => reject(new EsError('connect_transport_exception', `[${target.address}] connect_exception: ${err.message}`)));
     });
     try {
-      const response = (await connection.request(HANDSHAKE_ACTION_NAME, local === undefined ? {} : { clusterName: local.clusterName, version: local.version, nodeId: local.nodeId }, { timeoutMillis: 30_000 })) as {
+      const hello = local === undefined ? { transportVersion: TRANSPORT_VERSION } : { clusterName: local.clusterName, version: local.version, nodeId: local.nodeId, transportVersion: TRANSPORT_VERSION };
+      const response = (await connection.request(HANDSHAKE_ACTION_NAME, hello, { timeoutMillis: 30_000 })) as {
         nodeId: string;
         clusterName: string;
         version: string;
       };
+      const peerTransportVersion = transportVersionOf(response);
+      if (peerTransportVersion !== TRANSPORT_VERSION) throw transportVersionMismatch(`node [${response.nodeId}] at [${target.address}]`, peerTransportVersion);
       if (local !== undefined && response.clusterName !== local.clusterName) {
         throw new EsError('illegal_state_exception', `handshake with [${target.address}] failed: remote cluster name [${response.clusterName}] does not match local cluster name [${local.clusterName}]`);
       }

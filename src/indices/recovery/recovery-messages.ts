@@ -73,7 +73,7 @@ export interface PrepareTranslogRequest {
 
 export interface TranslogOpsRequest {
   readonly recoveryId: string;
-  /** As columns (operationsToWire), as a replica request carries them. */
+  /** One byte string (operationsToWire), as a replica request carries them. */
   readonly operations: WireOperations;
   readonly totalOperations: number;
   readonly globalCheckpoint: number;

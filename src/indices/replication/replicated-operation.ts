@@ -6,7 +6,7 @@
  * recovery sends translog history as it is.
  */
 import type { TranslogOperation } from '../../engine/index.js';
-import { column, isRecordColumns, toColumns, type RecordColumns } from '../../transport/index.js';
+import { decodeOperations, encodeOperations } from './replicated-operations-codec.js';
 import type { RetentionLeasesView } from './retention-leases.js';
 
 export type ReplicatedOperation =
@@ -32,7 +32,7 @@ export interface ReplicaRequest {
   readonly primaryTerm: number;
   /** The primary's global checkpoint, sampled before the replication group was read. */
   readonly globalCheckpoint: number;
-  /** As columns on the wire (operationsToWire); a plain array is accepted too. */
+  /** One byte string on the wire (operationsToWire); a plain array is read too. */
   readonly operations: WireOperations;
   /** `refresh=true|wait_for` runs on every copy. */
   readonly refresh: 'none' | 'immediate' | 'wait_for';
@@ -71,35 +71,19 @@ export function replicatedFromTranslog(operation: TranslogOperation): Replicated
   return { type: 'noop', seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, reason: operation.reason };
 }
 
-/** Operations as a replica request carries them: columns (operationsToWire), or a plain array. */
-export type WireOperations = readonly ReplicatedOperation[] | RecordColumns;
+/**
+ * Operations as a replica request carries them: one byte string (operationsToWire, replicated-operations-codec.ts),
+ * or a plain array (a test's request). Nodes of transport version 1 sent columns (decision 0018); the handshake
+ * refuses them now, so no column form is read.
+ */
+export type WireOperations = readonly ReplicatedOperation[] | Uint8Array;
 
-const OPERATION_KEYS = ['type', 'id', 'seqNo', 'primaryTerm', 'version', 'source', 'routing', 'reason'] as const;
-type AnyOperationKey = (typeof OPERATION_KEYS)[number];
-
-/** Operations as columns: one array per field instead of a map per operation (record-columns.ts says why). */
-export function operationsToWire(operations: readonly ReplicatedOperation[]): RecordColumns {
-  return toColumns(operations as readonly Partial<Record<AnyOperationKey, unknown>>[], OPERATION_KEYS);
+/** Operations as one byte string: two loops over the records instead of msgpack columns (the codec's comment says why). */
+export function operationsToWire(operations: readonly ReplicatedOperation[]): Uint8Array {
+  return encodeOperations(operations);
 }
 
-/** The operations of a replica request, whichever form it arrived in, rebuilt one shape per type. */
+/** The operations of a replica request, whichever form it arrived in. */
 export function operationsFromWire(wire: WireOperations): ReplicatedOperation[] {
-  if (!isRecordColumns(wire)) return wire as ReplicatedOperation[];
-  const [types, ids, seqNos, terms, versions, sources, routings, reasons] = OPERATION_KEYS.map((key) => column(wire, key));
-  const operations: ReplicatedOperation[] = new Array(wire.count);
-  for (let i = 0; i < wire.count; i++) {
-    const type = types![i];
-    const seqNo = seqNos![i] as number;
-    const primaryTerm = terms![i] as number;
-    if (type === 'index') {
-      operations[i] = { type, id: ids![i] as string, seqNo, primaryTerm, version: versions![i] as number, source: sources![i] as Uint8Array, routing: routings![i] as string | undefined };
-    } else if (type === 'delete') {
-      operations[i] = { type, id: ids![i] as string, seqNo, primaryTerm, version: versions![i] as number };
-    } else if (type === 'noop') {
-      operations[i] = { type, seqNo, primaryTerm, reason: reasons![i] as string };
-    } else {
-      throw new TypeError(`unknown replicated operation type [${String(type)}]`);
-    }
-  }
-  return operations;
+  return wire instanceof Uint8Array ? decodeOperations(wire) : (wire as ReplicatedOperation[]);
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import fc from 'fast-check';
-import { TransportService, handshake, registerHandshake } from '../../../src/transport/index.js';
+import { HANDSHAKE_ACTION, TRANSPORT_VERSION, TransportService, handshake, registerHandshake } from '../../../src/transport/index.js';
 import { EsError } from '../../../src/common/errors.js';
 import { encodeFrame, encodeFrameChunks, FrameDecoder, FrameKind, TrailingBytesBody } from '../../../src/transport/frame.js';
 
@@ -237,6 +237,40 @@ test('a stopped service opens no connection: work still running at shutdown gets
     });
     await assert.rejects(a.send(bAddress, 'test:after-stop', {}), (err: EsError) => err.type === 'node_closed_exception');
     assert.equal(served, 1, 'nothing reached the other node after stop');
+  } finally {
+    await close();
+  }
+});
+
+test('a node of another transport version is refused at the handshake, whichever end opens the connection', async () => {
+  // A node built before the replica operations' byte string (transport version 1) would misread this node's replica
+  // requests, and this node its columns: the handshake refuses the pair with a message that says so.
+  const { a, b, bAddress, close } = await pair();
+  try {
+    const identity = (nodeId: string) => ({ nodeId, nodeName: `node-${nodeId}`, clusterName: 'c', version: '8.19.2' });
+    a.setLocalIdentity(identity('a'));
+    b.setLocalIdentity(identity('b'));
+    // b answers as an older build does: its identity, no transport version.
+    b.registerHandler(HANDSHAKE_ACTION, async () => identity('b'));
+    b.registerHandler('test:echo', async (body) => body);
+    await assert.rejects(a.sendRequest({ id: 'b', name: 'node-b', address: bAddress }, 'test:echo', {}), (err: EsError) => {
+      assert.equal(err.type, 'illegal_state_exception');
+      assert.match(err.reason, /node \[b\] at \[127\.0\.0\.1:\d+\] speaks transport version \[1\] and this node \[2\]; every node of a cluster must run the same Gannet build/);
+      return true;
+    });
+    assert.equal(a.isConnected('b'), false, 'the refused connection is not kept');
+
+    // An older build opening a connection to this node sends its hello without a transport version.
+    const { a: c, b: d, bAddress: dAddress, close: closeOther } = await pair();
+    try {
+      registerHandshake(d, () => identity('d'));
+      await assert.rejects(c.send(dAddress, HANDSHAKE_ACTION, { clusterName: 'c', version: '8.19.2', nodeId: 'old' }), /handshake failed: node \[old\] speaks transport version \[1\] and this node \[2\]/);
+      await assert.rejects(c.send(dAddress, HANDSHAKE_ACTION, { clusterName: 'c', version: '8.19.2', nodeId: 'newer', transportVersion: 3 }), /transport version \[3\]/);
+      assert.equal((await c.send(dAddress, HANDSHAKE_ACTION, { clusterName: 'c', version: '8.19.2', nodeId: 'same', transportVersion: TRANSPORT_VERSION })) !== undefined, true);
+      assert.equal((await handshake(c, dAddress, 'c')).transportVersion, TRANSPORT_VERSION);
+    } finally {
+      await closeOther();
+    }
   } finally {
     await close();
   }
