@@ -8,6 +8,7 @@
  * rounds after a warm-up of as many rounds, and the frame's size.
  */
 import { encodeFrameChunks, FrameDecoder, FrameKind, type RequestFrame } from '../../src/transport/frame.js';
+import * as replicated from '../../src/indices/replication/replicated-operation.js';
 import { operationsFromWire, operationsToWire, REPLICA_ACTION, type ReplicaRequest, type ReplicatedOperation } from '../../src/indices/replication/replicated-operation.js';
 import { median, readCorpusLines } from './corpus.js';
 
@@ -41,8 +42,11 @@ function request(): ReplicaRequest {
   };
 }
 
+/** The transport's `encodeRequest` for a replica request, where the build has one (an older build sends the request as it is). */
+const toWire: (body: unknown) => unknown = (replicated as { replicaRequestToWire?: (body: unknown) => unknown }).replicaRequestToWire ?? ((body) => body);
+
 function frameOf(id: number): Buffer[] {
-  return encodeFrameChunks({ kind: FrameKind.Request, id, action: REPLICA_ACTION, parentTaskId: 'Qw3rTy5uIo7pAs9dFg1hJk:123456', sender: 'Qw3rTy5uIo7pAs9dFg1hJk', term: undefined, body: request() });
+  return encodeFrameChunks({ kind: FrameKind.Request, id, action: REPLICA_ACTION, parentTaskId: 'Qw3rTy5uIo7pAs9dFg1hJk:123456', sender: 'Qw3rTy5uIo7pAs9dFg1hJk', term: undefined, body: toWire(request()) });
 }
 
 function cpuMicros(work: () => void): number {

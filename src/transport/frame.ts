@@ -89,11 +89,11 @@ function toPlain(value: unknown): unknown {
 export class ProtocolError extends Error {}
 
 /**
- * A response body whose last value, in the order msgpack writes it, is one large byte string (a node's `_tasks`
- * listing): the frame goes to the socket as two chunks, the body encoded up to that value's bin header, then the
- * bytes as they are, never copied into the packer's buffer (decision 0031). On the wire it is an ordinary msgpack bin:
- * the receiver cannot tell. `build` makes the body with the value given in that last place; a body built otherwise
- * is detected and encoded whole.
+ * A request or response body whose last value, in the order msgpack writes it, is one large byte string (a node's
+ * `_tasks` listing, a replica request's operations): the frame goes to the socket as two chunks, the body encoded up
+ * to that value's bin header, then the bytes as they are, never copied into the packer's buffer (decisions 0031, and
+ * 0007's addendum for requests). On the wire it is an ordinary msgpack bin: the receiver cannot tell. `build` makes
+ * the body with the value given in that last place; a body built otherwise is detected and encoded whole.
  */
 export class TrailingBytesBody {
   constructor(
@@ -112,9 +112,9 @@ export function encodeFrame(frame: Frame): Buffer {
   return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
 }
 
-/** The frame as the chunks of one socket write: one buffer, or two for a response with a TrailingBytesBody. */
+/** The frame as the chunks of one socket write: one buffer, or two for a body that is a TrailingBytesBody. */
 export function encodeFrameChunks(frame: Frame): Buffer[] {
-  if (frame.kind === FrameKind.Response && frame.body instanceof TrailingBytesBody) return encodeWithTrailingBytes(frame.id, frame.body);
+  if (frame.kind !== FrameKind.Error && frame.body instanceof TrailingBytesBody) return encodeWithTrailingBytes(frame, frame.body);
   return [encodeWhole(frame)];
 }
 
@@ -135,21 +135,23 @@ function writeHeader(bytes: Buffer, kind: FrameKind, bodyLength: number): void {
   bytes.writeUInt32BE(bodyLength, 4);
 }
 
-function encodeWithTrailingBytes(id: number, body: TrailingBytesBody): Buffer[] {
+function encodeWithTrailingBytes(frame: RequestFrame | ResponseFrame, body: TrailingBytesBody): Buffer[] {
   const bytes = body.bytes;
-  if (bytes.length < SEPARATE_BYTES) return [encodeWhole({ kind: FrameKind.Response, id, body: body.build(bytes) })];
+  // The body is the envelope's last field (request() and handle() build frames so), hence the bytes its last value.
+  if (bytes.length < SEPARATE_BYTES) return [encodeWhole({ ...frame, body: body.build(bytes) })];
   // Packed with an empty bin in the last place, whose two bytes (0xc4 0x00) end the payload; they give way to a bin32
   // header of the real length, and the bytes follow as the second chunk.
-  const packed = packer.pack({ id, body: body.build(NO_BYTES) }, RESERVE_START_SPACE | HEADER_BYTES);
+  const { kind, ...payload } = frame;
+  const packed = packer.pack({ ...payload, body: body.build(NO_BYTES) }, RESERVE_START_SPACE | HEADER_BYTES);
   const end = packed.length;
   if (end < HEADER_BYTES + 2 || packed[end - 2] !== 0xc4 || packed[end - 1] !== 0x00) {
-    return [encodeWhole({ kind: FrameKind.Response, id, body: body.build(bytes) })];
+    return [encodeWhole({ ...frame, body: body.build(bytes) })];
   }
   const head = Buffer.allocUnsafe(end - 2 + 5);
   packed.copy(head, 0, 0, end - 2);
   head[end - 2] = 0xc6;
   head.writeUInt32BE(bytes.length, end - 1);
-  writeHeader(head, FrameKind.Response, head.length - HEADER_BYTES + bytes.length);
+  writeHeader(head, kind, head.length - HEADER_BYTES + bytes.length);
   return [head, Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)];
 }
 

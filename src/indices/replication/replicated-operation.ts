@@ -6,6 +6,7 @@
  * recovery sends translog history as it is.
  */
 import type { TranslogOperation } from '../../engine/index.js';
+import { TrailingBytesBody } from '../../transport/index.js';
 import { decodeOperations, encodeOperations } from './replicated-operations-codec.js';
 import type { RetentionLeasesView } from './retention-leases.js';
 
@@ -81,6 +82,27 @@ export type WireOperations = readonly ReplicatedOperation[] | Uint8Array;
 /** Operations as one byte string: two loops over the records instead of msgpack columns (the codec's comment says why). */
 export function operationsToWire(operations: readonly ReplicatedOperation[]): Uint8Array {
   return encodeOperations(operations);
+}
+
+/**
+ * A replica request as it crosses a socket (the transport's `encodeRequest`): its operations' byte string is the
+ * body's last value, so the frame sends it as a second chunk of the same write instead of copying it into the
+ * packer's buffer (frame.ts, TrailingBytesBody). The replica reads an ordinary request.
+ */
+export function replicaRequestToWire(body: unknown): unknown {
+  const request = body as ReplicaRequest;
+  const operations = request.operations;
+  if (!(operations instanceof Uint8Array)) return request;
+  return new TrailingBytesBody(operations, (last) => ({
+    index: request.index,
+    indexUuid: request.indexUuid,
+    shard: request.shard,
+    targetAllocationId: request.targetAllocationId,
+    primaryTerm: request.primaryTerm,
+    globalCheckpoint: request.globalCheckpoint,
+    refresh: request.refresh,
+    operations: last,
+  }));
 }
 
 /** The operations of a replica request, whichever form it arrived in. */

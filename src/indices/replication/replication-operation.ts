@@ -19,7 +19,7 @@
 import { EsError, replicationErrors, toEsError } from '../../common/errors.js';
 import type { IndexShard } from '../index-shard.js';
 import { otherCopies, type ReplicationGroupState } from './replication-group.js';
-import { operationsToWire, REPLICA_ACTION, type ReplicaRequest, type ReplicaResponse, type ReplicatedOperation } from './replicated-operation.js';
+import { operationsToWire, REPLICA_ACTION, replicaRequestToWire, type ReplicaRequest, type ReplicaResponse, type ReplicatedOperation } from './replicated-operation.js';
 import type { ReplicationServices } from './replication-services.js';
 import { peerRecoveryLeaseId } from './retention-leases.js';
 import { scheduleGlobalCheckpointSync } from './global-checkpoint-sync.js';
@@ -91,7 +91,7 @@ export async function replicate(
       (async () => {
         try {
           if (copy.node === undefined) throw new EsError('node_not_connected_exception', `[${copy.nodeId}] node is not in the cluster`);
-          const response = (await services.send(copy.node, REPLICA_ACTION, request, { timeoutMillis: REPLICA_REQUEST_TIMEOUT_MILLIS, parentTaskId })) as ReplicaResponse;
+          const response = (await services.send(copy.node, REPLICA_ACTION, request, { timeoutMillis: REPLICA_REQUEST_TIMEOUT_MILLIS, parentTaskId, encodeRequest: replicaRequestToWire })) as ReplicaResponse;
           recordReplicaResponse(shard, copy.allocationId, copy.nodeId, response);
           successful++;
         } catch (err) {

@@ -22,7 +22,7 @@ export interface FailedShardEntry {
 export interface ReplicationServices {
   readonly localNodeId: string;
   readonly logger: Logger;
-  send(node: TransportNode, action: string, body: unknown, options?: { timeoutMillis?: number; parentTaskId?: string }): Promise<unknown>;
+  send(node: TransportNode, action: string, body: unknown, options?: { timeoutMillis?: number; parentTaskId?: string; encodeRequest?: (body: unknown) => unknown }): Promise<unknown>;
   /**
    * `internal:cluster/shard/failure` to the master; resolves once the master published the change (or found
    * nothing to do). Rejects with `no_longer_primary_shard_exception` when the sender's term is not the shard's.

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { encodeFrame, FrameDecoder, FrameKind, type RequestFrame } from '../../../../src/transport/frame.js';
-import { operationsFromWire, operationsToWire, type ReplicatedOperation } from '../../../../src/indices/replication/replicated-operation.js';
+import { encodeFrame, encodeFrameChunks, FrameDecoder, FrameKind, type RequestFrame } from '../../../../src/transport/frame.js';
+import { operationsFromWire, operationsToWire, REPLICA_ACTION, replicaRequestToWire, type ReplicaRequest, type ReplicatedOperation } from '../../../../src/indices/replication/replicated-operation.js';
 import { decodeOperations, encodeOperations } from '../../../../src/indices/replication/replicated-operations-codec.js';
 
 function acrossTheWire<T>(body: T): T {
@@ -114,4 +114,26 @@ test('malformed operation bytes are refused, never applied in part', () => {
   const trailing = Buffer.concat([wire, Buffer.from([0])]);
   assert.throws(() => decodeOperations(trailing), /bytes left after the last operation/);
   assert.throws(() => encodeOperations([{ type: 'merge' } as unknown as ReplicatedOperation]), /unknown replicated operation type \[merge\]/);
+});
+
+test('a replica request crosses a socket with its operations as the frame\'s second chunk, and is read as an ordinary request', () => {
+  const operations: ReplicatedOperation[] = Array.from({ length: 50 }, (_, i) => ({ type: 'index', id: `doc-${i}`, seqNo: 2 ** 33 + i, primaryTerm: 4, version: 1, source: Buffer.from(`{"n":${i},"t":"ü"}`), routing: i % 2 === 0 ? undefined : `r${i}` }));
+  const wireOperations = operationsToWire(operations);
+  const request: ReplicaRequest = { index: 'i', indexUuid: 'u', shard: 2, targetAllocationId: 'a', primaryTerm: 4, globalCheckpoint: 2 ** 33 - 1, operations: wireOperations, refresh: 'wait_for' };
+  const chunks = encodeFrameChunks({ kind: FrameKind.Request, id: 7, action: REPLICA_ACTION, parentTaskId: 'n:1', sender: 'n', term: undefined, headers: { 'X-Opaque-Id': 'x' }, body: replicaRequestToWire(request) });
+  assert.equal(chunks.length, 2);
+  assert.equal(chunks[1]!.buffer, (wireOperations as Buffer).buffer, 'the operations are not copied into the frame');
+  const whole = Buffer.concat(chunks);
+  const decoder = new FrameDecoder();
+  const frames = [];
+  for (let i = 0; i < whole.length; i += 997) frames.push(...decoder.push(whole.subarray(i, i + 997)));
+  assert.equal(frames.length, 1);
+  const frame = frames[0] as RequestFrame;
+  assert.deepEqual({ id: frame.id, action: frame.action, parentTaskId: frame.parentTaskId, sender: frame.sender, headers: frame.headers }, { id: 7, action: REPLICA_ACTION, parentTaskId: 'n:1', sender: 'n', headers: { 'X-Opaque-Id': 'x' } });
+  const read = frame.body as ReplicaRequest;
+  assert.deepEqual({ ...read, operations: undefined }, { ...request, operations: undefined });
+  assert.deepEqual(comparable(operationsFromWire(read.operations)), comparable(operations));
+  // A request whose operations are not a byte string (a test's plain array) is sent as it is.
+  const plain = { ...request, operations };
+  assert.equal(replicaRequestToWire(plain), plain);
 });
