@@ -10,13 +10,17 @@
  * drops its own operations above the checkpoint (never acknowledged: the rollback of decision 0013) and asks the
  * new primary for everything from seqNo 0, which it still holds. Before the fix a persisted -1 counted as "no
  * checkpoint", so the copy had "no safe commit" and every file was copied.
+ *
+ * Then the promoted primary's translog: it keeps history only for its copies' leases, so once they retain from
+ * above every operation a flush trims it all (the promotion used to give the primary's own node a lease that nothing
+ * renewed, pinning the translog at the promotion's seqNo for the lease's 12 h).
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readCommitStoreInfo } from '../../src/engine/index.js';
 import { ClusterProcesses } from '../helpers/cluster-processes.js';
-import type { NodeProcess } from '../helpers/node-process.js';
+import type { HttpResult } from '../helpers/node-process.js';
 
 const INDEX = 'comeback';
 const DOCS = 50;
@@ -90,5 +94,40 @@ describe('a primary killed with -9 before its global checkpoint moved', () => {
     // The returned copy holds exactly what the new primary acknowledged.
     const count = await master.request('GET', `/${INDEX}/_count?preference=_only_nodes:${returned.nodeId}`);
     assert.equal(count.body.count, DOCS, count.text);
+  });
+
+  test('the promoted primary keeps translog only for its copies\' leases: once they retain from above everything, a flush trims it all', { timeout: 120_000 }, async () => {
+    const state = await cluster.waitFor(cluster.nodes[0]!, '/_cluster/state/master_node', (r) => typeof r.body?.master_node === 'string', 60_000);
+    const master = cluster.nodes.find((node) => node.nodeId === state.body.master_node)!;
+    const routing = await master.request('GET', `/_cluster/state/routing_table/${INDEX}`);
+    const copies = routing.body.routing_table.indices[INDEX].shards['0'] as Array<{ primary: boolean; node: string; state: string }>;
+    const primaryId = copies.find((copy) => copy.primary)!.node;
+    const replicaId = copies.find((copy) => !copy.primary)!.node;
+    const terms = await master.request('GET', `/_cluster/state/metadata/${INDEX}`);
+    assert.equal(terms.body.metadata.indices[INDEX].primary_terms['0'], 2, 'the first test promoted the replica (term 2)');
+    const bulk = Array.from({ length: 200 }, (_, i) => `{"index":{"_index":"${INDEX}","_id":"later${i}"}}\n{"n":${i}}\n`).join('');
+    const written = await master.request('POST', '/_bulk', { raw: bulk, headers: NDJSON });
+    assert.equal(written.body.errors, false, written.text);
+    const primaryCopy = (r: HttpResult): any => (r.body?.indices?.[INDEX]?.shards?.['0'] ?? []).find((copy: any) => copy.routing.primary && copy.routing.node === primaryId);
+    // The replica's answers (the writes', then the global checkpoint sync's) move its lease above every operation.
+    await cluster.waitFor(master, `/${INDEX}/_stats?level=shards`, (r) => {
+      const copy = primaryCopy(r);
+      const lease = copy?.retention_leases?.leases?.find((candidate: any) => candidate.id === `peer_recovery/${replicaId}`);
+      return copy !== undefined && copy.seq_no.global_checkpoint === copy.seq_no.max_seq_no && lease?.retaining_seq_no === copy.seq_no.max_seq_no + 1;
+    }, 60_000);
+    // A flush then trims every translog generation (the primary applies its leases' minimum on its next periodic
+    // pass, so flush until it shows). Before, the promotion gave the primary's own node a lease at the promotion's
+    // seqNo that nothing renewed: the translog stayed pinned there for the lease's 12 h.
+    let last: HttpResult | undefined;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      assert.equal((await master.request('POST', `/${INDEX}/_flush?force=true`)).status, 200);
+      last = await master.request('GET', `/${INDEX}/_stats?level=shards`);
+      if (primaryCopy(last)?.translog?.operations === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    const copy = primaryCopy(last!);
+    assert.equal(copy?.translog?.operations, 0, `translog ${JSON.stringify(copy?.translog)}, leases ${JSON.stringify(copy?.retention_leases)}`);
+    assert.ok(!copy.retention_leases.leases.some((lease: any) => lease.id === `peer_recovery/${primaryId}`), JSON.stringify(copy.retention_leases));
   });
 });

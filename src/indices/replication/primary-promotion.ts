@@ -59,7 +59,8 @@ export function promoteToPrimary(shard: IndexShard, services: ReplicationService
       // Leases for the copies that stay, so their later recoveries can be operations-based from here.
       const from = shard.tracker.knownGlobalCheckpoint + 1;
       for (const copy of otherCopies(shard.replicationGroup ?? emptyGroup, shard.allocationId)) shard.leases.addOrRenew(peerRecoveryLeaseId(copy.nodeId), Math.max(0, from), Date.now());
-      shard.leases.addOrRenew(peerRecoveryLeaseId(services.localNodeId), Math.max(0, from), Date.now());
+      // None for this node: a Gannet primary keeps no lease for itself (decision 0027), and nothing renews one. A
+      // lease here stayed at the promotion's seqNo for its 12 h period, and every flush kept the translog from there.
       // And for the former primary's node: ES's promoted replica holds every lease its primary synced to it, the
       // primary's own among them, so the master gives the old primary's copy back to its node when that node
       // returns (ReplicaShardAllocator: a lease means an operations-based recovery) instead of copying every file
