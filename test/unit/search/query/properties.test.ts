@@ -44,6 +44,16 @@ test('property: term_range matches exactly the terms a byte comparison puts with
   );
 });
 
+/** What `build` returns, or undefined when it refuses the pattern as too complex to determinize. */
+function unlessTooComplex(build: () => LuceneRegexp): LuceneRegexp | undefined {
+  try {
+    return build();
+  } catch (error) {
+    if ((error as { type?: string }).type === 'too_complex_to_determinize_exception') return undefined;
+    throw error;
+  }
+}
+
 /** A pattern in the syntax Lucene and JavaScript read alike: literals, `.`, classes, groups, `|`, `?*+{n,m}`. */
 const pattern: fc.Arbitrary<string> = fc.letrec<{ node: string; atom: string; seq: string }>((tie) => ({
   atom: fc.oneof(
@@ -64,14 +74,18 @@ test('property: Lucene regexps match as JavaScript RegExp on their common syntax
   fc.assert(
     fc.property(pattern, fc.array(text, { minLength: 1, maxLength: 8 }), (source, texts) => {
       const reference = new RegExp(`^(?:${source})$`, 'su');
-      const lucene = new LuceneRegexp(source);
-      const complement = new LuceneRegexp(`~(${source})`, REGEXP_ALL);
+      // A pattern whose automaton needs more than the determinize work limit is refused as Lucene refuses it
+      // (e.g. `(((b|.{2}a)+(a|c)){1,2}.){2}a`, drawn by seed -961553015): no matching to compare, so the case is
+      // discarded; any other error still fails the property.
+      const lucene = unlessTooComplex(() => new LuceneRegexp(source));
+      const folded = unlessTooComplex(() => new LuceneRegexp(source, REGEXP_ALL, true));
+      const complement = unlessTooComplex(() => new LuceneRegexp(`~(${source})`, REGEXP_ALL));
+      fc.pre(lucene !== undefined && folded !== undefined && complement !== undefined);
       for (const value of texts) {
         assert.equal(lucene.matches(value), reference.test(value), `/${source}/ on "${value}"`);
         assert.equal(lucene.matchesOnTree(value), reference.test(value), `tree: /${source}/ on "${value}"`);
         assert.equal(complement.matches(value), !reference.test(value), `~(${source}) on "${value}"`);
         const upper = value.toUpperCase();
-        const folded = new LuceneRegexp(source, REGEXP_ALL, true);
         assert.equal(folded.matches(upper), folded.matchesOnTree(upper), `case-insensitive /${source}/ on "${upper}"`);
         // Lucene folds characters, not ranges: without a range, folding makes the upper-cased text match alike.
         if (!source.includes('-')) assert.equal(folded.matches(upper), reference.test(value), `ASCII folding: /${source}/ on "${upper}"`);
