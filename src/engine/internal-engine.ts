@@ -11,7 +11,9 @@
  * segment by the flush worker, and installed together with the deletes it implies for older segments
  * (ids it touched) in one synchronous step under the state lock; then a Searcher is published. A buffer
  * that outgrows `indexingBufferBytes` is written the same way without publishing (Lucene's flush
- * without a reader reopen): documents become visible to search only on refresh.
+ * without a reader reopen): documents become visible to search only on refresh. Write steps wait while the
+ * copy's indexing worker is more than MAX_INVERSION_LAG_MS behind the documents sent to it, so a refresh under a
+ * bulk waits for little more than the write of its own buffer (decision 0032).
  *
  * Flush. A refresh-like swap that also rolls the translog generation in the same synchronous step, so
  * every operation in older generations is in the segments about to be committed. The segment files and
@@ -71,6 +73,12 @@ const WRITE_SLICE_MS = 5;
 /** ES's default `index.translog.flush_threshold_size`. */
 const DEFAULT_FLUSH_THRESHOLD_BYTES = 512 * 1024 * 1024;
 
+/**
+ * How long documents may wait in the copy's indexing worker to be inverted before writes wait for it (decision
+ * 0032): what a refresh waits for before it can write its buffer, so it bounds the visibility lag under a bulk.
+ */
+const MAX_INVERSION_LAG_MS = 500;
+
 /** ES's `index.max_refresh_listeners`: past this many waiters a refresh is forced. */
 const MAX_REFRESH_LISTENERS = 1000;
 
@@ -120,6 +128,8 @@ export class InternalEngine implements Engine {
   private bufferGeneration = 0;
   /** A background write of a full buffer, when one is under way. */
   private pendingBufferWrite: Promise<void> | null = null;
+  /** While writes wait for the indexing worker to catch up: resolves when it did (throttleWhileInversionLags). */
+  private inversionCatchUp: Promise<void> | null = null;
   /** Orders and slices the synchronous write steps; throttles them while buffers are being written. */
   private readonly admission: WriteAdmission;
 
@@ -579,8 +589,9 @@ export class InternalEngine implements Engine {
     this.tracker.markPersisted(seqNo);
   }
 
-  /** After a document entered the buffer: start writing it out when it is full, throttle when far over. */
+  /** After a document entered the buffer: start writing it out when it is full, throttle when far over or behind. */
   private afterBufferChange(): void {
+    this.throttleWhileInversionLags();
     const limit = this.config.indexingBufferBytes;
     if (limit <= 0) return;
     const used = this.buffer.ramBytesUsed();
@@ -602,7 +613,29 @@ export class InternalEngine implements Engine {
   }
 
   private openThrottle(): void {
+    // Still waiting for the indexing worker: its catch-up releases (a full buffer throttles again meanwhile).
+    if (this.inversionCatchUp !== null) return;
     this.admission.release();
+  }
+
+  /**
+   * Writes wait while the copy's indexing worker is more than MAX_INVERSION_LAG_MS behind the documents sent to it
+   * (decision 0032). An operation is acknowledged once it is in the translog, before it is inverted; without this the
+   * request thread ran seconds ahead of a worker at background priority, a refresh waited for the whole backlog
+   * before it could write its buffer, and under a sustained bulk nothing acknowledged after the first second became
+   * searchable until the bulk ended. ES inverts in the indexing thread itself, so its writes wait for inversion
+   * always; here they wait only for the part beyond the bound, and go on once the worker is back within half of it.
+   */
+  private throttleWhileInversionLags(): void {
+    if (this.inversionCatchUp !== null) return;
+    if (this.jobs.inversionLagMillis(performance.now()) <= MAX_INVERSION_LAG_MS) return;
+    this.admission.throttle();
+    const caughtUp: Promise<void> = this.jobs.whenInversionLagBelow(MAX_INVERSION_LAG_MS / 2).finally(() => {
+      if (this.inversionCatchUp === caughtUp) this.inversionCatchUp = null;
+      // A full buffer still being written throttles again at the next write step (afterBufferChange).
+      this.openThrottle();
+    });
+    this.inversionCatchUp = caughtUp;
   }
 
   // ---------------------------------------------------------------- replication and recovery

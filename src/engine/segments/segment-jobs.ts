@@ -6,7 +6,9 @@
  *   turns, buffer by buffer: one inverts the buffer being filled while the other writes the previous one. With
  *   one, the next buffer's batches wait in that thread until the previous buffer is written (segment-worker.ts);
  *   each worker is an isolate that compiles the inverting and writing code for itself, so on a node with no
- *   core to spare for the overlap the second is CPU spent for nothing (`indexingWorkersPerCopy`, decision 0028);
+ *   core to spare for the overlap the second is CPU spent for nothing (`indexingWorkersPerCopy`, decision 0028).
+ *   The jobs know how long the oldest batch sent to an indexing worker has waited there (`inversionLagMillis`), so
+ *   the engine's writes can wait while the worker falls behind (decision 0032);
  * - merging: in a merge worker of its own, so a long merge never holds up a refresh.
  * `inline` runs the same code on the calling thread (tests, tools).
  */
@@ -41,6 +43,16 @@ export interface SegmentJobs {
   merge(name: string, sources: readonly { segment: LoadedSegment; liveDocs: LiveDocs | null }[]): Promise<WrittenSegment>;
   /** The copy's peer recovery finalized: its indexing workers step back to background priority (see `recovering`). */
   recovered(): void;
+  /**
+   * How long the oldest batch of documents sent to an indexing worker has been waiting there to be inverted, in
+   * milliseconds at `now` (0 when none waits, and always with inline jobs or main-thread buffers).
+   */
+  inversionLagMillis(now: number): number;
+  /**
+   * Resolves once every batch sent to an indexing worker is applied or the oldest still waiting was sent less than
+   * `millis` ago (0: once all are applied), or the jobs closed.
+   */
+  whenInversionLagBelow(millis: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,6 +108,12 @@ class InlineSegmentJobs implements SegmentJobs {
   }
 
   recovered(): void {}
+
+  inversionLagMillis(): number {
+    return 0;
+  }
+
+  async whenInversionLagBelow(): Promise<void> {}
 
   async close(): Promise<void> {}
 }
@@ -170,6 +188,8 @@ class WorkerChannel {
   private initNotice: WorkerNotice | null = null;
   /** Messages that are not job replies (RAM reports of worker-side buffers). */
   onNotice: (reply: Extract<WorkerReply, { kind: 'ram' }>) => void = () => undefined;
+  /** The worker failed, exited or was closed: nothing sent to it before will be answered. */
+  onGone: () => void = () => undefined;
 
   private closed = false;
 
@@ -213,6 +233,7 @@ class WorkerChannel {
       if (this.worker === worker) this.worker = null;
       for (const job of this.pending.values()) job.reject(err);
       this.pending.clear();
+      this.onGone();
     };
     worker.on('error', (err) => failAll(err instanceof Error ? err : new Error(String(err))));
     worker.on('exit', (code) => failAll(new Error(`${this.role} worker exited with code ${code}`)));
@@ -221,10 +242,12 @@ class WorkerChannel {
     return worker;
   }
 
-  post(notice: WorkerNotice, transfer: ArrayBuffer[]): void {
+  /** Sends `notice`; false when it was dropped instead. */
+  post(notice: WorkerNotice, transfer: ArrayBuffer[]): boolean {
     // What is sent to closed jobs is dropped: their engine has failed or closed, and nothing will read it.
-    if (this.closed) return;
+    if (this.closed) return false;
     this.start().postMessage(notice, transfer);
+    return true;
   }
 
   run(job: JobOrder, transfer: ArrayBuffer[]): Promise<JobResult> {
@@ -255,23 +278,78 @@ class WorkerChannel {
     this.closed = true;
     const worker = this.worker;
     this.worker = null;
+    this.onGone();
     if (worker !== null) await worker.terminate();
   }
 }
 
-/** The indexing worker a buffer lives in, and the buffer's id there. */
+/**
+ * The indexing worker a buffer lives in, and the buffer's id there. It also knows how far behind the worker is: the
+ * worker answers every batch it applied with a RAM report, in the order the batches were sent, so the send times of
+ * the batches not yet answered say how long the oldest one has waited to be inverted (decision 0032).
+ */
 class IndexingChannel {
   readonly channel: WorkerChannel;
   readonly buffers = new Map<number, RemoteBuffer>();
+  /** When each batch not yet applied by the worker was sent, oldest first (`unappliedHead` is the oldest). */
+  private readonly unappliedSentAt: number[] = [];
+  private unappliedHead = 0;
+  private lagWaiters: Array<{ millis: number; resolve: () => void }> = [];
 
   constructor(role: string, analysis: { settings: unknown; indexName: string }, recovering: boolean) {
     this.channel = new WorkerChannel(role, true);
     this.channel.init({ kind: 'init', analysisSettings: analysis.settings, indexName: analysis.indexName, recovering });
-    this.channel.onNotice = (report) => this.buffers.get(report.bufferId)?.onRamReport(report.bytes, report.docs);
+    this.channel.onNotice = (report) => {
+      this.batchApplied();
+      this.buffers.get(report.bufferId)?.onRamReport(report.bytes, report.docs);
+    };
+    // A worker that died or was terminated applies nothing more: nobody waits for it (its engine fails or closed).
+    this.channel.onGone = () => {
+      this.unappliedSentAt.length = 0;
+      this.unappliedHead = 0;
+      for (const waiter of this.lagWaiters.splice(0)) waiter.resolve();
+    };
   }
 
   sendBatch(bufferId: number, batch: DocumentBatch, transfer: ArrayBuffer[]): void {
-    this.channel.post({ kind: 'batch', bufferId, batch }, transfer);
+    if (!this.channel.post({ kind: 'batch', bufferId, batch }, transfer)) return;
+    this.unappliedSentAt.push(performance.now());
+  }
+
+  lagMillis(now: number): number {
+    return this.unappliedHead < this.unappliedSentAt.length ? now - this.unappliedSentAt[this.unappliedHead]! : 0;
+  }
+
+  /** Whether no batch waits, or the oldest has waited less than `millis`. */
+  private within(millis: number, now: number): boolean {
+    return this.unappliedHead >= this.unappliedSentAt.length || this.lagMillis(now) < millis;
+  }
+
+  whenLagBelow(millis: number): Promise<void> {
+    if (this.within(millis, performance.now())) return Promise.resolve();
+    return new Promise((resolve) => this.lagWaiters.push({ millis, resolve }));
+  }
+
+  private batchApplied(): void {
+    if (this.unappliedHead >= this.unappliedSentAt.length) return;
+    this.unappliedHead++;
+    if (this.unappliedHead === this.unappliedSentAt.length) {
+      this.unappliedSentAt.length = 0;
+      this.unappliedHead = 0;
+    } else if (this.unappliedHead > 1024) {
+      this.unappliedSentAt.splice(0, this.unappliedHead);
+      this.unappliedHead = 0;
+    }
+    if (this.lagWaiters.length > 0) this.wakeLagWaiters(performance.now());
+  }
+
+  private wakeLagWaiters(now: number): void {
+    const waiting = this.lagWaiters;
+    this.lagWaiters = [];
+    for (const waiter of waiting) {
+      if (this.within(waiter.millis, now)) waiter.resolve();
+      else this.lagWaiters.push(waiter);
+    }
   }
 }
 
@@ -334,6 +412,16 @@ class WorkerSegmentJobs implements SegmentJobs {
 
   recovered(): void {
     for (const indexing of this.indexing) indexing.channel.recovered();
+  }
+
+  inversionLagMillis(now: number): number {
+    let lag = 0;
+    for (const indexing of this.indexing) lag = Math.max(lag, indexing.lagMillis(now));
+    return lag;
+  }
+
+  async whenInversionLagBelow(millis: number): Promise<void> {
+    for (const indexing of this.indexing) await indexing.whenLagBelow(millis);
   }
 
   async close(): Promise<void> {
