@@ -9,8 +9,8 @@
  * least every document acknowledged more than MAX_LAG_MILLIS before the poll was sent. The bound is generous for a
  * loaded two-core host, where the indexing worker (at background priority, decision 0019) gets a small share of a
  * core: the refresh interval, plus the worker's bounded lag, plus writing the buffer twice over (measured on this
- * host at load 10-22: at most 6.5 s, in the first seconds while the worker is cold, ~3 s after). The old code made
- * nothing visible after the first refresh for the whole bulk (191 of 36,000 documents after 17 s).
+ * host: 3-6.5 s at load 4-22, 8.1 s at load 30). The old code made
+ * nothing visible after the first refresh for the whole bulk (1,016 of 71,500 documents after 25 s).
  */
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,8 +18,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { NodeProcess } from '../helpers/node-process.js';
 
 const NDJSON = { 'content-type': 'application/x-ndjson' };
-const BULK_MILLIS = 25_000;
-const MAX_LAG_MILLIS = 10_000;
+const BULK_MILLIS = 30_000;
+const MAX_LAG_MILLIS = 12_000;
 const CLIENTS = 4;
 const DOCS_PER_REQUEST = 500;
 
@@ -42,7 +42,7 @@ function texts(count: number): string[] {
   return Array.from({ length: count }, () => Array.from({ length: 120 }, word).join(' '));
 }
 
-test('documents acknowledged during a sustained bulk become searchable within seconds, while it still runs', async () => {
+test('documents acknowledged during a sustained bulk become searchable within seconds, while it still runs', async (t) => {
   const created = await node.request('PUT', '/lag', { body: { settings: { number_of_shards: 1, number_of_replicas: 0, refresh_interval: '1s' } } });
   assert.equal(created.status, 200, created.text);
   const health = await node.request('GET', '/_cluster/health/lag?wait_for_status=green&timeout=30s');
@@ -76,6 +76,8 @@ test('documents acknowledged during a sustained bulk become searchable within se
 
   const late: string[] = [];
   const seen: string[] = [];
+  /** The largest time a poll shows a document to have waited (for the log: how close the host came to the bound). */
+  let largestLag = 0;
   while (bulkRunning) {
     await sleep(250);
     const sentAt = performance.now() - started;
@@ -84,9 +86,12 @@ test('documents acknowledged during a sustained bulk become searchable within se
     // Every document acknowledged MAX_LAG_MILLIS before this poll was sent must be searchable.
     const due = acks.filter((ack) => ack.at < sentAt - MAX_LAG_MILLIS).at(-1)?.total ?? 0;
     seen.push(`${(sentAt / 1000).toFixed(1)}s ${count.body.count}/${acknowledged}`);
+    const firstUnseen = acks.find((ack) => ack.total > count.body.count);
+    if (firstUnseen !== undefined) largestLag = Math.max(largestLag, sentAt - firstUnseen.at);
     if (bulkRunning && count.body.count < due) late.push(`at ${(sentAt / 1000).toFixed(1)} s: ${count.body.count} visible, ${due} acknowledged before ${((sentAt - MAX_LAG_MILLIS) / 1000).toFixed(1)} s`);
   }
   await bulk;
+  t.diagnostic(`largest visibility lag ${(largestLag / 1000).toFixed(1)} s; ${acknowledged} documents in ${(BULK_MILLIS / 1000).toFixed(0)} s`);
   assert.ok(acknowledged >= 10_000, `the bulk was too small to mean anything: ${acknowledged} documents`);
   assert.deepEqual(late, [], `documents stayed invisible more than ${MAX_LAG_MILLIS} ms after their acknowledgement (visible/acknowledged per poll: ${seen.join(', ')})`);
 
