@@ -192,6 +192,7 @@ class WorkerChannel {
   onGone: () => void = () => undefined;
 
   private closed = false;
+  private awaited = false;
 
   /** `indexing`: its worker sets its own priority at `init`, and it may take a spare started ahead of need. */
   constructor(
@@ -242,6 +243,17 @@ class WorkerChannel {
     return worker;
   }
 
+  /**
+   * Someone waits for this worker to apply what was sent (the engine's writes, while it is behind): the worker keeps
+   * the process alive meanwhile, as it does while a job is out, or a process with nothing else to do would exit with
+   * the wait unanswered.
+   */
+  set keepAlive(on: boolean) {
+    this.awaited = on;
+    if (on) this.worker?.ref();
+    else if (this.pending.size === 0) this.worker?.unref();
+  }
+
   /** Sends `notice`; false when it was dropped instead. */
   post(notice: WorkerNotice, transfer: ArrayBuffer[]): boolean {
     // What is sent to closed jobs is dropped: their engine has failed or closed, and nothing will read it.
@@ -258,7 +270,7 @@ class WorkerChannel {
       // Keep the process alive while a job is out; an idle worker must not.
       worker.ref();
       const settle = (): void => {
-        if (this.pending.size === 0) this.worker?.unref();
+        if (this.pending.size === 0 && !this.awaited) this.worker?.unref();
       };
       this.pending.set(jobId, {
         resolve: (value) => {
@@ -308,6 +320,7 @@ class IndexingChannel {
       this.unappliedSentAt.length = 0;
       this.unappliedHead = 0;
       for (const waiter of this.lagWaiters.splice(0)) waiter.resolve();
+      this.channel.keepAlive = false;
     };
   }
 
@@ -327,6 +340,7 @@ class IndexingChannel {
 
   whenLagBelow(millis: number): Promise<void> {
     if (this.within(millis, performance.now())) return Promise.resolve();
+    this.channel.keepAlive = true;
     return new Promise((resolve) => this.lagWaiters.push({ millis, resolve }));
   }
 
@@ -350,6 +364,7 @@ class IndexingChannel {
       if (this.within(waiter.millis, now)) waiter.resolve();
       else this.lagWaiters.push(waiter);
     }
+    if (this.lagWaiters.length === 0) this.channel.keepAlive = false;
   }
 }
 
