@@ -187,11 +187,14 @@ export class InternalEngine implements Engine {
     if (this.closed) throw indexErrors.engineClosed(this.shard);
   }
 
-  /** The current state of `id` for versioning: the version map first, else the segments. */
-  private resolveCurrent(id: string): CurrentState | null {
-    const entry = this.versionMap.get(id);
+  /**
+   * The current state of `id` for versioning: the version map first, else the segments. `entry` is the version
+   * map's entry when the caller has just read it (a write step reads it for the buffer anyway: one map lookup
+   * per operation instead of two, which was ~3% of a replica's event loop in a bulk).
+   */
+  private resolveCurrent(id: string, entry: VersionValue | undefined = this.versionMap.get(id)): CurrentState | null {
     if (entry !== undefined) return entry;
-    const found = this.segments.lookup(Buffer.from(id, 'utf8'));
+    const found = this.segments.lookupId(id);
     if (found === null) return null;
     return { ...found.segment.docVersion(found.doc), deleted: false };
   }
@@ -301,7 +304,7 @@ export class InternalEngine implements Engine {
     } else if (operation.origin === 'primary') {
       this.prepareLookup();
       const previous = this.versionMap.get(id) as BufferedVersion | undefined;
-      const current = this.resolveCurrent(id);
+      const current = this.resolveCurrent(id, previous);
       const plan = planWrite(
         {
           versionType: operation.versionType,
@@ -324,7 +327,7 @@ export class InternalEngine implements Engine {
       const previous = this.versionMap.get(id) as BufferedVersion | undefined;
       seqNo = requireSeqNo(operation.seqNo);
       version = operation.version ?? 1;
-      const current = this.resolveCurrent(id);
+      const current = this.resolveCurrent(id, previous);
       created = current === null || current.deleted;
       if (current !== null && current.seqNo >= seqNo) {
         // A stale operation (already superseded here): record its seqNo, change nothing.
@@ -457,7 +460,7 @@ export class InternalEngine implements Engine {
     let seqNo: number;
     let found: boolean;
     if (operation.origin === 'primary') {
-      const current = this.resolveCurrent(id);
+      const current = this.resolveCurrent(id, previous);
       const plan = planWrite(
         {
           versionType: operation.versionType,
@@ -474,7 +477,7 @@ export class InternalEngine implements Engine {
     } else {
       seqNo = requireSeqNo(operation.seqNo);
       version = operation.version ?? 1;
-      const current = this.resolveCurrent(id);
+      const current = this.resolveCurrent(id, previous);
       found = current !== null && !current.deleted;
       if (current !== null && current.seqNo >= seqNo) {
         return this.finishStale(seqNo, operation.primaryTerm, fromTranslog, { result: found ? 'deleted' : 'not_found', version }, {
@@ -884,7 +887,7 @@ export class InternalEngine implements Engine {
           ...(options.storedFields !== undefined && { storedFields: this.storedFieldsFromSource(id, entry.source, entry.routing, options.storedFields) }),
         };
       }
-      const found = this.segments.lookup(Buffer.from(id, 'utf8'));
+      const found = this.segments.lookupId(id);
       return found === null ? { found: false } : readStoredDocument(found.segment.readers, found.doc, options.storedFields);
     }
     const searcher = this.segments.acquireSearcher();
@@ -1021,7 +1024,7 @@ export class InternalEngine implements Engine {
     // Deletes for older segments are resolved against the segments as they are now (the lock is held).
     const deletes = new Map<LoadedSegment, number[]>();
     for (const id of touchedIds) {
-      const found = this.segments.lookup(Buffer.from(id, 'utf8'));
+      const found = this.segments.lookupId(id);
       if (found === null) continue;
       const docs = deletes.get(found.segment);
       if (docs === undefined) deletes.set(found.segment, [found.doc]);

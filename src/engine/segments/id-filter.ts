@@ -8,6 +8,42 @@
 
 const BITS_PER_ID = 10;
 const PROBES = 7;
+const SECOND_SEED = 0x9747b28c;
+
+/**
+ * An id as every segment's filter probes it: its two hashes, computed once per lookup rather than once per
+ * segment, and for an ASCII id straight from its characters (its UTF-8 bytes), without a Buffer per lookup. The
+ * bytes themselves are made only when a filter answers "maybe" (a real seek follows), which for a new id is
+ * under 1% of the segments.
+ */
+export class IdProbe {
+  readonly h1: number;
+  readonly h2: number;
+  private bytesMemo: Uint8Array | undefined;
+
+  constructor(readonly id: string) {
+    let ascii = true;
+    for (let i = 0; i < id.length; i++) {
+      if (id.charCodeAt(i) >= 0x80) {
+        ascii = false;
+        break;
+      }
+    }
+    if (ascii) {
+      this.h1 = murmur3Ascii(id, 0);
+      this.h2 = murmur3Ascii(id, SECOND_SEED) | 1;
+    } else {
+      const bytes = this.bytes;
+      this.h1 = murmur3(bytes, 0);
+      this.h2 = murmur3(bytes, SECOND_SEED) | 1;
+    }
+  }
+
+  /** The id's UTF-8 bytes (made once, when first asked for). */
+  get bytes(): Uint8Array {
+    return (this.bytesMemo ??= Buffer.from(this.id, 'utf8'));
+  }
+}
 
 export class IdFilter {
   private constructor(
@@ -28,7 +64,7 @@ export class IdFilter {
 
   add(idBytes: Uint8Array): void {
     const h1 = murmur3(idBytes, 0);
-    const h2 = murmur3(idBytes, 0x9747b28c) | 1;
+    const h2 = murmur3(idBytes, SECOND_SEED) | 1;
     const words = this.words;
     for (let i = 0; i < PROBES; i++) {
       const bit = ((h1 + Math.imul(i, h2)) >>> 0) % this.bitCount;
@@ -37,8 +73,15 @@ export class IdFilter {
   }
 
   mayContain(idBytes: Uint8Array): boolean {
-    const h1 = murmur3(idBytes, 0);
-    const h2 = murmur3(idBytes, 0x9747b28c) | 1;
+    return this.mayContainHashed(murmur3(idBytes, 0), murmur3(idBytes, SECOND_SEED) | 1);
+  }
+
+  /** mayContain for an id whose two hashes were computed once for every segment (IdProbe). */
+  mayContainProbe(probe: IdProbe): boolean {
+    return this.mayContainHashed(probe.h1, probe.h2);
+  }
+
+  private mayContainHashed(h1: number, h2: number): boolean {
     const words = this.words;
     for (let i = 0; i < PROBES; i++) {
       const bit = ((h1 + Math.imul(i, h2)) >>> 0) % this.bitCount;
@@ -71,6 +114,39 @@ export function murmur3(bytes: Uint8Array, seed: number): number {
     let k = bytes[blocks]!;
     if (tail > 1) k ^= bytes[blocks + 1]! << 8;
     if (tail > 2) k ^= bytes[blocks + 2]! << 16;
+    k = Math.imul(k, 0xcc9e2d51);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, 0x1b873593);
+    h ^= k;
+  }
+  h ^= length;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/** murmur3 of an ASCII string's bytes (its character codes), with no byte array: equal to murmur3(utf8(text), seed). */
+export function murmur3Ascii(text: string, seed: number): number {
+  let h = seed >>> 0;
+  const length = text.length;
+  const blocks = length & ~3;
+  for (let i = 0; i < blocks; i += 4) {
+    let k = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 8) | (text.charCodeAt(i + 2) << 16) | (text.charCodeAt(i + 3) << 24);
+    k = Math.imul(k, 0xcc9e2d51);
+    k = (k << 15) | (k >>> 17);
+    k = Math.imul(k, 0x1b873593);
+    h ^= k;
+    h = (h << 13) | (h >>> 19);
+    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+  }
+  const tail = length & 3;
+  if (tail > 0) {
+    let k = text.charCodeAt(blocks);
+    if (tail > 1) k ^= text.charCodeAt(blocks + 1) << 8;
+    if (tail > 2) k ^= text.charCodeAt(blocks + 2) << 16;
     k = Math.imul(k, 0xcc9e2d51);
     k = (k << 15) | (k >>> 17);
     k = Math.imul(k, 0x1b873593);

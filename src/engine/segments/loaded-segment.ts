@@ -13,7 +13,7 @@ import {
   type LiveDocs,
   type SegmentReaders,
 } from '../codec/index.js';
-import { IdFilter } from './id-filter.js';
+import { IdFilter, type IdProbe } from './id-filter.js';
 import { ID_FIELD, PRIMARY_TERM_FIELD, SEQ_NO_FIELD, VERSION_FIELD } from './segment-names.js';
 
 export interface DocVersion {
@@ -80,9 +80,17 @@ export class LoadedSegment {
     return this.liveDocs === null || this.liveDocs.isLive(doc);
   }
 
-  /** The live document with this id, or -1. At most one document per id is live across a shard. */
-  findLiveDoc(idBytes: Uint8Array): number {
-    if (!this.idFilter.mayContain(idBytes)) return -1;
+  /**
+   * The live document with this id, or -1. At most one document per id is live across a shard. The probe holds
+   * the id's hashes, computed once for every segment (ShardSegments.lookupId).
+   */
+  findLiveDocProbe(probe: IdProbe): number {
+    if (!this.idFilter.mayContainProbe(probe)) return -1;
+    return this.seekLiveDoc(probe.bytes);
+  }
+
+  /** The live document with this id in the `_id` terms, or -1 (after the id filter said "maybe"). */
+  private seekLiveDoc(idBytes: Uint8Array): number {
     const terms = this.readers.terms.terms(ID_FIELD);
     if (terms === undefined || !terms.mayContain(idBytes)) return -1;
     const state = terms.seekExact(idBytes);

@@ -25,7 +25,7 @@ import { writeCommitPoint } from '../commit/commit-store.js';
 import { errors } from '../../common/errors.js';
 import { FileRefs } from './file-refs.js';
 import type { Searcher } from '../searcher.js';
-import { IdFilter } from './id-filter.js';
+import { IdFilter, IdProbe } from './id-filter.js';
 import { LoadedSegment } from './loaded-segment.js';
 import { SearcherView } from './searcher-view.js';
 import { segmentName } from './segment-names.js';
@@ -130,11 +130,18 @@ export class ShardSegments {
     return segment;
   }
 
-  /** The live document with this id in the current segments (newest first), or null. */
-  lookup(idBytes: Uint8Array): LiveDocRef | null {
-    for (let i = this.segments.length - 1; i >= 0; i--) {
-      const segment = this.segments[i]!;
-      const doc = segment.findLiveDoc(idBytes);
+  /**
+   * The live document with this id in the current segments (newest first), or null. Nothing is computed when there is no segment (a fresh index), and the id's
+   * hashes once for all segments (IdProbe), not its bytes and two hashes per segment. Every write step of an id
+   * that is not in the version map comes here, so does every id a buffer install touched.
+   */
+  lookupId(id: string): LiveDocRef | null {
+    const segments = this.segments;
+    if (segments.length === 0) return null;
+    const probe = new IdProbe(id);
+    for (let i = segments.length - 1; i >= 0; i--) {
+      const segment = segments[i]!;
+      const doc = segment.findLiveDocProbe(probe);
       if (doc >= 0) return { segment, doc };
     }
     return null;

@@ -28,6 +28,51 @@ const native = (zlib as unknown as { crc32?: Crc32Fn }).crc32;
 /** CRC-32 of `data`, continuing from `initial` (the CRC of the bytes before it). */
 export const crc32: Crc32Fn = native ? (data, initial = 0) => native(data, initial) >>> 0 : crc32Portable;
 
+/**
+ * TABLE extended for slicing-by-8 (Intel's technique, as zlib's braided CRC): row t maps a byte to the CRC of it
+ * followed by t zero bytes, so eight bytes are folded per step with eight lookups.
+ */
+const SLICES = (() => {
+  const slices = new Int32Array(256 * 8);
+  for (let n = 0; n < 256; n++) slices[n] = TABLE[n]!;
+  for (let n = 0; n < 256; n++) {
+    for (let t = 1; t < 8; t++) {
+      const previous = slices[(t - 1) * 256 + n]!;
+      slices[t * 256 + n] = (previous >>> 8) ^ slices[previous & 0xff]!;
+    }
+  }
+  return slices;
+})();
+
+/**
+ * Up to this many bytes, crc32Range sums in JavaScript: the native call (argument checks, a view of the range,
+ * the binding) cost ~290 ns a call on this host, more than slicing-by-8 over a small translog record (~100 ns for
+ * 60 bytes, ~190-270 for 180); from ~300 bytes the native code is faster.
+ */
+const JS_RANGE_MAX_BYTES = 256;
+
+/** CRC-32 of `bytes[start, end)`, without a view of the range when it is small (translog records, one per operation). */
+export function crc32Range(bytes: Uint8Array, start: number, end: number): number {
+  if (end - start > JS_RANGE_MAX_BYTES) return crc32(bytes.subarray(start, end));
+  const slices = SLICES;
+  let crc = -1;
+  let i = start;
+  for (; i + 8 <= end; i += 8) {
+    const low = crc ^ (bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24));
+    crc =
+      slices[1792 + (low & 0xff)]! ^
+      slices[1536 + ((low >>> 8) & 0xff)]! ^
+      slices[1280 + ((low >>> 16) & 0xff)]! ^
+      slices[1024 + (low >>> 24)]! ^
+      slices[768 + bytes[i + 4]!]! ^
+      slices[512 + bytes[i + 5]!]! ^
+      slices[256 + bytes[i + 6]!]! ^
+      slices[bytes[i + 7]!]!;
+  }
+  for (; i < end; i++) crc = slices[(crc ^ bytes[i]!) & 0xff]! ^ (crc >>> 8);
+  return (crc ^ -1) >>> 0;
+}
+
 /** `vec` multiplied by the 32x32 bit matrix `matrix` over GF(2). */
 function gf2Times(matrix: Uint32Array, vec: number): number {
   let sum = 0;

@@ -19,7 +19,7 @@
  * widths, which a self-describing format would leave to the encoder's heuristics.
  */
 import { ByteCursor, FormatError, varintSize, writeInt64, writeVarint } from './binary.js';
-import { crc32, crc32Combine } from './crc32.js';
+import { crc32, crc32Combine, crc32Range } from './crc32.js';
 import type { IndexOperation, TranslogOperation } from './operation.js';
 import { sourceChecksum } from './source-checksums.js';
 
@@ -141,7 +141,7 @@ export function encodeOperationInto(op: TranslogOperation, target: RecordTarget)
       break;
     }
   }
-  record.writeUInt32BE(crc32(record.subarray(start, at)), at);
+  record.writeUInt32BE(crc32Range(record, start, at), at);
   return recordLength;
 }
 

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { decodeOperation, encodeOperation, OPERATION_FORMAT_V1, recordChecksumMatches } from '../../../../src/engine/translog/operation-codec.js';
 import { decodeHeader, encodeHeader, headerLength } from '../../../../src/engine/translog/translog-header.js';
 import { CHECKPOINT_V1_BYTES, decodeCheckpoint, encodeCheckpoint, type Checkpoint } from '../../../../src/engine/translog/checkpoint.js';
-import { crc32, crc32Portable } from '../../../../src/engine/translog/crc32.js';
+import { crc32, crc32Portable, crc32Range } from '../../../../src/engine/translog/crc32.js';
 import { FormatError, readInt64, writeInt64 } from '../../../../src/engine/translog/binary.js';
 import { operationArbitrary } from './helpers.js';
 
@@ -131,6 +131,21 @@ test('the portable CRC-32 agrees with the native one and with the standard check
   fc.assert(fc.property(fc.uint8Array({ maxLength: 2000 }), (bytes) => assert.equal(crc32Portable(bytes), crc32(bytes))));
   const whole = Buffer.from('the quick brown fox');
   assert.equal(crc32(whole.subarray(9), crc32(whole.subarray(0, 9))), crc32(whole), 'continuation');
+});
+
+test('crc32Range (slicing-by-8 for small ranges, native above) agrees with the portable CRC-32 on every range (fast-check)', () => {
+  assert.equal(crc32Range(Buffer.from('xx123456789yy'), 2, 11), 0xcbf43926);
+  fc.assert(
+    fc.property(fc.uint8Array({ maxLength: 700 }), fc.nat(), fc.nat(), (bytes, a, b) => {
+      const start = bytes.length === 0 ? 0 : a % (bytes.length + 1);
+      const end = start + (bytes.length === 0 ? 0 : b % (bytes.length - start + 1));
+      assert.equal(crc32Range(bytes, start, end), crc32Portable(bytes.subarray(start, end)));
+    }),
+    { numRuns: 2000 },
+  );
+  // Every length around the slicing step and the JS/native boundary, at unaligned offsets.
+  const bytes = Uint8Array.from({ length: 600 }, (_, i) => (i * 2654435761) >>> 24);
+  for (let length = 0; length <= 300; length++) for (const start of [0, 1, 3, 7]) assert.equal(crc32Range(bytes, start, start + length), crc32Portable(bytes.subarray(start, start + length)), `${start}+${length}`);
 });
 
 test('writeInt64 stores big-endian two-halves bytes for every safe integer, negative sentinels included (fast-check)', () => {
