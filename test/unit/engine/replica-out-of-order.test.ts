@@ -193,3 +193,28 @@ test('a copy reopened for an operations-based recovery on a commit holding a del
     }
   }
 });
+
+test('an operation re-delivered after its document was deleted and the tombstone pruned (gc_deletes 0) does not bring the document back', async () => {
+  const dir = tempDir();
+  const factory = new DocumentFactory();
+  const engine = await open(dir.path, factory, { gcDeletesMillis: 0 });
+  try {
+    const [index, remove] = history(factory, 'doc', [{ kind: 'index', n: 1 }, { kind: 'delete' }]);
+    await applyOneByOne(engine, [index!, remove!], async () => undefined);
+    // Both seqNos are at or below the local checkpoint now, so a refresh once gc_deletes (0 ms) has passed
+    // forgets the delete's tombstone.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await engine.refresh('test');
+    await engine.refresh('test');
+    // Live replication and recovery overlap: the index arrives again (parsed anew, as a new request is).
+    const [indexAgain] = history(factory, 'doc', [{ kind: 'index', n: 1 }]);
+    await applyOneByOne(engine, [indexAgain!], async () => engine.refresh('test'));
+    const got = await engine.get('doc');
+    assert.equal(got.found, false, `the deleted document came back: ${JSON.stringify({ ...got, source: sourceOf(got.source) })}`);
+    assert.equal((await engine.get('doc', { realtime: false })).found, false);
+    assert.equal(engine.processedLocalCheckpoint, 1);
+  } finally {
+    await engine.close();
+    dir.remove();
+  }
+});
