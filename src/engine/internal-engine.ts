@@ -323,29 +323,18 @@ export class InternalEngine implements Engine {
       seqNo = this.tracker.generateSeqNo();
       this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, previous);
     } else {
-      seqNo = requireSeqNo(operation.seqNo);
-      version = operation.version ?? 1;
-      if (this.tracker.hasProcessed(seqNo)) {
-        // ES's hasBeenProcessedBefore: an operation this copy already applied (a re-delivery: live replication and
-        // recovery overlap) only goes to the translog. Looking it up instead could find nothing where its
-        // document's later delete left a tombstone that was since pruned (pruning keeps tombstones only above the
-        // local checkpoint), and the re-delivered index would bring the deleted document back.
-        return this.finishStale(seqNo, operation.primaryTerm, fromTranslog, { result: 'updated', version }, {
-          type: 'index',
-          id,
-          seqNo,
-          primaryTerm: operation.primaryTerm,
-          version,
-          source: document.source,
-          routing: document.routing,
-        });
-      }
       this.prepareLookup();
       const previous = this.versionMap.get(id) as BufferedVersion | undefined;
-      const current = this.resolveCurrent(id, previous);
-      created = current === null || current.deleted;
-      if (current !== null && current.seqNo >= seqNo) {
-        // A stale operation (already superseded here): record its seqNo, change nothing.
+      seqNo = requireSeqNo(operation.seqNo);
+      version = operation.version ?? 1;
+      // ES's hasBeenProcessedBefore: an operation this copy already applied (a re-delivery: live replication and
+      // recovery overlap) is not looked up. The lookup could find nothing where its document's later delete left a
+      // tombstone that was since pruned (pruning keeps tombstones only above the local checkpoint), and the
+      // re-delivered index would bring the deleted document back.
+      const current = this.tracker.hasProcessed(seqNo) ? undefined : this.resolveCurrent(id, previous);
+      created = current === undefined || current === null || current.deleted;
+      if (current === undefined || (current !== null && current.seqNo >= seqNo)) {
+        // Already applied, or stale (superseded here): record its seqNo, change nothing.
         return this.finishStale(seqNo, operation.primaryTerm, fromTranslog, { result: created ? 'created' : 'updated', version }, {
           type: 'index',
           id,

@@ -100,32 +100,15 @@ export function murmur3(bytes: Uint8Array, seed: number): number {
   let h = seed >>> 0;
   const length = bytes.length;
   const blocks = length & ~3;
-  for (let i = 0; i < blocks; i += 4) {
-    let k = bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24);
-    k = Math.imul(k, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
-  }
+  for (let i = 0; i < blocks; i += 4) h = mixBlock(h, bytes[i]! | (bytes[i + 1]! << 8) | (bytes[i + 2]! << 16) | (bytes[i + 3]! << 24));
   const tail = length & 3;
+  let k = 0;
   if (tail > 0) {
-    let k = bytes[blocks]!;
+    k = bytes[blocks]!;
     if (tail > 1) k ^= bytes[blocks + 1]! << 8;
     if (tail > 2) k ^= bytes[blocks + 2]! << 16;
-    k = Math.imul(k, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h ^= k;
   }
-  h ^= length;
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
+  return finish(h, tail, k, length);
 }
 
 /** murmur3 of an ASCII string's bytes (its character codes), with no byte array: equal to murmur3(utf8(text), seed). */
@@ -134,24 +117,35 @@ export function murmur3Ascii(text: string, seed: number): number {
   const length = text.length;
   const blocks = length & ~3;
   for (let i = 0; i < blocks; i += 4) {
-    let k = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 8) | (text.charCodeAt(i + 2) << 16) | (text.charCodeAt(i + 3) << 24);
-    k = Math.imul(k, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h ^= k;
-    h = (h << 13) | (h >>> 19);
-    h = (Math.imul(h, 5) + 0xe6546b64) | 0;
+    h = mixBlock(h, text.charCodeAt(i) | (text.charCodeAt(i + 1) << 8) | (text.charCodeAt(i + 2) << 16) | (text.charCodeAt(i + 3) << 24));
   }
   const tail = length & 3;
+  let k = 0;
   if (tail > 0) {
-    let k = text.charCodeAt(blocks);
+    k = text.charCodeAt(blocks);
     if (tail > 1) k ^= text.charCodeAt(blocks + 1) << 8;
     if (tail > 2) k ^= text.charCodeAt(blocks + 2) << 16;
-    k = Math.imul(k, 0xcc9e2d51);
-    k = (k << 15) | (k >>> 17);
-    k = Math.imul(k, 0x1b873593);
-    h ^= k;
   }
+  return finish(h, tail, k, length);
+}
+
+/** murmur3's scramble of a block (or of the tail's bytes) before it enters the hash. */
+function scramble(k: number): number {
+  k = Math.imul(k, 0xcc9e2d51);
+  k = (k << 15) | (k >>> 17);
+  return Math.imul(k, 0x1b873593);
+}
+
+/** One 4-byte block (little-endian) mixed into the hash. */
+function mixBlock(h: number, block: number): number {
+  h ^= scramble(block);
+  h = (h << 13) | (h >>> 19);
+  return (Math.imul(h, 5) + 0xe6546b64) | 0;
+}
+
+/** The last step: the tail's `tail` bytes (`k`), the length, then the avalanche; unsigned. */
+function finish(h: number, tail: number, k: number, length: number): number {
+  if (tail > 0) h ^= scramble(k);
   h ^= length;
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
