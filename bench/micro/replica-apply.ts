@@ -1,7 +1,8 @@
 /**
  * A replica's own work per operation, without the transport: npm documents applied to an engine the way a
  * replica applies its primary's operations (replica-apply.ts: parse against the copy's mapping, then
- * Engine.applyReplicated with the primary's ids, seqNos, versions and terms, one translog fsync per request),
+ * Engine.applyReplicated with the primary's ids, seqNos, versions and terms and a max seqNo of updates and deletes of
+ * -1, as a primary's bulk of new ids sends them, one translog fsync per request),
  * in requests of `--batch` operations. The mapping is learnt first (as the master's updates would bring it), so
  * nothing waits for a cluster state. Reports the CPU of the event loop (the main thread, from /proc: Linux) and of
  * the whole process per 1,000 documents, over the applying only and then over the final refresh.
@@ -77,7 +78,8 @@ async function run(lines: readonly Buffer[], mapping: RootMapping, batch: number
         const id = String(i);
         prepared[i - start] = { type: 'index', id, document: parse(lines[i]!, id, undefined), seqNo: i, primaryTerm: 1, version: 1 };
       }
-      const results = await engine.applyReplicated(prepared, 'replica');
+      // As a primary's bulk of ids it never held sends them: no update or delete yet (max seqNo of updates -1).
+      const results = await engine.applyReplicated(prepared, 'replica', -1);
       for (const result of results) if (result instanceof Error) throw result;
     }
     const loop = threadCpuMillis(process.pid) - loopStart;

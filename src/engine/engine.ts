@@ -158,7 +158,16 @@ export interface Engine {
    * Added, for replication: applies operations sequenced by a primary (ReplicatedEngineOperation), in order,
    * with one durability wait; an operation older than what this copy holds for its id changes nothing.
    */
-  applyReplicated(operations: Array<ReplicatedEngineOperation | undefined>, origin: 'replica' | 'peer_recovery'): Promise<Array<WriteResult | EsError>>;
+  applyReplicated(operations: Array<ReplicatedEngineOperation | undefined>, origin: 'replica' | 'peer_recovery', maxSeqNoOfUpdatesOrDeletes?: number): Promise<Array<WriteResult | EsError>>;
+  /**
+   * Added (ES's max_seq_no_of_updates_or_deletes): the highest seqNo of an operation that overwrote or deleted a
+   * document, as far as this copy knows. A primary's requests to other copies carry it (applyReplicated's third
+   * argument; without it, every operation of the batch counts as one); while a copy has processed everything up
+   * to it, an operation it has not processed adds its document without an id lookup.
+   */
+  readonly maxSeqNoOfUpdatesOrDeletes: number;
+  /** Added: raises maxSeqNoOfUpdatesOrDeletes (never lowers it); a promoted copy raises it to its maxSeqNo. */
+  advanceMaxSeqNoOfUpdatesOrDeletes(seqNo: number): void;
   /** Added: the local checkpoint of fsynced operations (what a copy reports to its primary). */
   readonly persistedLocalCheckpoint: number;
   readonly processedLocalCheckpoint: number;

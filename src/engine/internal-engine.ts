@@ -123,6 +123,15 @@ export class InternalEngine implements Engine {
   private knownGlobalCheckpoint: number;
   /** Operations from this seqNo on stay in the translog for peer recovery (Infinity: keep only what the commit needs). */
   private retainFromSeqNo = Infinity;
+  /**
+   * ES's max_seq_no_of_updates_or_deletes (MSU): no operation above it overwrote or deleted a document. A primary
+   * advances it with each update and delete it sequences; another copy takes its primary's with every request
+   * (advanceMaxSeqNoOfUpdatesOrDeletes). Not persisted: it starts at the highest seqNo this copy holds (every
+   * operation it has may be an update) and a promotion raises it to the highest seqNo again (ES does both). While it
+   * is at or below the processed local checkpoint, an operation this copy has not processed adds a document whose id
+   * cannot be in this copy (append-only, canAppendAsNonPrimary).
+   */
+  private maxUpdateOrDeleteSeqNo: number;
 
   private buffer: BufferSink;
   private bufferGeneration = 0;
@@ -161,6 +170,7 @@ export class InternalEngine implements Engine {
     this.historyUUID = parts.historyUUID;
     this.knownGlobalCheckpoint = parts.globalCheckpoint ?? this.translog.lastSyncedGlobalCheckpoint;
     this.maxUnsafeAutoIdTimestamp = parts.maxUnsafeAutoIdTimestamp;
+    this.maxUpdateOrDeleteSeqNo = this.tracker.maxSeqNo;
     this.admission = new WriteAdmission(WRITE_SLICE_MS, () => this.ensureOpen());
     this.buffer = this.jobs.newBuffer();
     const policy = new TieredMergePolicy({ ...DEFAULT_MERGE_POLICY, ...parts.config.mergePolicy });
@@ -321,7 +331,25 @@ export class InternalEngine implements Engine {
       created = plan.currentNotFoundOrDeleted;
       const doc = this.buffer.addDocument(id, document);
       seqNo = this.tracker.generateSeqNo();
+      // An index that overwrites a live document is an update: the other copies must look its id up (ES's
+      // advanceMaxSeqNoOfUpdatesOnPrimary; an index of an id not found, or deleted, is an append).
+      if (!created) this.advanceMaxSeqNoOfUpdatesOrDeletes(seqNo);
       this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, previous);
+    } else if (fromTranslog === false && this.canAppendAsNonPrimary(requireSeqNo(operation.seqNo))) {
+      // ES's planIndexingAsNonPrimary optimizedAppendOnly: every update and delete up to this copy's MSU is
+      // processed here and this operation is not (see maxUpdateOrDeleteSeqNo), so its id has no live document
+      // in this copy: no version-map read, no segment lookup, and no version-map entry unless lookups need safe
+      // access (a realtime get or a lookup first refreshes, as after a primary's append-only write).
+      seqNo = operation.seqNo!;
+      version = operation.version ?? 1;
+      created = true;
+      const doc = this.buffer.addDocument(id, document);
+      if (this.versionMap.isSafeAccessRequired) {
+        this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, this.versionMap.get(id) as BufferedVersion | undefined);
+      } else {
+        this.buffer.setMeta(doc, seqNo, operation.primaryTerm, version);
+        this.versionMap.skipAppendOnly(id);
+      }
     } else {
       this.prepareLookup();
       const previous = this.versionMap.get(id) as BufferedVersion | undefined;
@@ -364,6 +392,16 @@ export class InternalEngine implements Engine {
     if (fromTranslog) this.tracker.markPersisted(seqNo);
     this.afterBufferChange();
     return { result: { result: created ? 'created' : 'updated', version, seqNo, primaryTerm: operation.primaryTerm }, location };
+  }
+
+  /**
+   * Whether an operation of another copy's history may be added without looking its id up (ES's
+   * planIndexingAsNonPrimary): not processed here before, and every update or delete at or below this copy's MSU
+   * is (MSU <= processed local checkpoint < seqNo). A replayed translog never takes this path: its copy's MSU is
+   * not known until the replay is done.
+   */
+  private canAppendAsNonPrimary(seqNo: number): boolean {
+    return this.maxUpdateOrDeleteSeqNo <= this.tracker.processedCheckpoint && !this.tracker.hasProcessed(seqNo);
   }
 
   /**
@@ -478,9 +516,13 @@ export class InternalEngine implements Engine {
       version = plan.version;
       found = !plan.currentNotFoundOrDeleted;
       seqNo = this.tracker.generateSeqNo();
+      this.advanceMaxSeqNoOfUpdatesOrDeletes(seqNo);
     } else {
       seqNo = requireSeqNo(operation.seqNo);
       version = operation.version ?? 1;
+      // The primary's MSU already covers this delete; raised here too, so no later operation is appended past a
+      // delete this copy knows of, whatever a request said.
+      this.advanceMaxSeqNoOfUpdatesOrDeletes(seqNo);
       const current = this.tracker.hasProcessed(seqNo) ? undefined : this.resolveCurrent(id, previous);
       found = current !== undefined && current !== null && !current.deleted;
       // Already applied here (ES's hasBeenProcessedBefore, see applyIndex) or superseded: translog only.
@@ -551,6 +593,8 @@ export class InternalEngine implements Engine {
 
   /** Applies an operation read back from the translog during recovery (never logged again). */
   applyFromTranslog(operation: TranslogOperation): void {
+    // Any logged operation may have been an update: a copy that replayed it must look ids up until it is passed.
+    this.advanceMaxSeqNoOfUpdatesOrDeletes(operation.seqNo);
     if (operation.type === 'noop') {
       this.tracker.markProcessed(operation.seqNo);
       this.tracker.markPersisted(operation.seqNo);
@@ -656,8 +700,16 @@ export class InternalEngine implements Engine {
    * once every operation is in the translog and, with `request` durability, fsynced; each position holds its
    * result or its error.
    */
-  async applyReplicated(operations: Array<ReplicatedEngineOperation | undefined>, origin: 'replica' | 'peer_recovery'): Promise<Array<WriteResult | EsError>> {
+  async applyReplicated(
+    operations: Array<ReplicatedEngineOperation | undefined>,
+    origin: 'replica' | 'peer_recovery',
+    maxSeqNoOfUpdatesOrDeletes?: number,
+  ): Promise<Array<WriteResult | EsError>> {
     this.ensureOpen();
+    // Before any operation of the batch applies (ES's replica permit advances it first). A sender that does not
+    // say is taken to have updated everything it sends: none of these operations is appended without a lookup.
+    if (maxSeqNoOfUpdatesOrDeletes !== undefined) this.advanceMaxSeqNoOfUpdatesOrDeletes(maxSeqNoOfUpdatesOrDeletes);
+    else for (const operation of operations) if (operation !== undefined) this.advanceMaxSeqNoOfUpdatesOrDeletes(operation.seqNo);
     const started = performance.now();
     const results: Array<WriteResult | EsError> = new Array(operations.length);
     const seqNos: number[] = [];
@@ -747,6 +799,16 @@ export class InternalEngine implements Engine {
 
   get maxSeqNo(): number {
     return this.tracker.maxSeqNo;
+  }
+
+  /** See the field: what this copy's requests to other copies carry. */
+  get maxSeqNoOfUpdatesOrDeletes(): number {
+    return this.maxUpdateOrDeleteSeqNo;
+  }
+
+  /** Never backwards (ES's advanceMaxSeqNoOfUpdatesOrDeletes). */
+  advanceMaxSeqNoOfUpdatesOrDeletes(seqNo: number): void {
+    if (seqNo > this.maxUpdateOrDeleteSeqNo) this.maxUpdateOrDeleteSeqNo = seqNo;
   }
 
   get globalCheckpoint(): number {

@@ -361,9 +361,13 @@ export class IndexShard {
    * Operations a primary sequenced, applied on this copy (replication or recovery; see Engine.applyReplicated).
    * Resolves once they are durable here.
    */
-  async applyReplicated(operations: Array<ReplicatedEngineOperation | undefined>, origin: 'replica' | 'peer_recovery'): Promise<Array<WriteResult | EsError>> {
+  async applyReplicated(
+    operations: Array<ReplicatedEngineOperation | undefined>,
+    origin: 'replica' | 'peer_recovery',
+    maxSeqNoOfUpdatesOrDeletes?: number,
+  ): Promise<Array<WriteResult | EsError>> {
     this.ensureOpen();
-    const results = await this.engine.applyReplicated(operations, origin);
+    const results = await this.engine.applyReplicated(operations, origin, maxSeqNoOfUpdatesOrDeletes);
     this.afterWrite();
     return results;
   }

@@ -13,8 +13,10 @@ export const HANDSHAKE_ACTION = 'internal:tcp/handshake';
  * the field comes from a node built before it existed: version 1.
  *   1: records as msgpack columns (decision 0018)
  *   2: a replica request's and a recovery batch's operations as one byte string (replicated-operations-codec.ts)
+ *   3: replica, resync and recovery-batch requests carry the primary's max seqNo of updates and deletes (decision
+ *      0033): a copy of version 2 would ignore it, and one of version 3 would look up every id a version 2 sent
  */
-export const TRANSPORT_VERSION = 2;
+export const TRANSPORT_VERSION = 3;
 
 /** The transport version a handshake (request or answer) declares: 1 when it says none. */
 export function transportVersionOf(message: unknown): number {

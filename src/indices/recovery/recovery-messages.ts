@@ -77,6 +77,8 @@ export interface TranslogOpsRequest {
   readonly operations: WireOperations;
   readonly totalOperations: number;
   readonly globalCheckpoint: number;
+  /** The primary's max seqNo of updates and deletes, sampled after these operations were read (decision 0033). */
+  readonly maxSeqNoOfUpdatesOrDeletes?: number;
 }
 
 export interface FinalizeRequest {

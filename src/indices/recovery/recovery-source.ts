@@ -241,6 +241,8 @@ async function sendHistory(
         operations: operationsToWire(operations),
         totalOperations: Math.max(totalOperations, sent),
         globalCheckpoint: shard.tracker.knownGlobalCheckpoint,
+        // Read after these operations were: any update or delete among them is at or below it (decision 0033).
+        maxSeqNoOfUpdatesOrDeletes: shard.replicationEngine.maxSeqNoOfUpdatesOrDeletes,
       })) as ReplicaResponse;
       recordReplicaResponse(shard, request.targetAllocationId, request.targetNode.id, response);
     })().catch((err: unknown) => {

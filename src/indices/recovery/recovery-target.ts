@@ -295,7 +295,7 @@ export class PeerRecoveryTargetService {
     try {
       shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
       shard.syncGlobalCheckpointToEngine();
-      await applyOperations(shard, recovery.service, this.services, operations, 'peer_recovery');
+      await applyOperations(shard, recovery.service, this.services, operations, 'peer_recovery', request.maxSeqNoOfUpdatesOrDeletes);
       recovery.state.addRecoveredOperations(operations.length, request.totalOperations);
       return replicaResponse(shard);
     } finally {
@@ -349,6 +349,8 @@ export class PeerRecoveryTargetService {
     const shard = openShardOf(recovery);
     for (const lease of request.leases) shard.leases.addOrRenew(lease.id, lease.retainingSeqNo, lease.timestampMillis, true);
     shard.setRoutingPrimary(true);
+    // A primary from now on: what it holds counts as updated for the copies it feeds, as on a promotion (0033).
+    shard.replicationEngine.advanceMaxSeqNoOfUpdatesOrDeletes(shard.replicationEngine.maxSeqNo);
     shard.tracker.activateWithPrimaryContext(request, shard.replicationEngine.persistedLocalCheckpoint);
     shard.syncGlobalCheckpointToEngine();
     shard.maintainLeases();

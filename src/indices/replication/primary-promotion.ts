@@ -53,6 +53,9 @@ export function promoteToPrimary(shard: IndexShard, services: ReplicationService
         shard.operationPrimaryTerm = newTerm;
       }
       const filled = await engine.fillSeqNoGaps(shard.operationPrimaryTerm);
+      // As ES: a new primary cannot tell which of the operations it holds were updates, so every one counts as one
+      // for the copies it now feeds (decision 0033).
+      engine.advanceMaxSeqNoOfUpdatesOrDeletes(engine.maxSeqNo);
       shard.setRoutingPrimary(true);
       shard.tracker.activatePrimaryMode(engine.persistedLocalCheckpoint);
       shard.syncGlobalCheckpointToEngine();
@@ -119,6 +122,7 @@ export async function resyncReplicas(shard: IndexShard, services: ReplicationSer
               targetAllocationId: copy.allocationId,
               primaryTerm,
               globalCheckpoint,
+              maxSeqNoOfUpdatesOrDeletes: shard.replicationEngine.maxSeqNoOfUpdatesOrDeletes,
               operations: operationsToWire(batch),
               refresh: 'none',
             };

@@ -19,7 +19,9 @@
  *   a field it does not know yet means the master's mapping update has not been applied here, so the copy waits
  *   for the next cluster state and parses again;
  * - the operations are applied with the primary's seqNos, versions and terms and fsynced; the global checkpoint
- *   the primary sent is recorded first, so the same fsync persists it in the translog checkpoint;
+ *   the primary sent is recorded first, so the same fsync persists it in the translog checkpoint; so is the
+ *   primary's max seqNo of updates and deletes, under which the engine adds documents without looking their ids
+ *   up (decision 0033);
  * - `refresh` runs here too (true: a refresh; wait_for: until a refresh makes the operations visible).
  * The answer carries this copy's persisted local checkpoint and global checkpoint, and where its history would
  * start after a restart (for its retention lease).
@@ -86,7 +88,7 @@ export async function performOnReplica(indices: IndicesService, services: Replic
   try {
     shard.tracker.updateGlobalCheckpointOnReplica(request.globalCheckpoint);
     shard.syncGlobalCheckpointToEngine();
-    await applyOperations(shard, service, services, operations, 'replica');
+    await applyOperations(shard, service, services, operations, 'replica', request.maxSeqNoOfUpdatesOrDeletes);
     if (request.refresh === 'immediate') await shard.refresh('api');
     else if (request.refresh === 'wait_for') {
       const maxSeqNo = operations.reduce((max, operation) => Math.max(max, operation.seqNo), -1);
@@ -129,6 +131,7 @@ export async function applyOperations(
   services: ReplicationServices,
   operations: readonly ReplicatedOperation[],
   origin: 'replica' | 'peer_recovery',
+  maxSeqNoOfUpdatesOrDeletes: number | undefined,
 ): Promise<void> {
   const prepared: Array<ReplicatedEngineOperation | undefined> = new Array(operations.length);
   for (let i = 0; i < operations.length; i++) {
@@ -148,7 +151,7 @@ export async function applyOperations(
     const document = parsed.mappingUpdate === undefined ? parsed : await parseKnownMapping(service, services, operation.source, operation.id, operation.routing);
     prepared[i] = { type: 'index', id: operation.id, document, seqNo: operation.seqNo, primaryTerm: operation.primaryTerm, version: operation.version };
   }
-  const results = await shard.applyReplicated(prepared, origin);
+  const results = await shard.applyReplicated(prepared, origin, maxSeqNoOfUpdatesOrDeletes);
   for (const result of results) if (result instanceof EsError) throw result;
 }
 

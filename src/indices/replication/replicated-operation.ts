@@ -33,6 +33,11 @@ export interface ReplicaRequest {
   readonly primaryTerm: number;
   /** The primary's global checkpoint, sampled before the replication group was read. */
   readonly globalCheckpoint: number;
+  /**
+   * The primary's max seqNo of updates and deletes (Engine.maxSeqNoOfUpdatesOrDeletes), sampled after it applied
+   * these operations (ES's ReplicationOperation): absent, the copy looks up every id of the request.
+   */
+  readonly maxSeqNoOfUpdatesOrDeletes?: number;
   /** One byte string on the wire (operationsToWire); a plain array is read too. */
   readonly operations: WireOperations;
   /** `refresh=true|wait_for` runs on every copy. */
@@ -100,6 +105,7 @@ export function replicaRequestToWire(body: unknown): unknown {
     targetAllocationId: request.targetAllocationId,
     primaryTerm: request.primaryTerm,
     globalCheckpoint: request.globalCheckpoint,
+    maxSeqNoOfUpdatesOrDeletes: request.maxSeqNoOfUpdatesOrDeletes,
     refresh: request.refresh,
     operations: last,
   }));

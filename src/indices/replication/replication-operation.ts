@@ -65,6 +65,8 @@ export async function replicate(
     return { total: 1, successful: 1, failed: 0, failures: [] };
   }
   const globalCheckpoint = shard.tracker.knownGlobalCheckpoint;
+  // After the primary applied these operations, so it covers every update or delete among them (decision 0033).
+  const maxSeqNoOfUpdatesOrDeletes = shard.replicationEngine.maxSeqNoOfUpdatesOrDeletes;
   const primaryTerm = shard.operationPrimaryTerm;
   const targets = new Set(shard.tracker.replicationTargets());
   const staleMarks = markUnavailableCopiesStale(shard, services, group);
@@ -84,6 +86,7 @@ export async function replicate(
       targetAllocationId: copy.allocationId,
       primaryTerm,
       globalCheckpoint,
+      maxSeqNoOfUpdatesOrDeletes,
       operations: (wireOperations ??= operationsToWire(operations)),
       refresh,
     };

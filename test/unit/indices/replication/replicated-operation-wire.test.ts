@@ -119,7 +119,7 @@ test('malformed operation bytes are refused, never applied in part', () => {
 test('a replica request crosses a socket with its operations as the frame\'s second chunk, and is read as an ordinary request', () => {
   const operations: ReplicatedOperation[] = Array.from({ length: 50 }, (_, i) => ({ type: 'index', id: `doc-${i}`, seqNo: 2 ** 33 + i, primaryTerm: 4, version: 1, source: Buffer.from(`{"n":${i},"t":"ü"}`), routing: i % 2 === 0 ? undefined : `r${i}` }));
   const wireOperations = operationsToWire(operations);
-  const request: ReplicaRequest = { index: 'i', indexUuid: 'u', shard: 2, targetAllocationId: 'a', primaryTerm: 4, globalCheckpoint: 2 ** 33 - 1, operations: wireOperations, refresh: 'wait_for' };
+  const request: ReplicaRequest = { index: 'i', indexUuid: 'u', shard: 2, targetAllocationId: 'a', primaryTerm: 4, globalCheckpoint: 2 ** 33 - 1, maxSeqNoOfUpdatesOrDeletes: 2 ** 33 + 3, operations: wireOperations, refresh: 'wait_for' };
   const chunks = encodeFrameChunks({ kind: FrameKind.Request, id: 7, action: REPLICA_ACTION, parentTaskId: 'n:1', sender: 'n', term: undefined, headers: { 'X-Opaque-Id': 'x' }, body: replicaRequestToWire(request) });
   assert.equal(chunks.length, 2);
   assert.equal(chunks[1]!.buffer, (wireOperations as Buffer).buffer, 'the operations are not copied into the frame');
