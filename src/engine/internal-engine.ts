@@ -292,8 +292,12 @@ export class InternalEngine implements Engine {
     }
   }
 
-  /** The synchronous part of an index operation (see the contract at the top). */
-  private applyIndex(operation: IndexOperation, fromTranslog = false): { result: WriteResult; location: TranslogLocation | null } {
+  /**
+   * The synchronous part of an index operation (see the contract at the top). `senderMsuKnown`: the operation comes
+   * through applyReplicated, which raised this copy's MSU to its sender's first; only then may it be appended
+   * without a lookup (index() of a non-primary operation, and a translog replay, always look up).
+   */
+  private applyIndex(operation: IndexOperation, fromTranslog = false, senderMsuKnown = false): { result: WriteResult; location: TranslogLocation | null } {
     const { id, document } = operation;
     let version: number;
     let seqNo: number;
@@ -335,7 +339,7 @@ export class InternalEngine implements Engine {
       // advanceMaxSeqNoOfUpdatesOnPrimary; an index of an id not found, or deleted, is an append).
       if (!created) this.advanceMaxSeqNoOfUpdatesOrDeletes(seqNo);
       this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, previous);
-    } else if (fromTranslog === false && this.canAppendAsNonPrimary(requireSeqNo(operation.seqNo))) {
+    } else if (senderMsuKnown && !fromTranslog && this.canAppendAsNonPrimary(requireSeqNo(operation.seqNo))) {
       // ES's planIndexingAsNonPrimary optimizedAppendOnly: every update and delete up to this copy's MSU is
       // processed here and this operation is not (see maxUpdateOrDeleteSeqNo), so its id has no live document
       // in this copy: no version-map read, no segment lookup, and no version-map entry unless lookups need safe
@@ -771,7 +775,7 @@ export class InternalEngine implements Engine {
       origin,
       seqNo: operation.seqNo,
       primaryTerm: operation.primaryTerm,
-    });
+    }, false, true);
   }
 
   /** See Engine.fillSeqNoGaps: the missing seqNos above the processed checkpoint become no-ops. */

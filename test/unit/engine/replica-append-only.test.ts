@@ -223,6 +223,6 @@ test('a copy applying its primary requests in any order, each with the MSU the p
         replicaDir.remove();
       }
     }),
-    { numRuns: 30 },
+    { numRuns: 20 },
   );
 });
