@@ -47,4 +47,5 @@ export { PEER_RECOVERY_LEASE_SOURCE, type RetentionLeasesView } from './replicat
 export { PeerRecoveryTargetService, type PeerRecoveryRequest } from './recovery/recovery-target.js';
 export { registerRecoverySource } from './recovery/recovery-source-service.js';
 export type { RecoveryRateLimiter } from './recovery/rate-limiter.js';
+export { DEFAULT_MAX_BYTES_PER_SEC, DEFAULT_MAX_CONCURRENT_FILE_CHUNKS, type RecoverySettings } from './recovery/recovery-settings.js';
 export { listShardStore, LIST_SHARD_STORE_ACTION, type ListShardStoreRequest, type ShardStoreListing, type StoreFile } from './shard-store-listing.js';

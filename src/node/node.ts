@@ -42,6 +42,9 @@ import {
   type ShardStoreListing,
   type ReplicationServices,
   type RecoveryRateLimiter,
+  type RecoverySettings,
+  DEFAULT_MAX_BYTES_PER_SEC,
+  DEFAULT_MAX_CONCURRENT_FILE_CHUNKS,
 } from '../indices/index.js';
 import { openEngine } from '../engine/index.js';
 import { MetadataService } from '../cluster/metadata/metadata-service.js';
@@ -265,10 +268,13 @@ export class GannetNode {
         const seen = clusterService.state().version;
         await clusterService.waitFor((state) => state.version > seen, timeoutMillis);
       },
-      recoveryMaxBytesPerSec: () => handlerSettings.getBytes('indices.recovery.max_bytes_per_sec', 40 * 1024 * 1024),
+    };
+    const recoverySettings: RecoverySettings = {
+      maxBytesPerSec: () => handlerSettings.getBytes('indices.recovery.max_bytes_per_sec', DEFAULT_MAX_BYTES_PER_SEC),
+      maxConcurrentFileChunks: () => handlerSettings.getInt('indices.recovery.max_concurrent_file_chunks', DEFAULT_MAX_CONCURRENT_FILE_CHUNKS),
     };
     const peerRecovery = new PeerRecoveryTargetService(indicesService, replication);
-    this.recoveryLimiter = registerRecoverySource(transport, indicesService, replication);
+    this.recoveryLimiter = registerRecoverySource(transport, indicesService, replication, recoverySettings);
     peerRecovery.registerHandlers(transport);
     transport.registerHandler(GLOBAL_CHECKPOINT_SYNC_ACTION, (body) => syncGlobalCheckpointOnReplica(indicesService, body as never));
     this.indicesApplier = new IndicesClusterStateApplier(clusterService, indicesService, () => metadata, localNode.id, this.logger, peerRecovery, replication);

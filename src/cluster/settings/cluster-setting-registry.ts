@@ -267,6 +267,15 @@ const DEFINITIONS: readonly ClusterSettingDefinition[] = [
     description: 'the rate at which a node sends shard files in file-based peer recovery (all its recoveries together)',
   },
   {
+    // RecoverySettings.INDICES_RECOVERY_MAX_CONCURRENT_FILE_CHUNKS_SETTING: intSetting(2, 1, 8), read when a recovery starts.
+    key: 'indices.recovery.max_concurrent_file_chunks',
+    type: t.integer(1, 8),
+    defaultValue: '2',
+    validate: intValue(1, 8),
+    effect: 'live',
+    description: 'file chunks a recovery sends before it waits for the target to answer one (recoveries starting after a change use it)',
+  },
+  {
     // TransportReplicationAction.REPLICATION_RETRY_TIMEOUT: any time value, as ES's plain timeSetting takes.
     key: 'indices.replication.retry_timeout',
     type: t.time(-1),

@@ -11,8 +11,8 @@ export type SettingValidator = (value: string, key: string) => void;
 
 const INT_MAX = 2147483647;
 
-/** Setting.intSetting with a minimum: Integer.parseInt, then the bound. */
-export function intValue(min: number): SettingValidator {
+/** Setting.intSetting with a minimum (and a maximum): Integer.parseInt, then the bounds (Setting.parseInt's words). */
+export function intValue(min: number, max = INT_MAX): SettingValidator {
   return (value, key) => {
     const trimmed = value.trim();
     const parsed = /^[-+]?\d+$/.test(trimmed) ? Number(trimmed) : NaN;
@@ -20,6 +20,7 @@ export function intValue(min: number): SettingValidator {
       throw new EsError('illegal_argument_exception', `Failed to parse value [${value}] for setting [${key}]`, { causedBy: errors.numberFormat(value) });
     }
     if (parsed < min) throw errors.illegalArgument(`Failed to parse value [${value}] for setting [${key}] must be >= ${min}`);
+    if (parsed > max) throw errors.illegalArgument(`Failed to parse value [${value}] for setting [${key}] must be <= ${max}`);
   };
 }
 

@@ -7,10 +7,11 @@ import type { IndicesService } from '../indices-service.js';
 import type { ReplicationServices } from '../replication/replication-services.js';
 import { START_RECOVERY_ACTION, type StartRecoveryRequest } from './recovery-messages.js';
 import { RecoveryRateLimiter } from './rate-limiter.js';
+import type { RecoverySettings } from './recovery-settings.js';
 import { runRecoverySource } from './recovery-source.js';
 
-export function registerRecoverySource(transport: TransportService, indices: IndicesService, services: ReplicationServices): RecoveryRateLimiter {
-  const limiter = new RecoveryRateLimiter(() => services.recoveryMaxBytesPerSec());
-  transport.registerHandler(START_RECOVERY_ACTION, (body) => runRecoverySource(indices, services, limiter, body as StartRecoveryRequest));
+export function registerRecoverySource(transport: TransportService, indices: IndicesService, services: ReplicationServices, settings: RecoverySettings): RecoveryRateLimiter {
+  const limiter = new RecoveryRateLimiter(() => settings.maxBytesPerSec());
+  transport.registerHandler(START_RECOVERY_ACTION, (body) => runRecoverySource(indices, services, limiter, settings, body as StartRecoveryRequest));
   return limiter;
 }

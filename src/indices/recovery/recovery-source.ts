@@ -19,7 +19,7 @@
  */
 import { open, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { EsError, replicationErrors, toEsError } from '../../common/errors.js';
+import { replicationErrors, toEsError } from '../../common/errors.js';
 import type { IndexShard } from '../index-shard.js';
 import type { IndicesService } from '../indices-service.js';
 import { peerRecoveryLeaseId } from '../replication/retention-leases.js';
@@ -41,10 +41,9 @@ import {
   type StartRecoveryResponse,
 } from './recovery-messages.js';
 import type { RecoveryRateLimiter } from './rate-limiter.js';
+import { sendFileChunks } from './file-chunk-sender.js';
+import { FILE_CHUNK_BYTES, type RecoverySettings } from './recovery-settings.js';
 
-/** ES's `indices.recovery.chunk_size` (512kb) and max_concurrent_file_chunks (2). */
-const CHUNK_BYTES = 512 * 1024;
-const CONCURRENT_CHUNKS = 2;
 /** A batch of history: up to this many bytes of sources (ES's 512kb) or operations. */
 const OPS_BATCH_BYTES = 512 * 1024;
 const OPS_BATCH_COUNT = 1000;
@@ -59,9 +58,12 @@ export async function runRecoverySource(
   indices: IndicesService,
   services: ReplicationServices,
   limiter: RecoveryRateLimiter,
+  settings: RecoverySettings,
   request: StartRecoveryRequest,
 ): Promise<StartRecoveryResponse> {
   const started = Date.now();
+  // Taken once per recovery, as ES's RecoverySourceHandler takes it when it is created.
+  const maxConcurrentChunks = settings.maxConcurrentFileChunks();
   const shard = await primaryNamingTarget(indices, services, request);
   const engine = shard.replicationEngine;
   const target: TransportNode = { id: request.targetNode.id, name: request.targetNode.name, address: request.targetNode.address };
@@ -102,7 +104,7 @@ export async function runRecoverySource(
       const directory = join(shard.path, 'index');
       const files = await Promise.all(commit.files.map(async (file) => ({ name: file.name, length: (await stat(join(directory, file.name))).size })));
       await send(FILES_INFO_ACTION, { recoveryId: request.recoveryId, files });
-      const copied = await sendFiles(directory, files, request.recoveryId, limiter, send);
+      const copied = await sendFiles(directory, files, request.recoveryId, limiter, maxConcurrentChunks, send);
       filesCopied = files.length;
       bytesCopied = copied;
       const commitName = files[files.length - 1]!.name;
@@ -173,44 +175,39 @@ async function primaryNamingTarget(indices: IndicesService, services: Replicatio
   }
 }
 
-/** Sends every file in chunks (a few in flight), each chunk waiting on the node's rate limit; returns the bytes sent. */
+/** Sends every file of the commit (file-chunk-sender.ts), read from the shard's `index` folder. */
 async function sendFiles(
   directory: string,
   files: ReadonlyArray<{ name: string; length: number }>,
   recoveryId: string,
   limiter: RecoveryRateLimiter,
+  maxConcurrentChunks: number,
   send: (action: string, body: unknown) => Promise<unknown>,
 ): Promise<number> {
-  let bytes = 0;
-  const inFlight = new Set<Promise<unknown>>();
-  let failure: unknown;
-  for (const file of files) {
-    const handle = await open(join(directory, file.name), 'r');
-    try {
-      let position = 0;
-      do {
-        const length = Math.min(CHUNK_BYTES, file.length - position);
-        const data = Buffer.allocUnsafe(length);
-        const { bytesRead } = await handle.read(data, 0, length, position);
-        if (bytesRead !== length) throw new EsError('illegal_state_exception', `[${file.name}] is shorter than the commit says (${position + bytesRead} of ${file.length} bytes)`);
-        const throttled = await limiter.pause(length);
-        const chunk: FileChunkRequest = { recoveryId, name: file.name, position, data, lastChunk: position + length >= file.length, sourceThrottleMillis: throttled };
-        position += length;
-        bytes += length;
-        const sending = send(FILE_CHUNK_ACTION, chunk).catch((err: unknown) => {
-          failure ??= err;
-        });
-        inFlight.add(sending);
-        void sending.finally(() => inFlight.delete(sending));
-        if (inFlight.size >= CONCURRENT_CHUNKS) await Promise.race(inFlight);
-        if (failure !== undefined) throw failure;
-      } while (position < file.length);
-    } finally {
-      await handle.close();
-    }
-  }
-  await Promise.all(inFlight);
-  if (failure !== undefined) throw failure;
+  const { bytes } = await sendFileChunks({
+    files,
+    chunkBytes: FILE_CHUNK_BYTES,
+    maxConcurrentChunks,
+    limiter,
+    openFile: async (name) => {
+      const handle = await open(join(directory, name), 'r');
+      return {
+        read: async (buffer, position) => (await handle.read(buffer, 0, buffer.length, position)).bytesRead,
+        close: () => handle.close(),
+      };
+    },
+    sendChunk: (chunk) => {
+      const request: FileChunkRequest = {
+        recoveryId,
+        name: chunk.name,
+        position: chunk.position,
+        data: chunk.data,
+        lastChunk: chunk.lastChunk,
+        sourceThrottleMillis: chunk.throttleMillis,
+      };
+      return send(FILE_CHUNK_ACTION, request);
+    },
+  });
   return bytes;
 }
 

@@ -30,6 +30,4 @@ export interface ReplicationServices {
   shardFailed(entry: FailedShardEntry): Promise<void>;
   /** Resolves once a newer cluster state has been applied here, or after `timeoutMillis`. */
   waitForNewerState(timeoutMillis: number): Promise<void>;
-  /** `indices.recovery.max_bytes_per_sec` now (bytes; 0 or less: unthrottled). */
-  recoveryMaxBytesPerSec(): number;
 }

@@ -5,6 +5,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RecoveryRateLimiter } from '../../../../src/indices/recovery/rate-limiter.js';
+import { ManualClock } from '../../../helpers/manual-clock.js';
+
+const MIB = 1024 * 1024;
+const CHUNK = 512 * 1024;
 
 test('chunks past the first wait for the rate; no limit (0) never waits', async () => {
   const limited = new RecoveryRateLimiter(() => 10_000);
@@ -62,4 +66,57 @@ test('close fails every waiting chunk now with node_closed_exception, and every 
   for (const wait of waiting) await assert.rejects(wait, (err: { type?: string }) => err.type === 'node_closed_exception');
   assert.ok(performance.now() - started < 1_000, 'the waits ended at once, not after their hours of debt');
   await assert.rejects(limiter.pause(1), (err: { type?: string }) => err.type === 'node_closed_exception');
+});
+
+test('on a manual clock: a caller always in time goes at exactly the limit, the waits rounded to whole ms adding up to nothing', async () => {
+  const clock = new ManualClock();
+  const rate = 40 * MIB;
+  const limiter = new RecoveryRateLimiter(() => rate, clock);
+  const start = clock.nanos;
+  let waited = 0;
+  const chunks = 400;
+  // Each chunk asks as soon as the last one's turn came (the timer fires exactly at its whole millisecond).
+  for (let i = 0; i < chunks; i++) waited += await clock.drive(limiter.pause(CHUNK));
+  const elapsedNanos = Number(clock.nanos - start);
+  // The first chunk goes at once; each later one pays its own cost: 399 x 12.5 ms. A timer counts whole ms, so the
+  // last turn may come up to 1 ms before its exact time, never later, and the ones before it do not add up.
+  const ideal = ((chunks - 1) * CHUNK * 1e9) / rate;
+  assert.ok(elapsedNanos <= ideal && elapsedNanos > ideal - 1e6, `${elapsedNanos} ns for an ideal ${ideal} ns`);
+  const achieved = ((chunks - 1) * CHUNK) / (elapsedNanos / 1e9);
+  assert.ok(achieved >= rate && achieved < rate * 1.0003, `${achieved} B/s against ${rate}`);
+  // What the limiter says it waited is what the clock moved (less the fractions of a millisecond it rounded off).
+  assert.ok(Math.abs(waited - elapsedNanos / 1e6) <= chunks, `waited ${waited} ms, the clock moved ${elapsedNanos / 1e6} ms`);
+});
+
+test('on a manual clock: idle time is never banked, a late caller loses only its own lateness', async () => {
+  const clock = new ManualClock();
+  const limiter = new RecoveryRateLimiter(() => 1000, clock);
+  assert.equal(await clock.drive(limiter.pause(100)), 0);
+  // Ten idle seconds: the next chunk goes at once, but the one after it still pays its full 100 ms.
+  clock.advanceMillis(10_000);
+  assert.equal(await clock.drive(limiter.pause(100)), 0);
+  const before = clock.millis;
+  assert.equal(await clock.drive(limiter.pause(100)), 100);
+  assert.equal(clock.millis - before, 100);
+  // 30 ms late for a turn (the caller was busy): it goes at once and the next turn counts from then.
+  clock.advanceMillis(130);
+  assert.equal(await clock.drive(limiter.pause(100)), 0);
+  clock.advanceMillis(40);
+  assert.equal(await clock.drive(limiter.pause(100)), 60);
+  // A caller that asks ahead of its turn (a turn still running) keeps the rate exactly: 100 ms, then 100 ms more.
+  const start = clock.millis;
+  const first = limiter.pause(100);
+  const second = limiter.pause(100);
+  assert.deepEqual(await clock.drive(Promise.all([first, second])), [100, 200]);
+  assert.equal(clock.millis - start, 200);
+});
+
+test("the minimum pause is Lucene's: 5 ms at the rate in force, none without a limit", () => {
+  let rate = 40 * MIB;
+  const limiter = new RecoveryRateLimiter(() => rate);
+  assert.equal(limiter.minPauseCheckBytes(), 209_715);
+  rate = 512 * 1024;
+  assert.equal(limiter.minPauseCheckBytes(), 2621);
+  rate = 0;
+  assert.equal(limiter.minPauseCheckBytes(), 0);
 });
