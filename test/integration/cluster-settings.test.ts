@@ -107,7 +107,7 @@ test('indices.recovery.max_concurrent_file_chunks: an integer from 1 to 8 (ES in
   const defaults = await node.request('GET', '/_cluster/settings?include_defaults=true&flat_settings=true');
   assert.equal(defaults.body.defaults[key], '2');
   const put = await node.request('PUT', '/_cluster/settings', { body: { transient: { [key]: 8 } } });
-  assert.deepEqual(put.body, { acknowledged: true, persistent: {}, transient: { [key]: '8' } });
+  assert.deepEqual(put.body, { acknowledged: true, persistent: {}, transient: { indices: { recovery: { max_concurrent_file_chunks: '8' } } } });
   const nested = await node.request('GET', '/_cluster/settings');
   assert.equal(nested.body.transient.indices.recovery.max_concurrent_file_chunks, '8');
   await node.request('PUT', '/_cluster/settings', { body: { transient: { [key]: null } } });
