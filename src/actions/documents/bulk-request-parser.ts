@@ -10,6 +10,7 @@ import { EsError, errors } from '../../common/errors.js';
 import type { VersionType } from '../../engine/engine.js';
 import type { DocWriteItem, OpType } from './doc-write.js';
 import { fetchSourceFromJson, type FetchSource } from './fetch-source.js';
+import { readPlainActionLine, type PlainActionLine } from './plain-action-line.js';
 import { parseUpdateBody } from './update-request.js';
 import { parseVersionType } from './write-params.js';
 
@@ -163,6 +164,24 @@ function readActionLine(parsed: unknown, line: number, defaults: BulkDefaults): 
   return { action: action as OpType, meta };
 }
 
+/** The metadata of a plain action line (plain-action-line.ts): what readActionLine makes of the same line. */
+function plainActionMeta(plain: PlainActionLine, defaults: BulkDefaults): ActionMetadata {
+  return {
+    index: plain.index ?? defaults.index,
+    id: plain.id,
+    routing: plain.routing ?? defaults.routing,
+    opType: undefined,
+    version: undefined,
+    versionType: 'internal',
+    ifSeqNo: undefined,
+    ifPrimaryTerm: undefined,
+    retryOnConflict: 0,
+    pipeline: undefined,
+    fetchSource: defaults.fetchSource,
+    requireAlias: defaults.requireAlias,
+  };
+}
+
 /** Ingest pipelines do not exist yet: naming one (other than `_none`) is refused rather than ignored. */
 export function rejectPipeline(pipeline: string | undefined): void {
   if (pipeline === undefined || pipeline === '_none') return;
@@ -217,8 +236,15 @@ export function parseBulkBody(body: Uint8Array, defaults: BulkDefaults): DocWrit
     // read the same way, so they are decoded once (the metadata is only read from, never changed).
     let action: OpType;
     let meta: ActionMetadata;
+    let plain: PlainActionLine | undefined;
     if (previousAction !== undefined && sameBytes(previousAction.bytes, actionBytes)) {
       ({ action, meta } = previousAction);
+    } else if ((plain = readPlainActionLine(actionBytes)) !== undefined) {
+      // The usual line, an id of its own on each: read from its bytes (no JSON.parse, no object to walk).
+      action = plain.action;
+      meta = plainActionMeta(plain, defaults);
+      // A line naming an id is rarely repeated: comparing the next line with it would be wasted.
+      previousAction = plain.id === undefined ? { bytes: actionBytes, action, meta } : undefined;
     } else {
       const parsed = parseLine(actionBytes, line);
       if (parsed === undefined) continue;
