@@ -1,7 +1,8 @@
 /**
  * The checkpoint: how far a generation is durable. `translog.ckp` describes the generation being written;
  * `translog-<generation>.ckp` is its frozen copy once that generation is rolled. A checkpoint is written
- * (atomically, see checkpoint-file.ts) only after the generation's data is fsynced, so everything before
+ * (atomically: replaced by a rename, see checkpoint-file.ts, or, in a sync round, overwritten in place in one
+ * write smaller than a disk sector, see Translog.overwriteCheckpoint) only after the generation's data is fsynced, so everything before
  * `offset` was on disk when the checkpoint was; bytes after it are a possibly torn tail and never read.
  *
  * Format version 1, 76 bytes:

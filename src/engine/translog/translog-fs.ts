@@ -18,7 +18,11 @@ export interface TranslogFileHandle {
   close(): Promise<void>;
 }
 
-export type OpenMode = 'create-exclusive' | 'truncate' | 'read';
+/**
+ * `overwrite`: an existing file opened for writing in place (no create, no truncate): the sync round's checkpoint
+ * (translog.ts, overwriteCheckpoint).
+ */
+export type OpenMode = 'create-exclusive' | 'truncate' | 'overwrite' | 'read';
 
 export interface TranslogFs {
   open(path: string, mode: OpenMode): Promise<TranslogFileHandle>;
@@ -66,6 +70,7 @@ class NodeFileHandle implements TranslogFileHandle {
 const OPEN_FLAGS: Record<OpenMode, number> = {
   'create-exclusive': constants.O_CREAT | constants.O_EXCL | constants.O_RDWR,
   truncate: constants.O_CREAT | constants.O_TRUNC | constants.O_WRONLY,
+  overwrite: constants.O_WRONLY,
   read: constants.O_RDONLY,
 };
 

@@ -26,7 +26,7 @@ function assertOnDisk(dir: string, location: TranslogLocation): void {
   }
 }
 
-test('sync(location) resolves only after the data fsync and then the checkpoint rename are done, in that order', async () => {
+test('sync(location) resolves only after the data fsync and then the checkpoint fsync are done, in that order; the checkpoint is written in place', async () => {
   const { dir, cleanup } = tempDir();
   try {
     const fs = new InstrumentedFs(undefined, { logEvents: true });
@@ -41,10 +41,9 @@ test('sync(location) resolves only after the data fsync and then the checkpoint 
     assert.deepStrictEqual(fs.events, [
       'write translog-1.tlog',
       'datasync translog-1.tlog',
-      'write translog.ckp.tmp',
-      'datasync translog.ckp.tmp',
-      'rename translog.ckp.tmp translog.ckp',
-      'fsync-dir',
+      // As ES's TranslogWriter.syncUpTo: over the existing file, no temp file, rename or directory fsync.
+      'write translog.ckp',
+      'datasync translog.ckp',
     ]);
     fs.events.length = 0;
     await translog.sync(location);
@@ -63,7 +62,7 @@ test('group commit: 200 requests syncing at once share a couple of fsync rounds'
     const before = { ...fs.counters };
     const locations = Array.from({ length: 200 }, (_, seqNo) => translog.add(indexOp(seqNo)));
     await Promise.all(locations.map((location) => translog.sync(location)));
-    const rounds = fs.counters.renames - before.renames;
+    const rounds = fs.counters.checkpointWrites - before.checkpointWrites;
     const fsyncs = fs.fsyncs - (before.fileSyncs + before.directorySyncs);
     assert.ok(rounds <= 2, `${rounds} rounds for 200 simultaneous syncs`);
     assert.ok(fsyncs <= 6, `${fsyncs} fsyncs for 200 simultaneous syncs`);
@@ -94,7 +93,7 @@ test('group commit under a closed loop: 32 writers each doing add+sync 8 times n
         }
       }),
     );
-    const rounds = fs.counters.renames - before.renames;
+    const rounds = fs.counters.checkpointWrites - before.checkpointWrites;
     const fsyncs = fs.fsyncs - (before.fileSyncs + before.directorySyncs);
     t.diagnostic(`${acked} acked ops, ${rounds} group commits, ${fsyncs} fsyncs (${(fsyncs / acked).toFixed(3)} per op)`);
     assert.equal(acked, 256);
@@ -115,14 +114,14 @@ test('async durability: add is acknowledged at once and the timer fsyncs every s
     // (a loaded CI host) made a sync on time look early.
     const startedAt = Date.now();
     const translog = await Translog.open(dir, { createIfMissing: true, fs, durability: 'async', syncIntervalMs: 150 });
-    const roundsBefore = fs.counters.renames;
+    const roundsBefore = fs.counters.checkpointWrites;
     const locations: TranslogLocation[] = [];
     for (let seqNo = 0; seqNo < 100; seqNo++) {
       const location = translog.add(indexOp(seqNo));
       await translog.syncBeforeAck(location); // resolves without an fsync under async
       locations.push(location);
     }
-    assert.equal(fs.counters.renames, roundsBefore, 'no fsync on the request path');
+    assert.equal(fs.counters.checkpointWrites, roundsBefore, 'no fsync on the request path');
     assert.equal(translog.isSynced(locations[99]!), false);
     while (!translog.isSynced(locations[99]!)) {
       // Bounds a wait for a sync that never comes; 2 s was within reach of a loaded host's fsync.
@@ -131,11 +130,11 @@ test('async durability: add is acknowledged at once and the timer fsyncs every s
     }
     const waited = Date.now() - startedAt;
     assert.ok(waited >= 100, `synced after ${waited} ms, before the interval`);
-    assert.equal(fs.counters.renames - roundsBefore, 1, 'one fsync round covered all 100 ops');
+    assert.equal(fs.counters.checkpointWrites - roundsBefore, 1, 'one fsync round covered all 100 ops');
     assertOnDisk(dir, locations[99]!);
     // Nothing new: the timer does not fsync for nothing.
     await new Promise((resolve) => setTimeout(resolve, 400));
-    assert.equal(fs.counters.renames - roundsBefore, 1);
+    assert.equal(fs.counters.checkpointWrites - roundsBefore, 1);
     // Switching to request durability makes syncBeforeAck wait for the fsync.
     translog.setDurability('request');
     const location = translog.add(indexOp(100));
@@ -182,6 +181,7 @@ test('the global checkpoint is persisted by sync() even with no new operations',
   }
 });
 
+// A sync round writes and fsyncs (the checkpoint in place); only a roll renames and fsyncs the directory.
 for (const point of ['write', 'datasync', 'rename', 'fsyncDirectory'] as const) {
   test(`an injected EIO on ${point} is tragic: pending syncs fail, the translog refuses more, nothing acknowledged is lost`, async () => {
     const { dir, cleanup } = tempDir();
@@ -192,7 +192,9 @@ for (const point of ['write', 'datasync', 'rename', 'fsyncDirectory'] as const) 
       await translog.sync(acknowledged);
       fs.failNext(point);
       const doomed = [translog.add(indexOp(1)), translog.add(indexOp(2))];
+      const roll = point === 'rename' || point === 'fsyncDirectory' ? translog.rollGeneration() : undefined;
       const results = await Promise.allSettled(doomed.map((location) => translog.sync(location)));
+      if (roll !== undefined) await assert.rejects(roll, /EIO/);
       for (const result of results) {
         assert.equal(result.status, 'rejected');
         const reason = (result as PromiseRejectedResult).reason as EsError;

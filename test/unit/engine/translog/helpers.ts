@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import fc from 'fast-check';
-import { nodeTranslogFs, Translog, type TranslogFileHandle, type TranslogFs } from '../../../../src/engine/translog/index.js';
+import { nodeTranslogFs, Translog, type OpenMode, type TranslogFileHandle, type TranslogFs } from '../../../../src/engine/translog/index.js';
 import type { TranslogOperation } from '../../../../src/engine/translog/index.js';
 
 export interface FsCounters {
@@ -15,6 +15,8 @@ export interface FsCounters {
   directorySyncs: number;
   writes: number;
   renames: number;
+  /** Writes of translog.ckp (in place) or of its temp file: one per sync round, whichever way it is written. */
+  checkpointWrites: number;
 }
 
 export type FaultPoint = 'write' | 'datasync' | 'fsyncDirectory' | 'rename' | 'open';
@@ -28,7 +30,7 @@ export interface InstrumentedFsOptions {
 
 /** Wraps the real file system, counting calls; `failNext(point)` makes the next such call throw EIO. */
 export class InstrumentedFs implements TranslogFs {
-  readonly counters: FsCounters = { fileSyncs: 0, directorySyncs: 0, writes: 0, renames: 0 };
+  readonly counters: FsCounters = { fileSyncs: 0, directorySyncs: 0, writes: 0, renames: 0, checkpointWrites: 0 };
   readonly events: string[] = [];
   private readonly faults = new Map<FaultPoint, number>();
 
@@ -63,7 +65,7 @@ export class InstrumentedFs implements TranslogFs {
     throw err;
   }
 
-  async open(path: string, mode: 'create-exclusive' | 'truncate' | 'read'): Promise<TranslogFileHandle> {
+  async open(path: string, mode: OpenMode): Promise<TranslogFileHandle> {
     this.maybeFail('open');
     const handle = await this.inner.open(path, mode);
     const fs = this;
@@ -71,6 +73,7 @@ export class InstrumentedFs implements TranslogFs {
     return {
       async write(data, position) {
         fs.counters.writes++;
+        if (name === 'translog.ckp' || name === 'translog.ckp.tmp') fs.counters.checkpointWrites++;
         fs.maybeFail('write');
         fs.log(`write ${name}`);
         return handle.write(data, position);

@@ -31,7 +31,7 @@ async function runCase(concurrency: number): Promise<void> {
   const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
   const dataSyncs = fs.counters.fileSyncs - before.fileSyncs;
   const dirSyncs = fs.counters.directorySyncs - before.directorySyncs;
-  const rounds = fs.counters.renames - before.renames;
+  const rounds = fs.counters.checkpointWrites - before.checkpointWrites;
   await translog.close();
   cleanup();
   console.log(
