@@ -1,5 +1,5 @@
 /**
- * What a translog sync round's checkpoint costs (decision 0033): the atomic replace (temp file, fdatasync, rename,
+ * What a translog sync round's checkpoint costs (decision 0035): the atomic replace (temp file, fdatasync, rename,
  * directory fsync: writeCheckpointFile) against the in-place write + fdatasync a sync round does now, CPU of the
  * whole process (libuv's threads included) and wall time per checkpoint, alternated.
  *
