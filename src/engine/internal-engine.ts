@@ -86,6 +86,12 @@ const MAX_REFRESH_LISTENERS = 1000;
 interface BufferedVersion extends VersionValue {
   readonly bufferGeneration?: number;
   readonly bufferDoc?: number;
+  /**
+   * False when no segment older than this entry's buffer can hold a live document of its id: the write found none
+   * (nor any entry in the version map), so installing the buffer has nothing of it to delete there (ES adds such a
+   * document without a delete term: `useLuceneUpdateDocument` is false when the current one was not found).
+   */
+  readonly mayBeInSegments?: boolean;
 }
 
 /** Where a swap of the indexing buffer cut the operation history. */
@@ -310,7 +316,8 @@ export class InternalEngine implements Engine {
       const doc = this.buffer.addDocument(id, document);
       seqNo = this.tracker.generateSeqNo();
       if (this.versionMap.isSafeAccessRequired) {
-        this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, this.versionMap.get(id) as BufferedVersion | undefined);
+        // A new generated id is in no segment (the very assumption that skips its lookup).
+        this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, this.versionMap.get(id) as BufferedVersion | undefined, false);
       } else {
         this.buffer.setMeta(doc, seqNo, operation.primaryTerm, version);
         this.versionMap.skipAppendOnly(id);
@@ -338,7 +345,7 @@ export class InternalEngine implements Engine {
       // An index that overwrites a live document is an update: the other copies must look its id up (ES's
       // advanceMaxSeqNoOfUpdatesOnPrimary; an index of an id not found, or deleted, is an append).
       if (!created) this.advanceMaxSeqNoOfUpdatesOrDeletes(seqNo);
-      this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, previous);
+      this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, previous, current !== null);
     } else if (senderMsuKnown && !fromTranslog && this.canAppendAsNonPrimary(requireSeqNo(operation.seqNo))) {
       // ES's planIndexingAsNonPrimary optimizedAppendOnly: every update and delete up to this copy's MSU is
       // processed here and this operation is not (see maxUpdateOrDeleteSeqNo), so its id has no live document
@@ -349,7 +356,8 @@ export class InternalEngine implements Engine {
       created = true;
       const doc = this.buffer.addDocument(id, document);
       if (this.versionMap.isSafeAccessRequired) {
-        this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, this.versionMap.get(id) as BufferedVersion | undefined);
+        // No live document of the id in this copy (the very assumption that skips its lookup): none in a segment.
+        this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, this.versionMap.get(id) as BufferedVersion | undefined, false);
       } else {
         this.buffer.setMeta(doc, seqNo, operation.primaryTerm, version);
         this.versionMap.skipAppendOnly(id);
@@ -378,7 +386,7 @@ export class InternalEngine implements Engine {
         });
       }
       const doc = this.buffer.addDocument(id, document);
-      this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, previous);
+      this.finishBufferedIndex(id, doc, seqNo, operation.primaryTerm, version, document, previous, current !== null);
     }
     let location: TranslogLocation | null = null;
     if (!fromTranslog) {
@@ -453,9 +461,17 @@ export class InternalEngine implements Engine {
     version: number,
     document: ParsedDocument,
     previous: BufferedVersion | undefined,
+    /** The write looked `id` up (version map, else segments) and found something; false also when it needs no lookup. */
+    found: boolean,
   ): void {
     this.buffer.setMeta(doc, seqNo, primaryTerm, version);
-    if (previous?.bufferGeneration === this.bufferGeneration && previous.bufferDoc !== undefined) this.buffer.markDeleted(previous.bufferDoc);
+    const inThisBuffer = previous?.bufferGeneration === this.bufferGeneration;
+    if (inThisBuffer && previous!.bufferDoc !== undefined) this.buffer.markDeleted(previous!.bufferDoc);
+    // Nothing found: no segment holds the id now, and none can before this buffer is installed (a live document
+    // reaches the segments only through a buffer, whose ids are all in the version map while lookups happen). An
+    // earlier operation of this buffer passes on what it knew; anything else (the buffer being written, a delete, a
+    // tombstone) may leave a live document in a segment by then.
+    const mayBeInSegments = previous === undefined ? found : !inThisBuffer || previous.deleted || previous.mayBeInSegments !== false;
     const entry: BufferedVersion = {
       version,
       seqNo,
@@ -466,6 +482,7 @@ export class InternalEngine implements Engine {
       ignored: document.ignored,
       bufferGeneration: this.bufferGeneration,
       bufferDoc: doc,
+      mayBeInSegments,
     };
     this.versionMap.putIndex(id, entry);
   }
@@ -1082,7 +1099,7 @@ export class InternalEngine implements Engine {
     // --- the write
     try {
       if (rolled !== null) await rolled;
-      if (swapped) await this.installBuffer(flushing, this.versionMap.oldIds());
+      if (swapped) await this.installBuffer(flushing, this.versionMap.oldEntries());
       this.versionMap.afterRefresh();
     } catch (err) {
       throw this.fail(toEsError(err));
@@ -1091,10 +1108,13 @@ export class InternalEngine implements Engine {
   }
 
   /** Writes `flushing` as a segment and installs it with the deletes of the ids it touched. */
-  private async installBuffer(flushing: BufferSink, touchedIds: Iterable<string>): Promise<void> {
-    // Deletes for older segments are resolved against the segments as they are now (the lock is held).
+  private async installBuffer(flushing: BufferSink, touched: Iterable<[string, VersionValue]>): Promise<void> {
+    // Deletes for older segments are resolved against the segments as they are now (the lock is held). Ids whose
+    // write found them nowhere are not looked up again: in a bulk of new documents that was every id of the buffer,
+    // each probing every segment's id filter on the event loop, more of them the more often a copy refreshes.
     const deletes = new Map<LoadedSegment, number[]>();
-    for (const id of touchedIds) {
+    for (const [id, entry] of touched) {
+      if ((entry as BufferedVersion).mayBeInSegments === false) continue;
       const found = this.segments.lookupId(id);
       if (found === null) continue;
       const docs = deletes.get(found.segment);

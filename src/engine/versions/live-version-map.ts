@@ -86,9 +86,9 @@ export class LiveVersionMap {
     this.previousMapsNeededSafeAccess = inheritSafeAccess;
   }
 
-  /** Ids changed by the swapped-out buffer's operations (their older documents must be deleted). */
-  oldIds(): IterableIterator<string> {
-    return this.old.keys();
+  /** Ids changed by the swapped-out buffer's operations, with their entries (their older documents must be deleted). */
+  oldEntries(): IterableIterator<[string, VersionValue]> {
+    return this.old.entries();
   }
 
   /** The swapped-out buffer is now a segment the lookups see: drop what it covered. */
