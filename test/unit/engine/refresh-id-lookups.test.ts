@@ -66,15 +66,29 @@ test('an id written again while its buffer is being written is deleted from that
   await withEngine(async (engine, factory) => {
     await engine.index(indexOp(factory, 'x', { v: 1 }));
     await engine.index(indexOp(factory, 'y', { v: 1 }));
-    // The refresh swaps the buffer at once and writes it; the writes below go to the next buffer meanwhile.
+    // White box: the buffer's write waits for the gate, so the writes below surely come while it is being written.
+    const jobs = (engine as unknown as { jobs: { writeBuffer(...args: unknown[]): Promise<unknown> } }).jobs;
+    const writeBuffer = jobs.writeBuffer;
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let writing!: () => void;
+    const started = new Promise<void>((resolve) => (writing = resolve));
+    jobs.writeBuffer = async function (this: unknown, ...args: unknown[]) {
+      writing();
+      await gate;
+      return writeBuffer.apply(this, args);
+    };
     const refreshing = engine.refresh('test');
+    await started;
+    jobs.writeBuffer = writeBuffer;
+    // x is in the buffer being written (the version map's old generation): its segment is not in place yet.
     await engine.index(indexOp(factory, 'x', { v: 2 }));
     await engine.index(indexOp(factory, 'x', { v: 3 }));
+    open();
     await refreshing;
     await engine.refresh('test');
     assert.equal(liveDocs(engine), 2);
-    const got = await engine.get('x', { realtime: false });
-    assert.equal(got.version, 3);
+    assert.equal((await engine.get('x', { realtime: false })).version, 3);
   });
 });
 
