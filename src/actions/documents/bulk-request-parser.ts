@@ -92,20 +92,7 @@ function readActionLine(parsed: unknown, line: number, defaults: BulkDefaults): 
   }
   if (keys.length > 1) throw errors.illegalArgument(`Malformed action/metadata line [${line}], expected END_OBJECT but found [FIELD_NAME]`);
   const body = (parsed as Record<string, unknown>)[action];
-  const meta: ActionMetadata = {
-    index: defaults.index,
-    id: undefined,
-    routing: defaults.routing,
-    opType: undefined,
-    version: undefined,
-    versionType: 'internal',
-    ifSeqNo: undefined,
-    ifPrimaryTerm: undefined,
-    retryOnConflict: 0,
-    pipeline: undefined,
-    fetchSource: defaults.fetchSource,
-    requireAlias: defaults.requireAlias,
-  };
+  const meta = defaultMeta(defaults);
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw errors.illegalArgument(`Malformed action/metadata line [${line}], expected START_OBJECT or END_OBJECT but found [${tokenName(body)}]`);
   }
@@ -166,10 +153,15 @@ function readActionLine(parsed: unknown, line: number, defaults: BulkDefaults): 
 
 /** The metadata of a plain action line (plain-action-line.ts): what readActionLine makes of the same line. */
 function plainActionMeta(plain: PlainActionLine, defaults: BulkDefaults): ActionMetadata {
+  return defaultMeta(defaults, plain.index ?? defaults.index, plain.id, plain.routing ?? defaults.routing);
+}
+
+/** An action's metadata before its line names more than these: the request's defaults, ES's defaults for the rest. */
+function defaultMeta(defaults: BulkDefaults, index = defaults.index, id?: string, routing = defaults.routing): ActionMetadata {
   return {
-    index: plain.index ?? defaults.index,
-    id: plain.id,
-    routing: plain.routing ?? defaults.routing,
+    index,
+    id,
+    routing,
     opType: undefined,
     version: undefined,
     versionType: 'internal',

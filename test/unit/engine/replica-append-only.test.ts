@@ -27,11 +27,21 @@ async function apply(engine: InternalEngine, operations: ReplicatedEngineOperati
   for (const result of results) assert.ok(!(result instanceof Error), String(result));
 }
 
-test("a primary's max seqNo of updates and deletes moves with each update and delete, never with an index of an id it does not hold", async () => {
+/** An engine in a fresh directory for `body`, closed and removed after it. */
+async function withEngine(body: (engine: InternalEngine, factory: DocumentFactory) => Promise<void>): Promise<void> {
   const dir = tempDir();
   const factory = new DocumentFactory();
   const engine = await open(dir.path, factory);
   try {
+    await body(engine, factory);
+  } finally {
+    await engine.close();
+    dir.remove();
+  }
+}
+
+test("a primary's max seqNo of updates and deletes moves with each update and delete, never with an index of an id it does not hold", async () => {
+  await withEngine(async (engine, factory) => {
     assert.equal(engine.maxSeqNoOfUpdatesOrDeletes, -1);
     await engine.index(indexOp(factory, 'a', { n: 1 })); // 0: new
     assert.equal(engine.maxSeqNoOfUpdatesOrDeletes, -1);
@@ -48,17 +58,11 @@ test("a primary's max seqNo of updates and deletes moves with each update and de
     assert.equal(engine.maxSeqNoOfUpdatesOrDeletes, 5);
     engine.advanceMaxSeqNoOfUpdatesOrDeletes(2);
     assert.equal(engine.maxSeqNoOfUpdatesOrDeletes, 5, 'never backwards');
-  } finally {
-    await engine.close();
-    dir.remove();
-  }
+  });
 });
 
 test('a copy adds operations above its MSU without version-map entries; a realtime get and a later update still find them', async () => {
-  const dir = tempDir();
-  const factory = new DocumentFactory();
-  const engine = await open(dir.path, factory);
-  try {
+  await withEngine(async (engine, factory) => {
     await apply(engine, [indexed(factory, 'a', 0, 1, 1), indexed(factory, 'b', 1, 1, 2)], -1);
     assert.equal(versionMapSize(engine), 0, 'appended: no version-map entry');
     const got = await engine.get('a');
@@ -73,17 +77,11 @@ test('a copy adds operations above its MSU without version-map entries; a realti
     const b = await engine.get('b', { realtime: false });
     assert.equal(b.seqNo, 2);
     assert.deepEqual(sourceOf(b.source), { n: 3 });
-  } finally {
-    await engine.close();
-    dir.remove();
-  }
+  });
 });
 
 test('a request that does not carry the MSU counts every operation in it as an update: each id is looked up', async () => {
-  const dir = tempDir();
-  const factory = new DocumentFactory();
-  const engine = await open(dir.path, factory);
-  try {
+  await withEngine(async (engine, factory) => {
     await apply(engine, [indexed(factory, 'a', 0, 1, 1)], -1);
     await engine.refresh('test');
     // Without a max seqNo of updates this index of `a` must find the one in the segment and replace it.
@@ -92,17 +90,11 @@ test('a request that does not carry the MSU counts every operation in it as an u
     assert.ok(engine.maxSeqNoOfUpdatesOrDeletes >= 2);
     await engine.refresh('test');
     assert.equal(engine.stats().docs.count, 2);
-  } finally {
-    await engine.close();
-    dir.remove();
-  }
+  });
 });
 
 test('a delete then a re-create above the MSU: the re-created document is found, the tombstone does not hide it', async () => {
-  const dir = tempDir();
-  const factory = new DocumentFactory();
-  const engine = await open(dir.path, factory);
-  try {
+  await withEngine(async (engine, factory) => {
     await apply(engine, [indexed(factory, 'a', 0, 1, 1)], -1);
     await apply(engine, [{ type: 'delete', id: 'a', seqNo: 1, primaryTerm: 1, version: 2 }], 1);
     // Everything up to the delete is processed: the re-create is appended, and the delete's tombstone must go.
@@ -113,10 +105,7 @@ test('a delete then a re-create above the MSU: the re-created document is found,
     await engine.refresh('test');
     assert.equal(engine.stats().docs.count, 1);
     assert.equal((await engine.get('a', { realtime: false })).seqNo, 2);
-  } finally {
-    await engine.close();
-    dir.remove();
-  }
+  });
 });
 
 test('a reopened copy does not know its primary\'s MSU: it counts every operation it holds as an update', async () => {
