@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
-import { AnalysisRegistry } from '../../src/analysis/index.js';
-import { openEngine, type EngineConfig } from '../../src/engine/index.js';
+import { openEngine } from '../../src/engine/index.js';
 import { DEFAULT_MAPPING_SETTINGS, mergeMappings, parseDocument, parseMapping, type ParsedDocument, type RootMapping } from '../../src/mapping/index.js';
+import { benchEngineConfig } from './bench-engine.js';
 
 function argument(name: string, fallback: string): string {
   const index = process.argv.indexOf(`--${name}`);
@@ -83,20 +83,15 @@ interface RunResult {
 async function run(lines: Buffer[], batch: number, bufferBytes: number, work: 'worker' | 'inline', durability: 'request' | 'async', invertHere: boolean): Promise<RunResult> {
   const path = mkdtempSync(join(tmpdir(), 'gannet-bench-engine-'));
   const parser = new Parser();
-  const config: EngineConfig = {
-    path,
-    shardLabel: { index: 'bench', indexUuid: 'bench', shard: 0 },
-    primaryTerm: 1,
-    durability,
-    translogSyncIntervalMillis: 5000,
-    analyzers: AnalysisRegistry.global(),
-    indexingBufferBytes: bufferBytes,
-    parseDocument: ({ id, source, routing }) => parser.parse(source, id, routing),
-    backgroundWork: work,
-    // The built-in analyzers: with analysis settings known, documents are inverted in indexing workers.
-    analysisSettings: invertHere ? undefined : {},
-  };
-  const engine = await openEngine(config);
+  const engine = await openEngine(
+    benchEngineConfig(path, ({ id, source, routing }) => parser.parse(source, id, routing), {
+      durability,
+      indexingBufferBytes: bufferBytes,
+      backgroundWork: work,
+      // Without analysis settings documents are inverted on the calling thread, not in indexing workers.
+      analysisSettings: invertHere ? undefined : {},
+    }),
+  );
   try {
     let parseSeconds = 0;
     let ingestSeconds = 0;

@@ -17,9 +17,9 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AnalysisRegistry } from '../../src/analysis/index.js';
-import { openEngine, type EngineConfig, type IndexOperation } from '../../src/engine/index.js';
+import { openEngine, type IndexOperation } from '../../src/engine/index.js';
 import { DEFAULT_MAPPING_SETTINGS, EMPTY_ROOT, mergeMappings, parseDocument, type ParsedDocument, type RootMapping } from '../../src/mapping/index.js';
+import { benchEngineConfig } from './bench-engine.js';
 import { readCorpusLines } from './corpus.js';
 
 function argument(name: string, fallback: string): string {
@@ -83,19 +83,9 @@ const parse = (source: Uint8Array, id?: string): ParsedDocument => {
   return document;
 };
 const path = mkdtempSync(join(tmpdir(), 'gannet-bench-refresh-'));
-const config: EngineConfig = {
-  path,
-  shardLabel: { index: 'bench', indexUuid: 'bench', shard: 0 },
-  primaryTerm: 1,
-  durability: 'request',
-  translogSyncIntervalMillis: 5000,
-  analyzers: AnalysisRegistry.global(),
-  indexingBufferBytes: 1024 * 1024 * 1024,
-  parseDocument: ({ id, source }) => parse(source, id),
-  analysisSettings: {},
-  indexingWorkers: 1,
-};
-const engine = await openEngine(config);
+const engine = await openEngine(
+  benchEngineConfig(path, ({ id, source }) => parse(source, id), { indexingBufferBytes: 1024 * 1024 * 1024, indexingWorkers: 1 }),
+);
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const internals = engine as any;
 const steps: Record<string, number> = {};

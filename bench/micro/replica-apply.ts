@@ -15,9 +15,9 @@
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AnalysisRegistry } from '../../src/analysis/index.js';
-import { openEngine, type EngineConfig, type ReplicatedEngineOperation } from '../../src/engine/index.js';
+import { openEngine, type ReplicatedEngineOperation } from '../../src/engine/index.js';
 import { DEFAULT_MAPPING_SETTINGS, mergeMappings, parseDocument, parseMapping, type ParsedDocument, type RootMapping } from '../../src/mapping/index.js';
+import { benchEngineConfig } from './bench-engine.js';
 import { readCorpusLines } from './corpus.js';
 
 function argument(name: string, fallback: number): number {
@@ -53,20 +53,9 @@ function learnMapping(lines: readonly Buffer[]): RootMapping {
 async function run(lines: readonly Buffer[], mapping: RootMapping, batch: number): Promise<{ loop: number; all: number; refreshLoop: number; refreshAll: number }> {
   const path = mkdtempSync(join(tmpdir(), 'gannet-bench-replica-apply-'));
   const parse = (source: Uint8Array, id: string, routing: string | undefined): ParsedDocument => parseDocument({ source, id, routing, mapping });
-  const config: EngineConfig = {
-    path,
-    shardLabel: { index: 'bench', indexUuid: 'bench', shard: 0 },
-    primaryTerm: 1,
-    durability: 'request',
-    translogSyncIntervalMillis: 5000,
-    analyzers: AnalysisRegistry.global(),
-    indexingBufferBytes: 64 * 1024 * 1024,
-    parseDocument: ({ id, source, routing }) => parse(source, id, routing),
-    backgroundWork: 'worker',
-    analysisSettings: {},
-    indexingWorkers: 1,
-  };
-  const engine = await openEngine(config);
+  const engine = await openEngine(
+    benchEngineConfig(path, ({ id, source, routing }) => parse(source, id, routing), { backgroundWork: 'worker', indexingWorkers: 1 }),
+  );
   try {
     const loopStart = threadCpuMillis(process.pid);
     const allStart = processCpuMillis();

@@ -49,6 +49,22 @@ export async function open(path: string, factory: DocumentFactory, overrides: Pa
   return openEngine(engineConfig(path, factory, overrides));
 }
 
+/** An engine in a fresh shard directory for `run`, closed and its directory removed after it. */
+export async function withEngine(
+  run: (engine: InternalEngine, factory: DocumentFactory) => Promise<void>,
+  overrides: Partial<EngineConfig> = {},
+): Promise<void> {
+  const dir = tempDir();
+  const factory = new DocumentFactory();
+  const engine = await open(dir.path, factory, overrides);
+  try {
+    await run(engine, factory);
+  } finally {
+    await engine.close();
+    dir.remove();
+  }
+}
+
 /** An index operation on the primary with internal versioning, as the indices layer would build it. */
 export function indexOp(factory: DocumentFactory, id: string, source: unknown, extra: Partial<IndexOperation> = {}): IndexOperation {
   return {

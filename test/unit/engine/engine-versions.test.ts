@@ -6,19 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { EsError } from '../../../src/common/errors.js';
 import type { DeleteOperation, InternalEngine } from '../../../src/engine/index.js';
-import { DocumentFactory, indexOp, open, SHARD, sourceOf, tempDir } from './engine-helpers.js';
+import { DocumentFactory, indexOp, open, SHARD, sourceOf, tempDir, withEngine } from './engine-helpers.js';
 
-async function withEngine(run: (engine: InternalEngine, factory: DocumentFactory) => Promise<void>): Promise<void> {
-  const dir = tempDir();
-  const factory = new DocumentFactory();
-  const engine = await open(dir.path, factory, { backgroundWork: 'inline' });
-  try {
-    await run(engine, factory);
-  } finally {
-    await engine.close();
-    dir.remove();
-  }
-}
+/** Writes apply inline (no indexing worker), so each step's effect is there when it returns. */
+const withInlineEngine = (run: Parameters<typeof withEngine>[0]): Promise<void> => withEngine(run, { backgroundWork: 'inline' });
 
 function del(id: string, extra: Partial<DeleteOperation> = {}): DeleteOperation {
   return { id, versionType: 'internal', origin: 'primary', primaryTerm: 1, ...extra };
@@ -44,7 +35,7 @@ for (const refreshed of [false, true]) {
   };
 
   test(`internal versions count up and create conflicts with ES's reason (${when})`, async () => {
-    await withEngine(async (engine, factory) => {
+    await withInlineEngine(async (engine, factory) => {
       assert.deepEqual(await engine.index(indexOp(factory, '1', { a: 1 })), { result: 'created', version: 1, seqNo: 0, primaryTerm: 1 });
       await settle(engine);
       assert.deepEqual(await engine.index(indexOp(factory, '1', { a: 2 })), { result: 'updated', version: 2, seqNo: 1, primaryTerm: 1 });
@@ -58,7 +49,7 @@ for (const refreshed of [false, true]) {
   });
 
   test(`if_seq_no / if_primary_term: match, mismatch, missing and deleted documents (${when})`, async () => {
-    await withEngine(async (engine, factory) => {
+    await withInlineEngine(async (engine, factory) => {
       await engine.index(indexOp(factory, '1', { a: 1 }));
       await settle(engine);
       await conflict(
@@ -89,7 +80,7 @@ for (const refreshed of [false, true]) {
   });
 
   test(`external and external_gte versions (${when})`, async () => {
-    await withEngine(async (engine, factory) => {
+    await withInlineEngine(async (engine, factory) => {
       // No document: any external version is accepted as is.
       assert.deepEqual(await engine.index(indexOp(factory, 'e', { a: 1 }, { versionType: 'external', version: 10 })), { result: 'created', version: 10, seqNo: 0, primaryTerm: 1 });
       await settle(engine);
@@ -121,7 +112,7 @@ for (const refreshed of [false, true]) {
   });
 
   test(`deletes: not_found still takes a seqNo; the version sequence continues after a delete (${when})`, async () => {
-    await withEngine(async (engine, factory) => {
+    await withInlineEngine(async (engine, factory) => {
       assert.deepEqual(await engine.delete(del('ghost')), { result: 'not_found', version: 1, seqNo: 0, primaryTerm: 1 });
       await settle(engine);
       // ES: the tombstone of the missed delete (version 1) makes the next index version 2.
@@ -156,7 +147,7 @@ test('tombstones expire after gc_deletes: versions then restart at 1, as in ES',
 });
 
 test('operations on one id apply in call order even when issued concurrently', async () => {
-  await withEngine(async (engine, factory) => {
+  await withInlineEngine(async (engine, factory) => {
     const calls: Promise<unknown>[] = [];
     for (let i = 0; i < 300; i++) {
       if (i % 7 === 3) calls.push(engine.delete(del('hot')));
@@ -179,7 +170,7 @@ test('operations on one id apply in call order even when issued concurrently', a
 });
 
 test('indexBatch applies in order like consecutive index() calls, with errors at their positions', async () => {
-  await withEngine(async (engine, factory) => {
+  await withInlineEngine(async (engine, factory) => {
     const first = await engine.index(indexOp(factory, 'a', { n: 0 }));
     const results = await engine.indexBatch([
       indexOp(factory, 'a', { n: 1 }),
@@ -201,7 +192,7 @@ test('indexBatch applies in order like consecutive index() calls, with errors at
 });
 
 test('indexBatch with defer applies without waiting; a later (even empty) wait batch makes it durable', async () => {
-  await withEngine(async (engine, factory) => {
+  await withInlineEngine(async (engine, factory) => {
     const deferred = await engine.indexBatch([indexOp(factory, 'd1', { n: 1 }), indexOp(factory, 'd2', { n: 2 })], 'defer');
     assert.deepEqual(deferred.map((result) => (result as { seqNo: number }).seqNo), [0, 1]);
     assert.equal((await engine.get('d2')).found, true);
@@ -211,7 +202,7 @@ test('indexBatch with defer applies without waiting; a later (even empty) wait b
 });
 
 test('auto-generated ids skip the lookup; a retry makes the id be checked (and versions start over at 1)', async () => {
-  await withEngine(async (engine, factory) => {
+  await withInlineEngine(async (engine, factory) => {
     const now = Date.now();
     assert.deepEqual(await engine.index(indexOp(factory, 'auto-1', { a: 1 }, { autoGeneratedIdTimestamp: now })), {
       result: 'created',

@@ -6,19 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { InternalEngine } from '../../../src/engine/index.js';
-import { DocumentFactory, indexOp, open, tempDir } from './engine-helpers.js';
+import { indexOp, open, withEngine } from './engine-helpers.js';
 
-async function withEngine(run: (engine: InternalEngine, factory: DocumentFactory) => Promise<void>): Promise<void> {
-  const dir = tempDir();
-  const factory = new DocumentFactory();
-  const engine = await open(dir.path, factory, { backgroundWork: 'inline' });
-  try {
-    await run(engine, factory);
-  } finally {
-    await engine.close();
-    dir.remove();
-  }
-}
+/** Writes apply inline (no indexing worker), so each step's effect is there when it returns. */
+const withInlineEngine = (run: Parameters<typeof withEngine>[0]): Promise<void> => withEngine(run, { backgroundWork: 'inline' });
 
 /** Counts the segment lookups of ids while `work` runs. */
 async function countLookups(engine: InternalEngine, work: () => Promise<void>): Promise<string[]> {
@@ -48,7 +39,7 @@ function liveDocs(engine: InternalEngine): number {
 }
 
 test('a refresh looks up in the segments only the ids whose write found a document', async () => {
-  await withEngine(async (engine, factory) => {
+  await withInlineEngine(async (engine, factory) => {
     for (let i = 0; i < 50; i++) await engine.index(indexOp(factory, `old-${i}`, { n: i }));
     await engine.refresh('test');
     for (let i = 0; i < 50; i++) await engine.index(indexOp(factory, `new-${i}`, { n: i }));
@@ -63,7 +54,7 @@ test('a refresh looks up in the segments only the ids whose write found a docume
 });
 
 test('an id written again while its buffer is being written is deleted from that buffer\'s segment', async () => {
-  await withEngine(async (engine, factory) => {
+  await withInlineEngine(async (engine, factory) => {
     await engine.index(indexOp(factory, 'x', { v: 1 }));
     await engine.index(indexOp(factory, 'y', { v: 1 }));
     // White box: the buffer's write waits for the gate, so the writes below surely come while it is being written.
@@ -93,7 +84,7 @@ test('an id written again while its buffer is being written is deleted from that
 });
 
 test('a delete and a re-index of an id in one buffer still delete its document in an older segment', async () => {
-  await withEngine(async (engine, factory) => {
+  await withInlineEngine(async (engine, factory) => {
     await engine.index(indexOp(factory, 'x', { v: 1 }));
     await engine.refresh('test');
     await engine.delete({ id: 'x', versionType: 'internal', origin: 'primary', primaryTerm: 1 });
@@ -106,7 +97,7 @@ test('a delete and a re-index of an id in one buffer still delete its document i
 });
 
 test('replicated operations: an id new to the copy is not looked up again, an existing one is replaced', async () => {
-  await withEngine(async (engine, factory) => {
+  await withInlineEngine(async (engine, factory) => {
     const op = (id: string, seqNo: number, version: number) => ({ type: 'index' as const, id, document: factory.parse({ id, seqNo }, id), seqNo, primaryTerm: 1, version });
     await engine.applyReplicated([op('a', 0, 1), op('b', 1, 1)], 'replica');
     await engine.refresh('test');

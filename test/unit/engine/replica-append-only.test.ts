@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { ReplicatedEngineOperation } from '../../../src/engine/engine.js';
 import type { InternalEngine } from '../../../src/engine/internal-engine.js';
-import { DocumentFactory, indexOp, open, sourceOf, tempDir } from './engine-helpers.js';
+import { DocumentFactory, indexOp, open, sourceOf, tempDir, withEngine } from './engine-helpers.js';
 
 /** Entries of the copy's version map (current and old buffers): what the append-only plan leaves out. */
 function versionMapSize(engine: InternalEngine): number {
@@ -25,19 +25,6 @@ function indexed(factory: DocumentFactory, id: string, seqNo: number, version: n
 async function apply(engine: InternalEngine, operations: ReplicatedEngineOperation[], maxSeqNoOfUpdatesOrDeletes?: number): Promise<void> {
   const results = await engine.applyReplicated([...operations], 'replica', maxSeqNoOfUpdatesOrDeletes);
   for (const result of results) assert.ok(!(result instanceof Error), String(result));
-}
-
-/** An engine in a fresh directory for `body`, closed and removed after it. */
-async function withEngine(body: (engine: InternalEngine, factory: DocumentFactory) => Promise<void>): Promise<void> {
-  const dir = tempDir();
-  const factory = new DocumentFactory();
-  const engine = await open(dir.path, factory);
-  try {
-    await body(engine, factory);
-  } finally {
-    await engine.close();
-    dir.remove();
-  }
 }
 
 test("a primary's max seqNo of updates and deletes moves with each update and delete, never with an index of an id it does not hold", async () => {
